@@ -1,0 +1,81 @@
+import { assign, enqueueActions, setup } from 'xstate';
+
+// Spec §4: notifications last 2 s (info, success) and 5 s (warning, error); every navigation clears the
+// displayed error notifications (errors and warnings: both report something that went wrong).
+export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
+export type NoticeContent = { messageId: string; values?: Record<string, string> } | { text: string };
+export type Notice = { id: string; level: NoticeLevel } & NoticeContent;
+
+export type NotificationsEvent =
+  | ({ type: 'notify'; level: NoticeLevel } & NoticeContent)
+  | { type: 'notice.dismiss'; id: string }
+  | { type: 'notice.expired'; id: string }
+  | { type: 'errors.clear' };
+
+const isErrorLevel = (level: NoticeLevel) => level === 'error' || level === 'warning';
+
+export const notificationsMachine = setup({
+  types: {
+    context: {} as { notices: Notice[]; nextId: number },
+    events: {} as NotificationsEvent,
+  },
+  actions: {
+    // Each notice schedules its own expiry as a delayed event that can be cancelled by its id.
+    addNotice: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'notify') return;
+      const { type: _type, ...content } = event;
+      const id = `n${context.nextId}`;
+      enqueue.assign({ notices: [...context.notices, { id, ...content }], nextId: context.nextId + 1 });
+      const delay = event.level === 'info' || event.level === 'success' ? 'notifyShort' : 'notifyLong';
+      enqueue.raise({ type: 'notice.expired', id }, { id, delay });
+    }),
+    removeNotice: assign({
+      notices: ({ context, event }) =>
+        'id' in event ? context.notices.filter((notice) => notice.id !== event.id) : context.notices,
+    }),
+    cancelExpiry: enqueueActions(({ event, enqueue }) => {
+      if ('id' in event) enqueue.cancel(event.id);
+    }),
+    removeErrorNotices: enqueueActions(({ context, enqueue }) => {
+      for (const notice of context.notices) if (isErrorLevel(notice.level)) enqueue.cancel(notice.id);
+      enqueue.assign({ notices: context.notices.filter((notice) => !isErrorLevel(notice.level)) });
+    }),
+  },
+  guards: {
+    isLastNotice: ({ context, event }) =>
+      'id' in event && context.notices.length === 1 && context.notices[0]?.id === event.id,
+    onlyErrorsShown: ({ context }) => context.notices.every((notice) => isErrorLevel(notice.level)),
+  },
+  delays: {
+    notifyShort: 2000,
+    notifyLong: 5000,
+  },
+}).createMachine({
+  id: 'notifications',
+  context: { notices: [], nextId: 1 },
+  initial: 'idle',
+  states: {
+    idle: {
+      on: {
+        notify: { target: 'showing', actions: 'addNotice' },
+      },
+    },
+    showing: {
+      on: {
+        notify: { actions: 'addNotice' },
+        'notice.expired': [
+          { guard: 'isLastNotice', target: 'idle', actions: 'removeNotice' },
+          { actions: 'removeNotice' },
+        ],
+        'notice.dismiss': [
+          { guard: 'isLastNotice', target: 'idle', actions: ['cancelExpiry', 'removeNotice'] },
+          { actions: ['cancelExpiry', 'removeNotice'] },
+        ],
+        'errors.clear': [
+          { guard: 'onlyErrorsShown', target: 'idle', actions: 'removeErrorNotices' },
+          { actions: 'removeErrorNotices' },
+        ],
+      },
+    },
+  },
+});

@@ -1,0 +1,11 @@
+// The server the browser journeys run against: the built portal on a fresh, throwaway database.
+import { rmSync } from 'node:fs';
+import { register } from 'tsx/esm/api';
+import { buildIfNeeded } from './build-if-needed.mjs';
+
+process.env.DATA_DIR = '.data/e2e';
+rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+buildIfNeeded();
+register();
+const { main } = await import('../server/main.ts');
+await main();

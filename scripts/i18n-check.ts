@@ -1,0 +1,100 @@
+// Every message id used in the code exists in es, en and eu; the three files have the same keys; every
+// message parses as ICU and uses the same placeholders in each language; tenant overrides only override
+// ids that exist. Run by `npm test` (npm run i18n:check).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, TYPE } from '@formatjs/icu-messageformat-parser';
+
+type Messages = Record<string, string>;
+const locales = ['es', 'en', 'eu'] as const;
+const problems: string[] = [];
+const read = (path: string): Messages => JSON.parse(readFileSync(path, 'utf8'));
+const catalogues = Object.fromEntries(locales.map((l) => [l, read(`src/i18n/messages/${l}.json`)])) as Record<
+  (typeof locales)[number],
+  Messages
+>;
+
+// Ids written literally in the code, found by formatjs's own extractor.
+const out = join(mkdtempSync(join(tmpdir(), 'i18n-')), 'extracted.json');
+execFileSync(
+  'npx',
+  ['formatjs', 'extract', 'src/**/*.{ts,tsx}', '--ignore', 'src/**/*.test.*', '--out-file', out],
+  { stdio: ['ignore', 'ignore', 'pipe'] },
+);
+// Plus ids handed around as data (`messageId: 'x.y'`), e.g. notices and menu entries.
+const messageIdLiterals = execFileSync('grep', [
+  '-rhoE',
+  "messageId: '[a-zA-Z0-9_.-]+'",
+  'src',
+  '--include=*.ts',
+  '--include=*.tsx',
+  '--exclude=*.test.ts',
+  '--exclude=*.test.tsx',
+])
+  .toString()
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => line.replace(/^messageId: '|'$/g, ''));
+const used = [...new Set([...Object.keys(JSON.parse(readFileSync(out, 'utf8'))), ...messageIdLiterals])];
+
+// Ids built at run time from a known list (screen titles, catalogue codes) are declared in the code
+// next to where they are built; they are listed here by pattern and checked by prefix.
+const dynamicPrefixes = ['screen.', 'tenant.error.', 'error.reason.', 'common.http.', 'common.errors.'];
+
+function placeholders(message: string): string[] {
+  const names = new Set<string>();
+  const visit = (elements: ReturnType<typeof parse>) => {
+    for (const element of elements) {
+      if (element.type !== TYPE.literal && element.type !== TYPE.pound)
+        names.add((element as { value: string }).value);
+      if ('options' in element) for (const option of Object.values(element.options)) visit(option.value);
+      if (element.type === TYPE.tag) visit(element.children);
+    }
+  };
+  visit(parse(message));
+  return [...names].sort();
+}
+
+for (const id of used) {
+  for (const locale of locales)
+    if (!(id in catalogues[locale])) problems.push(`${locale}: missing "${id}" (used in code)`);
+}
+const reference = Object.keys(catalogues.es);
+for (const locale of locales) {
+  const keys = Object.keys(catalogues[locale]);
+  for (const id of reference)
+    if (!keys.includes(id)) problems.push(`${locale}: missing "${id}" (present in es)`);
+  for (const id of keys) if (!reference.includes(id)) problems.push(`${locale}: "${id}" is not in es`);
+  for (const [id, message] of Object.entries(catalogues[locale])) {
+    try {
+      const names = placeholders(message);
+      const expected = catalogues.es[id] === undefined ? names : placeholders(catalogues.es[id]);
+      if (names.join() !== expected.join())
+        problems.push(`${locale}: "${id}" has placeholders {${names}} but es has {${expected}}`);
+    } catch (error) {
+      problems.push(`${locale}: "${id}" is not valid ICU: ${(error as Error).message}`);
+    }
+  }
+}
+for (const id of reference) {
+  if (!used.includes(id) && !dynamicPrefixes.some((p) => id.startsWith(p)))
+    problems.push(`es: "${id}" is never used`);
+}
+
+for (const tenant of readdirSync('public/tenants')) {
+  for (const file of readdirSync(`public/tenants/${tenant}/locales`)) {
+    for (const id of Object.keys(read(`public/tenants/${tenant}/locales/${file}`))) {
+      if (!(id in catalogues.es)) problems.push(`tenant ${tenant} ${file}: overrides unknown id "${id}"`);
+    }
+  }
+}
+
+if (problems.length > 0) {
+  console.error(`i18n: ${problems.length} problem(s)\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  process.exit(1);
+}
+console.log(
+  `i18n: ${reference.length} messages complete in ${locales.join(', ')}; ${used.length} ids used literally`,
+);

@@ -1,0 +1,58 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { AppDeps, AppEnv } from './context';
+import { requestLog } from './middleware/request-log';
+import { requireTenant } from './middleware/tenant';
+import { HttpProblem, makeProblem, problemResponse } from './problem';
+import { facilitiesRoutes } from './routes/facilities';
+import { healthRoutes } from './routes/health';
+import { applySecurityHeaders } from './security-headers';
+import { staticFiles } from './static-files';
+
+export type App = Hono<AppEnv>;
+
+export function createApp(deps: AppDeps): App {
+  const app = new Hono<AppEnv>();
+
+  app.use(requestLog(deps.logger));
+  // After next() so the headers land on every response: handlers, static files, 404s and errors.
+  app.use(async (c, next) => {
+    await next();
+    applySecurityHeaders(c.res.headers);
+  });
+
+  if (deps.config.serveSpa) {
+    app.use(staticFiles({ distDir: deps.config.distDir, publicDir: deps.config.publicDir }));
+  }
+
+  app.route('/', healthRoutes(deps));
+
+  app.use('/api/*', requireTenant(deps.tenants));
+  // API answers carry personal data: no shared or browser cache unless a handler says otherwise.
+  app.use('/api/*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+  });
+  app.route('/api', facilitiesRoutes(deps));
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    return problemResponse(makeProblem(404, `No resource at ${c.req.method} ${path}.`, 'not_found'));
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof HttpProblem) return problemResponse(error.problem);
+    if (error instanceof HTTPException) {
+      return problemResponse(makeProblem(error.status, error.message || 'Request rejected.'));
+    }
+    deps.logger.log('error', 'unhandled error', {
+      reqId: c.get('reqId'),
+      method: c.req.method,
+      path: c.req.path,
+      err: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+    return problemResponse(makeProblem(500, 'An unexpected error occurred.', 'internal_error'));
+  });
+
+  return app;
+}

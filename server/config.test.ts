@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { configFromEnv } from './config';
+
+describe('configFromEnv', () => {
+  it('applies the defaults relative to the working directory', () => {
+    expect(configFromEnv({}, '/srv/portal')).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/srv/portal/.data',
+      databaseUrl: undefined,
+      nodeEnv: undefined,
+      logLevel: undefined,
+      distDir: '/srv/portal/dist',
+      publicDir: '/srv/portal/public',
+      serveSpa: true,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = configFromEnv(
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: 'memory://',
+        DATABASE_URL: 'postgres://u@h/db',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        DIST_DIR: '/abs/dist',
+        PUBLIC_DIR: 'pub',
+        SERVE_SPA: 'false',
+      },
+      '/srv',
+    );
+    expect(config).toEqual({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: 'memory://',
+      databaseUrl: 'postgres://u@h/db',
+      nodeEnv: 'production',
+      logLevel: 'silent',
+      distDir: '/abs/dist',
+      publicDir: '/srv/pub',
+      serveSpa: false,
+    });
+  });
+
+  it('refuses nonsense instead of guessing', () => {
+    expect(() => configFromEnv({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => configFromEnv({ PORT: '70000' })).toThrow(/PORT/);
+    expect(() => configFromEnv({ SERVE_SPA: 'maybe' })).toThrow(/SERVE_SPA/);
+  });
+});

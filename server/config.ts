@@ -1,0 +1,45 @@
+import { resolve } from 'node:path';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** PGlite data folder; undefined or 'memory://' keeps the database in memory. */
+  dataDir: string | undefined;
+  /** When set, PostgreSQL through pg instead of PGlite. */
+  databaseUrl: string | undefined;
+  nodeEnv: string | undefined;
+  logLevel: string | undefined;
+  distDir: string;
+  publicDir: string;
+  serveSpa: boolean;
+}
+
+function parsePort(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port: ${value}`);
+  return port;
+}
+
+function parseBool(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new Error(`${name} must be true or false: ${value}`);
+}
+
+/** Reads the environment; relative folders resolve against the working directory. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
+  const dataDir = env.DATA_DIR || '.data';
+  return {
+    port: parsePort(env.PORT, 8080),
+    host: env.HOST || '0.0.0.0',
+    dataDir: dataDir === 'memory://' ? dataDir : resolve(cwd, dataDir),
+    databaseUrl: env.DATABASE_URL || undefined,
+    nodeEnv: env.NODE_ENV || undefined,
+    logLevel: env.LOG_LEVEL || undefined,
+    distDir: resolve(cwd, env.DIST_DIR || 'dist'),
+    publicDir: resolve(cwd, env.PUBLIC_DIR || 'public'),
+    serveSpa: parseBool('SERVE_SPA', env.SERVE_SPA, true),
+  };
+}

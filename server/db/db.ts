@@ -1,0 +1,66 @@
+export type Row = Record<string, unknown>;
+
+export interface QueryResult<T> {
+  rows: T[];
+}
+
+export interface Queryable {
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Runs one or more statements without parameters (migrations, DDL). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Commits when fn resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Waits for the operations already started, then releases the database (PGlite flushes to disk). */
+  close(): Promise<void>;
+}
+
+export class DbClosedError extends Error {
+  constructor() {
+    super('database is closed');
+    this.name = 'DbClosedError';
+  }
+}
+
+interface DbDriver {
+  readonly kind: Db['kind'];
+  query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  exec(sql: string): Promise<void>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+// Counts operations in flight so close() never cuts a write in half, and refuses new ones after close.
+export function guardDb(driver: DbDriver): Db {
+  let closing: Promise<void> | undefined;
+  let pending = 0;
+  let drained: (() => void) | undefined;
+
+  const track = async <T>(op: () => Promise<T>): Promise<T> => {
+    if (closing) throw new DbClosedError();
+    pending++;
+    try {
+      return await op();
+    } finally {
+      pending--;
+      if (pending === 0) drained?.();
+    }
+  };
+
+  return {
+    kind: driver.kind,
+    query: (sql, params) => track(() => driver.query(sql, params)),
+    exec: (sql) => track(() => driver.exec(sql)),
+    transaction: (fn) => track(() => driver.transaction(fn)),
+    close() {
+      closing ??= (async () => {
+        if (pending > 0) await new Promise<void>((resolve) => (drained = resolve));
+        await driver.close();
+      })();
+      return closing;
+    },
+  };
+}

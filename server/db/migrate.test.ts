@@ -1,0 +1,124 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from './db';
+import { migrate, readMigrations } from './migrate';
+import { openPglite } from './pglite';
+import { SEED_DATA, seed } from './seed';
+
+let db: Db;
+
+beforeEach(async () => {
+  db = await openPglite('memory://');
+});
+
+afterEach(async () => {
+  await db.close();
+});
+
+const count = async (sql: string, params?: unknown[]) =>
+  (await db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, params)).rows[0]?.n;
+
+describe('migrate', () => {
+  it('applies every migration once, in order, and a second run is a no-op', async () => {
+    const files = readMigrations().map((m) => m.name);
+    expect(files[0]).toBe('001_facilities.sql');
+
+    const first = await migrate(db);
+    expect(first).toEqual({ wasNew: true, applied: files });
+    const recorded = await db.query<{ version: string }>(
+      'select version from schema_migrations order by version',
+    );
+    expect(recorded.rows.map((r) => r.version)).toEqual(readMigrations().map((m) => m.version));
+
+    const second = await migrate(db);
+    expect(second).toEqual({ wasNew: false, applied: [] });
+    expect(await count('schema_migrations')).toBe(files.length);
+  });
+
+  it('runs each migration in a transaction: a failing one leaves no trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-migrations-'));
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, '001_ok.sql'), 'create table ok_table (tenant text not null);');
+      writeFileSync(
+        join(dir, '002_broken.sql'),
+        'create table half (tenant text not null); select no_such_fn();',
+      );
+      writeFileSync(join(dir, '010_later.sql'), 'create table later (tenant text not null);');
+      await expect(migrate(db, readMigrations(dir))).rejects.toThrow();
+      expect(await count('schema_migrations')).toBe(1);
+      expect(await count("pg_tables where tablename in ('ok_table', 'half', 'later')")).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('orders by number and refuses badly named or duplicate files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-migrations-'));
+    try {
+      writeFileSync(join(dir, '010_b.sql'), '');
+      writeFileSync(join(dir, '002_a.sql'), '');
+      expect(readMigrations(dir).map((m) => m.name)).toEqual(['002_a.sql', '010_b.sql']);
+      writeFileSync(join(dir, '0002_again.sql'), '');
+      expect(() => readMigrations(dir)).toThrow(/share version/);
+      rmSync(join(dir, '0002_again.sql'));
+      writeFileSync(join(dir, 'oops.sql'), '');
+      expect(() => readMigrations(dir)).toThrow(/001_name.sql/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives every table a tenant column', async () => {
+    await migrate(db);
+    const missing = await db.query<{ table_name: string }>(
+      `select t.table_name from information_schema.tables t
+       where t.table_schema = 'public' and t.table_name <> 'schema_migrations'
+         and not exists (select 1 from information_schema.columns c
+           where c.table_name = t.table_name and c.column_name = 'tenant' and c.is_nullable = 'NO')`,
+    );
+    expect(missing.rows).toEqual([]);
+  });
+});
+
+describe('seed', () => {
+  const tenants = ['demo', 'gambling'];
+
+  it('seeds three distinct facilities per tenant on a new database', async () => {
+    const { wasNew } = await migrate(db);
+    expect(await seed(db, { isNewDb: wasNew, nodeEnv: 'development', tenants })).toBe('seeded');
+    for (const tenant of tenants) {
+      const rows = await db.query<{ alias: string; timezone: string }>(
+        'select alias, timezone from facilities where tenant = $1 order by alias',
+        [tenant],
+      );
+      expect(rows.rows).toHaveLength(3);
+      expect(new Set(rows.rows.map((r) => r.alias)).size).toBe(3);
+      expect(rows.rows).toEqual(
+        [...(SEED_DATA[tenant]?.facilities ?? [])].sort((a, b) => a.alias.localeCompare(b.alias)),
+      );
+    }
+  });
+
+  it('never seeds in production', async () => {
+    const { wasNew } = await migrate(db);
+    expect(await seed(db, { isNewDb: wasNew, nodeEnv: 'production', tenants })).toBe('skipped-production');
+    expect(await count('facilities')).toBe(0);
+  });
+
+  it('does not seed a database that already existed', async () => {
+    await migrate(db);
+    const { wasNew } = await migrate(db);
+    expect(wasNew).toBe(false);
+    expect(await seed(db, { isNewDb: wasNew, nodeEnv: 'development', tenants })).toBe('skipped-existing');
+    expect(await count('facilities')).toBe(0);
+  });
+
+  it('leaves tenants without seed data empty', async () => {
+    const { wasNew } = await migrate(db);
+    await seed(db, { isNewDb: wasNew, tenants: ['newcomer'] });
+    expect(await count('facilities')).toBe(0);
+  });
+});

@@ -1,0 +1,65 @@
+import type { Db, Queryable } from './db';
+
+export interface SeedFacility {
+  alias: string;
+  timezone: string;
+}
+
+/** Development data per tenant; later issues add accounts, users, visits… as new fields and seeders. */
+export interface TenantSeed {
+  facilities: SeedFacility[];
+}
+
+export const SEED_DATA: Readonly<Record<string, TenantSeed>> = {
+  gambling: {
+    facilities: [
+      { alias: 'Casino Gran Vía', timezone: 'Europe/Madrid' },
+      { alias: 'Sala Bilbao', timezone: 'Europe/Madrid' },
+      { alias: 'Sala Las Palmas', timezone: 'Atlantic/Canary' },
+    ],
+  },
+  demo: {
+    facilities: [
+      { alias: 'Demo HQ', timezone: 'Europe/Madrid' },
+      { alias: 'Demo Lab', timezone: 'Europe/Lisbon' },
+      { alias: 'Demo Warehouse', timezone: 'Europe/Madrid' },
+    ],
+  },
+};
+
+/** One step of the seed; steps run in order inside one transaction per tenant. */
+export type Seeder = (tx: Queryable, tenant: string, data: TenantSeed) => Promise<void>;
+
+const seedFacilities: Seeder = async (tx, tenant, data) => {
+  for (const facility of data.facilities) {
+    await tx.query(
+      'insert into facilities (tenant, alias, timezone) values ($1, $2, $3) on conflict (tenant, alias) do nothing',
+      [tenant, facility.alias, facility.timezone],
+    );
+  }
+};
+
+export const SEEDERS: readonly Seeder[] = [seedFacilities];
+
+export interface SeedOptions {
+  /** From migrate(): only a database created by this start is seeded. */
+  isNewDb: boolean;
+  nodeEnv?: string | undefined;
+  /** The shipped tenants; tenants without seed data are left empty. */
+  tenants: readonly string[];
+}
+
+export type SeedOutcome = 'seeded' | 'skipped-production' | 'skipped-existing';
+
+export async function seed(db: Db, options: SeedOptions): Promise<SeedOutcome> {
+  if (options.nodeEnv === 'production') return 'skipped-production';
+  if (!options.isNewDb) return 'skipped-existing';
+  for (const tenant of options.tenants) {
+    const data = SEED_DATA[tenant];
+    if (!data) continue;
+    await db.transaction(async (tx) => {
+      for (const seeder of SEEDERS) await seeder(tx, tenant, data);
+    });
+  }
+  return 'seeded';
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from './app';
+import type { Db } from './db/db';
+import { createLogger, silentLogger } from './logger';
+import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from './testing/fixtures';
+
+describe('createLogger', () => {
+  it('writes one JSON line per entry at or above the level', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'warn', write: (line) => lines.push(line) });
+    logger.log('info', 'hidden');
+    logger.log('warn', 'shown', { a: 1 });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.endsWith('\n')).toBe(true);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      level: 'warn',
+      msg: 'shown',
+      a: 1,
+      time: expect.any(String),
+    });
+  });
+
+  it('is silent under NODE_ENV=test or LOG_LEVEL=silent', () => {
+    expect(createLogger({ nodeEnv: 'test', level: 'debug' })).toBe(silentLogger);
+    expect(createLogger({ nodeEnv: 'production', level: 'silent' })).toBe(silentLogger);
+  });
+});
+
+describe('request log', () => {
+  let db: Db;
+  let site: SiteFixture;
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    site = createSiteFixture();
+  });
+
+  afterAll(async () => {
+    await db.close();
+    site.remove();
+  });
+
+  it('logs method, path, status, ms, tenant and reqId for each request', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ nodeEnv: 'production', write: (line) => lines.push(line) });
+    const app = createApp({ ...testDeps(db, site), logger });
+    const res = await app.request('/api/internal/facilities', {
+      headers: { 'tenant-id': 'demo', 'x-request-id': 'abc-123' },
+    });
+    expect(res.headers.get('x-request-id')).toBe('abc-123');
+    await app.request('/api/internal/facilities');
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toEqual({
+      time: expect.any(String),
+      level: 'info',
+      msg: 'request',
+      method: 'GET',
+      path: '/api/internal/facilities',
+      status: 200,
+      ms: expect.any(Number),
+      tenant: 'demo',
+      reqId: 'abc-123',
+    });
+    expect(entries[1]).toMatchObject({ level: 'warn', status: 400, tenant: null, reqId: expect.any(String) });
+  });
+
+  it('replaces a request id that is unsafe to echo', async () => {
+    const app = createApp(testDeps(db, site));
+    const res = await app.request('/health', { headers: { 'x-request-id': 'bad id\u0007"' } });
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs unexpected errors and answers a generic 500 problem', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ nodeEnv: 'production', write: (line) => lines.push(line) });
+    const app = createApp({ ...testDeps(db, site), logger });
+    app.get('/api/test/throw', () => {
+      throw new Error('secret internals');
+    });
+    const res = await app.request('/api/test/throw', { headers: { 'tenant-id': 'demo' } });
+    expect(res.status).toBe(500);
+    const body = await res.text();
+    expect(body).not.toContain('secret internals');
+    expect(JSON.parse(body)).toMatchObject({ status: 500, title: 'Internal Server Error' });
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(lines.some((line) => line.includes('secret internals'))).toBe(true);
+  });
+});

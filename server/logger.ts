@@ -1,0 +1,35 @@
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  log(level: LogLevel, msg: string, fields?: LogFields): void;
+}
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+function isLogLevel(value: string): value is LogLevel {
+  return value in ORDER;
+}
+
+export interface LoggerOptions {
+  nodeEnv?: string | undefined;
+  level?: string | undefined;
+  write?: (line: string) => void;
+}
+
+// One JSON object per line on stdout so log shippers need no parser configuration.
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = options.level?.toLowerCase();
+  if (options.nodeEnv === 'test' || level === 'silent') return silentLogger;
+  const min = ORDER[level !== undefined && isLogLevel(level) ? level : 'info'];
+  const write = options.write ?? ((line: string) => process.stdout.write(line));
+  return {
+    log(lvl, msg, fields) {
+      if (ORDER[lvl] < min) return;
+      write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
+    },
+  };
+}
+
+export const silentLogger: Logger = { log() {} };

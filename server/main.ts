@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { type App, createApp } from './app';
+import { configFromEnv, type ServerConfig } from './config';
+import type { AppDeps } from './context';
+import type { Db } from './db/db';
+import { migrate } from './db/migrate';
+import { openDb } from './db/open-db';
+import { seed } from './db/seed';
+import { createLogger, type Logger } from './logger';
+import { makeProblem, PROBLEM_CONTENT_TYPE } from './problem';
+import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
+import { applySecurityHeaders } from './security-headers';
+import { loadTenants } from './tenants';
+import { VERSION } from './version';
+
+export type { MountOptions, RawHandler, RawHandlers } from './raw-handlers';
+export { createRawHandlers } from './raw-handlers';
+
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+export interface StartServerOptions extends Partial<ServerConfig> {
+  logger?: Logger;
+  /** How long close() lets in-flight requests finish before cutting connections. */
+  shutdownTimeoutMs?: number;
+  /** Raw node handlers by path prefix, consulted before Hono (the identity provider mounts here). */
+  rawHandlers?: RawHandlers;
+  /** Adds routes or middleware to the Hono app before the server listens. */
+  configureApp?: (app: App, deps: AppDeps) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Db;
+  app: App;
+  server: Server;
+  rawHandlers: RawHandlers;
+  /** Stops accepting, lets in-flight requests finish, then closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+function sendRawError(res: ServerResponse, status: number, detail: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.statusCode = status;
+  res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
+  res.end(JSON.stringify(makeProblem(status, detail)));
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger({ nodeEnv: options.nodeEnv, level: options.logLevel });
+  const publicDir = options.publicDir ?? 'public';
+  const tenants = loadTenants(publicDir);
+  if (tenants.length === 0) logger.log('warn', 'no tenants found', { publicDir });
+
+  const db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  let app: App;
+  try {
+    const migration = await migrate(db);
+    const seeded = await seed(db, { isNewDb: migration.wasNew, nodeEnv: options.nodeEnv, tenants });
+    logger.log('info', 'database ready', { kind: db.kind, applied: migration.applied, seed: seeded });
+    const deps: AppDeps = {
+      db,
+      tenants,
+      logger,
+      config: {
+        distDir: options.distDir ?? 'dist',
+        publicDir,
+        serveSpa: options.serveSpa ?? true,
+        version: VERSION,
+      },
+    };
+    app = createApp(deps);
+    options.configureApp?.(app, deps);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+
+  const rawHandlers = options.rawHandlers ?? createRawHandlers();
+  const honoListener = getRequestListener(app.fetch, {
+    // Malformed request targets (bad host, backslashes) get a problem body instead of an empty 400.
+    errorHandler: () =>
+      new Response(JSON.stringify(makeProblem(400, 'Malformed request.')), {
+        status: 400,
+        headers: { 'Content-Type': PROBLEM_CONTENT_TYPE },
+      }),
+  });
+
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+  let onIdle: (() => void) | undefined;
+
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    inFlight.add(res);
+    res.on('close', () => {
+      inFlight.delete(res);
+      if (closing) {
+        server.closeIdleConnections();
+        if (inFlight.size === 0) onIdle?.();
+      }
+    });
+    // Set before any handler so raw handlers and adapter-level errors carry them too; handlers may override.
+    applySecurityHeaders(res);
+    if (closing) res.setHeader('Connection', 'close');
+
+    const mount = rawHandlers.match(req);
+    if (!mount) {
+      void honoListener(req, res);
+      return;
+    }
+    const started = performance.now();
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const reqId = randomUUID();
+    res.setHeader('X-Request-Id', reqId);
+    res.on('finish', () => {
+      logger.log(res.statusCode >= 500 ? 'error' : 'info', 'request', {
+        method: req.method,
+        path,
+        status: res.statusCode,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        tenant: null,
+        reqId,
+      });
+    });
+    if (mount.stripPrefix) stripPrefix(req, mount.prefix);
+    Promise.resolve()
+      .then(() => mount.handler(req, res))
+      .catch((error: unknown) => {
+        logger.log('error', 'raw handler failed', { reqId, path, err: String(error) });
+        sendRawError(res, 500, 'An unexpected error occurred.');
+      });
+  };
+
+  const server = createServer(listener);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 8080, options.host ?? '0.0.0.0', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      closing = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Responses not yet started will close their connection; idle keep-alive sockets go now.
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      server.closeIdleConnections();
+      if (inFlight.size > 0) {
+        const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => (onIdle = resolve)),
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+        ]);
+        clearTimeout(timer);
+        if (inFlight.size > 0) {
+          logger.log('warn', 'shutdown timeout: closing open connections', { open: inFlight.size });
+          server.closeAllConnections();
+        }
+      }
+      await stopped;
+      // Waits for queries still running (even from requests cut above), then flushes and closes.
+      await db.close();
+      logger.log('info', 'server stopped', {});
+    })();
+    return closed;
+  };
+
+  return { url: `http://localhost:${port}`, port, db, app, server, rawHandlers, close };
+}
+
+/** `npm run server` / `npm start`: configuration from the environment, stop on SIGTERM or SIGINT. */
+export async function main(): Promise<void> {
+  const config = configFromEnv();
+  const running = await startServer(config);
+  process.stdout.write(`Portal listening on ${running.url}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second signal means the operator does not want to wait.
+      process.exit(1);
+    }
+    stopping = true;
+    process.stdout.write(`${signal} received, shutting down\n`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}

@@ -1,0 +1,35 @@
+import { STATUS_CODES } from 'node:http';
+
+// RFC 9457 style body; the SPA reads detail, then title, then the status text.
+export interface Problem {
+  status: number;
+  title: string;
+  detail: string;
+  code?: string;
+}
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function makeProblem(status: number, detail: string, code?: string, title?: string): Problem {
+  const body: Problem = { status, title: title ?? STATUS_CODES[status] ?? 'Error', detail };
+  if (code !== undefined) body.code = code;
+  return body;
+}
+
+export function problemResponse(problem: Problem, extra?: Record<string, unknown>): Response {
+  return new Response(JSON.stringify({ ...problem, ...extra }), {
+    status: problem.status,
+    headers: { 'Content-Type': PROBLEM_CONTENT_TYPE },
+  });
+}
+
+// Thrown by handlers and middleware; app.onError turns it into a problem response.
+export class HttpProblem extends Error {
+  readonly problem: Problem;
+
+  constructor(status: number, detail: string, code?: string, title?: string) {
+    super(detail);
+    this.name = 'HttpProblem';
+    this.problem = makeProblem(status, detail, code, title);
+  }
+}

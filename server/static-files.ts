@@ -1,0 +1,135 @@
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import type { Context, MiddlewareHandler } from 'hono';
+import { contentTypeFor } from './content-types';
+import type { AppEnv } from './context';
+import { HttpProblem } from './problem';
+
+const NO_CACHE = 'no-cache';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+// Paths the SPA must never shadow: they belong to the API, the identity provider, dev tools and probes.
+const RESERVED = new Set(['api', 'auth', 'dev', 'health']);
+const NOT_BUILT =
+  'The web app is not built: run `npm run build`, then start the server again ' +
+  '(or use `npm run dev`, where Vite serves it).\n';
+
+export interface StaticOptions {
+  distDir: string;
+  publicDir: string;
+}
+
+function safeDecode(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
+}
+
+function isUnsafeSegment(segment: string): boolean {
+  if (segment === '.' || segment === '..') return true;
+  for (let i = 0; i < segment.length; i++) {
+    const code = segment.charCodeAt(i);
+    // '/' or '\' smuggled in by percent-encoding, NUL and other control characters.
+    if (code < 0x20 || code === 0x7f || code === 0x2f || code === 0x5c) return true;
+  }
+  return false;
+}
+
+/** Decoded path segments, or undefined when the path tries to leave its root. */
+export function decodePath(pathname: string): string[] | undefined {
+  if (pathname.includes('\\')) return undefined;
+  const segments: string[] = [];
+  for (const part of pathname.split('/').slice(1)) {
+    const segment = safeDecode(part);
+    if (segment === undefined || isUnsafeSegment(segment)) return undefined;
+    segments.push(segment);
+  }
+  return segments;
+}
+
+interface FoundFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+// Resolves segments under root; refuses anything (symlinks included) that ends up outside it.
+async function findFile(root: string, segments: readonly string[]): Promise<FoundFile | undefined> {
+  if (segments.length === 0 || segments.some((s) => s === '' || s.startsWith('.'))) return undefined;
+  try {
+    const realRoot = await realpath(root);
+    const real = await realpath(resolve(realRoot, ...segments));
+    if (!real.startsWith(realRoot + sep)) return undefined;
+    const info = await stat(real);
+    return info.isFile() ? { path: real, size: info.size, mtimeMs: info.mtimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sendFile(c: Context<AppEnv>, file: FoundFile, cacheControl: string): Response {
+  const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
+  const headers = new Headers({
+    'Content-Type': contentTypeFor(file.path),
+    'Cache-Control': cacheControl,
+    ETag: etag,
+    'Last-Modified': new Date(file.mtimeMs).toUTCString(),
+  });
+  const ifNoneMatch = c.req.header('if-none-match');
+  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  headers.set('Content-Length', String(file.size));
+  // HEAD gets the headers only: opening a stream nobody reads would leak the file handle.
+  if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
+  const body = Readable.toWeb(createReadStream(file.path)) as unknown as ReadableStream<Uint8Array>;
+  return new Response(body, { status: 200, headers });
+}
+
+function acceptsHtml(c: Context<AppEnv>): boolean {
+  return (c.req.header('accept') ?? '').toLowerCase().includes('text/html');
+}
+
+function firstSegment(pathname: string): string {
+  return (safeDecode(pathname.split('/')[1] ?? '') ?? '').toLowerCase();
+}
+
+/**
+ * Serves public/ (tenant assets, browsers.json), the built SPA from dist/, and index.html for
+ * history-mode routes. Registered as middleware so routes added later still match.
+ */
+export function staticFiles(options: StaticOptions): MiddlewareHandler<AppEnv> {
+  const distDir = resolve(options.distDir);
+  const publicDir = resolve(options.publicDir);
+  return async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    const pathname = new URL(c.req.url).pathname;
+    if (RESERVED.has(firstSegment(pathname))) return next();
+    const segments = decodePath(pathname);
+    if (!segments) throw new HttpProblem(400, 'The request path is not allowed.', 'invalid_path');
+
+    const [first] = segments;
+    if (first === 'tenants' || (segments.length === 1 && first === 'browsers.json')) {
+      const file = await findFile(publicDir, segments);
+      if (!file) throw new HttpProblem(404, 'No such file.', 'not_found');
+      return sendFile(c, file, NO_CACHE);
+    }
+
+    const file = await findFile(distDir, segments);
+    if (file) return sendFile(c, file, first === 'assets' ? IMMUTABLE : NO_CACHE);
+    if (first === 'assets') throw new HttpProblem(404, 'No such file.', 'not_found');
+
+    if (!acceptsHtml(c)) return next();
+    const index = await findFile(distDir, ['index.html']);
+    if (!index) {
+      return new Response(NOT_BUILT, {
+        status: 503,
+        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NO_CACHE },
+      });
+    }
+    return sendFile(c, index, NO_CACHE);
+  };
+}

@@ -1,0 +1,68 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AppDeps } from '../context';
+import type { Db } from '../db/db';
+import { migrate } from '../db/migrate';
+import { openPglite } from '../db/pglite';
+import { seed } from '../db/seed';
+import { silentLogger } from '../logger';
+
+export const SECRET = 'top-secret-outside-the-roots';
+
+export interface SiteFixture {
+  root: string;
+  publicDir: string;
+  distDir: string;
+  remove(): void;
+}
+
+/** A temp folder with public/ (two tenants and a folder that is not one), dist/ and a secret beside them. */
+export function createSiteFixture(options: { withIndex?: boolean } = {}): SiteFixture {
+  const root = mkdtempSync(join(tmpdir(), 'portal-site-'));
+  const publicDir = join(root, 'public');
+  const distDir = join(root, 'dist');
+  const write = (path: string, content: string) => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, content);
+  };
+  for (const tenant of ['gambling', 'demo']) {
+    write(join(publicDir, 'tenants', tenant, 'settings.json'), JSON.stringify({ tenant }));
+    write(join(publicDir, 'tenants', tenant, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    write(join(publicDir, 'tenants', tenant, 'tos-es.md'), '# Términos');
+  }
+  write(join(publicDir, 'tenants', 'not-a-tenant', 'logo.svg'), '<svg/>');
+  write(join(publicDir, 'browsers.json'), '{"chrome":{}}');
+  if (options.withIndex !== false) {
+    write(join(distDir, 'index.html'), '<!doctype html><title>portal</title><div id="root"></div>');
+  }
+  write(join(distDir, 'assets', 'index-abc123.js'), 'console.log(1);');
+  write(join(distDir, 'assets', 'index-abc123.css'), 'body{}');
+  write(join(distDir, 'favicon.svg'), '<svg/>');
+  write(join(root, 'secret.txt'), SECRET);
+  write(join(publicDir, 'secret.txt'), SECRET);
+  return { root, publicDir, distDir, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** In-memory database, migrated and seeded for the fixture tenants. */
+export async function createTestDb(tenants: readonly string[] = ['gambling', 'demo']): Promise<Db> {
+  const db = await openPglite('memory://');
+  const { wasNew } = await migrate(db);
+  await seed(db, { isNewDb: wasNew, nodeEnv: 'test', tenants });
+  return db;
+}
+
+export function testDeps(db: Db, site: SiteFixture, overrides: Partial<AppDeps['config']> = {}): AppDeps {
+  return {
+    db,
+    tenants: ['demo', 'gambling'],
+    logger: silentLogger,
+    config: {
+      distDir: site.distDir,
+      publicDir: site.publicDir,
+      serveSpa: true,
+      version: '0.0.0-test',
+      ...overrides,
+    },
+  };
+}

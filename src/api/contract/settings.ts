@@ -1,0 +1,59 @@
+import { type } from 'arktype';
+
+// Tenant settings (spec §3 "Tenant settings"), validated on load by the portal and by the server.
+export const localeCode = type("'es' | 'en' | 'eu'");
+export type LocaleCode = typeof localeCode.infer;
+
+export const hexColour = type(/^#[0-9a-fA-F]{6}$/);
+
+export const registerType = type(
+  "'none' | 'WithIdentityProofing' | 'OnlySelfieWithId' | 'Single' | 'Auto' | 'Assisted' | 'AssistedOtherDocuments' | 'AssistedExistingUsers'",
+);
+
+export const credentialType = type("'qr' | 'passport' | 'id_card' | 'biometric_qr' | 'embedding'");
+
+export const tenantSettings = type({
+  tenant: /^[a-z0-9-]+$/,
+  title: 'string > 0',
+  domain: 'string > 0',
+  assetsUrl: /^\/[A-Za-z0-9/_-]*$/,
+  theme: {
+    brandColor: hexColour,
+    logo: /^[A-Za-z0-9._-]+\.(svg|png|webp)$/,
+  },
+  locales: localeCode.array().atLeastLength(1),
+  userRegisterEnabled: 'boolean',
+  assistantRegisterEnabled: 'boolean',
+  biometricQR: 'boolean',
+  acsIdSchema: "string = 'string64'",
+  registerTypes: registerType.array(),
+  bmsServices: 'string[]',
+  visits: { locations: 'string[]', mustAcceptPlan: 'boolean' },
+  auditAccessesLevel: "'all' | 'myscope' | 'none'",
+  watchlistDomains: 'string[]',
+  useWatch: 'boolean',
+  extendedInterdictionForm: 'boolean',
+  credentialTypesWhitelist: credentialType.array(),
+  identityProvider: { realm: /^[a-z0-9-]+$/, clientId: 'string > 0' },
+  postEnrolmentAction: "'home' | 'showQr' | 'accreditations'",
+  onboardingSteps: 'boolean',
+  showNextSteps: 'boolean',
+  askFieldForDelete: "'id_number' | 'none'",
+  exclusiveDoc: "'id' | 'id_card' | 'driving_license' | 'passport' | 'others' | 'any' | null",
+  customImages: 'Record<string, string>',
+  knowMoreUrl: "string | ''",
+});
+export type TenantSettings = typeof tenantSettings.infer;
+
+// browsers.json: supported browsers by name (spec §3 "Browser settings").
+export const browserSettings = type({
+  '[string]': {
+    minMobileVersion: 'number.integer >= 0',
+    minDesktopVersion: 'number.integer >= 0',
+    downloadUrl: 'string',
+  },
+});
+export type BrowserSettings = typeof browserSettings.infer;
+
+// {assets}/locales/{lang}.json: a tenant's text overrides, flat message ids to ICU strings.
+export const localeOverrides = type({ '[string]': 'string' });

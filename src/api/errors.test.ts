@@ -1,0 +1,156 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { problem } from './contract/problem.ts';
+import { ApiError, errorMessageId, fieldErrorsFrom, generalNotice, problemFromBody } from './errors.ts';
+
+const httpError = (status: number, body: unknown, statusText = '') =>
+  new ApiError({
+    kind: 'http',
+    method: 'POST',
+    path: '/x',
+    status,
+    statusText,
+    problem: problemFromBody(body, status),
+    body,
+  });
+
+describe('problemFromBody', () => {
+  it('keeps a well-formed problem as is', () => {
+    const body = {
+      status: 422,
+      title: 'Invalid',
+      detail: 'Check the form',
+      code: 'invalid',
+      reason: 'underaged',
+      errors: [{ field: 'email', code: 'email_invalid' }],
+      link: { uri: '/terms', query: { step: '2' } },
+    };
+    expect(problemFromBody(body, 422)).toEqual(body);
+  });
+
+  it('parses a JSON string body', () => {
+    expect(problemFromBody('{"title":"T","detail":"D"}', 400)).toEqual({
+      status: 400,
+      title: 'T',
+      detail: 'D',
+    });
+  });
+
+  it('keeps only the fields that have the right type', () => {
+    expect(
+      problemFromBody(
+        {
+          status: '500',
+          title: 3,
+          detail: 'ok',
+          code: null,
+          errors: [{ field: 'a', code: 'b' }, { field: 1 }, 'x'],
+          link: { uri: '/p', query: { n: 2, b: true } },
+        },
+        409,
+      ),
+    ).toEqual({
+      status: 409,
+      title: '',
+      detail: 'ok',
+      errors: [{ field: 'a', code: 'b' }],
+      link: { uri: '/p', query: { n: '2', b: 'true' } },
+    });
+    expect(problemFromBody({ link: { uri: '/p', query: { x: {} } } }, 400).link).toEqual({ uri: '/p' });
+    expect(problemFromBody({ link: { href: '/p' } }, 400).link).toBeUndefined();
+  });
+
+  it('always yields a problem that satisfies the contract', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.anything(), fc.json(), fc.string()),
+        fc.integer({ min: 400, max: 599 }),
+        (body, status) => {
+          expect(problem.allows(problemFromBody(body, status))).toBe(true);
+        },
+      ),
+    );
+  });
+});
+
+describe('fieldErrorsFrom', () => {
+  it('only for 409 and 422', () => {
+    const body = problemFromBody({ errors: [{ field: 'a', code: 'b' }], code: 'c' }, 400);
+    expect(fieldErrorsFrom(400, body)).toEqual({});
+    expect(fieldErrorsFrom(409, body)).toEqual({ a: 'common.errors.b' });
+    expect(fieldErrorsFrom(422, problemFromBody({ code: 'c' }, 422))).toEqual({ _form: 'common.errors.c' });
+    expect(fieldErrorsFrom(422, problemFromBody({}, 422))).toEqual({});
+    expect(fieldErrorsFrom(422, undefined)).toEqual({});
+  });
+
+  it('keeps a field called __proto__ as a plain key', () => {
+    const errors = fieldErrorsFrom(
+      422,
+      problemFromBody({ errors: [{ field: '__proto__', code: 'x' }] }, 422),
+    );
+    expect(Object.getPrototypeOf(errors)).toBe(Object.prototype);
+    expect(Object.keys(errors)).toEqual(['__proto__']);
+  });
+});
+
+describe('errorMessageId', () => {
+  it('turns a code into a message id, refusing odd characters', () => {
+    expect(errorMessageId('user_already_registered')).toBe('common.errors.user_already_registered');
+    expect(errorMessageId('accreditation-request/credential-already-exists')).toBe(
+      'common.errors.accreditation-request/credential-already-exists',
+    );
+    expect(errorMessageId('a b')).toBe('common.errors.unknown');
+    expect(errorMessageId('{x}')).toBe('common.errors.unknown');
+    expect(errorMessageId('')).toBe('common.errors.unknown');
+  });
+});
+
+describe('generalNotice', () => {
+  it('maps the non-http kinds', () => {
+    const of = (kind: 'network' | 'timeout' | 'contract' | 'aborted') =>
+      generalNotice(new ApiError({ kind, method: 'GET', path: '/x' }));
+    expect(of('network')).toEqual({ level: 'error', messageId: 'common.http.network' });
+    expect(of('timeout')).toEqual({ level: 'error', messageId: 'common.http.timeout' });
+    expect(of('contract')).toEqual({ level: 'error', messageId: 'common.http.contract' });
+    expect(of('aborted')).toBeUndefined();
+  });
+
+  it('409/422 with field entries give no notice, with only a code a warning', () => {
+    expect(generalNotice(httpError(422, { errors: [{ field: 'a', code: 'b' }], code: 'c' }))).toBeUndefined();
+    expect(generalNotice(httpError(409, { code: 'c' }))).toEqual({
+      level: 'warning',
+      messageId: 'common.errors.c',
+    });
+    expect(generalNotice(httpError(409, {}, 'Conflict'))).toEqual({ level: 'warning', text: 'Conflict' });
+  });
+
+  it('403 and other statuses: detail, title, status text, unknown', () => {
+    expect(generalNotice(httpError(403, { detail: 'd', title: 't' }, 's'))).toEqual({
+      level: 'warning',
+      text: 'd',
+    });
+    expect(generalNotice(httpError(403, { title: 't' }, 's'))).toEqual({ level: 'warning', text: 't' });
+    expect(generalNotice(httpError(502, undefined, 'Bad Gateway'))).toEqual({
+      level: 'warning',
+      text: 'Bad Gateway',
+    });
+    expect(generalNotice(httpError(400, undefined))).toEqual({
+      level: 'warning',
+      messageId: 'common.http.unknown',
+    });
+  });
+});
+
+describe('ApiError', () => {
+  it('is an Error with a readable message and the cause', () => {
+    const cause = new TypeError('Failed to fetch');
+    const error = new ApiError({ kind: 'network', method: 'GET', path: '/x', cause });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('ApiError');
+    expect(error.message).toBe('GET /x failed: network');
+    expect(error.cause).toBe(cause);
+    expect(error.status).toBe(0);
+    expect(error.fieldErrors).toEqual({});
+    expect(httpError(404, {}).message).toBe('POST /x failed: http 404');
+  });
+});

@@ -1,0 +1,169 @@
+import type { Notice, NoticeLevel } from './client.ts';
+import type { FieldError, Problem, ProblemLink } from './contract/problem.ts';
+import { fieldError, lenientQuery } from './contract/problem.ts';
+
+// http: the server answered outside 2xx. network: fetch threw (after retries). timeout: no answer in
+// time. contract: a 2xx whose body is not what the schema says. aborted: the caller's signal fired.
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'contract' | 'aborted';
+
+// Which step of the handler chain (spec §7) dealt with the error; set by the client.
+export type HandledBy = 'status' | 'default' | 'link' | 'onError' | 'general' | 'none';
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  method: string;
+  path: string;
+  status?: number;
+  statusText?: string;
+  problem?: Problem;
+  body?: unknown;
+  cause?: unknown;
+  message?: string;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly method: string;
+  readonly path: string;
+  /** HTTP status; 0 when no response arrived (network, timeout, aborted). */
+  readonly status: number;
+  readonly statusText: string;
+  /** The error body, salvaged leniently; present for every `http` error, undefined otherwise. */
+  readonly problem: Problem | undefined;
+  /** The raw body as received (parsed JSON, text or undefined). */
+  readonly body: unknown;
+  /** field → message id (`common.errors.{code}`) for 409/422; '_form' when only a top-level code came. */
+  readonly fieldErrors: Record<string, string>;
+  handledBy: HandledBy | undefined;
+
+  constructor(init: ApiErrorInit) {
+    const status = init.status ?? 0;
+    super(init.message ?? `${init.method} ${init.path} failed: ${init.kind}${status ? ` ${status}` : ''}`, {
+      cause: init.cause,
+    });
+    this.kind = init.kind;
+    this.method = init.method;
+    this.path = init.path;
+    this.status = status;
+    this.statusText = init.statusText ?? '';
+    this.problem = init.problem;
+    this.body = init.body;
+    this.fieldErrors = init.kind === 'http' ? fieldErrorsFrom(status, init.problem) : {};
+    this.handledBy = undefined;
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+// Codes become message ids, so only plain identifier characters are let through.
+const CODE = /^[A-Za-z0-9_./-]{1,100}$/;
+
+export function errorMessageId(code: string): string {
+  return `common.errors.${CODE.test(code) ? code : 'unknown'}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function salvageLink(value: unknown): ProblemLink | undefined {
+  if (!isRecord(value) || typeof value.uri !== 'string') {
+    return undefined;
+  }
+  const { query } = value;
+  if (!lenientQuery.allows(query) || !isRecord(query)) {
+    return { uri: value.uri };
+  }
+  return { uri: value.uri, query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) };
+}
+
+/**
+ * Reads an error body leniently: a JSON string is parsed, anything that is not an object yields an
+ * empty problem, and each known field is kept only when it has the right type.
+ */
+export function problemFromBody(body: unknown, status: number): Problem {
+  let data = body;
+  if (typeof data === 'string' && /^\s*\{/.test(data)) {
+    try {
+      data = JSON.parse(data);
+    } catch {
+      data = undefined;
+    }
+  }
+  const record = isRecord(data) ? data : {};
+  const result: Problem = {
+    status: typeof record.status === 'number' && Number.isInteger(record.status) ? record.status : status,
+    title: optionalString(record.title) ?? '',
+    detail: optionalString(record.detail) ?? '',
+  };
+  const code = optionalString(record.code);
+  if (code !== undefined) result.code = code;
+  const reason = optionalString(record.reason);
+  if (reason !== undefined) result.reason = reason;
+  if (Array.isArray(record.errors)) {
+    result.errors = record.errors.filter((entry): entry is FieldError => fieldError.allows(entry));
+  }
+  const link = salvageLink(record.link);
+  if (link !== undefined) result.link = link;
+  return result;
+}
+
+export function fieldErrorsFrom(status: number, problem: Problem | undefined): Record<string, string> {
+  if ((status !== 409 && status !== 422) || problem === undefined) {
+    return {};
+  }
+  // Built through entries so a field named '__proto__' stays a plain own key.
+  const entries = new Map<string, string>();
+  for (const { field, code } of problem.errors ?? []) {
+    if (!entries.has(field)) entries.set(field, errorMessageId(code));
+  }
+  if (entries.size === 0 && problem.code) {
+    entries.set('_form', errorMessageId(problem.code));
+  }
+  return Object.fromEntries(entries);
+}
+
+const STATUS_MESSAGES: Partial<Record<number, { level: NoticeLevel; messageId: string }>> = {
+  401: { level: 'warning', messageId: 'common.http.unauthorized' },
+  404: { level: 'error', messageId: 'common.http.notFound' },
+  405: { level: 'error', messageId: 'common.http.notAllowed' },
+  500: { level: 'error', messageId: 'common.http.serverError' },
+};
+
+/** The general handler's notice (spec §8 "HTTP"), or undefined when the form shows the error itself. */
+export function generalNotice(error: ApiError): Notice | undefined {
+  switch (error.kind) {
+    case 'aborted':
+      return undefined;
+    case 'network':
+      return { level: 'error', messageId: 'common.http.network' };
+    case 'timeout':
+      return { level: 'error', messageId: 'common.http.timeout' };
+    case 'contract':
+      return { level: 'error', messageId: 'common.http.contract' };
+    case 'http':
+      break;
+  }
+  const fixed = STATUS_MESSAGES[error.status];
+  if (fixed) {
+    return { ...fixed };
+  }
+  if (error.status === 409 || error.status === 422) {
+    const fields = Object.keys(error.fieldErrors).filter((field) => field !== '_form');
+    if (fields.length > 0) {
+      return undefined;
+    }
+    if (error.problem?.code) {
+      return { level: 'warning', messageId: errorMessageId(error.problem.code) };
+    }
+  }
+  const text = error.problem?.detail || error.problem?.title || error.statusText;
+  return text ? { level: 'warning', text } : { level: 'warning', messageId: 'common.http.unknown' };
+}

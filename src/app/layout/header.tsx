@@ -1,0 +1,59 @@
+import { useIntl } from 'react-intl';
+import { Button } from '../../components/ui/button';
+import { LogoutIcon } from './icons';
+import { LanguageMenu } from './language-menu';
+import { Logo } from './logo';
+import { MainMenu, type MenuEntry } from './main-menu';
+
+export interface HeaderProps {
+  menu: readonly MenuEntry[];
+  /** Present when someone is signed in (spec §2: a logout button shows when authenticated). */
+  onLogout?: () => void;
+}
+
+/** The portal header (spec §2): logo home, language dropdown, menu toggle, logout when signed in. */
+export function AppHeader({ menu, onLogout }: HeaderProps) {
+  const intl = useIntl();
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-5xl items-center gap-2 px-4">
+        <Logo />
+        <div className="ms-auto flex items-center gap-1">
+          <LanguageMenu />
+          {onLogout && (
+            <Button variant="secondary" size="sm" onClick={onLogout} data-testid="logout">
+              {intl.formatMessage({ id: 'header.logout' })}
+            </Button>
+          )}
+          <MainMenu entries={menu} />
+        </div>
+      </div>
+    </header>
+  );
+}
+
+/** The onboarding header (spec §2): logo, language dropdown and a logout icon. */
+export function OnboardingHeader({ onLogout }: Pick<HeaderProps, 'onLogout'>) {
+  const intl = useIntl();
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="mx-auto flex h-14 max-w-xl items-center gap-2 px-4">
+        <Logo />
+        <div className="ms-auto flex items-center gap-1">
+          <LanguageMenu />
+          {onLogout && (
+            <Button
+              variant="ghost"
+              size="icon"
+              onClick={onLogout}
+              aria-label={intl.formatMessage({ id: 'header.logout' })}
+              data-testid="logout"
+            >
+              <LogoutIcon />
+            </Button>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,45 @@
+import { lazy, Suspense, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { Button } from '../../components/ui/button';
+import { MenuIcon } from './icons';
+
+export interface MenuEntry {
+  id: string;
+  href: string;
+  messageId: string;
+}
+
+// The panel (a Radix dialog) is downloaded the first time someone opens the menu, not with the page.
+const MenuPanel = lazy(() => import('./menu-panel'));
+
+/** The menu toggle and its panel; the entries a person sees depend on their rights (spec §2). */
+export function MainMenu({ entries }: { entries: readonly MenuEntry[] }) {
+  const intl = useIntl();
+  const [open, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
+  return (
+    <>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={intl.formatMessage({ id: 'header.menu' })}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        data-testid="menu-toggle"
+        onPointerEnter={() => setWanted(true)}
+        onFocus={() => setWanted(true)}
+        onClick={() => {
+          setWanted(true);
+          setOpen(true);
+        }}
+      >
+        <MenuIcon />
+      </Button>
+      {wanted && (
+        <Suspense fallback={null}>
+          <MenuPanel open={open} onOpenChange={setOpen} entries={entries} />
+        </Suspense>
+      )}
+    </>
+  );
+}

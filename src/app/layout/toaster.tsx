@@ -1,0 +1,50 @@
+import { useSelector } from '@xstate/react';
+import { useIntl } from 'react-intl';
+import type { Notice } from '../../../machines/notifications.machine';
+import { cn } from '../../components/ui/cn';
+import { useRuntime } from '../runtime-context';
+import { CloseIcon } from './icons';
+
+const tone: Record<Notice['level'], string> = {
+  info: 'border-sky-300 bg-sky-50 text-sky-950',
+  success: 'border-emerald-300 bg-emerald-50 text-emerald-950',
+  warning: 'border-amber-300 bg-amber-50 text-amber-950',
+  error: 'border-red-300 bg-red-50 text-red-950',
+};
+
+/** The notifications on screen, announced to screen readers; errors interrupt, the rest wait. */
+export function Toaster() {
+  const intl = useIntl();
+  const { notifications } = useRuntime();
+  const notices = useSelector(notifications, (s) => s.context.notices);
+  return (
+    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex flex-col items-center gap-2 px-4">
+      {notices.map((notice) => (
+        <div
+          key={notice.id}
+          role={notice.level === 'error' || notice.level === 'warning' ? 'alert' : 'status'}
+          data-testid="notice"
+          data-level={notice.level}
+          className={cn(
+            'pointer-events-auto flex w-full max-w-md items-start gap-3 rounded-xl border px-4 py-3 shadow-md',
+            tone[notice.level],
+          )}
+        >
+          <p className="flex-1 text-sm">
+            {'messageId' in notice
+              ? intl.formatMessage({ id: notice.messageId }, notice.values)
+              : notice.text}
+          </p>
+          <button
+            type="button"
+            className="rounded p-0.5 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-current [&_svg]:size-4"
+            aria-label={intl.formatMessage({ id: 'common.dismiss' })}
+            onClick={() => notifications.send({ type: 'notice.dismiss', id: notice.id })}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

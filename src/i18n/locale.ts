@@ -1,0 +1,48 @@
+import type { LocaleCode } from '../api/contract/settings';
+
+export const LOCALES: readonly LocaleCode[] = ['es', 'en', 'eu'];
+export const DEFAULT_LOCALE: LocaleCode = 'es';
+const STORAGE_KEY = 'portal.locale';
+
+function asLocale(value: string | null | undefined): LocaleCode | undefined {
+  const code = value?.toLowerCase().split(/[-_]/)[0];
+  return LOCALES.find((l) => l === code);
+}
+
+/**
+ * Spec §9: stored locale, then es, then the browser's language, then en; default es. Each candidate
+ * counts only when the tenant offers it; a tenant offering none of them gets its first locale.
+ */
+export function resolveLocale(input: {
+  stored?: string | null;
+  browser?: readonly string[];
+  available: readonly LocaleCode[];
+}): LocaleCode {
+  const offered = (code: LocaleCode | undefined) =>
+    code && input.available.includes(code) ? code : undefined;
+  const browser = (input.browser ?? []).map(asLocale).find((code) => offered(code));
+  return (
+    offered(asLocale(input.stored)) ??
+    offered(DEFAULT_LOCALE) ??
+    browser ??
+    offered('en') ??
+    input.available[0] ??
+    DEFAULT_LOCALE
+  );
+}
+
+export function readStoredLocale(storage: Storage = localStorage): string | null {
+  try {
+    return storage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function storeLocale(locale: LocaleCode, storage: Storage = localStorage): void {
+  try {
+    storage.setItem(STORAGE_KEY, locale);
+  } catch {
+    // Private mode or full storage: the choice lasts for this page only.
+  }
+}

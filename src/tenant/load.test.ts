@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadTenant, TenantLoadError } from './load';
+import { parseSettings } from './settings-check';
+
+const gambling = JSON.parse(readFileSync('public/tenants/gambling/settings.json', 'utf8'));
+const demo = JSON.parse(readFileSync('public/tenants/demo/settings.json', 'utf8'));
+const browsers = JSON.parse(readFileSync('public/browsers.json', 'utf8'));
+
+function fakeFetch(files: Record<string, unknown>): typeof fetch {
+  return (async (input: RequestInfo | URL) => {
+    const url = String(input);
+    if (!(url in files)) return new Response('not found', { status: 404 });
+    const body = files[url];
+    return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status: 200 });
+  }) as typeof fetch;
+}
+
+async function problemOf(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof TenantLoadError) return error.problem;
+    throw error;
+  }
+  throw new Error('expected a TenantLoadError');
+}
+
+describe('shipped tenant settings', () => {
+  it('are valid against the contract', () => {
+    expect(parseSettings('gambling', gambling).locales).toEqual(['es', 'en', 'eu']);
+    expect(parseSettings('demo', demo).locales).toEqual(['es', 'en']);
+  });
+});
+
+describe('loadTenant', () => {
+  const files = {
+    '/tenants/gambling/settings.json': gambling,
+    '/tenants/demo/settings.json': demo,
+    '/browsers.json': browsers,
+  };
+
+  it('loads the tenant named by the host', async () => {
+    const loaded = await loadTenant('demo.localhost', fakeFetch(files));
+    expect(loaded.settings.title).toBe('Demo Access');
+    expect(loaded.browsers.chrome?.minMobileVersion).toBeGreaterThan(0);
+  });
+
+  it('names an unknown tenant', async () => {
+    expect(await problemOf(loadTenant('nobody.localhost', fakeFetch(files)))).toEqual({
+      kind: 'unknown-tenant',
+      tenant: 'nobody',
+    });
+  });
+
+  it('names an invalid label', async () => {
+    expect(await problemOf(loadTenant('bad_one.example.com', fakeFetch(files)))).toEqual({
+      kind: 'invalid-label',
+      label: 'bad_one',
+    });
+  });
+
+  it('names every problem of a malformed settings file', async () => {
+    const broken = { ...gambling, locales: ['es', 'fr'], theme: { brandColor: 'blue', logo: 'logo.svg' } };
+    delete broken.title;
+    const problem = await problemOf(
+      loadTenant('localhost', fakeFetch({ ...files, '/tenants/gambling/settings.json': broken })),
+    );
+    expect(problem.kind).toBe('invalid-settings');
+    const summary = problem.kind === 'invalid-settings' ? problem.summary : '';
+    expect(summary).toContain('title');
+    expect(summary).toContain('locales[1]');
+    expect(summary).toContain('theme.brandColor');
+  });
+
+  it('reports settings that are not JSON', async () => {
+    const problem = await problemOf(
+      loadTenant('localhost', fakeFetch({ ...files, '/tenants/gambling/settings.json': '{ nope' })),
+    );
+    expect(problem).toEqual({
+      kind: 'invalid-settings',
+      tenant: 'gambling',
+      summary: 'settings.json is not valid JSON',
+    });
+  });
+
+  it('refuses settings that claim another tenant', async () => {
+    const problem = await problemOf(
+      loadTenant('localhost', fakeFetch({ ...files, '/tenants/gambling/settings.json': demo })),
+    );
+    expect(problem.kind).toBe('invalid-settings');
+  });
+
+  it('reports an unreachable server', async () => {
+    const failing = (async () => {
+      throw new TypeError('Failed to fetch');
+    }) as typeof fetch;
+    expect(await problemOf(loadTenant('localhost', failing))).toEqual({
+      kind: 'unreachable',
+      tenant: 'gambling',
+    });
+  });
+});

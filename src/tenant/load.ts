@@ -1,0 +1,76 @@
+import type { BrowserSettings, TenantSettings } from '../api/contract/settings';
+import { tenantFromHost } from './resolve';
+import { TenantLoadError } from './tenant-error';
+
+export { TenantLoadError };
+
+export interface LoadedTenant {
+  tenant: string;
+  settings: TenantSettings;
+  browsers: BrowserSettings;
+}
+
+// The schemas (arktype) download in parallel with the settings instead of weighing on the entry chunk.
+const loadChecks = () => import('./settings-check');
+
+const NOT_JSON = Symbol('not-json');
+
+async function fetchJson(url: string, fetcher: typeof fetch): Promise<{ status: number; body?: unknown }> {
+  const response = await fetcher(url, { cache: 'no-store', headers: { accept: 'application/json' } });
+  if (!response.ok) return { status: response.status };
+  try {
+    return { status: response.status, body: await response.json() };
+  } catch {
+    return { status: response.status, body: NOT_JSON };
+  }
+}
+
+export async function loadTenant(hostname: string, fetcher: typeof fetch = fetch): Promise<LoadedTenant> {
+  const resolved = tenantFromHost(hostname);
+  if (resolved.kind === 'invalid')
+    throw new TenantLoadError({ kind: 'invalid-label', label: resolved.label });
+  const { tenant } = resolved;
+  const checks = loadChecks();
+  let settingsResponse: Awaited<ReturnType<typeof fetchJson>>;
+  let browsersResponse: Awaited<ReturnType<typeof fetchJson>>;
+  try {
+    [settingsResponse, browsersResponse] = await Promise.all([
+      fetchJson(`/tenants/${tenant}/settings.json`, fetcher),
+      fetchJson('/browsers.json', fetcher),
+    ]);
+  } catch {
+    throw new TenantLoadError({ kind: 'unreachable', tenant });
+  }
+  if (settingsResponse.status === 404) throw new TenantLoadError({ kind: 'unknown-tenant', tenant });
+  if (settingsResponse.status >= 400) throw new TenantLoadError({ kind: 'unreachable', tenant });
+  if (settingsResponse.body === NOT_JSON) {
+    throw new TenantLoadError({
+      kind: 'invalid-settings',
+      tenant,
+      summary: 'settings.json is not valid JSON',
+    });
+  }
+  const { parseSettings, parseBrowsers } = await checks;
+  return {
+    tenant,
+    settings: parseSettings(tenant, settingsResponse.body),
+    browsers: parseBrowsers(browsersResponse.body === NOT_JSON ? {} : browsersResponse.body),
+  };
+}
+
+/** A tenant's text overrides for one language; a missing or malformed file means no overrides. */
+export async function loadTenantTexts(
+  assetsUrl: string,
+  locale: string,
+  fetcher: typeof fetch = fetch,
+): Promise<Record<string, string>> {
+  try {
+    const [{ body }, { parseOverrides }] = await Promise.all([
+      fetchJson(`${assetsUrl}/locales/${locale}.json`, fetcher),
+      loadChecks(),
+    ]);
+    return parseOverrides(body === NOT_JSON ? {} : body);
+  } catch {
+    return {};
+  }
+}

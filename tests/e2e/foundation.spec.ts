@@ -1,0 +1,134 @@
+import { expect, test } from '@playwright/test';
+import { brandColourOf, demoUrl, expectAccessible } from './support';
+
+test.describe('tenants', () => {
+  test('gambling and demo show their own title, logo, brand colour and texts', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('welcome-title')).toHaveText('Bienvenido a Portal de identidad');
+    await expect(page).toHaveTitle('Portal de identidad');
+    await expect(page.getByTestId('tenant-logo')).toHaveAttribute('src', '/tenants/gambling/logo.svg');
+    expect(await brandColourOf(page, 'start')).toBe('rgb(13, 85, 255)');
+
+    await page.goto(demoUrl);
+    await expect(page.getByTestId('welcome-title')).toHaveText('Bienvenido a Demo Access');
+    await expect(page).toHaveTitle('Demo Access');
+    await expect(page.getByTestId('tenant-logo')).toHaveAttribute('src', '/tenants/demo/logo.svg');
+    expect(await brandColourOf(page, 'start')).toBe('rgb(15, 123, 95)');
+    // The demo tenant's own text override replaces the portal's description.
+    await expect(page.getByText('instalaciones de la demostración')).toBeVisible();
+  });
+
+  test('an unknown tenant gets an error screen that says so', async ({ page }) => {
+    await page.goto(demoUrl.replace('demo.', 'nobody.'));
+    const error = page.getByTestId('tenant-error');
+    await expect(error).toHaveAttribute('data-problem', 'unknown-tenant');
+    await expect(error).toContainText('nobody');
+  });
+
+  test('malformed settings get an error screen naming the problem', async ({ page }) => {
+    await page.route('**/tenants/gambling/settings.json', async (route) => {
+      const settings = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...settings, locales: ['es', 'fr'], theme: { brandColor: 'blue' } } });
+    });
+    await page.goto('/');
+    const error = page.getByTestId('tenant-error');
+    await expect(error).toHaveAttribute('data-problem', 'invalid-settings');
+    await expect(error).toContainText('locales[1]');
+    await expect(error).toContainText('theme.brandColor');
+    await expect(error).toContainText('theme.logo');
+  });
+});
+
+test.describe('languages', () => {
+  test('the dropdown is absent when the tenant offers one language', async ({ page }) => {
+    await page.route('**/tenants/gambling/settings.json', async (route) => {
+      const settings = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...settings, locales: ['en'] } });
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('welcome-title')).toHaveText('Welcome to Portal de identidad');
+    await expect(page.getByTestId('language-menu')).toHaveCount(0);
+  });
+
+  test('gambling offers es, en and eu, and the choice survives a reload', async ({ page }) => {
+    await page.goto('/');
+    const menu = page.getByTestId('language-menu');
+    await expect(menu.locator('option')).toHaveText(['Español', 'English', 'Euskara']);
+    await menu.selectOption('eu');
+    await expect(page.getByTestId('welcome-title')).toHaveText('Ongi etorri Portal de identidad atarira');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'eu');
+    await page.reload();
+    await expect(page.getByTestId('welcome-title')).toHaveText('Ongi etorri Portal de identidad atarira');
+    await expect(page.getByTestId('language-menu')).toHaveValue('eu');
+  });
+
+  test('demo offers only es and en', async ({ page }) => {
+    await page.goto(demoUrl);
+    await expect(page.getByTestId('language-menu').locator('option')).toHaveText(['Español', 'English']);
+    await page.getByTestId('language-menu').selectOption('en');
+    await expect(page.getByTestId('welcome-title')).toHaveText('Welcome to Demo Access');
+  });
+});
+
+test.describe('shell', () => {
+  test('an unknown path lands on the root', async ({ page }) => {
+    await page.goto('/no/such/place?x=1');
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('welcome-title')).toBeVisible();
+  });
+
+  test('the logo returns home and the menu opens, closes with Escape, and is labelled', async ({ page }) => {
+    await page.goto('/landing');
+    await page.getByTestId('tenant-logo').click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.getByTestId('menu-toggle').click();
+    const panel = page.getByRole('dialog', { name: 'Menú' });
+    await expect(panel).toBeVisible();
+    await expect(panel.getByRole('link', { name: 'Inicio' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+  });
+
+  test('the error screen only continues to a path of this portal', async ({ page }) => {
+    await page.goto(`/error/${encodeURIComponent('https://evil.example/steal')}/forbidden`);
+    await expect(page.getByText('No tiene permiso para ver esta página.')).toBeVisible();
+    await expect(page.getByTestId('error-continue')).toHaveAttribute('href', '/');
+    await page.goto(`/error/${encodeURIComponent('/landing')}/not-found`);
+    await expect(page.getByTestId('error-continue')).toHaveAttribute('href', '/landing');
+  });
+
+  test('the welcome screen is accessible in es, en and eu', async ({ page }) => {
+    await page.goto('/');
+    for (const locale of ['es', 'en', 'eu']) {
+      await page.getByTestId('language-menu').selectOption(locale);
+      await expect(page.locator('html')).toHaveAttribute('lang', locale);
+      await expectAccessible(page);
+    }
+  });
+});
+
+test.describe('server', () => {
+  test('serves the portal with a Content-Security-Policy', async ({ request }) => {
+    const response = await request.get('/');
+    const csp = response.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(response.headers()['x-content-type-options']).toBe('nosniff');
+    expect(response.headers()['referrer-policy']).toBeTruthy();
+  });
+
+  test('the page runs under that policy without violations', async ({ page }) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('welcome-title')).toBeVisible();
+    await page.getByTestId('menu-toggle').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(violations).toEqual([]);
+  });
+});

@@ -1,0 +1,28 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// In development the reference server (API, identity provider, mailbox) runs on API_PORT and Vite
+// proxies to it, so the browser still sees one origin on PORT.
+const apiPort = Number(process.env.API_PORT ?? 8081);
+const apiTarget = `http://127.0.0.1:${apiPort}`;
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 300,
+  },
+  server: {
+    port: Number(process.env.PORT ?? 8080),
+    strictPort: true,
+    allowedHosts: ['.localhost', 'localhost'],
+    proxy: {
+      '/api': apiTarget,
+      '/auth': apiTarget,
+      '/dev': apiTarget,
+      '/health': apiTarget,
+    },
+  },
+});
