@@ -204,6 +204,14 @@ describe('static files and the SPA', () => {
     }
   });
 
+  it('serves the SPA for a route whose parameter holds an encoded slash, but no file under it', async () => {
+    const res = await app.request(`/error/${encodeURIComponent('https://evil.example/x')}/forbidden`, html);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<div id="root">');
+    await expectProblem(await app.request('/tenants/a%2Fb/settings.json', html), 400);
+    await expectProblem(await app.request('/assets/a%2Fb.js', html), 400);
+  });
+
   it('answers 503 with a hint when the SPA is not built', async () => {
     const bare = createSiteFixture({ withIndex: false });
     try {

@@ -11,6 +11,8 @@ const NO_CACHE = 'no-cache';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // Paths the SPA must never shadow: they belong to the API, the identity provider, dev tools and probes.
 const RESERVED = new Set(['api', 'auth', 'dev', 'health']);
+// Folders that hold files: a bad path under them is an error, never the SPA.
+const RESERVED_FILE_ROOTS = new Set(['assets', 'tenants', 'browsers.json']);
 const NOT_BUILT =
   'The web app is not built: run `npm run build`, then start the server again ' +
   '(or use `npm run dev`, where Vite serves it).\n';
@@ -109,7 +111,12 @@ export function staticFiles(options: StaticOptions): MiddlewareHandler<AppEnv> {
     const pathname = new URL(c.req.url).pathname;
     if (RESERVED.has(firstSegment(pathname))) return next();
     const segments = decodePath(pathname);
-    if (!segments) throw new HttpProblem(400, 'The request path is not allowed.', 'invalid_path');
+    if (!segments) {
+      // No file is ever read for such a path, but a page navigation to a route whose parameter holds an
+      // encoded '/' (the error screen's link, say) still gets the SPA, which validates it itself.
+      if (acceptsHtml(c) && !RESERVED_FILE_ROOTS.has(firstSegment(pathname))) return sendIndex(c, distDir);
+      throw new HttpProblem(400, 'The request path is not allowed.', 'invalid_path');
+    }
 
     const [first] = segments;
     if (first === 'tenants' || (segments.length === 1 && first === 'browsers.json')) {
@@ -123,13 +130,17 @@ export function staticFiles(options: StaticOptions): MiddlewareHandler<AppEnv> {
     if (first === 'assets') throw new HttpProblem(404, 'No such file.', 'not_found');
 
     if (!acceptsHtml(c)) return next();
-    const index = await findFile(distDir, ['index.html']);
-    if (!index) {
-      return new Response(NOT_BUILT, {
-        status: 503,
-        headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NO_CACHE },
-      });
-    }
-    return sendFile(c, index, NO_CACHE);
+    return sendIndex(c, distDir);
   };
+}
+
+async function sendIndex(c: Context<AppEnv>, distDir: string): Promise<Response> {
+  const index = await findFile(distDir, ['index.html']);
+  if (!index) {
+    return new Response(NOT_BUILT, {
+      status: 503,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NO_CACHE },
+    });
+  }
+  return sendFile(c, index, NO_CACHE);
 }
