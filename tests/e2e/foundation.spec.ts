@@ -77,7 +77,7 @@ test.describe('shell', () => {
     await expect(page.getByTestId('welcome-title')).toBeVisible();
   });
 
-  test('the logo returns home and the menu opens, closes with Escape, and is labelled', async ({ page }) => {
+  test('the logo returns home and the menu opens, closes with Escape or its button, and is labelled', async ({ page }) => {
     await page.goto('/landing');
     await page.getByTestId('tenant-logo').click();
     await expect(page).toHaveURL(/\/$/);
@@ -86,6 +86,10 @@ test.describe('shell', () => {
     await expect(panel).toBeVisible();
     await expect(panel.getByRole('link', { name: 'Inicio' })).toBeVisible();
     await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(page.getByTestId('menu-toggle')).toBeFocused();
+    await page.getByTestId('menu-toggle').click();
+    await panel.getByRole('button', { name: 'Cerrar el menú' }).click();
     await expect(panel).toBeHidden();
   });
 

@@ -1,6 +1,6 @@
 import { useIntl } from 'react-intl';
 import { Button } from '../../components/ui/button';
-import { LogoutIcon } from './icons';
+import { LogoutIcon } from '../../components/ui/icons';
 import { LanguageMenu } from './language-menu';
 import { Logo } from './logo';
 import { MainMenu, type MenuEntry } from './main-menu';

@@ -16,7 +16,7 @@ export function Logo() {
         alt=""
         data-testid="tenant-logo"
         className="h-9 w-auto"
-        width={144}
+        width={162}
         height={36}
       />
     </Link>

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Button } from '../../components/ui/button';
-import { MenuIcon } from './icons';
+import { MenuIcon } from '../../components/ui/icons';
 
 export interface MenuEntry {
   id: string;

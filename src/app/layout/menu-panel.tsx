@@ -15,7 +15,11 @@ export default function MenuPanel({
   const intl = useIntl();
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
-      <SheetContent heading={<FormattedMessage id="header.menu" />} data-testid="menu-panel">
+      <SheetContent
+        heading={<FormattedMessage id="header.menu" />}
+        closeLabel={intl.formatMessage({ id: 'header.closeMenu' })}
+        data-testid="menu-panel"
+      >
         <nav aria-label={intl.formatMessage({ id: 'header.menu' })}>
           <ul className="flex flex-col gap-1">
             {entries.map((entry) => (

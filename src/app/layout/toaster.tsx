@@ -2,8 +2,8 @@ import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import type { Notice } from '../../../machines/notifications.machine';
 import { cn } from '../../components/ui/cn';
+import { CloseIcon } from '../../components/ui/icons';
 import { useRuntime } from '../runtime-context';
-import { CloseIcon } from './icons';
 
 const tone: Record<Notice['level'], string> = {
   info: 'border-sky-300 bg-sky-50 text-sky-950',

@@ -1,6 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import type { ComponentProps, ReactNode } from 'react';
 import { cn } from './cn';
+import { CloseIcon } from './icons';
 
 export const Sheet = DialogPrimitive.Root;
 export const SheetTrigger = DialogPrimitive.Trigger;
@@ -11,8 +12,9 @@ export function SheetContent({
   className,
   heading,
   children,
+  closeLabel,
   ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & { heading: ReactNode }) {
+}: ComponentProps<typeof DialogPrimitive.Content> & { heading: ReactNode; closeLabel: string }) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
@@ -25,7 +27,15 @@ export function SheetContent({
         )}
         {...props}
       >
-        <DialogPrimitive.Title className="text-lg font-semibold">{heading}</DialogPrimitive.Title>
+        <div className="flex items-center justify-between gap-2">
+          <DialogPrimitive.Title className="text-lg font-semibold">{heading}</DialogPrimitive.Title>
+          <DialogPrimitive.Close
+            aria-label={closeLabel}
+            className="inline-flex size-10 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand"
+          >
+            <CloseIcon />
+          </DialogPrimitive.Close>
+        </div>
         {children}
       </DialogPrimitive.Content>
     </DialogPrimitive.Portal>
