@@ -77,7 +77,9 @@ test.describe('shell', () => {
     await expect(page.getByTestId('welcome-title')).toBeVisible();
   });
 
-  test('the logo returns home and the menu opens, closes with Escape or its button, and is labelled', async ({ page }) => {
+  test('the logo returns home and the menu opens, closes with Escape or its button, and is labelled', async ({
+    page,
+  }) => {
     await page.goto('/landing');
     await page.getByTestId('tenant-logo').click();
     await expect(page).toHaveURL(/\/$/);

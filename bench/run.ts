@@ -1,0 +1,147 @@
+// `npm run bench`: builds the portal, then reports what a phone downloads, against the budgets.
+//  1. Every emitted chunk with its gzip size.
+//  2. The entry: index.html's script and everything it imports statically (what the browser must fetch
+//     before anything renders).
+//  3. The first screen as a real browser loads it: every JS file Chromium fetched to show the Welcome
+//     screen of the default tenant (entry plus the lazy chunks that screen needs: tenant settings check,
+//     messages, the screen itself).
+// Exits non-zero when a budget is exceeded, so the bench is a check and not only a printout.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, devices } from '@playwright/test';
+import { startServer } from '../server/main';
+
+const DIST = 'dist';
+const KB = 1024;
+
+interface Budget {
+  name: string;
+  bytes: number;
+  limit: number;
+}
+
+const gz = (file: string) => gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length;
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function build() {
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  });
+}
+
+/** index.html's module script and its static import closure, read from the built files themselves. */
+function entryClosure(): string[] {
+  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+  const roots = [...html.matchAll(/<script[^>]+src="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const preloads = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/(assets\/[^"]+\.js)"/g)].map(
+    (m) => m[1],
+  );
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(join(DIST, file), 'utf8');
+    // Static imports only: `import … from "./x.js"` and bare `import "./x.js"`, not `import("./x.js")`.
+    for (const m of code.matchAll(
+      /(?:^|[;\s}])import\s*(?:[\w$*{}\s,]+from\s*)?["']\.\/([\w.-]+\.js)["']/g,
+    )) {
+      visit(`assets/${m[1]}`);
+    }
+  };
+  for (const file of [...roots, ...preloads]) visit(file);
+  return [...seen];
+}
+
+async function firstScreenFiles(): Promise<{ js: string[]; css: string[] }> {
+  const server = await startServer({ port: 0, dataDir: 'memory://', logLevel: 'silent' });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  try {
+    const context = await browser.newContext({ ...devices['Pixel 7'] });
+    const page = await context.newPage();
+    const js = new Set<string>();
+    const css = new Set<string>();
+    page.on('response', (response) => {
+      const path = new URL(response.url()).pathname.slice(1);
+      if (path.endsWith('.js')) js.add(path);
+      if (path.endsWith('.css')) css.add(path);
+    });
+    await page.goto(server.url.replace('127.0.0.1', 'localhost'));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    return { js: [...js], css: [...css] };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+async function main() {
+  build();
+  const assets = readdirSync(join(DIST, 'assets'))
+    .filter((f) => f.endsWith('.js') || f.endsWith('.css'))
+    .map((f) => `assets/${f}`);
+  const sizes = new Map(assets.map((f) => [f, { raw: statSync(join(DIST, f)).size, gz: gz(f) }]));
+  const entry = entryClosure();
+  const first = await firstScreenFiles();
+  const sum = (files: string[]) => files.reduce((n, f) => n + (sizes.get(f)?.gz ?? 0), 0);
+
+  const chunkRows = [...sizes.entries()]
+    .sort((a, b) => b[1].gz - a[1].gz)
+    .map(([file, s]) => [
+      file.replace('assets/', ''),
+      kb(s.raw),
+      kb(s.gz),
+      entry.includes(file)
+        ? 'entry'
+        : first.js.includes(file) || first.css.includes(file)
+          ? 'first screen'
+          : 'lazy',
+    ]);
+  console.log('\nChunks (gzip level 9)\n');
+  console.log(table(['file', 'raw', 'gzip', 'loaded'], chunkRows));
+
+  const budgets: Budget[] = [
+    { name: 'entry JS (index.html + static imports)', bytes: sum(entry), limit: 130 * KB },
+  ];
+  const report = [
+    ...budgets.map((b) => [b.name, kb(b.bytes), kb(b.limit), b.bytes <= b.limit ? 'ok' : 'OVER']),
+    ['first screen JS, measured in Chromium', kb(sum(first.js)), '—', `${first.js.length} files`],
+    ['first screen CSS', kb(sum(first.css)), '—', `${first.css.length} files`],
+  ];
+  console.log('\nBudgets\n');
+  console.log(table(['measure', 'gzip', 'budget', 'result'], report));
+
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync(
+    'bench/results/latest.json',
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        entry: { files: entry, gzip: sum(entry) },
+        firstScreen: { js: first.js, jsGzip: sum(first.js), css: first.css, cssGzip: sum(first.css) },
+        chunks: Object.fromEntries(sizes),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log('\nWritten to bench/results/latest.json');
+  if (budgets.some((b) => b.bytes > b.limit)) {
+    console.error('A budget is exceeded.');
+    process.exitCode = 1;
+  }
+}
+
+await main();
