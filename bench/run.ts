@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, devices } from '@playwright/test';
+import { formatTable } from '../scripts/table';
 import { startServer } from '../server/main';
 
 const DIST = 'dist';
@@ -25,13 +26,6 @@ interface Budget {
 const gz = (file: string) => gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
 
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
-}
-
 function build() {
   execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
     stdio: 'inherit',
@@ -41,9 +35,9 @@ function build() {
 /** index.html's module script and its static import closure, read from the built files themselves. */
 function entryClosure(): string[] {
   const html = readFileSync(join(DIST, 'index.html'), 'utf8');
-  const roots = [...html.matchAll(/<script[^>]+src="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const roots = [...html.matchAll(/<script[^>]+src="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? '');
   const preloads = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/(assets\/[^"]+\.js)"/g)].map(
-    (m) => m[1],
+    (m) => m[1] ?? '',
   );
   const seen = new Set<string>();
   const visit = (file: string) => {
@@ -54,7 +48,7 @@ function entryClosure(): string[] {
     for (const m of code.matchAll(
       /(?:^|[;\s}])import\s*(?:[\w$*{}\s,]+from\s*)?["']\.\/([\w.-]+\.js)["']/g,
     )) {
-      visit(`assets/${m[1]}`);
+      if (m[1]) visit(`assets/${m[1]}`);
     }
   };
   for (const file of [...roots, ...preloads]) visit(file);
@@ -110,7 +104,7 @@ async function main() {
           : 'lazy',
     ]);
   console.log('\nChunks (gzip level 9)\n');
-  console.log(table(['file', 'raw', 'gzip', 'loaded'], chunkRows));
+  console.log(formatTable(['file', 'raw', 'gzip', 'loaded'], chunkRows));
 
   const budgets: Budget[] = [
     { name: 'entry JS (index.html + static imports)', bytes: sum(entry), limit: 130 * KB },
@@ -121,7 +115,7 @@ async function main() {
     ['first screen CSS', kb(sum(first.css)), '—', `${first.css.length} files`],
   ];
   console.log('\nBudgets\n');
-  console.log(table(['measure', 'gzip', 'budget', 'result'], report));
+  console.log(formatTable(['measure', 'gzip', 'budget', 'result'], report));
 
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(

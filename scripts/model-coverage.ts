@@ -1,6 +1,7 @@
 // Prints the model-based coverage report written by tests/model (one JSON per machine) and fails when a
 // machine in machines/ has no report or a transition no generated path took.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { formatTable } from './table';
 
 interface Report {
   machine: string;
@@ -41,13 +42,8 @@ const rows = machines.map((name) => {
   ];
 });
 
-const headers = ['machine', 'paths', 'transitions covered', 'result'];
-const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 console.log('\nModel-based coverage (generated paths replayed on real actors)\n');
-console.log(line(headers));
-console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-for (const row of rows) console.log(line(row));
+console.log(formatTable(['machine', 'paths', 'transitions covered', 'result'], rows));
 if (problems.length) {
   console.error(`\n${problems.join('\n')}`);
   process.exit(1);
