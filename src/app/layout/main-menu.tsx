@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Button } from '../../components/ui/button';
 import { MenuIcon } from '../../components/ui/icons';
@@ -17,9 +17,11 @@ export function MainMenu({ entries }: { entries: readonly MenuEntry[] }) {
   const intl = useIntl();
   const [open, setOpen] = useState(false);
   const [wanted, setWanted] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
   return (
     <>
       <Button
+        ref={toggle}
         variant="ghost"
         size="icon"
         aria-label={intl.formatMessage({ id: 'header.menu' })}
@@ -37,7 +39,13 @@ export function MainMenu({ entries }: { entries: readonly MenuEntry[] }) {
       </Button>
       {wanted && (
         <Suspense fallback={null}>
-          <MenuPanel open={open} onOpenChange={setOpen} entries={entries} />
+          <MenuPanel
+            open={open}
+            onOpenChange={setOpen}
+            entries={entries}
+            // The toggle is not a Radix trigger (the panel loads later), so focus is handed back by hand.
+            onClosed={() => toggle.current?.focus()}
+          />
         </Suspense>
       )}
     </>

@@ -7,10 +7,12 @@ export default function MenuPanel({
   open,
   onOpenChange,
   entries,
+  onClosed,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   entries: readonly MenuEntry[];
+  onClosed: () => void;
 }) {
   const intl = useIntl();
   return (
@@ -19,6 +21,10 @@ export default function MenuPanel({
         heading={<FormattedMessage id="header.menu" />}
         closeLabel={intl.formatMessage({ id: 'header.closeMenu' })}
         data-testid="menu-panel"
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          onClosed();
+        }}
       >
         <nav aria-label={intl.formatMessage({ id: 'header.menu' })}>
           <ul className="flex flex-col gap-1">
