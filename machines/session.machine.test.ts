@@ -1,0 +1,111 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
+import type { Session } from '../src/domain/session';
+import { type SignInRequest, sessionMachine } from './session.machine';
+
+const session = { accessToken: 'a1', enrolled: true, roles: [] } as unknown as Session;
+
+function start(options: {
+  stored?: { session: Session | null; expired: boolean };
+  renew?: () => Promise<Session>;
+  onPublicRoute?: boolean;
+}) {
+  const spies = {
+    clearSession: vi.fn(),
+    goAfterSignIn: vi.fn(),
+    goToRoot: vi.fn(),
+    notifySessionExpired: vi.fn(),
+    signIn: vi.fn<(input: SignInRequest) => void>(),
+    signOut: vi.fn(),
+  };
+  const clock = new SimulatedClock();
+  const actor = createActor(
+    sessionMachine.provide({
+      actors: {
+        loadStoredSession: fromPromise(async () => options.stored ?? { session: null, expired: false }),
+        signIn: fromPromise(async ({ input }) => {
+          spies.signIn(input);
+          await new Promise(() => {});
+        }),
+        completeSignIn: fromPromise(async () => ({ session, returnTo: '/profile' })),
+        renewSession: fromPromise(async () => (options.renew ?? (async () => session))()),
+        signOut: fromPromise(async () => {
+          spies.signOut();
+        }),
+      },
+      actions: {
+        clearSession: spies.clearSession,
+        goAfterSignIn: (_, params) => spies.goAfterSignIn(params),
+        goToRoot: spies.goToRoot,
+        notifySessionExpired: spies.notifySessionExpired,
+      },
+      delays: { renewalDue: 60_000 },
+    }),
+    { input: { onPublicRoute: options.onPublicRoute ?? false }, clock },
+  );
+  actor.start();
+  return { actor, spies, clock };
+}
+
+describe('session machine', () => {
+  it('completes the sign-in on the Callback route and goes where the person was going', async () => {
+    const { actor, spies } = start({});
+    actor.send({ type: 'session.callback' });
+    await waitFor(actor, (s) => s.matches('authenticated'));
+    expect(spies.goAfterSignIn).toHaveBeenCalledWith({ session, returnTo: '/profile' });
+  });
+
+  it('renews when the token is due, and keeps the person signed in', async () => {
+    const renewed = { ...session, accessToken: 'a2' };
+    const { actor, clock } = start({ stored: { session, expired: false }, renew: async () => renewed });
+    await waitFor(actor, (s) => s.matches({ authenticated: 'active' }));
+    clock.increment(60_000);
+    await waitFor(actor, (s) => s.context.session?.accessToken === 'a2');
+    expect(actor.getSnapshot().matches({ authenticated: 'active' })).toBe(true);
+  });
+
+  it('a failed renewal on a guarded route clears the credentials and sends the person to login', async () => {
+    const { actor, spies } = start({
+      stored: { session, expired: true },
+      renew: async () => {
+        throw new Error('invalid_grant');
+      },
+    });
+    await waitFor(actor, (s) => s.matches('signingIn'));
+    expect(spies.clearSession).toHaveBeenCalledOnce();
+    expect(spies.notifySessionExpired).toHaveBeenCalledOnce();
+    expect(spies.signIn).toHaveBeenCalledWith({ returnTo: null, forceLogin: false });
+    expect(actor.getSnapshot().context.session).toBeNull();
+  });
+
+  it('a failed renewal on a public route leaves the person there, signed out', async () => {
+    const { actor, spies } = start({
+      onPublicRoute: true,
+      stored: { session, expired: true },
+      renew: async () => {
+        throw new Error('login_required');
+      },
+    });
+    await waitFor(actor, (s) => s.matches('anonymous'));
+    expect(spies.clearSession).toHaveBeenCalledOnce();
+    expect(spies.signIn).not.toHaveBeenCalled();
+  });
+
+  it('a 401 clears the stored session and logs out at the provider', async () => {
+    const { actor, spies } = start({ stored: { session, expired: false } });
+    await waitFor(actor, (s) => s.matches('authenticated'));
+    actor.send({ type: 'session.unauthorized' });
+    await waitFor(actor, (s) => s.matches('anonymous'));
+    expect(spies.clearSession).toHaveBeenCalledOnce();
+    expect(spies.signOut).toHaveBeenCalledOnce();
+    expect(spies.goToRoot).toHaveBeenCalledOnce();
+  });
+
+  it('a guarded screen the account may not see asks the provider for its login page', async () => {
+    const { actor, spies } = start({ stored: { session, expired: false } });
+    await waitFor(actor, (s) => s.matches('authenticated'));
+    actor.send({ type: 'session.login', returnTo: '/users', forceLogin: true });
+    await waitFor(actor, (s) => s.matches('signingIn'));
+    expect(spies.signIn).toHaveBeenCalledWith({ returnTo: '/users', forceLogin: true });
+  });
+});
