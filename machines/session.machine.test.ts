@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import type { Session } from '../src/domain/session';
-import { type SignInRequest, sessionMachine } from './session.machine';
+import { type SignInRequest, type SignInResult, sessionMachine } from './session.machine';
 
 const session = { accessToken: 'a1', enrolled: true, roles: [] } as unknown as Session;
 
@@ -27,7 +27,7 @@ function start(options: {
           spies.signIn(input);
           await new Promise(() => {});
         }),
-        completeSignIn: fromPromise(async () => ({ session, returnTo: '/profile' })),
+        completeSignIn: fromPromise(async (): Promise<SignInResult> => ({ session, returnTo: '/profile' })),
         renewSession: fromPromise(async () => (options.renew ?? (async () => session))()),
         signOut: fromPromise(async () => {
           spies.signOut();

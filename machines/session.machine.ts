@@ -67,7 +67,7 @@ export const sessionMachine = setup({
     renewSession: fromPromise<Session>(async () => {
       throw new Error('renewSession is provided by the app');
     }),
-    signOut: fromPromise<void, { idToken: boolean }>(async () => {
+    signOut: fromPromise<void>(async () => {
       throw new Error('signOut is provided by the app');
     }),
   },
@@ -201,19 +201,13 @@ export const sessionMachine = setup({
       always: [{ guard: 'onPublicRoute', target: 'anonymous' }, { target: 'signingIn' }],
     },
     signingOut: {
-      // Ends the provider's session too; the provider sends the browser back to the root.
-      entry: 'clearSession',
-      invoke: {
-        id: 'signOut',
-        src: 'signOut',
-        input: ({ context }) => ({ idToken: context.session !== null }),
-        onDone: 'signedOut',
-        onError: 'signedOut',
-      },
+      // Ends the provider's session (the stored user goes with it) and the provider sends the browser
+      // back to the root; if the provider cannot be reached, the local session is cleared all the same.
+      invoke: { id: 'signOut', src: 'signOut', onDone: 'signedOut', onError: 'signedOut' },
       exit: assign({ session: null }),
     },
     signedOut: {
-      entry: 'goToRoot',
+      entry: ['clearSession', 'goToRoot'],
       always: 'anonymous',
     },
   },

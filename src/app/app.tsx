@@ -5,15 +5,60 @@ import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import { Spinner } from '../components/ui/spinner';
 import { ChunkTimeoutScreen } from '../features/public/chunk-timeout';
 import { TenantErrorScreen } from '../features/public/tenant-error';
+import { menuItems, passesGuard } from '../session/access';
 import { AppHeader, OnboardingHeader } from './layout/header';
 import { LoadingBar } from './layout/loading-bar';
 import type { MenuEntry } from './layout/main-menu';
 import { Toaster } from './layout/toaster';
 import { ChunkLoadTimeout } from './lazy-screen';
-import { type Layout, routes, screenNames } from './routes';
-import { useRuntime } from './runtime-context';
+import { type Layout, pathFor, routes, type ScreenName, screenNames } from './routes';
+import { isPublicPath } from './runtime';
+import { useRuntime, useTenant } from './runtime-context';
 
-const menu: MenuEntry[] = [{ id: 'home', href: '/', messageId: 'menu.home' }];
+/** The header menu of whoever is signed in (spec §2), home first. */
+function useMenu(): MenuEntry[] {
+  const { session } = useRuntime();
+  const current = useSelector(session, (s) => s.context.session);
+  return [
+    { id: 'home', href: '/', messageId: 'menu.home' },
+    ...menuItems(current).map((item) => ({
+      id: item.id,
+      href: pathFor(item.screen) ?? '/',
+      messageId: item.messageId,
+    })),
+  ];
+}
+
+function useLogout(): (() => void) | undefined {
+  const { session } = useRuntime();
+  const signedIn = useSelector(session, (s) => s.matches('authenticated'));
+  return signedIn ? () => session.send({ type: 'session.logout' }) : undefined;
+}
+
+type Gate = 'open' | 'wait' | 'login' | 'switch';
+
+/**
+ * Guards (spec §2): a person who may not see a screen is sent to login — to sign in, or, when signed in
+ * as someone without the right, to sign in as someone who has it. The session machine does the sending.
+ */
+function Guarded({ screen, children }: { screen: ScreenName; children: ReactNode }) {
+  const { session } = useRuntime();
+  const { settings } = useTenant();
+  const [location] = useLocation();
+  const guard = routes[screen].guard;
+  const gate = useSelector(session, (s): Gate => {
+    if (guard === 'public') return 'open';
+    if (s.matches('authenticated'))
+      return passesGuard(guard, s.context.session, settings) ? 'open' : 'switch';
+    return s.matches('anonymous') ? 'login' : 'wait';
+  });
+  useEffect(() => {
+    if (gate === 'login' || gate === 'switch') {
+      session.send({ type: 'session.login', returnTo: location, forceLogin: gate === 'switch' });
+    }
+  }, [gate, location, session]);
+  return gate === 'open' ? children : <ScreenFallback />;
+}
 
 class ChunkBoundary extends Component<{ children: ReactNode }, { timedOut: boolean }> {
   override state = { timedOut: false };
@@ -34,18 +79,34 @@ function ScreenFallback() {
   );
 }
 
-function Framed({ layout, screen: Screen }: { layout: Layout; screen: ComponentType }) {
+function Framed({
+  name,
+  layout,
+  screen: Screen,
+}: {
+  name: ScreenName;
+  layout: Layout;
+  screen: ComponentType;
+}) {
+  const menu = useMenu();
+  const onLogout = useLogout();
   const body = (
     <ChunkBoundary>
       <Suspense fallback={<ScreenFallback />}>
-        <Screen />
+        <Guarded screen={name}>
+          <Screen />
+        </Guarded>
       </Suspense>
     </ChunkBoundary>
   );
   if (layout === 'bare') return body;
   return (
     <>
-      {layout === 'app' ? <AppHeader menu={menu} /> : <OnboardingHeader />}
+      {layout === 'app' ? (
+        <AppHeader menu={menu} onLogout={onLogout} />
+      ) : (
+        <OnboardingHeader onLogout={onLogout} />
+      )}
       <main
         id="main"
         className={layout === 'app' ? 'mx-auto max-w-5xl px-4 py-6' : 'mx-auto max-w-xl px-4 py-6'}
@@ -59,10 +120,11 @@ function Framed({ layout, screen: Screen }: { layout: Layout; screen: ComponentT
 /** Every navigation is an event for the app (spec §2: it clears displayed error notifications). */
 function NavigationEvents() {
   const [location] = useLocation();
-  const { app } = useRuntime();
+  const { app, session } = useRuntime();
   useEffect(() => {
     app.send({ type: 'route.changed', path: location });
-  }, [app, location]);
+    session.send({ type: 'route.changed', isPublic: isPublicPath(location) });
+  }, [app, session, location]);
   return null;
 }
 
@@ -73,7 +135,7 @@ function Screens() {
       <Switch>
         {screenNames.map((name) => (
           <Route key={name} path={routes[name].path}>
-            <Framed layout={routes[name].layout} screen={routes[name].component} />
+            <Framed name={name} layout={routes[name].layout} screen={routes[name].component} />
           </Route>
         ))}
         <Route>

@@ -1,19 +1,35 @@
 import '../styles/index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { tenantFromHost } from '../tenant/resolve';
 import { App } from './app';
+import { routes } from './routes';
 import { createRuntime } from './runtime';
 import { RuntimeProvider } from './runtime-context';
 
-const runtime = createRuntime();
-runtime.start();
+// The Silent route runs inside the hidden renewal iframe: it hands the provider's answer to the page
+// that opened it and renders nothing (spec §2: Silent, the token renewal return).
+function completeSilentRenewal() {
+  const host = tenantFromHost(window.location.hostname);
+  if (host.kind !== 'tenant') return;
+  void import('../session/oidc').then(({ completeSilentRenewal }) =>
+    completeSilentRenewal({ origin: window.location.origin, realm: host.tenant, clientId: 'portal' }),
+  );
+}
 
-const container = document.getElementById('root');
-if (!container) throw new Error('index.html has no #root');
-createRoot(container).render(
-  <StrictMode>
-    <RuntimeProvider runtime={runtime}>
-      <App />
-    </RuntimeProvider>
-  </StrictMode>,
-);
+function startPortal() {
+  const runtime = createRuntime();
+  runtime.start();
+  const container = document.getElementById('root');
+  if (!container) throw new Error('index.html has no #root');
+  createRoot(container).render(
+    <StrictMode>
+      <RuntimeProvider runtime={runtime}>
+        <App />
+      </RuntimeProvider>
+    </StrictMode>,
+  );
+}
+
+if (window.location.pathname === routes.Silent.path) completeSilentRenewal();
+else startPortal();

@@ -306,3 +306,16 @@ export function pathFor(
   });
   return missing ? undefined : path || '/';
 }
+
+const patterns = screenNames.map((screen) => {
+  const source = routes[screen].path
+    .replace(/[.*+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\/:(\w+)\?/g, '(?:/[^/]+)?')
+    .replace(/\/:(\w+)/g, '/[^/]+');
+  return { screen, regex: new RegExp(`^${source}/?$`) };
+});
+
+/** The screen whose route matches a path (without query or hash), if any. */
+export function screenAt(path: string): ScreenName | undefined {
+  return patterns.find((p) => p.regex.test(path))?.screen;
+}

@@ -1,16 +1,42 @@
-import { createActor, fromPromise } from 'xstate';
-import { appMachine } from '../../machines/app.machine';
+import { type ActorRefFrom, createActor, fromPromise, waitFor } from 'xstate';
+import { appMachine, type TenantLoaded } from '../../machines/app.machine';
 import { notificationsMachine } from '../../machines/notifications.machine';
+import { sessionMachine } from '../../machines/session.machine';
 import type { ApiClient } from '../api/client';
+import { toSafeSameOriginPath } from '../api/safe-link';
 import { loadCatalogue } from '../i18n/catalogue';
 import { LOCALES, readStoredLocale, resolveLocale, storeLocale } from '../i18n/locale';
+import { homeScreen, passesGuard, type Session } from '../session/access';
+import type { Oidc } from '../session/oidc';
+import { type OidcConfig, userStorageKey } from '../session/oidc-config';
+import { RENEW_BEFORE_SECONDS, readStoredUser } from '../session/token';
 import { loadTenant } from '../tenant/load';
 import { applyTheme, themeFromBrandColour } from '../tenant/theme';
+import { pathFor, routes, screenAt } from './routes';
+
+export type Navigate = (path: string, options?: { replace?: boolean }) => void;
+
+const browserNavigate: Navigate = (path, options) =>
+  options?.replace ? window.history.replaceState(null, '', path) : window.history.pushState(null, '', path);
+
+/** Whether a path needs no sign-in (spec §2 public routes; unknown paths land on the public root). */
+export function isPublicPath(path: string): boolean {
+  const screen = screenAt(path);
+  return screen === undefined || routes[screen].guard === 'public';
+}
+
+/** After signing in: where the person was going if they may go there, else their home (spec §2). */
+export function afterSignInPath(session: Session, returnTo: string | null, domain: string): string {
+  const safe = returnTo ? toSafeSameOriginPath(returnTo) : undefined;
+  const screen = safe ? screenAt(safe.split(/[?#]/)[0] ?? '') : undefined;
+  if (safe && screen && screen !== 'Welcome' && screen !== 'Callback' && screen !== 'Silent') {
+    if (passesGuard(routes[screen].guard, session, { domain })) return safe;
+  }
+  return pathFor(homeScreen(session)) ?? '/';
+}
 
 /** The long-lived actors of the application, wired to their real effects. */
-export function createRuntime(
-  navigate: (path: string) => void = (path) => window.history.pushState(null, '', path),
-) {
+export function createRuntime(navigate: Navigate = browserNavigate) {
   const notifications = createActor(notificationsMachine);
 
   const app = createActor(
@@ -52,6 +78,78 @@ export function createRuntime(
     },
   );
 
+  // The tenant's identity provider is known once its settings have loaded.
+  const tenantReady = new Promise<TenantLoaded>((resolve) => {
+    const subscription = app.subscribe((snapshot) => {
+      if (snapshot.context.tenant && snapshot.matches({ boot: 'ready' })) {
+        resolve(snapshot.context.tenant);
+        queueMicrotask(() => subscription.unsubscribe());
+      }
+    });
+  });
+  const oidcConfigOf = ({ settings }: TenantLoaded): OidcConfig => ({
+    origin: window.location.origin,
+    realm: settings.identityProvider.realm,
+    clientId: settings.identityProvider.clientId,
+  });
+  let oidc: Promise<Oidc> | undefined;
+  const getOidc = () => {
+    oidc ??= Promise.all([tenantReady, import('../session/oidc')]).then(([tenant, module]) =>
+      module.createOidc(oidcConfigOf(tenant)),
+    );
+    return oidc;
+  };
+
+  const currentToken = (): string | undefined => session.getSnapshot().context.session?.accessToken;
+  const session: ActorRefFrom<typeof sessionMachine> = createActor(
+    sessionMachine.provide({
+      actors: {
+        loadStoredSession: fromPromise(async () =>
+          readStoredUser(window.localStorage, userStorageKey(oidcConfigOf(await tenantReady))),
+        ),
+        signIn: fromPromise(async ({ input }) =>
+          (await getOidc()).signIn({ ...input, locale: app.getSnapshot().context.locale }),
+        ),
+        completeSignIn: fromPromise(async () => (await getOidc()).completeSignIn()),
+        renewSession: fromPromise(async (): Promise<Session> => (await getOidc()).renew(currentToken())),
+        signOut: fromPromise(async () => (await getOidc()).signOut()),
+      },
+      actions: {
+        goAfterSignIn: (_, { session: signedIn, returnTo }) => {
+          const domain = app.getSnapshot().context.tenant?.settings.domain ?? '';
+          navigate(afterSignInPath(signedIn, returnTo, domain), { replace: true });
+        },
+        goToRoot: () => navigate('/', { replace: true }),
+        clearSession: () => {
+          const tenant = app.getSnapshot().context.tenant;
+          if (tenant) window.localStorage.removeItem(userStorageKey(oidcConfigOf(tenant)));
+        },
+        notifySignInFailed: () =>
+          notifications.send({ type: 'notify', level: 'error', messageId: 'session.signInFailed' }),
+        notifySessionExpired: () =>
+          notifications.send({ type: 'notify', level: 'warning', messageId: 'session.expired' }),
+      },
+      delays: {
+        renewalDue: ({ context }) =>
+          context.session
+            ? Math.max(0, (context.session.expiresAt - RENEW_BEFORE_SECONDS) * 1000 - Date.now())
+            : 0,
+      },
+    }),
+    { input: { onPublicRoute: isPublicPath(window.location.pathname) } },
+  );
+
+  /** One renewal for the API client's 403 rule: true when it produced a fresh token. */
+  async function renewOnce(): Promise<boolean> {
+    if (!session.getSnapshot().matches('authenticated')) return false;
+    session.send({ type: 'session.renew' });
+    const settled = await waitFor(
+      session,
+      (s) => s.matches({ authenticated: 'active' }) || !s.matches('authenticated'),
+    );
+    return settled.matches({ authenticated: 'active' });
+  }
+
   let api: Promise<ApiClient> | undefined;
   /** The API client of this tenant, loaded with its first call (the welcome screen makes none). */
   function apiClient(): Promise<ApiClient> {
@@ -61,9 +159,9 @@ export function createRuntime(
       createApiClient({
         baseUrl: '/api',
         tenantId: tenant.tenant,
-        getToken: () => undefined,
-        renewOnce: async () => false,
-        onUnauthorized: () => {},
+        getToken: currentToken,
+        renewOnce,
+        onUnauthorized: () => session.send({ type: 'session.unauthorized' }),
         notify: (notice) => notifications.send({ type: 'notify', ...notice }),
         navigate,
         loading: {
@@ -78,10 +176,13 @@ export function createRuntime(
   return {
     app,
     notifications,
+    session,
     apiClient,
     start() {
       notifications.start();
       app.start();
+      session.start();
+      if (window.location.pathname === routes.Callback.path) session.send({ type: 'session.callback' });
     },
   };
 }

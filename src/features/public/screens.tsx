@@ -1,14 +1,22 @@
+import { useSelector } from '@xstate/react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, useParams } from 'wouter';
+import { Link, Redirect, useParams } from 'wouter';
 import { toSafeSameOriginPath } from '../../api/safe-link';
-import { useTenant } from '../../app/runtime-context';
+import { pathFor } from '../../app/routes';
+import { useRuntime, useTenant } from '../../app/runtime-context';
 import { ScreenPending } from '../../components/screen-pending';
-import { buttonVariants } from '../../components/ui/button';
+import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { homeScreen } from '../../session/access';
 
-/** The root (spec §2: unknown paths land here). */
+/** The root (spec §2: unknown paths land here); a signed-in person goes on to their home screen. */
 export function Welcome() {
   const { settings } = useTenant();
+  const { session } = useRuntime();
+  const signedIn = useSelector(session, (s) => (s.matches('authenticated') ? s.context.session : null));
+  const busy = useSelector(session, (s) => !s.matches('anonymous') && !s.matches('authenticated'));
+  if (signedIn) return <Redirect to={pathFor(homeScreen(signedIn)) ?? '/'} replace />;
   return (
     <Card className="mx-auto max-w-xl text-center" data-screen="Welcome">
       <h1 className="text-3xl font-bold tracking-tight" data-testid="welcome-title">
@@ -17,13 +25,24 @@ export function Welcome() {
       <p className="mt-4 text-lg text-slate-700">
         <FormattedMessage id="welcome.description" />
       </p>
-      <Link
-        href="/landing"
-        className={buttonVariants({ className: 'mt-8 w-full sm:w-auto' })}
-        data-testid="start"
-      >
-        <FormattedMessage id="welcome.start" />
-      </Link>
+      <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
+        <Link
+          href="/landing"
+          className={buttonVariants({ className: 'w-full sm:w-auto' })}
+          data-testid="start"
+        >
+          <FormattedMessage id="welcome.start" />
+        </Link>
+        <Button
+          variant="secondary"
+          className="w-full sm:w-auto"
+          data-testid="login"
+          disabled={busy}
+          onClick={() => session.send({ type: 'session.login' })}
+        >
+          <FormattedMessage id="welcome.login" />
+        </Button>
+      </div>
     </Card>
   );
 }
@@ -57,6 +76,14 @@ function safeDecode(value: string): string {
   }
 }
 
-export const Callback = () => <ScreenPending screen="Callback" />;
+/** Callback: the provider has sent the person back; the session machine completes the sign-in. */
+export function Callback() {
+  const intl = useIntl();
+  return (
+    <div className="flex min-h-dvh items-center justify-center" data-screen="Callback">
+      <Spinner label={intl.formatMessage({ id: 'screen.Callback' })} />
+    </div>
+  );
+}
 export const Silent = () => null;
 export const ResetCredentials = () => <ScreenPending screen="ResetCredentials" />;

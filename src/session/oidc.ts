@@ -1,0 +1,101 @@
+// The OpenID code flow through oidc-client-ts (spec §1: scope 'openid profile roles email', silent
+// renewal). Loaded only when a sign-in, a callback, a renewal or a sign-out happens, never for the first
+// screen of someone who is not signed in.
+import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import type { Session } from './access';
+import { authorityOf, type OidcConfig, SCOPE } from './oidc-config';
+import { RENEW_BEFORE_SECONDS, sessionFromAccessToken } from './token';
+
+export type { OidcConfig };
+
+export function createUserManager(config: OidcConfig): UserManager {
+  return new UserManager({
+    authority: authorityOf(config),
+    client_id: config.clientId,
+    redirect_uri: `${config.origin}/callback`,
+    silent_redirect_uri: `${config.origin}/silent`,
+    post_logout_redirect_uri: `${config.origin}/`,
+    response_type: 'code',
+    scope: SCOPE,
+    userStore: new WebStorageStateStore({ store: window.localStorage }),
+    // The session machine decides when to renew and what a failure means.
+    automaticSilentRenew: false,
+    monitorSession: false,
+    loadUserInfo: false,
+  });
+}
+
+interface ReturnState {
+  returnTo: string | null;
+}
+
+export function createOidc(config: OidcConfig) {
+  const manager = createUserManager(config);
+  const lockName = `portal.renew.${config.realm}`;
+
+  return {
+    async signIn({
+      returnTo,
+      forceLogin,
+      locale,
+    }: {
+      returnTo: string | null;
+      forceLogin: boolean;
+      locale: string;
+    }) {
+      await manager.signinRedirect({
+        state: { returnTo } satisfies ReturnState,
+        ui_locales: locale,
+        ...(forceLogin ? { prompt: 'login' } : {}),
+      });
+    },
+
+    async completeSignIn(): Promise<{ session: Session; returnTo: string | null }> {
+      const user = await manager.signinCallback();
+      if (!user) throw new Error('the sign-in callback returned no user');
+      const state = user.state as Partial<ReturnState> | undefined;
+      return { session: sessionFromAccessToken(user.access_token), returnTo: state?.returnTo ?? null };
+    },
+
+    /**
+     * Renews the access token: with the refresh token when there is one, else through the hidden iframe
+     * with prompt=none. Tabs take turns through a Web Lock, and a tab that finds a token another tab has
+     * just renewed uses it instead of spending the (rotated, single-use) refresh token again.
+     */
+    async renew(current: string | undefined): Promise<Session> {
+      const run = async () => {
+        const stored = await manager.getUser();
+        if (stored && stored.access_token !== current && (stored.expires_in ?? 0) > RENEW_BEFORE_SECONDS) {
+          return sessionFromAccessToken(stored.access_token);
+        }
+        const user = await manager.signinSilent();
+        if (!user) throw new Error('silent renewal returned no user');
+        return sessionFromAccessToken(user.access_token);
+      };
+      const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+      return locks ? locks.request(lockName, run) : run();
+    },
+
+    /** Ends the provider's session; the provider sends the browser back to the root. */
+    async signOut() {
+      const user = await manager.getUser();
+      if (!user?.id_token) {
+        await manager.removeUser();
+        throw new Error('no provider session to end');
+      }
+      await manager.signoutRedirect({ id_token_hint: user.id_token });
+    },
+
+    async clear() {
+      await manager.removeUser();
+      await manager.clearStaleState();
+    },
+  };
+}
+
+export type Oidc = ReturnType<typeof createOidc>;
+
+/** The Silent route inside the hidden iframe: hand the provider's answer to the parent page. */
+export async function completeSilentRenewal(config: OidcConfig): Promise<void> {
+  await createUserManager(config).signinCallback();
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { readStoredUser, sessionFromAccessToken } from './token';
+
+const b64 = (value: unknown) =>
+  btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+const jwt = (claims: Record<string, unknown>) => `${b64({ alg: 'RS256' })}.${b64(claims)}.signature`;
+const now = () => Math.floor(Date.now() / 1000);
+const claims = {
+  iss: 'http://localhost/auth/realms/gambling',
+  sub: 'u-1',
+  exp: now() + 300,
+  tenant: 'gambling',
+  roles: ['post_visits_me', 'post_onboardings_auto'],
+  email: 'visitor@gambling.example',
+  name: 'Ane Etxeberria',
+  preferred_username: 'visitor',
+  acs_id: 'acs-9',
+  enrolled: true,
+  claims: null,
+};
+
+describe('sessionFromAccessToken', () => {
+  it('reads the session values of spec §3 from the claims', () => {
+    const session = sessionFromAccessToken(jwt(claims));
+    expect(session).toMatchObject({
+      userId: 'u-1',
+      userName: 'visitor',
+      email: 'visitor@gambling.example',
+      enrolled: true,
+      acsId: 'acs-9',
+      userType: 'visitor',
+      firstName: 'Ane',
+      claims: null,
+    });
+  });
+
+  it('refuses a token that is not a JWT or whose claims break the contract', () => {
+    expect(() => sessionFromAccessToken('opaque')).toThrow(/not a JWT/);
+    expect(() => sessionFromAccessToken(jwt({ ...claims, roles: 'admin' }))).toThrow(/roles/);
+  });
+});
+
+describe('readStoredUser', () => {
+  const key = 'oidc.user:x';
+  it('reads a stored user, telling whether its token must be renewed first', () => {
+    localStorage.setItem(key, JSON.stringify({ access_token: jwt(claims), expires_at: now() + 300 }));
+    expect(readStoredUser(localStorage, key)).toMatchObject({ expired: false, session: { userId: 'u-1' } });
+    localStorage.setItem(key, JSON.stringify({ access_token: jwt(claims), expires_at: now() + 5 }));
+    expect(readStoredUser(localStorage, key).expired).toBe(true);
+  });
+
+  it('treats no record as no session and drops one it cannot read', () => {
+    localStorage.removeItem(key);
+    expect(readStoredUser(localStorage, key)).toEqual({ session: null, expired: false });
+    localStorage.setItem(key, '{not json');
+    expect(readStoredUser(localStorage, key)).toEqual({ session: null, expired: false });
+    expect(localStorage.getItem(key)).toBeNull();
+  });
+});

@@ -1,0 +1,43 @@
+import { type } from 'arktype';
+import { accessTokenClaims } from '../api/contract/access-token';
+import { type Session, sessionFromClaims } from './access';
+
+function decodeBase64Url(part: string): string {
+  const base64 = part.replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = Uint8Array.from(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')), (c) =>
+    c.charCodeAt(0),
+  );
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * The session carried by an access token. The signature is the server's business (it verifies every
+ * call); the portal only reads the claims, and refuses a token whose claims do not match the contract.
+ */
+export function sessionFromAccessToken(accessToken: string): Session {
+  const payload = accessToken.split('.')[1];
+  if (!payload) throw new Error('the access token is not a JWT');
+  const claims = accessTokenClaims(JSON.parse(decodeBase64Url(payload)));
+  if (claims instanceof type.errors) throw new Error(`access token claims: ${claims.summary}`);
+  return sessionFromClaims(claims, accessToken);
+}
+
+/** Renew this long before the access token expires (oidc-client-ts's own default is 60 s). */
+export const RENEW_BEFORE_SECONDS = 30;
+
+/** The oidc-client-ts user record as stored in localStorage, read without loading oidc-client-ts. */
+export function readStoredUser(storage: Storage, key: string): { session: Session | null; expired: boolean } {
+  const raw = storage.getItem(key);
+  if (!raw) return { session: null, expired: false };
+  try {
+    const user = JSON.parse(raw) as { access_token?: string; expires_at?: number };
+    if (!user.access_token) return { session: null, expired: false };
+    const session = sessionFromAccessToken(user.access_token);
+    const expiresAt = user.expires_at ?? session.expiresAt;
+    return { session, expired: expiresAt - Date.now() / 1000 < RENEW_BEFORE_SECONDS };
+  } catch {
+    // A record this version cannot read is as good as none: the person signs in again.
+    storage.removeItem(key);
+    return { session: null, expired: false };
+  }
+}
