@@ -9,7 +9,7 @@ import { LOCALES, readStoredLocale, resolveLocale, storeLocale } from '../i18n/l
 import { homeScreen, passesGuard, type Session } from '../session/access';
 import type { Oidc } from '../session/oidc';
 import { type OidcConfig, userStorageKey } from '../session/oidc-config';
-import { RENEW_BEFORE_SECONDS, readStoredUser } from '../session/token';
+import { readStoredUser, renewAt } from '../session/token';
 import { loadTenant } from '../tenant/load';
 import { applyTheme, themeFromBrandColour } from '../tenant/theme';
 import { pathFor, routes, screenAt } from './routes';
@@ -131,9 +131,7 @@ export function createRuntime(navigate: Navigate = browserNavigate) {
       },
       delays: {
         renewalDue: ({ context }) =>
-          context.session
-            ? Math.max(0, (context.session.expiresAt - RENEW_BEFORE_SECONDS) * 1000 - Date.now())
-            : 0,
+          context.session ? Math.max(0, renewAt(context.session) * 1000 - Date.now()) : 0,
       },
     }),
     { input: { onPublicRoute: isPublicPath(window.location.pathname) } },

@@ -4,7 +4,8 @@ export type UserType = 'visitor' | 'user' | 'staff';
 /** Session (spec §3): accessToken, roles, email, userName, profile, userId, enrolled, acsId, userType, locale, claims. */
 export interface Session {
   accessToken: string;
-  /** Seconds since the epoch at which the access token expires. */
+  /** Seconds since the epoch at which the access token was issued and at which it expires. */
+  issuedAt: number;
   expiresAt: number;
   roles: readonly string[];
   email: string;

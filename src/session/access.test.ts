@@ -15,6 +15,7 @@ const USER: Permission[] = [
 function person(roles: readonly string[], enrolled = true, claims: Session['claims'] = null): Session {
   return {
     accessToken: 't',
+    issuedAt: 0,
     expiresAt: 0,
     roles,
     email: '',

@@ -41,6 +41,7 @@ export function userTypeOf(roles: readonly string[]): UserType {
 export function sessionFromClaims(claims: AccessTokenClaims, accessToken: string): Session {
   return {
     accessToken,
+    issuedAt: claims.iat ?? claims.exp - 300,
     expiresAt: claims.exp,
     roles: claims.roles,
     email: claims.email ?? '',

@@ -4,7 +4,7 @@
 import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
 import type { Session } from './access';
 import { authorityOf, type OidcConfig, SCOPE } from './oidc-config';
-import { RENEW_BEFORE_SECONDS, sessionFromAccessToken } from './token';
+import { renewAt, sessionFromAccessToken } from './token';
 
 export type { OidcConfig };
 
@@ -65,8 +65,9 @@ export function createOidc(config: OidcConfig) {
     async renew(current: string | undefined): Promise<Session> {
       const run = async () => {
         const stored = await manager.getUser();
-        if (stored && stored.access_token !== current && (stored.expires_in ?? 0) > RENEW_BEFORE_SECONDS) {
-          return sessionFromAccessToken(stored.access_token);
+        if (stored && stored.access_token !== current) {
+          const renewed = sessionFromAccessToken(stored.access_token);
+          if (renewAt(renewed) > Date.now() / 1000) return renewed;
         }
         const user = await manager.signinSilent();
         if (!user) throw new Error('silent renewal returned no user');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readStoredUser, sessionFromAccessToken } from './token';
+import { readStoredUser, renewAt, sessionFromAccessToken } from './token';
 
 const b64 = (value: unknown) =>
   btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
@@ -8,6 +8,7 @@ const now = () => Math.floor(Date.now() / 1000);
 const claims = {
   iss: 'http://localhost/auth/realms/gambling',
   sub: 'u-1',
+  iat: now(),
   exp: now() + 300,
   tenant: 'gambling',
   roles: ['post_visits_me', 'post_onboardings_auto'],
@@ -40,12 +41,20 @@ describe('sessionFromAccessToken', () => {
   });
 });
 
+describe('renewAt', () => {
+  it('renews 30 s before expiry, or a quarter of the lifetime before for short tokens', () => {
+    expect(renewAt({ issuedAt: 1000, expiresAt: 1300 })).toBe(1270);
+    expect(renewAt({ issuedAt: 1000, expiresAt: 1020 })).toBe(1015);
+  });
+});
+
 describe('readStoredUser', () => {
   const key = 'oidc.user:x';
   it('reads a stored user, telling whether its token must be renewed first', () => {
     localStorage.setItem(key, JSON.stringify({ access_token: jwt(claims), expires_at: now() + 300 }));
     expect(readStoredUser(localStorage, key)).toMatchObject({ expired: false, session: { userId: 'u-1' } });
-    localStorage.setItem(key, JSON.stringify({ access_token: jwt(claims), expires_at: now() + 5 }));
+    const dueSoon = jwt({ ...claims, iat: now() - 290, exp: now() + 10 });
+    localStorage.setItem(key, JSON.stringify({ access_token: dueSoon, expires_at: now() + 10 }));
     expect(readStoredUser(localStorage, key).expired).toBe(true);
   });
 

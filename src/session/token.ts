@@ -22,8 +22,14 @@ export function sessionFromAccessToken(accessToken: string): Session {
   return sessionFromClaims(claims, accessToken);
 }
 
-/** Renew this long before the access token expires (oidc-client-ts's own default is 60 s). */
-export const RENEW_BEFORE_SECONDS = 30;
+/**
+ * When to renew: 30 s before the access token expires, or a quarter of its lifetime before for short-lived
+ * tokens (a 20 s token renews at 15 s), so a renewal never starts before the previous token was usable.
+ */
+export function renewAt(session: Pick<Session, 'issuedAt' | 'expiresAt'>): number {
+  const lifetime = Math.max(0, session.expiresAt - session.issuedAt);
+  return session.expiresAt - Math.min(30, lifetime / 4);
+}
 
 /** The oidc-client-ts user record as stored in localStorage, read without loading oidc-client-ts. */
 export function readStoredUser(storage: Storage, key: string): { session: Session | null; expired: boolean } {
@@ -33,8 +39,7 @@ export function readStoredUser(storage: Storage, key: string): { session: Sessio
     const user = JSON.parse(raw) as { access_token?: string; expires_at?: number };
     if (!user.access_token) return { session: null, expired: false };
     const session = sessionFromAccessToken(user.access_token);
-    const expiresAt = user.expires_at ?? session.expiresAt;
-    return { session, expired: expiresAt - Date.now() / 1000 < RENEW_BEFORE_SECONDS };
+    return { session, expired: renewAt(session) <= Date.now() / 1000 };
   } catch {
     // A record this version cannot read is as good as none: the person signs in again.
     storage.removeItem(key);

@@ -6,6 +6,7 @@ import { coverMachine, generatePaths, type ModelSpec } from './harness';
 
 const session: Session = {
   accessToken: 'token',
+  issuedAt: 1_899_999_700,
   expiresAt: 1_900_000_000,
   roles: ['post_onboardings_auto'],
   email: 'user@gambling.example',
