@@ -47,7 +47,7 @@ export function PortalManagement() {
     </section>
   );
 }
-export const PortalAccounts = () => <ScreenPending screen="PortalAccounts" />;
+export { PortalAccounts } from './accounts';
 export const PortalUsers = () => <ScreenPending screen="PortalUsers" />;
 export const PortalUserDetail = () => <ScreenPending screen="PortalUserDetail" />;
 export const SingleRegistration = () => <ScreenPending screen="SingleRegistration" />;

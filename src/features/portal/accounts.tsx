@@ -1,0 +1,158 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { type FormEvent, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { fromPromise } from 'xstate';
+import { listMachine, totalPages } from '../../../machines/list.machine';
+import { listAccounts } from '../../api/accounts';
+import type { IamAccount } from '../../api/contract/accounts';
+import { useRuntime } from '../../app/runtime-context';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { formatDate } from '../../domain/dates';
+
+const PAGE_SIZE = 10;
+
+/** PortalAccounts: the tenant's IAM accounts, searchable and paged (spec §2, §3 IAM account). */
+export function PortalAccounts() {
+  const intl = useIntl();
+  const { apiClient } = useRuntime();
+  const list = useActorRef(
+    listMachine.provide({
+      actors: {
+        fetchPage: fromPromise(async ({ input, signal }) =>
+          listAccounts(await apiClient(), input, { signal }),
+        ),
+      },
+    }),
+    { input: { pageSize: PAGE_SIZE } },
+  );
+  const state = useSelector(list, (s) =>
+    s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready',
+  );
+  const context = useSelector(list, (s) => s.context);
+  const [filter, setFilter] = useState('');
+  const accounts = context.items as IamAccount[];
+  const pages = totalPages(context);
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    list.send({ type: 'filter.change', filter });
+  };
+
+  return (
+    <section data-screen="PortalAccounts" className="mx-auto max-w-4xl">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id="screen.PortalAccounts" />
+      </h1>
+      <form role="search" onSubmit={search} className="mt-4 flex items-end gap-2">
+        <Field
+          className="flex-1"
+          label={intl.formatMessage({ id: 'accounts.search' })}
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+          type="search"
+          autoComplete="off"
+        />
+        <Button type="submit">
+          <FormattedMessage id="accounts.searchButton" />
+        </Button>
+      </form>
+
+      <div className="mt-6" aria-live="polite" aria-busy={state === 'loading'}>
+        {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'accounts.loading' })} />}
+        {state === 'failed' && (
+          <Card>
+            <p>
+              <FormattedMessage id="accounts.failed" />
+            </p>
+            <Button className="mt-4" variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
+              <FormattedMessage id="accounts.retry" />
+            </Button>
+          </Card>
+        )}
+        {state === 'ready' && accounts.length === 0 && (
+          <Card>
+            <p data-testid="accounts-empty">
+              <FormattedMessage id="accounts.empty" />
+            </p>
+          </Card>
+        )}
+        {state === 'ready' && accounts.length > 0 && (
+          <>
+            <ul
+              className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+              data-testid="accounts"
+            >
+              {accounts.map((account) => (
+                <li
+                  key={account.id}
+                  className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between"
+                >
+                  <div>
+                    <p className="font-medium">
+                      {[account.firstName, account.lastName].filter(Boolean).join(' ') || account.username}
+                    </p>
+                    <p className="text-sm text-slate-600">
+                      {account.username}
+                      {account.email ? ` · ${account.email}` : ''}
+                    </p>
+                  </div>
+                  <div className="text-sm text-slate-600 sm:text-end">
+                    <p>
+                      <FormattedMessage
+                        id={`accounts.status.${account.onboarding_status}`}
+                        defaultMessage={account.onboarding_status}
+                      />
+                    </p>
+                    <p>
+                      <FormattedMessage
+                        id="accounts.created"
+                        values={{ date: formatDate(new Date(account.createdTimestamp)) }}
+                      />
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <nav
+              aria-label={intl.formatMessage({ id: 'accounts.pages' })}
+              className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm"
+            >
+              <p data-testid="accounts-summary">
+                <FormattedMessage
+                  id="list.summary"
+                  values={{
+                    shown: accounts.length,
+                    total: context.totalItems,
+                    page: context.pageIndex + 1,
+                    pages,
+                  }}
+                />
+              </p>
+              <div className="flex gap-2">
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={context.pageIndex === 0}
+                  onClick={() => list.send({ type: 'page.previous' })}
+                >
+                  <FormattedMessage id="list.previous" />
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={context.pageIndex + 1 >= pages}
+                  onClick={() => list.send({ type: 'page.next' })}
+                >
+                  <FormattedMessage id="list.next" />
+                </Button>
+              </div>
+            </nav>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
