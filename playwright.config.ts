@@ -34,11 +34,21 @@ export default defineConfig({
     { name: 'mobile', use: { ...devices['Pixel 7'], launchOptions: chromium } },
     { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: chromium }, grep: /@desktop/ },
   ],
-  webServer: {
-    command: 'node scripts/e2e-server.mjs',
-    url: `http://localhost:${port}/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: { PORT: String(port), LOG_LEVEL: 'silent' },
-  },
+  webServer: [
+    {
+      command: 'node scripts/e2e-server.mjs',
+      url: `http://localhost:${port}/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { PORT: String(port), LOG_LEVEL: 'silent' },
+    },
+    // The same portal with 20-second access tokens, for the renewal journeys.
+    {
+      command: 'node scripts/e2e-server.mjs',
+      url: `http://localhost:${port + 1}/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { PORT: String(port + 1), LOG_LEVEL: 'silent', ACCESS_TOKEN_TTL: '20' },
+    },
+  ],
 });

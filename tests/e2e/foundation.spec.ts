@@ -80,7 +80,7 @@ test.describe('shell', () => {
   test('the logo returns home and the menu opens, closes with Escape or its button, and is labelled', async ({
     page,
   }) => {
-    await page.goto('/landing');
+    await page.goto('/reset-credentials');
     await page.getByTestId('tenant-logo').click();
     await expect(page).toHaveURL(/\/$/);
     await page.getByTestId('menu-toggle').click();
