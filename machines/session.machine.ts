@@ -39,6 +39,8 @@ export type SessionEvent =
   | { type: 'session.unauthorized' }
   /** The session changed elsewhere (another tab renewed it, enrolment set enrolled). */
   | { type: 'session.updated'; session: Session }
+  /** Another tab signed out: this one forgets the session too. */
+  | { type: 'session.ended' }
   | { type: 'route.changed'; isPublic: boolean }
   /** The page was opened on the Callback route: the provider sent the person back with a code. */
   | { type: 'session.callback' };
@@ -172,6 +174,7 @@ export const sessionMachine = setup({
       on: {
         'session.logout': 'signingOut',
         'session.unauthorized': 'signingOut',
+        'session.ended': '#session.signedOut',
         'session.updated': { actions: assign({ session: ({ event }) => event.session }) },
       },
       states: {

@@ -180,6 +180,15 @@ export function createRuntime(navigate: Navigate = browserNavigate) {
       notifications.start();
       app.start();
       session.start();
+      // Another tab renewed or ended the session (spec: the user is kept in localStorage).
+      window.addEventListener('storage', (event) => {
+        const tenant = app.getSnapshot().context.tenant;
+        if (!tenant || event.key !== userStorageKey(oidcConfigOf(tenant))) return;
+        if (!session.getSnapshot().matches('authenticated')) return;
+        const stored = readStoredUser(window.localStorage, event.key);
+        if (stored.session) session.send({ type: 'session.updated', session: stored.session });
+        else session.send({ type: 'session.ended' });
+      });
       if (window.location.pathname === routes.Callback.path) session.send({ type: 'session.callback' });
     },
   };

@@ -46,6 +46,7 @@ const spec = (input: { onPublicRoute: boolean }): ModelSpec<typeof sessionMachin
     { type: 'route.changed', isPublic: true } satisfies SessionEvent,
     { type: 'route.changed', isPublic: false } satisfies SessionEvent,
     { type: 'session.callback' } satisfies SessionEvent,
+    { type: 'session.ended' } satisfies SessionEvent,
   ],
   serialize: (s) => ({
     value: s.value,
