@@ -5,7 +5,7 @@ import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import { Spinner } from '../components/ui/spinner';
 import { ChunkTimeoutScreen } from '../features/public/chunk-timeout';
 import { TenantErrorScreen } from '../features/public/tenant-error';
-import { menuItems, passesGuard } from '../session/access';
+import { menuItems, passesGuard } from '../auth/access';
 import { AppHeader, OnboardingHeader } from './layout/header';
 import { LoadingBar } from './layout/loading-bar';
 import type { MenuEntry } from './layout/main-menu';

@@ -12,7 +12,7 @@ import { RuntimeProvider } from './runtime-context';
 function completeSilentRenewal() {
   const host = tenantFromHost(window.location.hostname);
   if (host.kind !== 'tenant') return;
-  void import('../session/oidc').then(({ completeSilentRenewal }) =>
+  void import('../auth/oidc').then(({ completeSilentRenewal }) =>
     completeSilentRenewal({ origin: window.location.origin, realm: host.tenant, clientId: 'portal' }),
   );
 }

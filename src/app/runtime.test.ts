@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../session/access';
+import type { Session } from '../auth/access';
 import { afterSignInPath, isPublicPath } from './runtime';
 
 const staff = {

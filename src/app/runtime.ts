@@ -6,10 +6,10 @@ import type { ApiClient } from '../api/client';
 import { toSafeSameOriginPath } from '../api/safe-link';
 import { loadCatalogue } from '../i18n/catalogue';
 import { LOCALES, readStoredLocale, resolveLocale, storeLocale } from '../i18n/locale';
-import { homeScreen, passesGuard, type Session } from '../session/access';
-import type { Oidc } from '../session/oidc';
-import { type OidcConfig, userStorageKey } from '../session/oidc-config';
-import { readStoredUser, renewAt } from '../session/token';
+import { homeScreen, passesGuard, type Session } from '../auth/access';
+import type { Oidc } from '../auth/oidc';
+import { type OidcConfig, userStorageKey } from '../auth/oidc-config';
+import { readStoredUser, renewAt } from '../auth/token';
 import { loadTenant } from '../tenant/load';
 import { applyTheme, themeFromBrandColour } from '../tenant/theme';
 import { pathFor, routes, screenAt } from './routes';
@@ -94,7 +94,7 @@ export function createRuntime(navigate: Navigate = browserNavigate) {
   });
   let oidc: Promise<Oidc> | undefined;
   const getOidc = () => {
-    oidc ??= Promise.all([tenantReady, import('../session/oidc')]).then(([tenant, module]) =>
+    oidc ??= Promise.all([tenantReady, import('../auth/oidc')]).then(([tenant, module]) =>
       module.createOidc(oidcConfigOf(tenant)),
     );
     return oidc;

@@ -5,7 +5,7 @@ import { pathFor } from '../../app/routes';
 import { useRuntime, useTenant } from '../../app/runtime-context';
 import { ScreenPending } from '../../components/screen-pending';
 import { Card } from '../../components/ui/card';
-import { portalEntries } from '../../session/access';
+import { portalEntries } from '../../auth/access';
 
 /** PortalManagement: the portal menu (spec §2), each entry only for whom its screen admits. */
 export function PortalManagement() {

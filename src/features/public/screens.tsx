@@ -8,7 +8,7 @@ import { ScreenPending } from '../../components/screen-pending';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { homeScreen } from '../../session/access';
+import { homeScreen } from '../../auth/access';
 
 /** The root (spec §2: unknown paths land here); a signed-in person goes on to their home screen. */
 export function Welcome() {
