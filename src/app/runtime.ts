@@ -4,12 +4,12 @@ import { notificationsMachine } from '../../machines/notifications.machine';
 import { sessionMachine } from '../../machines/session.machine';
 import type { ApiClient } from '../api/client';
 import { toSafeSameOriginPath } from '../api/safe-link';
-import { loadCatalogue } from '../i18n/catalogue';
-import { LOCALES, readStoredLocale, resolveLocale, storeLocale } from '../i18n/locale';
 import { homeScreen, passesGuard, type Session } from '../auth/access';
 import type { Oidc } from '../auth/oidc';
 import { type OidcConfig, userStorageKey } from '../auth/oidc-config';
-import { readStoredUser, renewAt } from '../auth/token';
+import { renewAt } from '../auth/renewal';
+import { loadCatalogue } from '../i18n/catalogue';
+import { LOCALES, readStoredLocale, resolveLocale, storeLocale } from '../i18n/locale';
 import { loadTenant } from '../tenant/load';
 import { applyTheme, themeFromBrandColour } from '../tenant/theme';
 import { pathFor, routes, screenAt } from './routes';
@@ -104,9 +104,11 @@ export function createRuntime(navigate: Navigate = browserNavigate) {
   const session: ActorRefFrom<typeof sessionMachine> = createActor(
     sessionMachine.provide({
       actors: {
-        loadStoredSession: fromPromise(async () =>
-          readStoredUser(window.localStorage, userStorageKey(oidcConfigOf(await tenantReady))),
-        ),
+        // The token module (with its claims schema) loads only now, not with the first screen.
+        loadStoredSession: fromPromise(async () => {
+          const [tenant, { readStoredUser }] = await Promise.all([tenantReady, import('../auth/token')]);
+          return readStoredUser(window.localStorage, userStorageKey(oidcConfigOf(tenant)));
+        }),
         signIn: fromPromise(async ({ input }) =>
           (await getOidc()).signIn({ ...input, locale: app.getSnapshot().context.locale }),
         ),
@@ -185,9 +187,12 @@ export function createRuntime(navigate: Navigate = browserNavigate) {
         const tenant = app.getSnapshot().context.tenant;
         if (!tenant || event.key !== userStorageKey(oidcConfigOf(tenant))) return;
         if (!session.getSnapshot().matches('authenticated')) return;
-        const stored = readStoredUser(window.localStorage, event.key);
-        if (stored.session) session.send({ type: 'session.updated', session: stored.session });
-        else session.send({ type: 'session.ended' });
+        const key = event.key;
+        void import('../auth/token').then(({ readStoredUser }) => {
+          const stored = readStoredUser(window.localStorage, key);
+          if (stored.session) session.send({ type: 'session.updated', session: stored.session });
+          else session.send({ type: 'session.ended' });
+        });
       });
       if (window.location.pathname === routes.Callback.path) session.send({ type: 'session.callback' });
     },

@@ -1,6 +1,9 @@
 import { type } from 'arktype';
 import { accessTokenClaims } from '../api/contract/access-token';
 import { type Session, sessionFromClaims } from './access';
+import { renewAt } from './renewal';
+
+export { renewAt };
 
 function decodeBase64Url(part: string): string {
   const base64 = part.replace(/-/g, '+').replace(/_/g, '/');
@@ -20,15 +23,6 @@ export function sessionFromAccessToken(accessToken: string): Session {
   const claims = accessTokenClaims(JSON.parse(decodeBase64Url(payload)));
   if (claims instanceof type.errors) throw new Error(`access token claims: ${claims.summary}`);
   return sessionFromClaims(claims, accessToken);
-}
-
-/**
- * When to renew: 30 s before the access token expires, or a quarter of its lifetime before for short-lived
- * tokens (a 20 s token renews at 15 s), so a renewal never starts before the previous token was usable.
- */
-export function renewAt(session: Pick<Session, 'issuedAt' | 'expiresAt'>): number {
-  const lifetime = Math.max(0, session.expiresAt - session.issuedAt);
-  return session.expiresAt - Math.min(30, lifetime / 4);
 }
 
 /** The oidc-client-ts user record as stored in localStorage, read without loading oidc-client-ts. */
