@@ -41,7 +41,14 @@ const used = [...new Set([...Object.keys(JSON.parse(readFileSync(out, 'utf8'))),
 
 // Ids built at run time from a known list (screen titles, catalogue codes) are declared in the code
 // next to where they are built; they are listed here by pattern and checked by prefix.
-const dynamicPrefixes = ['screen.', 'accounts.status.', 'tenant.error.', 'error.reason.', 'common.http.', 'common.errors.'];
+const dynamicPrefixes = [
+  'screen.',
+  'accounts.status.',
+  'tenant.error.',
+  'error.reason.',
+  'common.http.',
+  'common.errors.',
+];
 
 function placeholders(message: string): string[] {
   const names = new Set<string>();
