@@ -46,19 +46,21 @@ export function PortalAccounts() {
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id="screen.PortalAccounts" />
       </h1>
-      <form role="search" onSubmit={search} className="mt-4 flex items-end gap-2">
-        <Field
-          className="flex-1"
-          label={intl.formatMessage({ id: 'accounts.search' })}
-          value={filter}
-          onChange={(event) => setFilter(event.target.value)}
-          type="search"
-          autoComplete="off"
-        />
-        <Button type="submit">
-          <FormattedMessage id="accounts.searchButton" />
-        </Button>
-      </form>
+      <search>
+        <form onSubmit={search} className="mt-4 flex items-end gap-2">
+          <Field
+            className="flex-1"
+            label={intl.formatMessage({ id: 'accounts.search' })}
+            value={filter}
+            onChange={(event) => setFilter(event.target.value)}
+            type="search"
+            autoComplete="off"
+          />
+          <Button type="submit">
+            <FormattedMessage id="accounts.searchButton" />
+          </Button>
+        </form>
+      </search>
 
       <div className="mt-6" aria-live="polite" aria-busy={state === 'loading'}>
         {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'accounts.loading' })} />}
