@@ -41,7 +41,7 @@ function start(options: {
       },
       delays: { renewalDue: 60_000 },
     }),
-    { input: { onPublicRoute: options.onPublicRoute ?? false }, clock },
+    { input: { onPublicRoute: options.onPublicRoute ?? false, path: '/accounts' }, clock },
   );
   actor.start();
   return { actor, spies, clock };
@@ -64,7 +64,7 @@ describe('session machine', () => {
     expect(actor.getSnapshot().matches({ authenticated: 'active' })).toBe(true);
   });
 
-  it('a failed renewal on a guarded route clears the credentials and sends the person to login', async () => {
+  it('a failed renewal on a guarded route clears the credentials and asks for the password again, to come back', async () => {
     const { actor, spies } = start({
       stored: { session, expired: true },
       renew: async () => {
@@ -74,7 +74,7 @@ describe('session machine', () => {
     await waitFor(actor, (s) => s.matches('signingIn'));
     expect(spies.clearSession).toHaveBeenCalledOnce();
     expect(spies.notifySessionExpired).toHaveBeenCalledOnce();
-    expect(spies.signIn).toHaveBeenCalledWith({ returnTo: null, forceLogin: false });
+    expect(spies.signIn).toHaveBeenCalledWith({ returnTo: '/accounts', forceLogin: true });
     expect(actor.getSnapshot().context.session).toBeNull();
   });
 

@@ -27,7 +27,11 @@ export interface SessionContext {
   session: Session | null;
   /** The current route needs no sign-in (spec §2 public routes): a failed renewal does not force login. */
   onPublicRoute: boolean;
+  /** The path the person is on, where a forced re-login brings them back to. */
+  path: string;
   returnTo: string | null;
+  /** The next sign-in asks for the password even when the provider's session is alive. */
+  forceLogin: boolean;
 }
 
 export type SessionEvent =
@@ -41,12 +45,13 @@ export type SessionEvent =
   | { type: 'session.updated'; session: Session }
   /** Another tab signed out: this one forgets the session too. */
   | { type: 'session.ended' }
-  | { type: 'route.changed'; isPublic: boolean }
+  | { type: 'route.changed'; isPublic: boolean; path: string }
   /** The page was opened on the Callback route: the provider sent the person back with a code. */
   | { type: 'session.callback' };
 
 export interface SessionInput {
   onPublicRoute: boolean;
+  path: string;
 }
 
 export const sessionMachine = setup({
@@ -96,11 +101,15 @@ export const sessionMachine = setup({
   context: ({ input }) => ({
     session: null,
     onPublicRoute: input.onPublicRoute,
+    path: input.path,
     returnTo: null,
+    forceLogin: false,
   }),
   initial: 'checking',
   on: {
-    'route.changed': { actions: assign({ onPublicRoute: ({ event }) => event.isPublic }) },
+    'route.changed': {
+      actions: assign({ onPublicRoute: ({ event }) => event.isPublic, path: ({ event }) => event.path }),
+    },
   },
   states: {
     checking: {
@@ -130,7 +139,10 @@ export const sessionMachine = setup({
       on: {
         'session.login': {
           target: 'signingIn',
-          actions: assign({ returnTo: ({ event }) => event.returnTo ?? null }),
+          actions: assign({
+            returnTo: ({ event }) => event.returnTo ?? null,
+            forceLogin: ({ event }) => event.forceLogin === true,
+          }),
         },
       },
     },
@@ -139,10 +151,7 @@ export const sessionMachine = setup({
       invoke: {
         id: 'signIn',
         src: 'signIn',
-        input: ({ context, event }) => ({
-          returnTo: context.returnTo,
-          forceLogin: event.type === 'session.login' && event.forceLogin === true,
-        }),
+        input: ({ context }) => ({ returnTo: context.returnTo, forceLogin: context.forceLogin }),
         onError: { target: 'anonymous', actions: 'notifySignInFailed' },
       },
     },
@@ -156,6 +165,7 @@ export const sessionMachine = setup({
             assign({
               session: ({ event }) => event.output.session,
               returnTo: null,
+              forceLogin: false,
             }),
             {
               type: 'goAfterSignIn',
@@ -185,7 +195,10 @@ export const sessionMachine = setup({
             // A guarded screen this account may not see: sign in again, possibly as someone else.
             'session.login': {
               target: '#session.signingIn',
-              actions: assign({ returnTo: ({ event }) => event.returnTo ?? null }),
+              actions: assign({
+                returnTo: ({ event }) => event.returnTo ?? null,
+                forceLogin: ({ event }) => event.forceLogin === true,
+              }),
             },
           },
         },
@@ -199,8 +212,14 @@ export const sessionMachine = setup({
         },
       },
     },
+    // A renewal that fails (a revoked or spent refresh token, an ended provider session) asks for the password
+    // again, and brings the person back to where they were.
     expired: {
-      entry: ['clearSession', assign({ session: null }), 'notifySessionExpired'],
+      entry: [
+        'clearSession',
+        assign({ session: null, returnTo: ({ context }) => context.path, forceLogin: true }),
+        'notifySessionExpired',
+      ],
       always: [{ guard: 'onPublicRoute', target: 'anonymous' }, { target: 'signingIn' }],
     },
     signingOut: {

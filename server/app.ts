@@ -3,7 +3,9 @@ import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, AppEnv } from './context';
 import { requestLog } from './middleware/request-log';
 import { requireTenant } from './middleware/tenant';
+import { onboardingRoutes } from './onboarding/routes';
 import { HttpProblem, makeProblem, problemResponse } from './problem';
+import { accountsRoutes } from './routes/accounts';
 import { facilitiesRoutes } from './routes/facilities';
 import { healthRoutes } from './routes/health';
 import { applySecurityHeaders } from './security-headers';
@@ -34,6 +36,10 @@ export function createApp(deps: AppDeps): App {
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
   app.route('/api', facilitiesRoutes(deps));
+  if (deps.auth) {
+    app.route('/api', accountsRoutes(deps, deps.auth));
+    app.route('/api', onboardingRoutes(deps, deps.auth, deps.onboarding));
+  }
 
   app.notFound((c) => {
     const path = c.req.path;

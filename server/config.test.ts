@@ -13,6 +13,7 @@ describe('configFromEnv', () => {
       distDir: '/srv/portal/dist',
       publicDir: '/srv/portal/public',
       serveSpa: true,
+      accessTokenTtl: 300,
     });
   });
 
@@ -28,6 +29,7 @@ describe('configFromEnv', () => {
         DIST_DIR: '/abs/dist',
         PUBLIC_DIR: 'pub',
         SERVE_SPA: 'false',
+        ACCESS_TOKEN_TTL: '20',
       },
       '/srv',
     );
@@ -41,6 +43,7 @@ describe('configFromEnv', () => {
       distDir: '/abs/dist',
       publicDir: '/srv/pub',
       serveSpa: false,
+      accessTokenTtl: 20,
     });
   });
 
@@ -48,5 +51,7 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => configFromEnv({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => configFromEnv({ SERVE_SPA: 'maybe' })).toThrow(/SERVE_SPA/);
+    expect(() => configFromEnv({ ACCESS_TOKEN_TTL: '5' })).toThrow(/ACCESS_TOKEN_TTL/);
+    expect(() => configFromEnv({ ACCESS_TOKEN_TTL: 'soon' })).toThrow(/ACCESS_TOKEN_TTL/);
   });
 });

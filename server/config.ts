@@ -12,6 +12,8 @@ export interface ServerConfig {
   distDir: string;
   publicDir: string;
   serveSpa: boolean;
+  /** Access-token lifetime of the development identity provider, in seconds (ACCESS_TOKEN_TTL). */
+  accessTokenTtl: number;
 }
 
 function parsePort(value: string | undefined, fallback: number): number {
@@ -28,6 +30,15 @@ function parseBool(name: string, value: string | undefined, fallback: boolean): 
   throw new Error(`${name} must be true or false: ${value}`);
 }
 
+function parseTtl(value: string | undefined): number {
+  if (value === undefined || value === '') return 300;
+  const ttl = Number(value);
+  if (!Number.isInteger(ttl) || ttl < 10 || ttl > 86_400) {
+    throw new Error(`ACCESS_TOKEN_TTL must be whole seconds from 10 to 86400: ${value}`);
+  }
+  return ttl;
+}
+
 /** Reads the environment; relative folders resolve against the working directory. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
   const dataDir = env.DATA_DIR || '.data';
@@ -41,5 +52,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = proces
     distDir: resolve(cwd, env.DIST_DIR || 'dist'),
     publicDir: resolve(cwd, env.PUBLIC_DIR || 'public'),
     serveSpa: parseBool('SERVE_SPA', env.SERVE_SPA, true),
+    accessTokenTtl: parseTtl(env.ACCESS_TOKEN_TTL),
   };
 }

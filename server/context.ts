@@ -1,5 +1,7 @@
+import type { ApiAuth } from './auth/verify';
 import type { Db } from './db/db';
 import type { Logger } from './logger';
+import type { OnboardingOptions } from './onboarding/routes';
 
 export interface AppConfig {
   distDir: string;
@@ -15,6 +17,10 @@ export interface AppDeps {
   tenants: readonly string[];
   config: AppConfig;
   logger: Logger;
+  /** Bearer verification; the authenticated API (accounts, onboarding) is mounted only when it is given. */
+  auth?: ApiAuth;
+  /** Options of the onboarding API (engine, result delay, faults); from the environment when omitted. */
+  onboarding?: OnboardingOptions;
 }
 
 export type AppEnv = {

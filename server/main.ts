@@ -5,6 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { type App, createApp } from './app';
+import { createAuthHandler } from './auth/handler';
+import { mailboxRoutes } from './auth/mailbox';
+import { createIdentityProviders } from './auth/provider';
+import { createApiAuth } from './auth/verify';
 import { configFromEnv, type ServerConfig } from './config';
 import type { AppDeps } from './context';
 import type { Db } from './db/db';
@@ -62,14 +66,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
   let app: App;
+  const rawHandlers = options.rawHandlers ?? createRawHandlers();
   try {
     const migration = await migrate(db);
     const seeded = await seed(db, { isNewDb: migration.wasNew, nodeEnv: options.nodeEnv, tenants });
     logger.log('info', 'database ready', { kind: db.kind, applied: migration.applied, seed: seeded });
+    const idp = createIdentityProviders({
+      db,
+      tenants,
+      publicDir,
+      logger,
+      accessTokenTtl: options.accessTokenTtl ?? 300,
+    });
     const deps: AppDeps = {
       db,
       tenants,
       logger,
+      auth: createApiAuth(idp),
       config: {
         distDir: options.distDir ?? 'dist',
         publicDir,
@@ -78,13 +91,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     };
     app = createApp(deps);
+    if (options.nodeEnv !== 'production') app.route('/', mailboxRoutes(db));
+    rawHandlers.mount('/auth', createAuthHandler(idp));
     options.configureApp?.(app, deps);
   } catch (error) {
     await db.close();
     throw error;
   }
 
-  const rawHandlers = options.rawHandlers ?? createRawHandlers();
   const honoListener = getRequestListener(app.fetch, {
     // Malformed request targets (bad host, backslashes) get a problem body instead of an empty 400.
     errorHandler: () =>

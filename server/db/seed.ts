@@ -1,3 +1,5 @@
+import { seedAccounts } from '../auth/accounts';
+import { seedProhibitedList } from '../onboarding/seed';
 import type { Db, Queryable } from './db';
 
 export interface SeedFacility {
@@ -5,7 +7,7 @@ export interface SeedFacility {
   timezone: string;
 }
 
-/** Development data per tenant; later issues add accounts, users, visits… as new fields and seeders. */
+/** Development data per tenant; accounts (server/auth/accounts.ts) and prohibited entries have seeders of their own. */
 export interface TenantSeed {
   facilities: SeedFacility[];
 }
@@ -39,7 +41,8 @@ const seedFacilities: Seeder = async (tx, tenant, data) => {
   }
 };
 
-export const SEEDERS: readonly Seeder[] = [seedFacilities];
+// Accounts come before what refers to them (the enrolled accounts' user records and credentials).
+export const SEEDERS: readonly Seeder[] = [seedFacilities, seedAccounts, seedProhibitedList];
 
 export interface SeedOptions {
   /** From migrate(): only a database created by this start is seeded. */

@@ -123,7 +123,7 @@ function NavigationEvents() {
   const { app, session } = useRuntime();
   useEffect(() => {
     app.send({ type: 'route.changed', path: location });
-    session.send({ type: 'route.changed', isPublic: isPublicPath(location) });
+    session.send({ type: 'route.changed', isPublic: isPublicPath(location), path: location });
   }, [app, session, location]);
   return null;
 }

@@ -11,7 +11,7 @@ export type Guard =
   | 'audit'
   | 'singleRegistration'
   | 'userManager'
-  | 'accountManager'
+  | 'accounts'
   | 'assistant'
   | 'assistantNotUserManagerGambling'
   | 'profile'
@@ -221,7 +221,7 @@ export const routes = {
   },
   PortalAccounts: {
     path: '/accounts',
-    guard: 'accountManager',
+    guard: 'accounts',
     layout: 'app',
     component: lazyScreen(portal, 'PortalAccounts'),
   },

@@ -136,7 +136,7 @@ export function createRuntime(navigate: Navigate = browserNavigate) {
           context.session ? Math.max(0, renewAt(context.session) * 1000 - Date.now()) : 0,
       },
     }),
-    { input: { onPublicRoute: isPublicPath(window.location.pathname) } },
+    { input: { onPublicRoute: isPublicPath(window.location.pathname), path: window.location.pathname } },
   );
 
   /** One renewal for the API client's 403 rule: true when it produced a fresh token. */

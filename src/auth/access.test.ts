@@ -86,11 +86,12 @@ describe('guards (spec §2)', () => {
     expect(passesGuard('audit', person(['post_audit_accesses_all']), gambling)).toBe(true);
     expect(passesGuard('singleRegistration', person(['post_singles']), gambling)).toBe(true);
     expect(passesGuard('userManager', person(['get_users_all']), gambling)).toBe(true);
-    expect(passesGuard('accountManager', person(['get_accounts_all']), gambling)).toBe(true);
+    expect(passesGuard('accounts', person(['get_accounts_all']), gambling)).toBe(true);
+    expect(passesGuard('accounts', person(['can_view_complete_onboardings']), gambling)).toBe(true);
     expect(passesGuard('visits', person(['post_visits_me']), gambling)).toBe(true);
     expect(passesGuard('visits', person(['post_visits_all']), gambling)).toBe(true);
     expect(passesGuard('visits', person(USER), gambling)).toBe(false);
-    for (const g of ['watchlist', 'audit', 'singleRegistration', 'userManager', 'accountManager'] as const) {
+    for (const g of ['watchlist', 'audit', 'singleRegistration', 'userManager', 'accounts'] as const) {
       expect(passesGuard(g, person(USER), gambling), g).toBe(false);
     }
   });

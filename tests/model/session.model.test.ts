@@ -21,7 +21,7 @@ const session: Session = {
   firstName: 'Ana',
 };
 
-const spec = (input: { onPublicRoute: boolean }): ModelSpec<typeof sessionMachine> => ({
+const spec = (input: { onPublicRoute: boolean; path: string }): ModelSpec<typeof sessionMachine> => ({
   machine: sessionMachine,
   input,
   events: () => [
@@ -43,8 +43,8 @@ const spec = (input: { onPublicRoute: boolean }): ModelSpec<typeof sessionMachin
     { type: 'session.renew' } satisfies SessionEvent,
     { type: 'session.unauthorized' } satisfies SessionEvent,
     { type: 'session.updated', session: { ...session, enrolled: false } } satisfies SessionEvent,
-    { type: 'route.changed', isPublic: true } satisfies SessionEvent,
-    { type: 'route.changed', isPublic: false } satisfies SessionEvent,
+    { type: 'route.changed', isPublic: true, path: '/' } satisfies SessionEvent,
+    { type: 'route.changed', isPublic: false, path: '/accounts' } satisfies SessionEvent,
     { type: 'session.callback' } satisfies SessionEvent,
     { type: 'session.ended' } satisfies SessionEvent,
   ],
@@ -68,10 +68,10 @@ const spec = (input: { onPublicRoute: boolean }): ModelSpec<typeof sessionMachin
 
 describe('session machine (generated paths)', () => {
   it('generates paths through sign-in, renewal, expiry and sign-out', () => {
-    expect(generatePaths(spec({ onPublicRoute: true })).length).toBeGreaterThan(20);
+    expect(generatePaths(spec({ onPublicRoute: true, path: '/' })).length).toBeGreaterThan(20);
   });
 
   it('covers every transition on a real actor', async () => {
-    expect((await coverMachine(spec({ onPublicRoute: false }))).missing).toEqual([]);
+    expect((await coverMachine(spec({ onPublicRoute: false, path: '/accounts' }))).missing).toEqual([]);
   });
 });

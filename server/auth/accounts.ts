@@ -1,0 +1,225 @@
+// IAM accounts of the development identity provider (spec §3 IAM account) and the seeded demo accounts.
+import type { Db, Queryable } from '../db/db';
+import type { Seeder } from '../db/seed';
+import { getOrCreatePromise } from '../get-or-create';
+import { hashPassword } from './passwords';
+import { permissionsOf, type RoleName } from './roles';
+
+export interface AccountRow {
+  id: string;
+  username: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  password_hash: string | null;
+  roles: string[];
+  enrolled: boolean;
+  acs_id: string | null;
+  location: string | null;
+  locale: string | null;
+  onboarding_status: string;
+  created_at: Date;
+}
+
+const COLUMNS =
+  'id::text as id, username, first_name, last_name, email, password_hash, roles, enrolled, acs_id, location, locale, onboarding_status, created_at';
+
+/** The account a person signs in as: by username or by email, case-insensitively. */
+export async function findAccountByLogin(
+  db: Queryable,
+  tenant: string,
+  login: string,
+): Promise<AccountRow | undefined> {
+  const { rows } = await db.query<AccountRow>(
+    `select ${COLUMNS} from accounts
+      where tenant = $1 and (lower(username) = lower($2) or lower(email) = lower($2))
+      order by (lower(username) = lower($2)) desc limit 1`,
+    [tenant, login.trim()],
+  );
+  return rows[0];
+}
+
+export async function findAccountById(
+  db: Queryable,
+  tenant: string,
+  id: string,
+): Promise<AccountRow | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const { rows } = await db.query<AccountRow>(
+    `select ${COLUMNS} from accounts where tenant = $1 and id = $2`,
+    [tenant, id],
+  );
+  return rows[0];
+}
+
+/** The claims of the portal's access token (src/api/contract/access-token.ts) for an account. */
+export function tokenClaimsOf(account: AccountRow, tenant: string) {
+  const name = [account.first_name, account.last_name].filter(Boolean).join(' ');
+  return {
+    tenant,
+    roles: permissionsOf(account.roles),
+    preferred_username: account.username,
+    ...(account.email ? { email: account.email } : {}),
+    ...(name ? { name } : {}),
+    enrolled: account.enrolled,
+    acs_id: account.acs_id,
+    location: account.location,
+    ...(account.locale ? { locale: account.locale } : {}),
+  };
+}
+
+/** IAM account as the API shows it (spec §3): Keycloak's field names, createdTimestamp in milliseconds. */
+export function iamAccountOf(account: AccountRow) {
+  return {
+    id: account.id,
+    username: account.username,
+    firstName: account.first_name,
+    lastName: account.last_name,
+    email: account.email,
+    createdTimestamp: account.created_at.getTime(),
+    onboarding_status: account.onboarding_status,
+  };
+}
+
+export interface AccountQuery {
+  filter?: string | undefined;
+  pageSize: number;
+  pageIndex: number;
+}
+
+/** One page of a tenant's accounts, newest first; the filter matches username, names or email. */
+export async function listAccounts(db: Db, tenant: string, query: AccountQuery) {
+  const params: unknown[] = [tenant];
+  let where = 'tenant = $1';
+  const filter = query.filter?.trim();
+  if (filter) {
+    params.push(`%${filter.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where += ` and (lower(username) like $2 or lower(coalesce(email, '')) like $2
+      or lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) like $2)`;
+  }
+  const total = await db.query<{ count: number }>(
+    `select count(*)::int as count from accounts where ${where}`,
+    params,
+  );
+  const { rows } = await db.query<AccountRow>(
+    `select ${COLUMNS} from accounts where ${where} order by created_at desc, username
+      limit ${query.pageSize} offset ${query.pageSize * query.pageIndex}`,
+    params,
+  );
+  return {
+    items: rows.map(iamAccountOf),
+    totalItems: total.rows[0]?.count ?? 0,
+    pageIndex: query.pageIndex,
+    pageSize: query.pageSize,
+  };
+}
+
+export interface SeedAccount {
+  username: string;
+  firstName: string;
+  lastName: string;
+  roles: RoleName[];
+  /** Seeded as an enrolled person: a user record and a QR credential exist. */
+  enrolled: boolean;
+}
+
+/** Seeded in every tenant of a new, non-production database; the password is the username. */
+export const SEED_ACCOUNTS: readonly SeedAccount[] = [
+  { username: 'newcomer', firstName: 'Nerea', lastName: 'Nueva', roles: ['user'], enrolled: false },
+  { username: 'user', firstName: 'Unai', lastName: 'Usuario', roles: ['user'], enrolled: true },
+  { username: 'visitor', firstName: 'Vera', lastName: 'Visitante', roles: ['visitor'], enrolled: true },
+  { username: 'assistant', firstName: 'Asier', lastName: 'Asistente', roles: ['assistant'], enrolled: false },
+  {
+    username: 'receptionist',
+    firstName: 'Rosa',
+    lastName: 'Recepción',
+    roles: ['receptionist'],
+    enrolled: false,
+  },
+  { username: 'auditor', firstName: 'Aitor', lastName: 'Auditor', roles: ['auditor'], enrolled: false },
+  {
+    username: 'usermanager',
+    firstName: 'Uxue',
+    lastName: 'Gestora',
+    roles: ['usermanager'],
+    enrolled: false,
+  },
+  {
+    username: 'accountmanager',
+    firstName: 'Ane',
+    lastName: 'Cuentas',
+    roles: ['accountmanager'],
+    enrolled: false,
+  },
+  { username: 'admin', firstName: 'Alex', lastName: 'Admin', roles: ['admin'], enrolled: false },
+];
+
+export const seedEmail = (username: string, tenant: string) => `${username}@${tenant}.example`;
+
+// Seed passwords are hashed once per process (both tenants share the hash of a development password).
+const seedHashes = new Map<string, Promise<string>>();
+const seedHash = (password: string) => getOrCreatePromise(seedHashes, password, () => hashPassword(password));
+
+export const seedAccounts: Seeder = async (tx, tenant) => {
+  for (const [index, account] of SEED_ACCOUNTS.entries()) {
+    const acsId = account.enrolled ? `ACS-${tenant.toUpperCase()}-${String(index).padStart(4, '0')}` : null;
+    const { rows } = await tx.query<{ id: string }>(
+      `insert into accounts (tenant, username, first_name, last_name, email, password_hash, roles, enrolled, acs_id,
+         onboarding_status, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() - make_interval(mins => $11))
+       on conflict do nothing returning id::text as id`,
+      [
+        tenant,
+        account.username,
+        account.firstName,
+        account.lastName,
+        seedEmail(account.username, tenant),
+        await seedHash(account.username),
+        account.roles,
+        account.enrolled,
+        acsId,
+        account.enrolled ? 'completed' : 'none',
+        SEED_ACCOUNTS.length - index,
+      ],
+    );
+    const id = rows[0]?.id;
+    if (id && account.enrolled && acsId) await seedEnrolledUser(tx, tenant, id, account, acsId, index);
+  }
+};
+
+/** The user record (spec §3 User) and the 15-day QR credential of a seeded enrolled account. */
+async function seedEnrolledUser(
+  tx: Queryable,
+  tenant: string,
+  accountId: string,
+  account: SeedAccount,
+  acsId: string,
+  index: number,
+): Promise<void> {
+  const { rows } = await tx.query<{ user_id: string }>(
+    `insert into users (tenant, account_id, username, first_name, last_name, email, acs_id, id_number, nationality,
+       birth_date, expiry_date, document_number, document_type, expedition_country, onboarding_state, register_mode,
+       life_proofing_result, identity_proofing_result, ocr_integrity, document_validity, selfie_authenticity)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, 'ESP', '1990-05-17', (now() + interval '5 years')::date, $9, 'id_card',
+       'ES', 'completed', 'auto', 'not_computed', 'not_computed', 'not_computed', 'not_computed', 'not_computed')
+     returning user_id::text as user_id`,
+    [
+      tenant,
+      accountId,
+      account.username,
+      account.firstName,
+      account.lastName,
+      seedEmail(account.username, tenant),
+      acsId,
+      `0000000${index}${'TRWAGMYFPDXBNJZSQVHLCKE'[index % 23]}`,
+      `SEED${String(index).padStart(5, '0')}`,
+    ],
+  );
+  const userId = rows[0]?.user_id;
+  if (!userId) return;
+  await tx.query(
+    `insert into credentials (tenant, user_id, credential_type, starts_at, ends_at)
+     values ($1, $2, 'qr', now(), now() + interval '15 days')`,
+    [tenant, userId],
+  );
+}

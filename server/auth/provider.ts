@@ -1,0 +1,232 @@
+// One oidc-provider per tenant at /auth/realms/{tenant} (Keycloak's layout), for the origin the browser uses
+// (localhost:8080 and demo.localhost:8080 are different issuers). Code flow with PKCE S256, a public client,
+// refresh tokens that rotate, access tokens as JWTs carrying the permission strings of spec §6.
+import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Db } from '../db/db';
+import { getOrCreate, getOrCreatePromise } from '../get-or-create';
+import type { Logger } from '../logger';
+import { findAccountById, tokenClaimsOf } from './accounts';
+import { databaseAdapter } from './adapter';
+import { loadTenantKeys, type TenantKeys } from './keys';
+import { esc, messageBody, page, pickLanguage, readTheme, text } from './pages';
+
+export const CLIENT_ID = 'portal';
+/** The audience of the portal's access tokens: the reference API. */
+export const API_RESOURCE = 'urn:identity-portal:api';
+export const PORTAL_SCOPE = 'openid profile roles email';
+export const REALMS_PREFIX = '/auth/realms';
+export const LOGOUT_SCRIPT = '/auth/assets/logout.js';
+
+export interface IdentityProviderOptions {
+  db: Db;
+  tenants: readonly string[];
+  publicDir: string;
+  logger: Logger;
+  /** Access-token lifetime in seconds (ACCESS_TOKEN_TTL; 300 by default). */
+  accessTokenTtl: number;
+}
+
+export function issuerOf(origin: string, tenant: string): string {
+  return `${origin}${REALMS_PREFIX}/${tenant}`;
+}
+
+// Issuers are made for the origins people really use; a bound keeps a flood of made-up Host headers from
+// growing the cache without end.
+const MAX_ORIGINS_PER_TENANT = 16;
+
+export function createIdentityProviders(options: IdentityProviderOptions) {
+  const { db, logger } = options;
+  const keys = new Map<string, Promise<TenantKeys>>();
+  const providers = new Map<string, Map<string, Promise<Provider>>>();
+
+  const keysOf = (tenant: string): Promise<TenantKeys> =>
+    getOrCreatePromise(keys, tenant, () => loadTenantKeys(db, tenant));
+
+  async function build(origin: string, tenant: string): Promise<Provider> {
+    const tenantKeys = await keysOf(tenant);
+    const theme = readTheme(options.publicDir, tenant);
+    const ttl = options.accessTokenTtl;
+    // The language the portal asked for (ui_locales), also when resuming an interaction that carried it.
+    const languageOf = (ctx: KoaContextWithOIDC) =>
+      pickLanguage(
+        theme,
+        (ctx.oidc?.params?.ui_locales ?? ctx.oidc?.entities?.Interaction?.params?.ui_locales) as
+          | string
+          | undefined,
+        ctx.get('accept-language'),
+      );
+
+    const configuration: Configuration = {
+      adapter: databaseAdapter(db, tenant),
+      clients: [
+        {
+          client_id: CLIENT_ID,
+          client_name: theme.title,
+          token_endpoint_auth_method: 'none',
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          redirect_uris: [`${origin}/callback`, `${origin}/silent`],
+          post_logout_redirect_uris: [`${origin}/`],
+        },
+      ],
+      jwks: tenantKeys.jwks as Configuration['jwks'],
+      cookies: {
+        keys: tenantKeys.cookieKeys,
+        names: {
+          session: `_session.${tenant}`,
+          interaction: `_interaction.${tenant}`,
+          resume: `_interaction_resume.${tenant}`,
+        },
+      },
+      pkce: { required: () => true },
+      scopes: ['openid', 'offline_access', 'profile', 'email', 'roles'],
+      claims: {
+        openid: ['sub'],
+        profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
+        email: ['email', 'email_verified'],
+        roles: ['roles'],
+      },
+      conformIdTokenClaims: false,
+      async findAccount(_ctx, sub) {
+        const account = await findAccountById(db, tenant, sub);
+        if (!account) return undefined;
+        return {
+          accountId: account.id,
+          async claims() {
+            const claims = tokenClaimsOf(account, tenant);
+            return {
+              sub: account.id,
+              preferred_username: account.username,
+              given_name: account.first_name ?? undefined,
+              family_name: account.last_name ?? undefined,
+              name: claims.name,
+              email: account.email ?? undefined,
+              email_verified: Boolean(account.email),
+              locale: account.locale ?? undefined,
+              roles: claims.roles,
+            };
+          },
+        };
+      },
+      interactions: {
+        url: (_ctx, interaction) => `${REALMS_PREFIX}/${tenant}/interaction/${interaction.uid}`,
+      },
+      features: {
+        devInteractions: { enabled: false },
+        revocation: { enabled: true },
+        rpInitiatedLogout: {
+          enabled: true,
+          async logoutSource(ctx, form) {
+            const lang = languageOf(ctx);
+            ctx.body = page({
+              theme,
+              lang,
+              title: text(lang, 'logoutTitle'),
+              body: `${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">${esc(text(lang, 'logout'))}</button>`,
+              scripts: [LOGOUT_SCRIPT],
+            });
+          },
+          async postLogoutSuccessSource(ctx) {
+            const lang = languageOf(ctx);
+            ctx.body = page({
+              theme,
+              lang,
+              title: text(lang, 'logout'),
+              body: messageBody(text(lang, 'loggedOut'), 'ok', {
+                href: `${origin}/`,
+                label: text(lang, 'backToPortal'),
+              }),
+            });
+          },
+        },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => API_RESOURCE,
+          useGrantedResource: () => true,
+          getResourceServerInfo(_ctx, resource) {
+            if (resource !== API_RESOURCE) throw new errors.InvalidTarget();
+            return {
+              scope: PORTAL_SCOPE,
+              audience: API_RESOURCE,
+              accessTokenTTL: ttl,
+              accessTokenFormat: 'jwt',
+              jwt: { sign: { alg: 'RS256' } },
+            };
+          },
+        },
+      },
+      async extraTokenClaims(_ctx, token) {
+        if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+        const account = await findAccountById(db, tenant, token.accountId);
+        return account ? tokenClaimsOf(account, tenant) : undefined;
+      },
+      issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+      // Public client: every refresh spends the token and returns a new one; a spent token is refused and
+      // revokes the grant.
+      rotateRefreshToken: () => true,
+      // The portal is the tenant's own application: signing in grants it the portal scope without a consent page.
+      async loadExistingGrant(ctx) {
+        const session = ctx.oidc.session;
+        const client = ctx.oidc.client;
+        if (!session || !client) return undefined;
+        const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+        if (grantId) {
+          const existing = await ctx.oidc.provider.Grant.find(grantId);
+          if (existing) return existing;
+        }
+        if (!session.accountId) return undefined;
+        const grant = new ctx.oidc.provider.Grant({
+          clientId: client.clientId,
+          accountId: session.accountId,
+        });
+        grant.addOIDCScope(`${PORTAL_SCOPE} offline_access`);
+        grant.addResourceScope(API_RESOURCE, PORTAL_SCOPE);
+        await grant.save();
+        session.ensureClientContainer(client.clientId);
+        session.grantIdFor(client.clientId, grant.jti);
+        return grant;
+      },
+      ttl: {
+        AccessToken: ttl,
+        IdToken: ttl,
+        AuthorizationCode: 60,
+        Interaction: 60 * 60,
+        Session: 8 * 60 * 60,
+        Grant: 8 * 60 * 60,
+        RefreshToken: 8 * 60 * 60,
+      },
+      async renderError(ctx, out) {
+        const lang = languageOf(ctx);
+        ctx.type = 'html';
+        const detail =
+          typeof out.error_description === 'string' ? out.error_description : String(out.error ?? '');
+        ctx.body = page({
+          theme,
+          lang,
+          title: text(lang, 'errorTitle'),
+          body: `${messageBody(text(lang, 'unknown'), 'alert', { href: `${origin}/`, label: text(lang, 'backToPortal') })}<p><small>${esc(detail)}</small></p>`,
+        });
+      },
+    };
+
+    const provider = new Provider(issuerOf(origin, tenant), configuration);
+    provider.on('server_error', (_ctx, error) =>
+      logger.log('error', 'identity provider error', { tenant, err: String(error) }),
+    );
+    return provider;
+  }
+
+  /** The provider of a tenant for an origin, made on first use. */
+  function providerFor(origin: string, tenant: string): Promise<Provider> {
+    const byOrigin = getOrCreate(providers, tenant, () => new Map<string, Promise<Provider>>());
+    if (!byOrigin.has(origin) && byOrigin.size >= MAX_ORIGINS_PER_TENANT) {
+      const oldest = byOrigin.keys().next().value;
+      if (oldest !== undefined) byOrigin.delete(oldest);
+    }
+    return getOrCreatePromise(byOrigin, origin, () => build(origin, tenant));
+  }
+
+  return { providerFor, keysOf, tenants: options.tenants, publicDir: options.publicDir, db };
+}
+
+export type IdentityProviders = ReturnType<typeof createIdentityProviders>;

@@ -1,0 +1,189 @@
+// The biometric engine behind the onboarding API. The reference engine checks for real what is cheap and
+// honest (image type, bounds, pixel size, sharpness, images sent twice) and answers 'not computed' for what it
+// cannot judge: OCR (document fields come back null, the person types them on review), face match and
+// liveness. A production engine implements the same interface and is chosen with BIOMETRIC_ENGINE.
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { checkImage, type ImageCheck, type Sharpness } from './images';
+
+/** Spec §3 verification results: passing, failing, not computed (indeterminate). */
+export type Verification = 'passing' | 'failing' | 'not_computed';
+
+/** Spec §8 portrayal result errors. */
+export type PortrayalErrorCode =
+  | 'blurred_image_error'
+  | 'document_classification_error'
+  | 'spoofed_image_error'
+  | 'validas_error';
+
+export type ImageKind = 'obverse' | 'reverse' | 'selfie' | 'lifeproof';
+
+export interface EngineImage {
+  kind: ImageKind;
+  bytes: Uint8Array;
+  /** As measured at upload; null score when the format was not judged. */
+  sharpness: Pick<Sharpness, 'score' | 'blurred'>;
+}
+
+export interface DocumentInfo {
+  first_name: string | null;
+  last_name: string | null;
+  birth_date: string | null;
+  id_number: string | null;
+  document_number: string | null;
+  expiry_date: string | null;
+  expedition_country: string | null;
+  nationality: string | null;
+  document_type: string;
+}
+
+export type EngineFailure = { ok: false; error: PortrayalErrorCode; image?: ImageKind; detail: string };
+
+export type DocumentAnalysis =
+  | {
+      ok: true;
+      document_info: DocumentInfo;
+      document_validation: Verification;
+      score_document_valid: number | null;
+      data_validation: Verification;
+    }
+  | EngineFailure;
+
+export type FaceComparison =
+  | {
+      ok: true;
+      score_biometry: number | null;
+      score_biometry_valid: boolean | null;
+      selfie_authenticity_valid: boolean;
+    }
+  | EngineFailure;
+
+export interface LivenessInput {
+  frames: EngineImage[];
+  /** Video parts of the proof: stored, not decoded by the reference engine. */
+  videos: number;
+  /** The challenge the frames answer, when one was named; expired means it ran out before the upload. */
+  challenge: { actions: string[]; expiresAt: Date } | null;
+  submittedAt: Date;
+}
+
+export interface LivenessResult {
+  result: Verification;
+  detail: string;
+}
+
+export interface BiometricEngine {
+  readonly name: string;
+  checkImage(bytes: Uint8Array): Promise<ImageCheck>;
+  analyseDocument(input: {
+    documentType: string | null;
+    documentCountry: string | null;
+    obverse: EngineImage | undefined;
+    reverse: EngineImage | undefined;
+  }): Promise<DocumentAnalysis>;
+  compareFaces(input: { selfie: EngineImage; document: EngineImage[] }): Promise<FaceComparison>;
+  checkLiveness(input: LivenessInput): Promise<LivenessResult>;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0;
+}
+
+function blurred(images: (EngineImage | undefined)[]): EngineFailure | undefined {
+  const image = images.find((candidate) => candidate?.sharpness.blurred === true);
+  if (!image) return undefined;
+  return {
+    ok: false,
+    error: 'blurred_image_error',
+    image: image.kind,
+    detail: `The ${image.kind} image is blurred (sharpness ${image.sharpness.score} ‰).`,
+  };
+}
+
+export const referenceEngine: BiometricEngine = {
+  name: 'reference',
+
+  async checkImage(bytes) {
+    return checkImage(bytes);
+  },
+
+  async analyseDocument({ documentType, obverse, reverse }) {
+    const blur = blurred([obverse, reverse]);
+    if (blur) return blur;
+    if (obverse && reverse && sameBytes(obverse.bytes, reverse.bytes)) {
+      return {
+        ok: false,
+        error: 'document_classification_error',
+        image: 'reverse',
+        detail:
+          'The reverse is the same picture as the obverse: it cannot be classified as the reverse side.',
+      };
+    }
+    return {
+      ok: true,
+      // No OCR here: every field is left for the person to type on review.
+      document_info: {
+        first_name: null,
+        last_name: null,
+        birth_date: null,
+        id_number: null,
+        document_number: null,
+        expiry_date: null,
+        expedition_country: null,
+        nationality: null,
+        document_type: documentType ?? 'others',
+      },
+      document_validation: 'not_computed',
+      score_document_valid: null,
+      data_validation: 'not_computed',
+    };
+  },
+
+  async compareFaces({ selfie, document }) {
+    const blur = blurred([selfie]);
+    if (blur) return blur;
+    if (document.some((image) => sameBytes(image.bytes, selfie.bytes))) {
+      return {
+        ok: false,
+        error: 'spoofed_image_error',
+        image: 'selfie',
+        detail: 'The selfie is the same picture as a document image.',
+      };
+    }
+    return { ok: true, score_biometry: null, score_biometry_valid: null, selfie_authenticity_valid: true };
+  },
+
+  async checkLiveness({ frames, videos, challenge, submittedAt }) {
+    if (frames.length === 0 && videos === 0) return { result: 'failing', detail: 'No frame was sent.' };
+    if (challenge && challenge.expiresAt.getTime() < submittedAt.getTime()) {
+      return { result: 'failing', detail: 'The challenge expired before the proof was sent.' };
+    }
+    const usable = frames.filter((frame) => frame.sharpness.blurred !== true);
+    if (videos === 0 && usable.length === 0) return { result: 'failing', detail: 'Every frame is blurred.' };
+    return { result: 'not_computed', detail: 'The reference engine does not judge head movements.' };
+  },
+};
+
+/**
+ * BIOMETRIC_ENGINE=reference (the default) or the path of a module whose `createEngine()` (or default export)
+ * returns a BiometricEngine.
+ */
+export async function loadEngine(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): Promise<BiometricEngine> {
+  const choice = env.BIOMETRIC_ENGINE?.trim();
+  if (!choice || choice === 'reference') return referenceEngine;
+  const url = choice.startsWith('file:')
+    ? choice
+    : pathToFileURL(isAbsolute(choice) ? choice : resolve(cwd, choice)).href;
+  const module = (await import(url)) as {
+    createEngine?: () => BiometricEngine | Promise<BiometricEngine>;
+    default?: unknown;
+  };
+  const engine = module.createEngine ? await module.createEngine() : module.default;
+  if (!engine || typeof (engine as BiometricEngine).checkImage !== 'function') {
+    throw new Error(`BIOMETRIC_ENGINE module ${choice} does not provide a BiometricEngine`);
+  }
+  return engine as BiometricEngine;
+}

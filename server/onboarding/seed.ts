@@ -1,0 +1,56 @@
+import type { Seeder } from '../db/seed';
+
+/** One known prohibited-list entry per shipped tenant, in one of its legal domains (for tests and demos). */
+export const PROHIBITED_SEED: Readonly<
+  Record<
+    string,
+    {
+      legal_domain: string;
+      document_number: string;
+      id_number: string;
+      first_name: string;
+      last_name: string;
+      birth_date: string;
+    }
+  >
+> = {
+  gambling: {
+    legal_domain: 'es-an',
+    document_number: 'PROHIB001',
+    id_number: '00000001R',
+    first_name: 'Prohibida',
+    last_name: 'Ejemplo Lista',
+    birth_date: '1970-01-01',
+  },
+  demo: {
+    legal_domain: 'es-demo',
+    document_number: 'PROHIB001',
+    id_number: '00000001R',
+    first_name: 'Prohibited',
+    last_name: 'Example',
+    birth_date: '1970-01-01',
+  },
+};
+
+export const seedProhibitedList: Seeder = async (tx, tenant) => {
+  const entry = PROHIBITED_SEED[tenant];
+  if (!entry) return;
+  const existing = await tx.query(
+    'select 1 from prohibited_list where tenant = $1 and document_number = $2',
+    [tenant, entry.document_number],
+  );
+  if (existing.rows.length > 0) return;
+  await tx.query(
+    `insert into prohibited_list (tenant, legal_domain, id_number, document_number, first_name, last_name, birth_date)
+     values ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      tenant,
+      entry.legal_domain,
+      entry.id_number,
+      entry.document_number,
+      entry.first_name,
+      entry.last_name,
+      entry.birth_date,
+    ],
+  );
+};
