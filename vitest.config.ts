@@ -20,7 +20,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'model', include: ['tests/model/**/*.test.ts'], environment: 'node' },
+        // Replaying hundreds of generated paths takes seconds; on 2 busy cores, more than the 5 s default.
+        test: {
+          name: 'model',
+          include: ['tests/model/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
       },
     ],
   },

@@ -20,7 +20,11 @@ const reports = new Map<string, Report>();
 if (existsSync(dir)) {
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const report = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as Report;
-    reports.set(report.machine, report);
+    // Reports are named by machine id (portrayalResult), machine files in kebab-case (portrayal-result).
+    reports.set(
+      report.machine.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+      report,
+    );
   }
 }
 

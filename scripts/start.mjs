@@ -13,7 +13,9 @@ if (process.env.NODE_ENV !== 'production') {
   const { SEED_ACCOUNTS } = await import('../server/auth/accounts.ts');
   console.log('Demo accounts in every tenant (the password is the username):');
   for (const account of SEED_ACCOUNTS) {
-    console.log(`  ${account.username.padEnd(15)} ${account.roles.join(', ')}${account.enrolled ? ' (enrolled)' : ''}`);
+    console.log(
+      `  ${account.username.padEnd(15)} ${account.roles.join(', ')}${account.enrolled ? ' (enrolled)' : ''}`,
+    );
   }
   console.log(`Mailbox (password reset links): http://localhost:${port}/dev/mailbox`);
 }

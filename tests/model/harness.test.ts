@@ -24,6 +24,19 @@ describe('model harness', () => {
     expect(report.missing).toEqual(['probe.orphan --go[0]--> probe.a']);
   });
 
+  it('reports the error codes that no path reaches', async () => {
+    const report = await coverMachine(
+      {
+        machine,
+        events: () => [{ type: 'go' }, { type: 'back' }],
+        provide: () => machine,
+        errorCodes: { expected: ['in-b', 'in-orphan'], read: (s) => (s.matches('b') ? ['in-b'] : []) },
+      },
+      { writeReport: false },
+    );
+    expect(report.errorCodes).toEqual({ total: 2, covered: 1, missing: ['in-orphan'] });
+  });
+
   it('throws when the real actor ends a step elsewhere than the model', async () => {
     await expect(
       replay({ machine, events: () => [], provide: () => machine }, [

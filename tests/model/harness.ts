@@ -81,7 +81,8 @@ export class ActorControl {
   }
 }
 
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+// setImmediate runs once the promise callbacks of the fake actors have settled, without a 1 ms timer.
+const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 export interface ModelSpec<M extends AnyStateMachine> {
   machine: M;
@@ -92,11 +93,32 @@ export interface ModelSpec<M extends AnyStateMachine> {
   /** Machine with real-looking fakes for every named effect; actors are taken from `control`. */
   provide: (control: ActorControl) => M;
   input?: unknown;
+  /** Most traversal steps xstate/graph may take before giving up (default 2000). */
+  limit?: number;
+  /** Spec error codes the machine must reach, and how a snapshot shows the ones it is in. */
+  errorCodes?: { expected: readonly string[]; read: (snapshot: SnapshotFrom<M>) => string[] };
+}
+
+/** Reads error codes from the meta of the active states (e.g. meta.errorCode, meta.captureError). */
+export function codesInMeta(...keys: string[]) {
+  return (snapshot: unknown): string[] => {
+    const codes: string[] = [];
+    const metas = (snapshot as { getMeta(): Record<string, Record<string, unknown> | undefined> }).getMeta();
+    for (const meta of Object.values(metas)) {
+      for (const key of keys) {
+        const value = meta?.[key];
+        if (typeof value === 'string') codes.push(value);
+      }
+    }
+    return codes;
+  };
 }
 
 export interface Replay {
   path: string;
   taken: Set<string>;
+  /** Error codes shown along the path (when the spec declares errorCodes). */
+  codes: Set<string>;
 }
 
 function delayOf(machine: AnyStateMachine, name: string, snapshot: unknown): number {
@@ -118,7 +140,7 @@ export function generatePaths<M extends AnyStateMachine>(spec: ModelSpec<M>): Pa
     events: accepted,
     serializeState: serialize,
     input: spec.input,
-    limit: 2000,
+    limit: spec.limit ?? 2000,
   } as never) as unknown as {
     steps: { event: EventObject; state: SnapshotFrom<M> }[];
     state: SnapshotFrom<M>;
@@ -167,6 +189,7 @@ export async function replay<M extends AnyStateMachine>(
   const clock = new SimulatedClock();
   const machine = spec.provide(control);
   const taken = new Set<string>();
+  const codes = new Set<string>();
   let root: AnyActorRef | undefined;
   const actor = createActor(machine, {
     clock,
@@ -199,6 +222,7 @@ export async function replay<M extends AnyStateMachine>(
       actor.send(event as never);
     }
     await flush();
+    for (const code of spec.errorCodes?.read(actor.getSnapshot() as SnapshotFrom<M>) ?? []) codes.add(code);
     const actual = serialize(actor.getSnapshot() as SnapshotFrom<M>);
     if (actual !== expected) {
       actor.stop();
@@ -209,31 +233,53 @@ export async function replay<M extends AnyStateMachine>(
     }
   }
   actor.stop();
-  return { path: steps.map((s) => s.event.type).join(' → '), taken };
+  return { path: steps.map((s) => s.event.type).join(' → '), taken, codes };
 }
 
-/** Replays every generated path and reports which declared transitions were never taken. */
+/**
+ * Replays every generated path and reports which declared transitions were never taken. Several specs of the
+ * same machine (other inputs, other fake answers) add up to one report.
+ */
 export async function coverMachine<M extends AnyStateMachine>(
-  spec: ModelSpec<M>,
+  specOrSpecs: ModelSpec<M> | ModelSpec<M>[],
   { writeReport = true } = {},
 ) {
-  const paths = generatePaths(spec);
+  const specs = Array.isArray(specOrSpecs) ? specOrSpecs : [specOrSpecs];
+  const machine = specs[0]?.machine;
+  if (!machine) throw new Error('coverMachine needs at least one spec');
   const taken = new Set<string>();
-  for (const steps of paths) {
-    const result = await replay(spec, steps);
-    for (const key of result.taken) taken.add(key);
+  const codes = new Set<string>();
+  let pathCount = 0;
+  for (const spec of specs) {
+    const paths = generatePaths(spec);
+    pathCount += paths.length;
+    for (const steps of paths) {
+      const result = await replay(spec, steps);
+      for (const key of result.taken) taken.add(key);
+      for (const code of result.codes) codes.add(code);
+    }
   }
-  const declared = declaredTransitions(spec.machine);
+  const declared = declaredTransitions(machine);
   const missing = declared.filter((t) => !taken.has(t.key));
+  const expectedCodes = [...new Set(specs.flatMap((spec) => spec.errorCodes?.expected ?? []))];
   const report = {
-    machine: spec.machine.id,
-    paths: paths.length,
+    machine: machine.id,
+    paths: pathCount,
     transitions: declared.length,
     covered: declared.length - missing.length,
     missing: missing.map((t) => t.key),
+    ...(expectedCodes.length > 0
+      ? {
+          errorCodes: {
+            total: expectedCodes.length,
+            covered: expectedCodes.filter((code) => codes.has(code)).length,
+            missing: expectedCodes.filter((code) => !codes.has(code)),
+          },
+        }
+      : {}),
   };
   if (!writeReport) return report;
   mkdirSync('coverage/model', { recursive: true });
-  writeFileSync(`coverage/model/${spec.machine.id}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(`coverage/model/${machine.id}.json`, `${JSON.stringify(report, null, 2)}\n`);
   return report;
 }

@@ -1,0 +1,146 @@
+import { type } from 'arktype';
+
+// Self-enrolment calls (spec §7 Onboarding and Portrayals), shaped as server/onboarding/routes.ts answers
+// them. The enrolment machines consume the inferred types; src/api parses every response with these.
+
+/** Document types (spec §3); 'none' is the selfie-only choice. */
+export const documentChoice = type(
+  "'id' | 'id_card' | 'driving_license' | 'passport' | 'others' | 'any' | 'none'",
+);
+export type DocumentChoice = typeof documentChoice.infer;
+
+/** The images of a portrayal, as PUT /internal/portrayals/{id}/{kind}. */
+export type ImageKind = 'obverse' | 'reverse' | 'selfie' | 'lifeproof';
+
+/** Spec §3 verification results: passing, failing, not computed. */
+export const verification = type("'passing' | 'failing' | 'not_computed'");
+export type Verification = typeof verification.infer;
+
+// POST /internal/onboardings → 201
+export const createdOnboarding = type({
+  onboarding_id: 'string',
+  identity_proofing: 'boolean',
+  life_proofing: 'boolean',
+  biometric_qr: 'boolean',
+  supported_docs: documentChoice.array(),
+});
+export type CreatedOnboarding = typeof createdOnboarding.infer;
+
+// PUT /internal/onboardings/{id}/legal_terms → 200
+export const legalTermsAccepted = type({ onboarding_id: 'string', legal_terms_accepted: 'true' });
+export type LegalTermsAccepted = typeof legalTermsAccepted.infer;
+
+// POST /internal/portrayals → 201
+export const createdPortrayal = type({ portrayal_id: 'string', life_proofing: 'boolean' });
+export type CreatedPortrayal = typeof createdPortrayal.infer;
+
+// PUT /internal/portrayals/{id}/obverse|reverse|selfie → 200
+export const uploadedImage = type({
+  portrayal_id: 'string',
+  image: "'obverse' | 'reverse' | 'selfie'",
+  format: "'jpeg' | 'png'",
+  width: 'number',
+  height: 'number',
+  bytes: 'number',
+});
+export type UploadedImage = typeof uploadedImage.infer;
+
+// PUT /internal/portrayals/{id}/lifeproof (multipart) → 200
+export const uploadedLifeproof = type({
+  portrayal_id: 'string',
+  frames: 'number',
+  life_proofing: verification,
+});
+export type UploadedLifeproof = typeof uploadedLifeproof.infer;
+
+// POST /internal/challenges → 201: the actions the person performs for the liveness proof.
+export const challenge = type({
+  challenge_id: 'string',
+  actions: 'string[]',
+  /** Seconds the challenge stays valid. */
+  expiration: 'number',
+  expires_at: 'string',
+});
+export type Challenge = typeof challenge.infer;
+
+// Portrayal result document_info (spec §3): every field may be unread (null); document_type defaults to others.
+export const documentInfo = type({
+  first_name: 'string | null = null',
+  last_name: 'string | null = null',
+  birth_date: 'string | null = null',
+  id_number: 'string | null = null',
+  document_number: 'string | null = null',
+  expiry_date: 'string | null = null',
+  expedition_country: 'string | null = null',
+  nationality: 'string | null = null',
+  document_type: "string = 'others'",
+});
+export type DocumentInfo = typeof documentInfo.infer;
+
+// GET /internal/portrayals/{id} → 200 once computed (404 while not ready).
+export const portrayalResult = type({
+  'portrayal_id?': 'string',
+  document_info: documentInfo,
+  'document_validation?': verification,
+  'score_document_valid?': 'number | null',
+  'data_validation?': verification,
+  'score_biometry?': 'number | null',
+  'score_biometry_valid?': 'boolean | null',
+  selfie_authenticity_valid: 'boolean = true',
+  'life_proofing_result?': verification.or('null'),
+});
+export type PortrayalResult = typeof portrayalResult.infer;
+
+/** Spec §8 portrayal result errors, as the `reason` of the 422 problem of GET /internal/portrayals/{id}. */
+export const portrayalErrorCode = type(
+  "'blurred_image_error' | 'document_classification_error' | 'spoofed_image_error' | 'validas_error'",
+);
+export type PortrayalErrorCode = typeof portrayalErrorCode.infer;
+
+export const portrayalResultProblem = type({ reason: 'string', 'image?': 'string | null' });
+export type PortrayalResultProblem = typeof portrayalResultProblem.infer;
+
+/** Spec §8 registration failure reasons. */
+export type RegistrationReason =
+  | 'underaged'
+  | 'user_interdicted'
+  | 'document_expired'
+  | 'life_proofing_failed'
+  | 'user_already_registered'
+  | 'document_already_exists'
+  | 'enforcement_source_unavailable';
+
+// PUT /internal/onboardings/{id}/portrayals/{portrayalId} → 200 (accepted or rejected with a reason); a 409 or
+// 503 problem carries the same members (result, user_id, qr_sid) beside its `reason`.
+export const confirmationResult = type({
+  result: { outcome: 'string', reason: 'string | null' },
+  user_id: 'string | null',
+  qr_sid: 'string | null',
+});
+export type ConfirmationResult = typeof confirmationResult.infer;
+
+/** API dates (spec §9): YYYY-MM-DD. */
+const apiDate = type(/^\d{4}-\d{2}-\d{2}$/);
+const alphanumeric = type(/^[A-Za-z0-9]{1,32}$/);
+const countryCode = type(/^[A-Za-z]{2,3}$/);
+
+// The registration payload (spec §3), the body of the confirmation.
+export const registrationPayload = type({
+  first_name: 'string > 0',
+  last_name: 'string > 0',
+  birth_date: apiDate,
+  'expiry_date?': apiDate.or('null'),
+  'id_number?': alphanumeric.or('null'),
+  document_number: alphanumeric,
+  document_type: documentChoice,
+  'expedition_country?': countryCode.or('null'),
+  'nationality?': countryCode.or('null'),
+  'email?': 'string.email | null',
+  'nie?': alphanumeric.or('null'),
+  'extra_fields?': { 'email?': 'string.email', 'phone?': 'string', '[string]': 'unknown' },
+  'skip_email_check?': 'boolean',
+  'username?': 'string | null',
+  'acs_id?': 'string | null',
+  'id?': 'string | null',
+});
+export type RegistrationPayload = typeof registrationPayload.infer;
