@@ -6,6 +6,7 @@ import { requireTenant } from './middleware/tenant';
 import { onboardingRoutes } from './onboarding/routes';
 import { HttpProblem, makeProblem, problemResponse } from './problem';
 import { accountsRoutes } from './routes/accounts';
+import { credentialsRoutes } from './routes/credentials';
 import { facilitiesRoutes } from './routes/facilities';
 import { healthRoutes } from './routes/health';
 import { applySecurityHeaders } from './security-headers';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/api', facilitiesRoutes(deps));
   if (deps.auth) {
     app.route('/api', accountsRoutes(deps, deps.auth));
+    app.route('/api', credentialsRoutes(deps, deps.auth));
     app.route('/api', onboardingRoutes(deps, deps.auth, deps.onboarding));
   }
 

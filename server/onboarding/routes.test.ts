@@ -10,6 +10,7 @@ import {
   confirm,
   fixture,
   type Harness,
+  headersOf,
   makeHarness,
   type Person,
   payload,
@@ -925,6 +926,9 @@ describe('user codes (continue on a phone)', () => {
       onboarding_id: onboardingId,
       expires_at: new Date(h.clock.now.getTime() + 600_000).toISOString(),
       expires_in: 600,
+      // No Host header here: the link falls back to a relative one.
+      link: `/device-detect?code=${generated.code}`,
+      qr: expect.stringMatching(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/),
     });
     const code = generated.code as string;
     // Another person cannot redeem it; the owner can, typed in lower case with a dash.
@@ -940,6 +944,29 @@ describe('user codes (continue on a phone)', () => {
     await expectProblem(await h.call('POST', '/user-code/redeem', me, { code }), 409, 'user_code_used');
     await expectProblem(await h.call('POST', '/user-code/redeem', me, { code: '12' }), 422);
     await expectProblem(await h.call('POST', '/user-code/redeem', me, { code: 'ABCDEFGH' }), 404);
+  });
+
+  it('links to the device detection page on the Host of the call, with its QR code', async () => {
+    const me = someone();
+    const { onboardingId } = await startOnboarding(h, me);
+    const generate = (host: string) =>
+      h.app.request('/api/user-code/generate', {
+        method: 'POST',
+        headers: { ...headersOf(me), host, 'content-type': 'application/json' },
+        body: JSON.stringify({ onboarding_id: onboardingId }),
+      });
+    const res = await generate('portal.example:8080');
+    expect(res.status).toBe(201);
+    const { code, link, qr } = (await json(res)) as { code: string; link: string; qr: string };
+    expect(link).toBe(`http://portal.example:8080/device-detect?code=${code}`);
+    const png = Buffer.from(qr.replace(/^data:image\/png;base64,/, ''), 'base64');
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect(png.length).toBeGreaterThan(500);
+    // A Host that is not a plain host name and port gives a relative link, never an odd absolute one.
+    for (const odd of ['evil.example/phish?x=', 'a b', 'host:123456', 'user@host']) {
+      const answer = (await json(await generate(odd))) as { code: string; link: string };
+      expect(answer.link).toBe(`/device-detect?code=${answer.code}`);
+    }
   });
 
   it('expires after 10 minutes', async () => {

@@ -9,6 +9,7 @@ import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
 import { HttpProblem } from '../problem';
+import { qrDataUrl } from '../qr';
 import {
   type BiometricEngine,
   type EngineImage,
@@ -1154,12 +1155,19 @@ export function onboardingRoutes(
         [tenant, code, sub, onboarding.onboarding_id, expiresAt, stamp],
       );
       if (rows[0]) {
+        // The link that continues this onboarding on a phone, and its QR code for the desktop to show.
+        const host = c.req.header('host') ?? '';
+        const scheme = new URL(c.req.url).protocol === 'https:' ? 'https' : 'http';
+        const path = `/device-detect?code=${encodeURIComponent(code)}`;
+        const link = /^[a-z0-9.-]+(:\d{1,5})?$/i.test(host) ? `${scheme}://${host}${path}` : path;
         return c.json(
           {
             code,
             onboarding_id: onboarding.onboarding_id,
             expires_at: expiresAt.toISOString(),
             expires_in: Math.round(userCodeTtlMs / 1000),
+            link,
+            qr: await qrDataUrl(link),
           },
           201,
         );
