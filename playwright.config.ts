@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 // The journeys run against the real server (npm start) on its own port with a throwaway database.
@@ -12,6 +13,10 @@ const chromium = {
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
+    // The camera is Chromium's fake device, fed with the specimen document (scripts/make-fixtures.mjs).
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+    `--use-file-for-fake-video-capture=${resolve('tests/fixtures/generated/document.y4m')}`,
   ],
 };
 
@@ -28,10 +33,12 @@ export default defineConfig({
     baseURL: `http://localhost:${port}`,
     launchOptions: chromium,
     trace: 'retain-on-failure',
+    permissions: ['camera'],
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'mobile', use: { ...devices['Pixel 7'], launchOptions: chromium } },
+    // @desktop-only journeys are about a computer (DeviceDetect) and run in the desktop project alone.
+    { name: 'mobile', use: { ...devices['Pixel 7'], launchOptions: chromium }, grepInvert: /@desktop-only/ },
     { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: chromium }, grep: /@desktop/ },
   ],
   webServer: [
@@ -40,7 +47,7 @@ export default defineConfig({
       url: `http://localhost:${port}/health`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { PORT: String(port), LOG_LEVEL: 'silent' },
+      env: { PORT: String(port), LOG_LEVEL: 'silent', SEED_NEWCOMERS: '30' },
     },
     // The same portal with 20-second access tokens, for the renewal journeys.
     {
@@ -48,7 +55,7 @@ export default defineConfig({
       url: `http://localhost:${port + 1}/health`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { PORT: String(port + 1), LOG_LEVEL: 'silent', ACCESS_TOKEN_TTL: '20' },
+      env: { PORT: String(port + 1), LOG_LEVEL: 'silent', ACCESS_TOKEN_TTL: '20', SEED_NEWCOMERS: '5' },
     },
   ],
 });

@@ -78,6 +78,11 @@ export interface EnrolmentInput {
   assistedEmail?: string | null;
 }
 
+/** An onboarding started elsewhere (on a computer) that this device continues (after a user code). */
+export interface ContinuedOnboarding extends CreatedOnboarding {
+  legal_terms_accepted: boolean;
+}
+
 export interface CreateOnboardingInput {
   mode: RegisterMode;
   userId: string | null;
@@ -158,6 +163,8 @@ export interface EnrolmentContext {
 export type EnrolmentEvent =
   /** Landing's Start button. */
   | { type: 'onboarding.start' }
+  /** Continue, on this device, the onboarding another device started (DeviceDetect, after a user code). */
+  | { type: 'onboarding.continue'; onboardingId: string }
   /** Leave and delete the onboarding on the server. */
   | { type: 'onboarding.cancel' }
   /** Leave, forgetting the onboarding here (it stays on the server). */
@@ -210,6 +217,18 @@ export function onboardingClientState(context: EnrolmentContext): OnboardingClie
     supportedDocs: context.supportedDocs,
     confirmData: context.confirmData,
   };
+}
+
+/** What the server says of an onboarding (spec §7 POST /internal/onboardings). */
+function onboardingFacts(onboarding: CreatedOnboarding) {
+  return {
+    onboardingId: onboarding.onboarding_id,
+    identityProofing: onboarding.identity_proofing,
+    lifeProofing: onboarding.life_proofing,
+    biometricQR: onboarding.biometric_qr,
+    supportedDocs: onboarding.supported_docs,
+    registerType: registerTypeOf(onboarding.identity_proofing),
+  } satisfies Partial<EnrolmentContext>;
 }
 
 /** Everything an onboarding adds to the context, as before it started. */
@@ -296,6 +315,9 @@ export const enrolmentMachine = setup({
     deleteOnboarding: fromPromise<void, { onboardingId: string }>(async () => {
       throw new Error('deleteOnboarding is provided by the app');
     }),
+    loadOnboarding: fromPromise<ContinuedOnboarding, { onboardingId: string }>(async () => {
+      throw new Error('loadOnboarding is provided by the app');
+    }),
     portrayalResult: portrayalResultMachine,
   },
   actions: {
@@ -314,6 +336,8 @@ export const enrolmentMachine = setup({
       stepAfterNextSteps(context.settings, context.identityProofing) === params.step,
     identityProofingOn: ({ context }) => context.identityProofing,
     lifeProofingOn: ({ context }) => context.lifeProofing,
+    legalTermsAlreadyAccepted: (_, params: { onboarding: ContinuedOnboarding }) =>
+      params.onboarding.legal_terms_accepted,
     acceptsLegalTerms: ({ context }, params: { termsAccepted: boolean; legitimacyConfirmed: boolean }) =>
       legalTermsAccepted(context.registerMode, params),
     choosesSelfieOnly: ({ context }, params: { documentType: DocumentChoice }) =>
@@ -372,6 +396,15 @@ export const enrolmentMachine = setup({
     enrolled: false,
   }),
   initial: 'notEnrolled',
+  on: {
+    'onboarding.continue': {
+      target: '.continuingOnboarding',
+      actions: assign(({ context, event }) => ({
+        ...noOnboarding(context),
+        onboardingId: event.onboardingId,
+      })),
+    },
+  },
   states: {
     notEnrolled: {
       meta: { screen: 'Landing' },
@@ -391,19 +424,29 @@ export const enrolmentMachine = setup({
               ? { email: context.assistedEmail }
               : null,
         }),
-        onDone: {
-          target: 'onboarding',
-          actions: assign({
-            onboardingId: ({ event }) => event.output.onboarding_id,
-            identityProofing: ({ event }) => event.output.identity_proofing,
-            lifeProofing: ({ event }) => event.output.life_proofing,
-            biometricQR: ({ event }) => event.output.biometric_qr,
-            supportedDocs: ({ event }) => event.output.supported_docs,
-            registerType: ({ event }) => registerTypeOf(event.output.identity_proofing),
-          }),
-        },
+        onDone: { target: 'onboarding', actions: assign(({ event }) => onboardingFacts(event.output)) },
         // The API client has told the person; Start tries again.
         onError: 'notEnrolled',
+      },
+    },
+    continuingOnboarding: {
+      tags: ['loading'],
+      invoke: {
+        id: 'loadOnboarding',
+        src: 'loadOnboarding',
+        input: ({ context }) => ({ onboardingId: context.onboardingId ?? '' }),
+        onDone: [
+          {
+            guard: {
+              type: 'legalTermsAlreadyAccepted',
+              params: ({ event }) => ({ onboarding: event.output }),
+            },
+            target: 'onboarding.legalTermsDone',
+            actions: assign(({ event }) => onboardingFacts(event.output)),
+          },
+          { target: 'onboarding.legalTerms', actions: assign(({ event }) => onboardingFacts(event.output)) },
+        ],
+        onError: { target: 'notEnrolled', actions: assign(({ context }) => noOnboarding(context)) },
       },
     },
     onboarding: {
@@ -468,13 +511,16 @@ export const enrolmentMachine = setup({
             id: 'acceptLegalTerms',
             src: 'acceptLegalTerms',
             input: ({ context }) => ({ onboardingId: context.onboardingId ?? '' }),
-            onDone: [
-              { guard: 'identityProofingOn', target: 'choosingDocument' },
-              // OnlySelfieWithId: a selfie-only portrayal.
-              { target: 'registerSelfie', actions: assign({ documentType: 'none', documentCountry: null }) },
-            ],
+            onDone: 'legalTermsDone',
             onError: 'legalTerms',
           },
+        },
+        legalTermsDone: {
+          always: [
+            { guard: 'identityProofingOn', target: 'choosingDocument' },
+            // OnlySelfieWithId: a selfie-only portrayal.
+            { target: 'registerSelfie', actions: assign({ documentType: 'none', documentCountry: null }) },
+          ],
         },
         choosingDocument: {
           meta: { screen: 'RegisterDocuments' },

@@ -26,7 +26,8 @@ execFileSync(
 // Plus ids handed around as data (`messageId: 'x.y'`), e.g. notices and menu entries.
 const messageIdLiterals = execFileSync('grep', [
   '-rhoE',
-  "messageId: '[a-zA-Z0-9_.-]+'",
+  // `messageId: 'x.y'` in data, and JSX props named …Id="x.y" (titleId, leadId, labelId).
+  'messageId: \'[a-zA-Z0-9_.-]+\'|[a-z][a-zA-Z]*Id="[a-zA-Z0-9_.-]+"',
   'src',
   '--include=*.ts',
   '--include=*.tsx',
@@ -36,7 +37,7 @@ const messageIdLiterals = execFileSync('grep', [
   .toString()
   .split('\n')
   .filter(Boolean)
-  .map((line) => line.replace(/^messageId: '|'$/g, ''));
+  .map((line) => line.replace(/^messageId: '|'$|^[a-z][a-zA-Z]*Id="|"$/g, ''));
 const used = [...new Set([...Object.keys(JSON.parse(readFileSync(out, 'utf8'))), ...messageIdLiterals])];
 
 // Ids built at run time from a known list (screen titles, catalogue codes) are declared in the code
@@ -48,6 +49,14 @@ const dynamicPrefixes = [
   'error.reason.',
   'common.http.',
   'common.errors.',
+  // Onboarding: choices, sides, scan failures, challenge actions, field labels and validation messages.
+  'documents.type.',
+  'documents.country.',
+  'documentScan.',
+  'scanFailure.',
+  'takeSelfieAlive.action.',
+  'review.field.',
+  'validation.',
 ];
 
 function placeholders(message: string): string[] {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 
 const OUT = 'tests/fixtures/generated';
-const VERSION = '2';
+const VERSION = '6';
 
 const card = (
   blur,
@@ -57,9 +57,30 @@ function toY4m(rgba, width, height, frames) {
       }
     }
   }
-  const header = Buffer.from(`YUV4MPEG2 W${width} H${height} F15:1 Ip A1:1 C420jpeg\n`);
-  const frame = Buffer.concat([Buffer.from('FRAME\n'), y, u, v]);
-  return Buffer.concat([header, ...Array.from({ length: frames }, () => frame)]);
+  const header = Buffer.from(`YUV4MPEG2 W${width} H${height} F3:1 Ip A1:1 C420jpeg\n`);
+  // Like a hand-held phone, no two frames are the same: each is shifted by a few pixels (hand shake). The
+  // fake camera loops the file; at 3 frames a second, 60 frames repeat only every 20 seconds, so two pictures
+  // taken within one journey step never come out byte for byte the same.
+  const shifted = (plane, w, h, dx, dy) => {
+    const out = Buffer.alloc(plane.length);
+    for (let row = 0; row < h; row++) {
+      const source = Math.min(h - 1, Math.max(0, row + dy)) * w;
+      for (let col = 0; col < w; col++)
+        out[row * w + col] = plane[source + Math.min(w - 1, Math.max(0, col + dx))];
+    }
+    return out;
+  };
+  const frameOf = (_, k) => {
+    const dx = (k % 7) - 3;
+    const dy = (Math.floor(k / 7) % 9) - 4;
+    return Buffer.concat([
+      Buffer.from('FRAME\n'),
+      shifted(y, width, height, 2 * dx, 2 * dy),
+      shifted(u, width / 2, height / 2, dx, dy),
+      shifted(v, width / 2, height / 2, dx, dy),
+    ]);
+  };
+  return Buffer.concat([header, ...Array.from({ length: frames }, frameOf)]);
 }
 
 export async function makeFixtures() {
@@ -90,7 +111,7 @@ export async function makeFixtures() {
         context.drawImage(bitmap, 0, 0);
         return Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data);
       }, png.toString('base64'));
-      writeFileSync(join(OUT, file), toY4m(Uint8Array.from(rgba), width, height, 2));
+      writeFileSync(join(OUT, file), toY4m(Uint8Array.from(rgba), width, height, 60));
       await page.close();
     };
     await shoot(card(0), 1280, 960, 'document.jpg');

@@ -160,8 +160,22 @@ export const seedEmail = (username: string, tenant: string) => `${username}@${te
 const seedHashes = new Map<string, Promise<string>>();
 const seedHash = (password: string) => getOrCreatePromise(seedHashes, password, () => hashPassword(password));
 
+/**
+ * SEED_NEWCOMERS=n adds n more unenrolled users, newcomer-01… (password = username), so that browser journeys
+ * can each enrol someone of their own.
+ */
+export function seedAccountList(env: NodeJS.ProcessEnv = process.env): SeedAccount[] {
+  const extra = Math.min(Math.max(Number(env.SEED_NEWCOMERS) || 0, 0), 99);
+  const newcomers = Array.from({ length: extra }, (_, i): SeedAccount => {
+    const username = `newcomer-${String(i + 1).padStart(2, '0')}`;
+    return { username, firstName: 'Nerea', lastName: `Nueva ${i + 1}`, roles: ['user'], enrolled: false };
+  });
+  return [...SEED_ACCOUNTS, ...newcomers];
+}
+
 export const seedAccounts: Seeder = async (tx, tenant) => {
-  for (const [index, account] of SEED_ACCOUNTS.entries()) {
+  const accounts = seedAccountList();
+  for (const [index, account] of accounts.entries()) {
     const acsId = account.enrolled ? `ACS-${tenant.toUpperCase()}-${String(index).padStart(4, '0')}` : null;
     const { rows } = await tx.query<{ id: string }>(
       `insert into accounts (tenant, username, first_name, last_name, email, password_hash, roles, enrolled, acs_id,
@@ -179,7 +193,7 @@ export const seedAccounts: Seeder = async (tx, tenant) => {
         account.enrolled,
         acsId,
         account.enrolled ? 'completed' : 'none',
-        SEED_ACCOUNTS.length - index,
+        accounts.length - index,
       ],
     );
     const id = rows[0]?.id;

@@ -49,6 +49,8 @@ export interface RequestOptions<T = unknown> {
   signal?: AbortSignal;
   /** Per-attempt timeout in ms, or false for none. */
   timeout?: number | false;
+  /** Upload progress of the body, 0 to 1 (uploads of images show it). */
+  onUploadProgress?: (fraction: number) => void;
 }
 
 export interface ApiClient {
@@ -97,6 +99,49 @@ function isRenewable403(error: unknown): boolean {
     return false;
   }
   return !`${detail}\n${title}`.toLowerCase().includes(LOCATION_NEEDED);
+}
+
+/** A fetch made of XMLHttpRequest, for the one thing fetch cannot do here: report upload progress. */
+export function xhrFetch(onProgress: (fraction: number) => void): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.blob();
+    return new Promise<Response>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open(request.method, request.url);
+      for (const [name, value] of request.headers) xhr.setRequestHeader(name, value);
+      xhr.responseType = 'blob';
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+      };
+      xhr.onload = () => {
+        const headers = new Headers();
+        for (const line of xhr
+          .getAllResponseHeaders()
+          .trim()
+          .split(/[\r\n]+/)) {
+          const index = line.indexOf(':');
+          if (index > 0) headers.append(line.slice(0, index).trim(), line.slice(index + 1).trim());
+        }
+        const status = xhr.status;
+        const nullBody = status === 204 || status === 205 || status === 304;
+        resolve(
+          new Response(nullBody ? null : (xhr.response as Blob), {
+            status,
+            statusText: xhr.statusText,
+            headers,
+          }),
+        );
+      };
+      xhr.onerror = () => reject(new TypeError('Network request failed'));
+      xhr.ontimeout = () => reject(new TypeError('Network request timed out'));
+      const abort = () => xhr.abort();
+      xhr.onabort = () => reject(request.signal.reason ?? new DOMException('Aborted', 'AbortError'));
+      if (request.signal.aborted) abort();
+      else request.signal.addEventListener('abort', abort, { once: true });
+      xhr.send(body);
+    });
+  };
 }
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
@@ -162,6 +207,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     if (options.json !== undefined) init.json = options.json;
     else if (options.body !== undefined) init.body = options.body;
     if (options.signal) init.signal = options.signal;
+    // fetch can only report upload progress by streaming the body, which Chromium allows over HTTP/2 only;
+    // XMLHttpRequest reports it over any connection.
+    if (options.onUploadProgress && typeof XMLHttpRequest !== 'undefined') {
+      init.fetch = xhrFetch(options.onUploadProgress);
+    }
     return http(url, init);
   }
 

@@ -178,6 +178,7 @@ export function createRuntime(navigate: Navigate = browserNavigate) {
     notifications,
     session,
     apiClient,
+    navigate,
     start() {
       notifications.start();
       app.start();

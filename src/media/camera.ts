@@ -14,18 +14,69 @@ export function cameraFailureOf(error: unknown): CameraFailure {
 
 export type Facing = 'environment' | 'user';
 
+// A released camera stays open a few seconds before it is turned off, so that the back of a document (a new
+// capture, right after the front) reuses it: no black flash, no second permission prompt on some phones, and
+// the focus and exposure the camera has already found.
+const KEEP_OPEN_MS = 4000;
+const facingOf = new WeakMap<MediaStream, Facing>();
+let kept: { stream: MediaStream; facing: Facing; timer: ReturnType<typeof setTimeout> } | undefined;
+
+const isLive = (stream: MediaStream) =>
+  stream.getVideoTracks().length > 0 && stream.getVideoTracks().every((track) => track.readyState === 'live');
+
+function stopTracks(stream: MediaStream): void {
+  for (const track of stream.getTracks()) track.stop();
+}
+
 export async function openCamera(facing: Facing): Promise<MediaStream> {
+  if (kept) {
+    const { stream, timer } = kept;
+    clearTimeout(timer);
+    kept = undefined;
+    if (facingOf.get(stream) === facing && isLive(stream)) return stream;
+    stopTracks(stream);
+  }
   if (!navigator.mediaDevices?.getUserMedia) {
     throw Object.assign(new Error('no camera API (insecure context?)'), { name: 'TypeError' });
   }
-  return navigator.mediaDevices.getUserMedia({
+  const stream = await navigator.mediaDevices.getUserMedia({
     audio: false,
     video: { facingMode: { ideal: facing }, width: { ideal: 1920 }, height: { ideal: 1080 } },
   });
+  facingOf.set(stream, facing);
+  return stream;
 }
 
-export function closeCamera(stream: MediaStream | undefined): void {
-  for (const track of stream?.getTracks() ?? []) track.stop();
+/** Lets the camera go: it is turned off after a few seconds unless a new capture of the same side takes it. */
+export function closeCamera(stream: MediaStream | undefined, options: { now?: boolean } = {}): void {
+  if (!stream) return;
+  if (options.now) {
+    if (kept?.stream === stream) {
+      clearTimeout(kept.timer);
+      kept = undefined;
+    }
+    stopTracks(stream);
+    return;
+  }
+  const facing = facingOf.get(stream);
+  if (kept?.stream === stream) return;
+  if (kept) {
+    clearTimeout(kept.timer);
+    stopTracks(kept.stream);
+    kept = undefined;
+  }
+  if (!facing || !isLive(stream)) {
+    stopTracks(stream);
+    return;
+  }
+  kept = {
+    stream,
+    facing,
+    timer: setTimeout(() => {
+      if (kept?.stream === stream) kept = undefined;
+      stopTracks(stream);
+    }, KEEP_OPEN_MS),
+  };
 }
 
 /** The current video frame as a bitmap (transferable to a worker). */

@@ -20,6 +20,14 @@ function getWorker(): Worker {
       pending.get(event.data.id)?.(event.data);
       pending.delete(event.data.id);
     };
+    // A worker that fails to load or crashes never answers: settle what waits on it (else the caller
+    // waits forever) and start a fresh one next time.
+    worker.onerror = () => {
+      worker?.terminate();
+      worker = undefined;
+      for (const [id, settle] of pending) settle({ id, ok: false, problem: 'unreadable' });
+      pending.clear();
+    };
   }
   return worker;
 }

@@ -85,6 +85,10 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
   };
   const onboardingEvents: (EnrolmentEvent | EventObject)[] = [
     { type: 'onboarding.start' } satisfies EnrolmentEvent,
+    { type: 'onboarding.continue', onboardingId: 'o-2' } satisfies EnrolmentEvent,
+    done('loadOnboarding', { ...created, legal_terms_accepted: true }),
+    done('loadOnboarding', { ...created, legal_terms_accepted: false }),
+    failed('loadOnboarding', new Error('404')),
     done('createOnboarding', created),
     failed('createOnboarding', new Error('500')),
     { type: 'onboarding.cancel' } satisfies EnrolmentEvent,
@@ -156,6 +160,7 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
           requestChallenge: control.actor('requestChallenge'),
           confirmRegistration: control.actor('confirmRegistration'),
           deleteOnboarding: control.actor('deleteOnboarding'),
+          loadOnboarding: control.actor('loadOnboarding'),
           portrayalResult: control.actor('portrayalResult'),
         },
       }),

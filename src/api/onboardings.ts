@@ -1,0 +1,112 @@
+import { type } from 'arktype';
+import type { ApiClient } from './client.ts';
+import {
+  type ConfirmationResult,
+  type CreatedOnboarding,
+  confirmationResult,
+  createdOnboarding,
+  legalTermsAccepted,
+  type RegistrationPayload,
+} from './contract/onboarding.ts';
+import { isApiError } from './errors.ts';
+
+// Spec §7 Onboarding: POST, GET, legal terms, DELETE, the confirmation; and the user codes that carry an
+// onboarding from a computer to a phone.
+
+export function createOnboarding(
+  api: ApiClient,
+  body: { mode: 'auto' | 'assisted'; user_id?: string | null; userData?: Record<string, unknown> | null },
+): Promise<CreatedOnboarding> {
+  return api.post('/internal/onboardings', { json: body, schema: createdOnboarding });
+}
+
+export async function acceptLegalTerms(api: ApiClient, onboardingId: string): Promise<void> {
+  await api.put(`/internal/onboardings/${encodeURIComponent(onboardingId)}/legal_terms`, {
+    schema: legalTermsAccepted,
+  });
+}
+
+export async function deleteOnboarding(api: ApiClient, onboardingId: string): Promise<void> {
+  await api.delete(`/internal/onboardings/${encodeURIComponent(onboardingId)}`, {
+    responseType: 'none',
+    silent: true,
+  });
+}
+
+export const onboardingStatus = type({
+  onboarding_id: 'string',
+  status: "'started' | 'legal_terms_accepted' | 'in_progress' | 'completed'",
+  legal_terms_accepted: 'boolean',
+  portrayals: type({
+    portrayal_id: 'string',
+    portrayal_type: 'string',
+    images: 'string[]',
+    result: "'pending' | 'error' | 'ready'",
+  }).array(),
+  outcome: 'string | null',
+  reason: 'string | null',
+  user_id: 'string | null',
+  qr_sid: 'string | null',
+  updated_at: 'string',
+});
+export type OnboardingStatus = typeof onboardingStatus.infer;
+
+/** GET /internal/onboardings/{id}: what an onboarding is (the fields a continuing device needs). */
+export function getOnboarding(api: ApiClient, onboardingId: string): Promise<CreatedOnboarding> {
+  return api.get(`/internal/onboardings/${encodeURIComponent(onboardingId)}`, { schema: createdOnboarding });
+}
+
+/** Where an onboarding stands (DeviceDetect follows the phone's progress with it). */
+export function getOnboardingStatus(api: ApiClient, onboardingId: string): Promise<OnboardingStatus> {
+  return api.get(`/internal/onboardings/${encodeURIComponent(onboardingId)}/status`, {
+    schema: onboardingStatus,
+    silent: true,
+  });
+}
+
+/**
+ * PUT the registration payload (spec §3). A refusal with a registration reason (409, or 503 for
+ * enforcement_source_unavailable) is an answer, not a failure: it resolves with the result it carries.
+ */
+export async function confirmRegistration(
+  api: ApiClient,
+  onboardingId: string,
+  portrayalId: string,
+  payload: RegistrationPayload,
+): Promise<ConfirmationResult> {
+  const path = `/internal/onboardings/${encodeURIComponent(onboardingId)}/portrayals/${encodeURIComponent(portrayalId)}`;
+  try {
+    return await api.put(path, {
+      json: payload,
+      schema: confirmationResult,
+      // The enrolment machine shows the reason on its own screen; no general notice for these.
+      handlers: { 409: () => {}, 503: () => {} },
+    });
+  } catch (error) {
+    if (isApiError(error) && (error.status === 409 || error.status === 503)) {
+      const carried = confirmationResult(error.body);
+      if (!(carried instanceof type.errors) && carried.result.reason) return carried;
+    }
+    throw error;
+  }
+}
+
+export const userCode = type({
+  code: 'string',
+  onboarding_id: 'string',
+  expires_at: 'string',
+  expires_in: 'number',
+  'link?': 'string',
+  'qr?': 'string',
+});
+export type UserCode = typeof userCode.infer;
+
+export function generateUserCode(api: ApiClient, onboardingId: string | null): Promise<UserCode> {
+  return api.post('/user-code/generate', { json: { onboarding_id: onboardingId }, schema: userCode });
+}
+
+export const redeemedUserCode = type({ onboarding_id: 'string', expires_at: 'string' });
+
+export function redeemUserCode(api: ApiClient, code: string) {
+  return api.post('/user-code/redeem', { json: { code }, schema: redeemedUserCode, silent: true });
+}

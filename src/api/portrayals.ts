@@ -1,0 +1,95 @@
+import { type } from 'arktype';
+import type { ApiClient } from './client.ts';
+import {
+  type Challenge,
+  type CreatedPortrayal,
+  challenge,
+  createdPortrayal,
+  type DocumentChoice,
+  type PortrayalResult,
+  portrayalResult,
+  portrayalResultProblem,
+  uploadedImage,
+  uploadedLifeproof,
+} from './contract/onboarding.ts';
+import { isApiError } from './errors.ts';
+
+// Spec §7 Portrayals: create, images (obverse, reverse, selfie; lifeproof as multipart), the result that is
+// polled until it is no longer 404, and the liveness challenges.
+
+export function createPortrayal(
+  api: ApiClient,
+  body: {
+    onboarding_id: string;
+    portrayal_type: 'document' | 'selfie';
+    document_type: DocumentChoice | null;
+    document_country: string | null;
+  },
+): Promise<CreatedPortrayal> {
+  return api.post('/internal/portrayals', { json: body, schema: createdPortrayal });
+}
+
+export async function uploadPortrayalImage(
+  api: ApiClient,
+  portrayalId: string,
+  kind: 'obverse' | 'reverse' | 'selfie',
+  image: Blob,
+  onProgress?: (fraction: number) => void,
+): Promise<void> {
+  await api.put(`/internal/portrayals/${encodeURIComponent(portrayalId)}/${kind}`, {
+    body: image,
+    headers: { 'content-type': image.type === 'image/png' ? 'image/png' : 'image/jpeg' },
+    schema: uploadedImage,
+    ...(onProgress ? { onUploadProgress: onProgress } : {}),
+  });
+}
+
+/** The liveness proof (multipart): the frames of the challenge and the challenge they answer. */
+export async function uploadLifeproof(
+  api: ApiClient,
+  portrayalId: string,
+  proof: { frames: Blob[]; challengeId: string | null },
+  onProgress?: (fraction: number) => void,
+): Promise<void> {
+  const form = new FormData();
+  proof.frames.forEach((frame, index) => {
+    form.append('frames', frame, `frame-${index}.jpg`);
+  });
+  if (proof.challengeId) form.append('challenge_id', proof.challengeId);
+  form.append('life_proofing', 'true');
+  await api.put(`/internal/portrayals/${encodeURIComponent(portrayalId)}/lifeproof`, {
+    body: form,
+    schema: uploadedLifeproof,
+    ...(onProgress ? { onUploadProgress: onProgress } : {}),
+  });
+}
+
+export type PortrayalPoll =
+  | { status: 'pending' }
+  | { status: 'done'; result: PortrayalResult }
+  | { status: 'error'; code: string };
+
+/** One look at the result: 404 is 'not yet' (silently), a 422 names the portrayal error (spec §8). */
+export async function fetchPortrayalResult(api: ApiClient, portrayalId: string): Promise<PortrayalPoll> {
+  try {
+    const result = await api.get(`/internal/portrayals/${encodeURIComponent(portrayalId)}`, {
+      schema: portrayalResult,
+      silent: true,
+    });
+    return { status: 'done', result };
+  } catch (error) {
+    if (isApiError(error) && error.status === 404) return { status: 'pending' };
+    if (isApiError(error) && error.status === 422) {
+      const problem = portrayalResultProblem(error.body);
+      if (!(problem instanceof type.errors)) return { status: 'error', code: problem.reason };
+    }
+    throw error;
+  }
+}
+
+export function requestChallenge(
+  api: ApiClient,
+  body: { length: number; expiration: number },
+): Promise<Challenge> {
+  return api.post('/internal/challenges', { json: body, schema: challenge });
+}

@@ -1,0 +1,291 @@
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { CapturedPhoto } from '../../../machines/capture.machine';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { CaptureView } from './capture/capture-view';
+import {
+  CancelEnrolment,
+  EnrolmentFrame,
+  type EnrolmentSnapshot,
+  metaOf,
+  ScreenTitle,
+  useUploadProgress,
+} from './enrolment-frame';
+import type { EnrolmentActor, EnrolmentRuntime } from './enrolment-runtime';
+
+/** The picture is on its way: a progress bar while it uploads. */
+function Uploading({ enrolment }: { enrolment: EnrolmentRuntime }) {
+  const intl = useIntl();
+  const progress = useUploadProgress(enrolment);
+  const percent = Math.round((progress ?? 0) * 100);
+  return (
+    <div className="flex flex-col gap-2" data-testid="upload-progress">
+      <p>
+        <FormattedMessage id="upload.inProgress" />
+      </p>
+      <progress
+        className="h-2 w-full accent-brand"
+        max={100}
+        value={progress === null ? undefined : percent}
+        aria-label={intl.formatMessage({ id: 'upload.inProgress' })}
+      />
+    </div>
+  );
+}
+
+/**
+ * What a capture step shows: the upload, a failed upload (re-send the same picture or take another), a
+ * picture no longer available (take it again), or the camera.
+ */
+function CaptureStep({
+  actor,
+  snapshot,
+  enrolment,
+  facing,
+  purpose,
+}: {
+  actor: EnrolmentActor;
+  snapshot: EnrolmentSnapshot;
+  enrolment: EnrolmentRuntime;
+  facing: 'environment' | 'user';
+  purpose: 'obverse' | 'reverse' | 'selfie';
+}) {
+  const [retaking, setRetaking] = useState(false);
+  const meta = metaOf(snapshot);
+  const send = (photo: CapturedPhoto) => {
+    setRetaking(false);
+    actor.send({ type: 'image.captured', image: enrolment.keep(photo.blob) });
+  };
+  if (snapshot.hasTag('loading')) return <Uploading enrolment={enrolment} />;
+  if (meta.uploadError === 'upload_failed' && !retaking) {
+    return (
+      <Card role="alert" className="flex flex-col gap-4" data-testid="upload-failed">
+        <p className="font-medium">
+          <FormattedMessage id="upload.failed" />
+        </p>
+        <Button onClick={() => actor.send({ type: 'upload.retry' })} data-testid="upload-retry">
+          <FormattedMessage id="upload.retry" />
+        </Button>
+        <Button variant="secondary" onClick={() => setRetaking(true)}>
+          <FormattedMessage id="upload.takeAnother" />
+        </Button>
+      </Card>
+    );
+  }
+  return (
+    <>
+      {meta.uploadError === 'image_not_available' && (
+        <p role="alert" className="rounded-lg bg-amber-50 p-3 text-amber-900">
+          <FormattedMessage id="upload.imageNotAvailable" />
+        </p>
+      )}
+      <CaptureView
+        key={`${purpose}-${snapshot.context.identityPortrayalId}`}
+        facing={facing}
+        purpose={purpose}
+        onPhoto={send}
+      />
+    </>
+  );
+}
+
+/** A scan the engine could not use (spec §8 scan failure screens): what happened and how to do better. */
+function ScanFailure({ actor, scanError }: { actor: EnrolmentActor; scanError: string }) {
+  return (
+    <Card role="alert" className="flex flex-col gap-3" data-testid="scan-failure" data-scan-error={scanError}>
+      <h2 className="text-xl font-semibold">
+        <FormattedMessage id={`scanFailure.${scanError}.title`} />
+      </h2>
+      <p className="text-slate-700">
+        <FormattedMessage id={`scanFailure.${scanError}.hint`} />
+      </p>
+      <Button onClick={() => actor.send({ type: 'scan.retry' })} data-testid="scan-retry">
+        <FormattedMessage id="scanFailure.retry" />
+      </Button>
+    </Card>
+  );
+}
+
+/** DocumentScan (spec §2): the obverse, then the reverse where the document has one. */
+export function DocumentScan() {
+  return (
+    <EnrolmentFrame screen="DocumentScan" deviceChecked={false}>
+      {({ actor, snapshot, enrolment }) => {
+        const meta = metaOf(snapshot);
+        if (meta.scanError) {
+          return (
+            <>
+              <ScreenTitle titleId="documentScan.title" />
+              <ScanFailure actor={actor} scanError={meta.scanError} />
+              <CancelEnrolment actor={actor} />
+            </>
+          );
+        }
+        const side = meta.side === 'reverse' ? 'reverse' : 'obverse';
+        return (
+          <>
+            <ScreenTitle titleId={`documentScan.${side}.title`} leadId={`documentScan.${side}.lead`} />
+            <CaptureStep
+              actor={actor}
+              snapshot={snapshot}
+              enrolment={enrolment}
+              facing="environment"
+              purpose={side}
+            />
+            <CancelEnrolment actor={actor} />
+          </>
+        );
+      }}
+    </EnrolmentFrame>
+  );
+}
+
+/** RegisterSelfie (spec §2): what the selfie is for, then the camera. */
+export function RegisterSelfie() {
+  return (
+    <EnrolmentFrame screen="RegisterSelfie">
+      {({ actor, snapshot }) => (
+        <>
+          <ScreenTitle titleId="registerSelfie.title" leadId="registerSelfie.lead" />
+          <ul className="flex list-disc flex-col gap-1 pl-6 text-slate-700">
+            <li>
+              <FormattedMessage id="registerSelfie.tip.light" />
+            </li>
+            <li>
+              <FormattedMessage id="registerSelfie.tip.face" />
+            </li>
+            <li>
+              <FormattedMessage id="registerSelfie.tip.alone" />
+            </li>
+          </ul>
+          <Button
+            disabled={snapshot.hasTag('loading')}
+            onClick={() => actor.send({ type: 'selfie.start' })}
+            data-testid="selfie-start"
+          >
+            {snapshot.hasTag('loading') ? <Spinner label="" /> : null}
+            <FormattedMessage id="registerSelfie.start" />
+          </Button>
+          <CancelEnrolment actor={actor} />
+        </>
+      )}
+    </EnrolmentFrame>
+  );
+}
+
+/** TakeSelfie (spec §2): the front camera. */
+export function TakeSelfie() {
+  return (
+    <EnrolmentFrame screen="TakeSelfie">
+      {({ actor, snapshot, enrolment }) => (
+        <>
+          <ScreenTitle titleId="takeSelfie.title" leadId="takeSelfie.lead" />
+          <CaptureStep
+            actor={actor}
+            snapshot={snapshot}
+            enrolment={enrolment}
+            facing="user"
+            purpose="selfie"
+          />
+          <CancelEnrolment actor={actor} />
+        </>
+      )}
+    </EnrolmentFrame>
+  );
+}
+
+/**
+ * TakeSelfieAlive (spec §2, §7 challenges): the person does what the challenge asks, one picture per action;
+ * the pictures together are the liveness proof (multipart lifeproof).
+ */
+export function TakeSelfieAlive() {
+  const intl = useIntl();
+  const [frames, setFrames] = useState<Blob[]>([]);
+  return (
+    <EnrolmentFrame screen="TakeSelfieAlive">
+      {({ actor, snapshot, enrolment }) => {
+        const meta = metaOf(snapshot);
+        const challenge = snapshot.context.challenge;
+        if (meta.challengeError) {
+          return (
+            <>
+              <ScreenTitle titleId="takeSelfieAlive.title" />
+              <Card role="alert" className="flex flex-col gap-3">
+                <p>
+                  <FormattedMessage id="takeSelfieAlive.challengeFailed" />
+                </p>
+                <Button onClick={() => actor.send({ type: 'challenge.retry' })}>
+                  <FormattedMessage id="enrolment.retry" />
+                </Button>
+              </Card>
+              <CancelEnrolment actor={actor} />
+            </>
+          );
+        }
+        if (!challenge || (snapshot.hasTag('loading') && !meta.uploadError)) {
+          return (
+            <>
+              <ScreenTitle titleId="takeSelfieAlive.title" />
+              {snapshot.hasTag('loading') && challenge ? (
+                <Uploading enrolment={enrolment} />
+              ) : (
+                <Spinner label={intl.formatMessage({ id: 'common.loading' })} />
+              )}
+            </>
+          );
+        }
+        const action = challenge.actions[frames.length];
+        const onPhoto = (photo: CapturedPhoto) => {
+          const next = [...frames, photo.blob];
+          if (next.length < challenge.actions.length) {
+            setFrames(next);
+            return;
+          }
+          setFrames([]);
+          actor.send({ type: 'image.captured', image: enrolment.keep(next) });
+        };
+        if (meta.uploadError === 'upload_failed') {
+          return (
+            <>
+              <ScreenTitle titleId="takeSelfieAlive.title" />
+              <Card role="alert" className="flex flex-col gap-4">
+                <p className="font-medium">
+                  <FormattedMessage id="upload.failed" />
+                </p>
+                <Button onClick={() => actor.send({ type: 'upload.retry' })}>
+                  <FormattedMessage id="upload.retry" />
+                </Button>
+              </Card>
+            </>
+          );
+        }
+        return (
+          <>
+            <ScreenTitle titleId="takeSelfieAlive.title" leadId="takeSelfieAlive.lead" />
+            <ol
+              className="flex flex-col gap-1"
+              aria-label={intl.formatMessage({ id: 'takeSelfieAlive.actions' })}
+            >
+              {challenge.actions.map((name, index) => (
+                <li
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the steps never reorder and an action may repeat.
+                  key={`${name}-${index}`}
+                  aria-current={index === frames.length ? 'step' : undefined}
+                  className={index === frames.length ? 'font-semibold text-brand' : 'text-slate-600'}
+                >
+                  {intl.formatMessage({ id: `takeSelfieAlive.action.${name}`, defaultMessage: name })}
+                </li>
+              ))}
+            </ol>
+            {action && (
+              <CaptureView key={`alive-${frames.length}`} facing="user" purpose="selfie" onPhoto={onPhoto} />
+            )}
+            <CancelEnrolment actor={actor} />
+          </>
+        );
+      }}
+    </EnrolmentFrame>
+  );
+}

@@ -1,0 +1,145 @@
+// The real effects the capture machine names (machines/capture.machine.ts), as thin wrappers over src/media.
+import { fromPromise } from 'xstate';
+import type {
+  CameraError,
+  CameraFailure,
+  CapturedPhoto,
+  Facing,
+  ImageCheckError,
+} from '../../../../machines/capture.machine';
+import { cameraFailureOf, closeCamera, grabFrame, openCamera, takePhoto } from '../../../media/camera';
+import { scoreFrame } from '../../../media/frame-score';
+import { ImagePreparationError, type PrepareFailure, prepareImage } from '../../../media/prepare-image';
+import { SHARP_THRESHOLD } from '../../../media/sharpness';
+
+/** What startCamera rejects with: the machine reads `cameraFailure`. */
+export class CameraOpenError extends Error implements CameraError {
+  constructor(readonly cameraFailure: CameraFailure) {
+    super(`camera ${cameraFailure}`);
+  }
+}
+
+/** What checkImage rejects with: the machine reads `code`. */
+export class ImageCheckFailure extends Error {
+  constructor(readonly code: ImageCheckError) {
+    super(code);
+  }
+}
+
+const IMAGE_CHECK_ERRORS: Record<PrepareFailure, ImageCheckError> = {
+  'too-small': 'image_too_small',
+  'too-large': 'image_too_large',
+  'wrong-type': 'image_wrong_type',
+  unreadable: 'image_not_available',
+};
+
+/** How long a detached video may take to show its first frame. */
+const FIRST_FRAME_MS = 5000;
+
+export async function startCamera(facing: Facing, signal?: AbortSignal): Promise<MediaStream> {
+  let stream: MediaStream;
+  try {
+    stream = await openCamera(facing);
+  } catch (error) {
+    throw new CameraOpenError(cameraFailureOf(error));
+  }
+  if (signal?.aborted) {
+    // Nobody is waiting any more (the view went away, or React's strict mode restarted the actor, which
+    // would otherwise deliver this stale stream too): turn the camera off and never answer.
+    closeCamera(stream, { now: true });
+    return new Promise<never>(() => {});
+  }
+  return stream;
+}
+
+export function stopCamera(stream: MediaStream | null | undefined): void {
+  closeCamera(stream ?? undefined);
+}
+
+/** Play a video and wait until it has a frame to draw, or fail after `ms`. */
+function playFirstFrame(video: HTMLVideoElement, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: unknown) => {
+      clearTimeout(timer);
+      video.removeEventListener('loadeddata', onData);
+      video.removeEventListener('error', onError);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onData = () => done();
+    const onError = () => done(new Error('video error'));
+    const timer = setTimeout(() => done(new Error('no video frame')), ms);
+    video.addEventListener('loadeddata', onData);
+    video.addEventListener('error', onError);
+    video.play().then(
+      () => video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA && done(),
+      (error: unknown) => done(error ?? new Error('video does not play')),
+    );
+  });
+}
+
+/**
+ * A full-resolution JPEG of the current camera frame. It draws the video the person is looking at; if that
+ * is not showing this stream (or has no frame yet), it plays the stream in a detached video to draw it.
+ * The machine then checks the photo like a file (prepare-image: ≤1920 px, 5 kB – 5 MB).
+ */
+export async function photoFromStream(
+  stream: MediaStream | null,
+  shown: HTMLVideoElement | null,
+): Promise<Blob> {
+  if (!stream) throw new Error('no camera stream');
+  if (shown && shown.srcObject === stream && shown.videoWidth > 0 && shown.readyState >= 2) {
+    return takePhoto(shown);
+  }
+  const video = document.createElement('video');
+  video.muted = true;
+  video.playsInline = true;
+  video.srcObject = stream;
+  try {
+    await playFirstFrame(video, FIRST_FRAME_MS);
+    return await takePhoto(video);
+  } finally {
+    video.pause();
+    video.srcObject = null;
+  }
+}
+
+/** Prepare a photo or a chosen file for upload; failures become the machine's image check codes. */
+export async function checkPhoto(file: Blob): Promise<CapturedPhoto> {
+  try {
+    const { blob, width, height } = await prepareImage(file);
+    return { blob, width, height };
+  } catch (error) {
+    throw new ImageCheckFailure(
+      error instanceof ImagePreparationError ? IMAGE_CHECK_ERRORS[error.problem] : 'image_not_available',
+    );
+  }
+}
+
+/** Whether this browser can score frames off the main thread (auto-capture); the manual button always works. */
+export function canScoreFrames(): boolean {
+  return typeof createImageBitmap === 'function' && typeof Worker === 'function';
+}
+
+/** Whether the current video frame is sharp enough to count towards auto-capture. */
+export async function isSharpFrame(video: HTMLVideoElement): Promise<boolean> {
+  return (await scoreFrame(await grabFrame(video))) >= SHARP_THRESHOLD;
+}
+
+/** The implementations to give captureMachine.provide(); `shownVideo` is the view's video element. */
+export function captureImplementations(shownVideo: () => HTMLVideoElement | null) {
+  return {
+    actors: {
+      startCamera: fromPromise<MediaStream, { facing: Facing }>(({ input, signal }) =>
+        startCamera(input.facing, signal),
+      ),
+      takePhoto: fromPromise<Blob, { stream: MediaStream | null }>(({ input }) =>
+        photoFromStream(input.stream, shownVideo()),
+      ),
+      checkImage: fromPromise<CapturedPhoto, { file: Blob }>(({ input }) => checkPhoto(input.file)),
+    },
+    actions: {
+      stopCamera: (_: unknown, params: { stream: MediaStream | null }) => stopCamera(params.stream),
+    },
+  };
+}

@@ -1,0 +1,631 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
+import { Link, useLocation, useSearch } from 'wouter';
+import { type ActorRefFrom, fromPromise } from 'xstate';
+import {
+  deviceHandoffMachine,
+  type HandoffCode,
+  type HandoffError,
+  type HandoffStatus,
+} from '../../../machines/device-handoff.machine';
+import { isApiError } from '../../api/errors';
+import { generateUserCode, getOnboardingStatus, redeemUserCode } from '../../api/onboardings';
+import { pathFor } from '../../app/routes';
+import { useRuntime, useTenant } from '../../app/runtime-context';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import type { BrowserVerdict } from '../../domain/browser-check';
+import { registrationErrorCode } from '../../domain/enrolment';
+import { EnrolmentFrame, useDeviceVerdict, useEnrolment } from './enrolment-frame';
+import type { EnrolmentActor } from './enrolment-runtime';
+import { RegistrationErrorMessage, useLeaveEnrolment, useSessionPresence } from './finish';
+
+// DeviceDetect (spec §2, §5): enrolment happens on a phone, in a supported browser. On a computer (or a browser
+// that will not do) the screen says why and, for someone signed in with an onboarding in progress, shows a
+// short user code (and its QR) that carries the onboarding to the phone, then follows the phone's progress
+// (machines/device-handoff.machine.ts). On the phone, /device-detect?code=XXXXXXXX redeems the code for the same
+// account and hands the onboarding to the enrolment machine (`onboarding.continue`), which picks the step.
+
+type FailedVerdict = Extract<BrowserVerdict, { ok: false }>;
+type RedeemProblem = 'not-found' | 'expired' | 'used' | 'failed';
+
+const USER_CODE_LENGTH = 8;
+
+/** A code as typed: any case, with spaces or dashes between the groups. */
+export function normaliseUserCode(input: string): string {
+  return input.replace(/[\s-]/g, '').toUpperCase();
+}
+
+export function isUserCodeShape(code: string): boolean {
+  return new RegExp(`^[A-Z0-9]{${USER_CODE_LENGTH}}$`).test(code);
+}
+
+/** ABCD2345 → 'ABCD 2345': two groups of four are easier to read out and type. */
+export function groupUserCode(code: string): string {
+  return code.match(/.{1,4}/g)?.join(' ') ?? code;
+}
+
+/** m:ss left, never below 0:00. */
+export function formatCountdown(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** Only an https:// address is offered as a download link (browsers.json is tenant data). */
+export function safeDownloadUrl(url: string | undefined): string | undefined {
+  return url?.startsWith('https://') ? url : undefined;
+}
+
+/** What redeeming a code failed with (POST /user-code/redeem). */
+export function redeemProblemOf(error: unknown): RedeemProblem {
+  if (!isApiError(error) || error.kind !== 'http') return 'failed';
+  if (error.status === 404 || error.status === 422) return 'not-found';
+  if (error.status === 410) return 'expired';
+  if (error.status === 409) return 'used';
+  return 'failed';
+}
+
+export interface HandoffStep {
+  id: 'legalTerms' | 'document' | 'selfie' | 'result' | 'finished';
+  done: boolean;
+}
+
+/**
+ * The phone's progress as far as the status tells it (that the code was opened is not known). The document
+ * step only when the onboarding has identity proofing: a selfie-only registration sends no document.
+ */
+export function handoffSteps(status: HandoffStatus | null, identityProofing: boolean): HandoffStep[] {
+  const portrayals = status?.portrayals ?? [];
+  const sent = (...kinds: string[]) =>
+    portrayals.some((p) => p.images.some((image) => kinds.includes(image)));
+  const steps: HandoffStep[] = [
+    { id: 'legalTerms', done: status?.legal_terms_accepted === true },
+    { id: 'document', done: sent('obverse') },
+    { id: 'selfie', done: sent('selfie', 'lifeproof') },
+    { id: 'result', done: portrayals.some((p) => p.result === 'ready') },
+    { id: 'finished', done: status?.status === 'completed' },
+  ];
+  return identityProofing ? steps : steps.filter((step) => step.id !== 'document');
+}
+
+// Ids handed to the parts below, declared here so that the message extractor finds them.
+const m = defineMessages({
+  loading: { id: 'deviceDetect.loading' },
+  desktopTitle: { id: 'deviceDetect.desktop.title' },
+  browserTitle: { id: 'deviceDetect.browser.title' },
+  readyTitle: { id: 'deviceDetect.ready.title' },
+  phoneSignInTitle: { id: 'deviceDetect.phone.signInTitle' },
+  redeemTitle: { id: 'deviceDetect.redeem.title' },
+  redeemChecking: { id: 'deviceDetect.redeem.checking' },
+  redeemContinuing: { id: 'deviceDetect.redeem.continuing' },
+  codeGenerating: { id: 'deviceDetect.code.generating' },
+});
+
+const STEP_LABELS: Record<HandoffStep['id'], MessageDescriptor> = defineMessages({
+  legalTerms: { id: 'deviceDetect.progress.legalTerms' },
+  document: { id: 'deviceDetect.progress.document' },
+  selfie: { id: 'deviceDetect.progress.selfie' },
+  result: { id: 'deviceDetect.progress.result' },
+  finished: { id: 'deviceDetect.progress.finished' },
+});
+
+const BROWSER_NAMES: Record<string, string> = {
+  chrome: 'Chrome',
+  chromium: 'Chromium',
+  edge: 'Edge',
+  firefox: 'Firefox',
+  opera: 'Opera',
+  safari: 'Safari',
+  samsung: 'Samsung Internet',
+};
+
+export function DeviceDetect() {
+  const verdict = useDeviceVerdict();
+  const code = new URLSearchParams(useSearch()).get('code');
+  if (!verdict.ok) return <NotThisDevice verdict={verdict} />;
+  if (code !== null) return <ContinueWithCode key={code} code={normaliseUserCode(code)} />;
+  return <DeviceReady />;
+}
+
+function Screen({ children }: { children: ReactNode }) {
+  return (
+    <section data-screen="DeviceDetect" className="mx-auto flex w-full max-w-xl flex-col gap-6">
+      {children}
+    </section>
+  );
+}
+
+function Title({ message }: { message: MessageDescriptor }) {
+  return (
+    <h1 className="text-2xl font-bold tracking-tight">
+      <FormattedMessage {...message} />
+    </h1>
+  );
+}
+
+function Busy({ label }: { label: MessageDescriptor }) {
+  const intl = useIntl();
+  return (
+    <div className="flex justify-center py-6">
+      <Spinner label={intl.formatMessage(label)} />
+    </div>
+  );
+}
+
+// ── A computer, or a browser that will not do ──────────────────────────────────────────────────────────
+
+function NotThisDevice({ verdict }: { verdict: FailedVerdict }) {
+  const presence = useSessionPresence();
+  return (
+    <Screen>
+      <Card className="flex flex-col gap-4" data-testid="device-detect-reason" data-reason={verdict.reason}>
+        <WhyNotHere verdict={verdict} />
+      </Card>
+      {presence === 'pending' && <Busy label={m.loading} />}
+      {presence === 'signedOut' && <SignInForCode />}
+      {presence === 'signedIn' && <HandoffIfOnboarding />}
+    </Screen>
+  );
+}
+
+function WhyNotHere({ verdict }: { verdict: FailedVerdict }) {
+  const intl = useIntl();
+  const { browsers } = useTenant();
+  const download = safeDownloadUrl(verdict.downloadUrl);
+  if (verdict.reason === 'desktop') {
+    return (
+      <>
+        <Title message={m.desktopTitle} />
+        <p className="text-slate-700">
+          <FormattedMessage id="deviceDetect.desktop.lead" />
+        </p>
+      </>
+    );
+  }
+  const supported = intl.formatList(
+    Object.keys(browsers).map((name) => BROWSER_NAMES[name] ?? name),
+    { type: 'disjunction' },
+  );
+  return (
+    <>
+      <Title message={m.browserTitle} />
+      <p className="text-slate-700">
+        {verdict.reason === 'ios-not-safari' && <FormattedMessage id="deviceDetect.iosNotSafari.lead" />}
+        {verdict.reason === 'unsupported' && (
+          <FormattedMessage id="deviceDetect.unsupported.lead" values={{ browsers: supported }} />
+        )}
+        {verdict.reason === 'outdated' && <FormattedMessage id="deviceDetect.outdated.lead" />}
+      </p>
+      {download && (
+        <a
+          href={download}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={buttonVariants({ variant: 'secondary', className: 'self-start' })}
+          data-testid="device-detect-download"
+        >
+          <FormattedMessage id="deviceDetect.browser.download" />
+        </a>
+      )}
+    </>
+  );
+}
+
+function SignInForCode() {
+  const { session } = useRuntime();
+  const busy = useSelector(session, (s) => s.matches('signingIn'));
+  return (
+    <Card className="flex flex-col gap-4">
+      <p className="text-slate-700">
+        <FormattedMessage id="deviceDetect.computer.signInLead" />
+      </p>
+      <Button
+        className="self-start"
+        data-testid="device-detect-login"
+        disabled={busy}
+        onClick={() => session.send({ type: 'session.login', returnTo: pathFor('DeviceDetect') ?? '/' })}
+      >
+        <FormattedMessage id="deviceDetect.signIn" />
+      </Button>
+    </Card>
+  );
+}
+
+function HandoffIfOnboarding() {
+  const { actor } = useEnrolment();
+  if (!actor) return <Busy label={m.loading} />;
+  return <HandoffForActor actor={actor} />;
+}
+
+function HandoffForActor({ actor }: { actor: EnrolmentActor }) {
+  const onboardingId = useSelector(actor, (s) => s.context.onboardingId);
+  const identityProofing = useSelector(actor, (s) => s.context.identityProofing);
+  if (!onboardingId) {
+    return (
+      <Card>
+        <p className="text-slate-700" data-testid="device-detect-no-onboarding">
+          <FormattedMessage id="deviceDetect.noOnboarding" />
+        </p>
+      </Card>
+    );
+  }
+  // A new onboarding (started again meanwhile) is a new handoff.
+  return (
+    <Handoff
+      key={onboardingId}
+      onboardingId={onboardingId}
+      identityProofing={identityProofing}
+      actor={actor}
+    />
+  );
+}
+
+function Handoff({
+  onboardingId,
+  identityProofing,
+  actor,
+}: {
+  onboardingId: string;
+  identityProofing: boolean;
+  actor: EnrolmentActor;
+}) {
+  const { apiClient, session } = useRuntime();
+  const handoff = useActorRef(
+    deviceHandoffMachine.provide({
+      actors: {
+        generateCode: fromPromise<HandoffCode, { onboardingId: string }>(async ({ input }) =>
+          generateUserCode(await apiClient(), input.onboardingId),
+        ),
+        fetchStatus: fromPromise<HandoffStatus, { onboardingId: string }>(async ({ input }) => {
+          try {
+            return await getOnboardingStatus(await apiClient(), input.onboardingId);
+          } catch (error) {
+            throw { status: isApiError(error) ? error.status : 0 } satisfies HandoffError;
+          }
+        }),
+      },
+      // The server has marked the account enrolled: a renewed token says so, and home is the enrolled home.
+      actions: { markEnrolled: () => session.send({ type: 'session.renew' }) },
+    }),
+    { input: { onboardingId } },
+  );
+  const progress = useSelector(handoff, (s) =>
+    s.matches({ progress: 'completed' })
+      ? 'completed'
+      : s.matches({ progress: 'gone' })
+        ? 'gone'
+        : 'following',
+  );
+  const status = useSelector(handoff, (s) => s.context.status);
+  const leave = useLeaveEnrolment(actor);
+
+  if (progress === 'completed') {
+    return (
+      <Card className="flex flex-col gap-4" role="status" data-testid="device-detect-completed">
+        <h2 className="text-xl font-semibold">
+          <FormattedMessage id="deviceDetect.completed.title" />
+        </h2>
+        <p className="text-slate-700">
+          <FormattedMessage id="deviceDetect.completed.lead" />
+        </p>
+        <Button className="self-start" onClick={leave} data-testid="device-detect-home">
+          <FormattedMessage id="deviceDetect.completed.home" />
+        </Button>
+      </Card>
+    );
+  }
+  if (progress === 'gone') {
+    return (
+      <Card className="flex flex-col gap-4" role="alert" data-testid="device-detect-gone">
+        <p className="text-slate-700">
+          <FormattedMessage id="deviceDetect.progress.gone" />
+        </p>
+        <Button className="self-start" onClick={leave}>
+          <FormattedMessage id="deviceDetect.progress.restart" />
+        </Button>
+      </Card>
+    );
+  }
+  const rejected = status?.outcome != null && status.outcome !== 'accepted';
+  return (
+    <>
+      <HandoffCodeCard handoff={handoff} />
+      {rejected && (
+        <Card data-testid="device-detect-rejected">
+          <RegistrationErrorMessage code={registrationErrorCode(status?.reason)} />
+        </Card>
+      )}
+      <Card className="flex flex-col gap-4">
+        <h2 className="text-lg font-semibold">
+          <FormattedMessage id="deviceDetect.progress.heading" />
+        </h2>
+        <ol className="flex flex-col gap-2" data-testid="device-detect-progress">
+          {handoffSteps(status, identityProofing).map((step) => (
+            <li key={step.id} className="flex items-center gap-3" data-step={step.id} data-done={step.done}>
+              <span
+                aria-hidden="true"
+                className={
+                  step.done
+                    ? 'flex size-6 items-center justify-center rounded-full bg-brand text-sm text-brand-fg'
+                    : 'size-6 rounded-full border-2 border-slate-300'
+                }
+              >
+                {step.done ? '✓' : ''}
+              </span>
+              <span className={step.done ? 'text-slate-900' : 'text-slate-600'}>
+                <FormattedMessage {...STEP_LABELS[step.id]} />
+                <span className="sr-only">
+                  {' '}
+                  {step.done ? (
+                    <FormattedMessage id="deviceDetect.progress.done" />
+                  ) : (
+                    <FormattedMessage id="deviceDetect.progress.pending" />
+                  )}
+                </span>
+              </span>
+            </li>
+          ))}
+        </ol>
+        <p className="text-sm text-slate-600">
+          <FormattedMessage id="deviceDetect.progress.note" />
+        </p>
+      </Card>
+    </>
+  );
+}
+
+/** Milliseconds left until the deadline, updated every second. */
+function useCountdown(deadline: number | null): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (deadline === null) return;
+    setNow(Date.now());
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, [deadline]);
+  return deadline === null ? 0 : deadline - now;
+}
+
+function HandoffCodeCard({ handoff }: { handoff: ActorRefFrom<typeof deviceHandoffMachine> }) {
+  const intl = useIntl();
+  const state = useSelector(handoff, (s) =>
+    s.matches({ code: 'active' })
+      ? 'active'
+      : s.matches({ code: 'expired' })
+        ? 'expired'
+        : s.matches({ code: 'failed' })
+          ? 'failed'
+          : 'generating',
+  );
+  const code = useSelector(handoff, (s) => s.context.code);
+  // expires_in counts from the answer, so the phone and this computer need not agree on the time.
+  const deadline = useMemo(() => (code ? Date.now() + code.expires_in * 1000 : null), [code]);
+  const left = useCountdown(state === 'active' ? deadline : null);
+  return (
+    <Card className="flex flex-col items-center gap-4 text-center" data-testid="device-detect-code">
+      <h2 className="text-lg font-semibold">
+        <FormattedMessage id="deviceDetect.handoff.heading" />
+      </h2>
+      {state === 'generating' && <Busy label={m.codeGenerating} />}
+      {state === 'active' && code && (
+        <>
+          {code.qr?.startsWith('data:image/') && (
+            <img
+              src={code.qr}
+              alt={intl.formatMessage({ id: 'deviceDetect.code.qrAlt' })}
+              width={224}
+              height={224}
+              className="size-56 rounded-lg border border-slate-200 bg-white p-2 [image-rendering:pixelated]"
+            />
+          )}
+          <p className="text-slate-700">
+            <FormattedMessage id="deviceDetect.handoff.lead" />
+          </p>
+          {code.link && <p className="break-all font-mono text-sm text-slate-800">{code.link}</p>}
+          <p className="font-mono text-4xl font-bold tracking-[0.2em] text-slate-900">
+            <span aria-hidden="true" data-testid="device-detect-user-code">
+              {groupUserCode(code.code)}
+            </span>
+            {/* Read out one character at a time. */}
+            <span className="sr-only">
+              <FormattedMessage
+                id="deviceDetect.code.label"
+                values={{ code: code.code.split('').join(' ') }}
+              />
+            </span>
+          </p>
+          <p role="timer" className="text-sm text-slate-600">
+            <FormattedMessage id="deviceDetect.code.expiresIn" values={{ time: formatCountdown(left) }} />
+          </p>
+        </>
+      )}
+      {(state === 'expired' || state === 'failed') && (
+        <>
+          <p className="text-slate-700" role="alert">
+            {state === 'expired' ? (
+              <FormattedMessage id="deviceDetect.code.expired" />
+            ) : (
+              <FormattedMessage id="deviceDetect.code.failed" />
+            )}
+          </p>
+          <Button onClick={() => handoff.send({ type: 'code.renew' })} data-testid="device-detect-new-code">
+            <FormattedMessage id="deviceDetect.code.renew" />
+          </Button>
+        </>
+      )}
+    </Card>
+  );
+}
+
+// ── A phone that will do ───────────────────────────────────────────────────────────────────────────────
+
+/** A code typed by hand: goes to /device-detect?code=… (or tries the same code again). */
+function CodeForm({ current, onSameCode }: { current?: string; onSameCode?: () => void }) {
+  const intl = useIntl();
+  const [, navigate] = useLocation();
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const code = normaliseUserCode(value);
+    if (!isUserCodeShape(code)) {
+      setError(intl.formatMessage({ id: 'deviceDetect.codeForm.invalid' }));
+      return;
+    }
+    setError(undefined);
+    if (code === current) onSameCode?.();
+    else
+      navigate(`${pathFor('DeviceDetect') ?? '/device-detect'}?code=${encodeURIComponent(code)}`, {
+        replace: true,
+      });
+  };
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-3" noValidate data-testid="device-detect-code-form">
+      <Field
+        label={intl.formatMessage({ id: 'deviceDetect.codeForm.label' })}
+        hint={intl.formatMessage({ id: 'deviceDetect.codeForm.hint' })}
+        error={error}
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        autoComplete="one-time-code"
+        autoCapitalize="characters"
+        spellCheck={false}
+        inputMode="text"
+        maxLength={16}
+        className="font-mono"
+      />
+      <Button type="submit" className="self-start">
+        <FormattedMessage id="deviceDetect.codeForm.submit" />
+      </Button>
+    </form>
+  );
+}
+
+function DeviceReady() {
+  return (
+    <Screen>
+      <Card className="flex flex-col gap-4" data-testid="device-detect-ready">
+        <Title message={m.readyTitle} />
+        <p className="text-slate-700">
+          <FormattedMessage id="deviceDetect.ready.lead" />
+        </p>
+        <Link href={pathFor('Landing') ?? '/'} className={buttonVariants({ className: 'self-start' })}>
+          <FormattedMessage id="deviceDetect.ready.continue" />
+        </Link>
+      </Card>
+      <Card className="flex flex-col gap-4">
+        <h2 className="text-lg font-semibold">
+          <FormattedMessage id="deviceDetect.codeForm.heading" />
+        </h2>
+        <CodeForm />
+      </Card>
+    </Screen>
+  );
+}
+
+function ContinueWithCode({ code }: { code: string }) {
+  const { session } = useRuntime();
+  const presence = useSessionPresence();
+  const [location] = useLocation();
+  const search = useSearch();
+  const signingIn = useSelector(session, (s) => s.matches('signingIn'));
+  if (presence === 'pending') {
+    return (
+      <Screen>
+        <Busy label={m.loading} />
+      </Screen>
+    );
+  }
+  if (presence === 'signedOut') {
+    return (
+      <Screen>
+        <Card className="flex flex-col gap-4" data-testid="device-detect-sign-in">
+          <Title message={m.phoneSignInTitle} />
+          <p className="text-slate-700">
+            <FormattedMessage id="deviceDetect.phone.sameAccount" />
+          </p>
+          <Button
+            className="self-start"
+            data-testid="device-detect-login"
+            disabled={signingIn}
+            onClick={() =>
+              session.send({ type: 'session.login', returnTo: search ? `${location}?${search}` : location })
+            }
+          >
+            <FormattedMessage id="deviceDetect.signIn" />
+          </Button>
+        </Card>
+      </Screen>
+    );
+  }
+  return <RedeemCode code={code} />;
+}
+
+type Redeeming = { kind: 'redeeming' } | { kind: 'continued' } | { kind: 'failed'; problem: RedeemProblem };
+
+const PROBLEM_MESSAGES: Record<RedeemProblem, MessageDescriptor> = defineMessages({
+  'not-found': { id: 'deviceDetect.redeem.notFound' },
+  expired: { id: 'deviceDetect.redeem.expired' },
+  used: { id: 'deviceDetect.redeem.used' },
+  failed: { id: 'deviceDetect.redeem.failed' },
+});
+
+function RedeemCode({ code }: { code: string }) {
+  const { apiClient } = useRuntime();
+  const { actor } = useEnrolment();
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<Redeeming>({ kind: 'redeeming' });
+  // A code redeems once: the same attempt is never sent twice (a second try would read 'already used').
+  const sent = useRef(-1);
+  useEffect(() => {
+    if (sent.current === attempt) return;
+    sent.current = attempt;
+    setState({ kind: 'redeeming' });
+    if (!isUserCodeShape(code) || !actor) {
+      setState({ kind: 'failed', problem: actor ? 'not-found' : 'failed' });
+      return;
+    }
+    void (async () => {
+      try {
+        const redeemed = await redeemUserCode(await apiClient(), code);
+        // The enrolment machine loads the onboarding and goes to its step; the frame below follows it.
+        actor.send({ type: 'onboarding.continue', onboardingId: redeemed.onboarding_id });
+        setState({ kind: 'continued' });
+      } catch (error) {
+        setState({ kind: 'failed', problem: redeemProblemOf(error) });
+      }
+    })();
+  }, [apiClient, actor, code, attempt]);
+
+  if (state.kind === 'continued') {
+    return (
+      <EnrolmentFrame screen="DeviceDetect" deviceChecked={false}>
+        {() => <Busy label={m.redeemContinuing} />}
+      </EnrolmentFrame>
+    );
+  }
+  return (
+    <Screen>
+      <Card className="flex flex-col gap-4" aria-busy={state.kind === 'redeeming'}>
+        <Title message={m.redeemTitle} />
+        {state.kind === 'redeeming' && <Busy label={m.redeemChecking} />}
+        {state.kind === 'failed' && (
+          <>
+            <p
+              role="alert"
+              className="text-slate-800"
+              data-testid="device-detect-redeem-error"
+              data-problem={state.problem}
+            >
+              <FormattedMessage {...PROBLEM_MESSAGES[state.problem]} />
+            </p>
+            <CodeForm current={code} onSameCode={() => setAttempt((n) => n + 1)} />
+          </>
+        )}
+      </Card>
+    </Screen>
+  );
+}

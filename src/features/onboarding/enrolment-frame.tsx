@@ -1,0 +1,144 @@
+import { useSelector } from '@xstate/react';
+import { type ReactNode, useMemo, useSyncExternalStore } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Redirect } from 'wouter';
+import type { SnapshotFrom } from 'xstate';
+import type { enrolmentMachine } from '../../../machines/enrolment.machine';
+import { pathFor } from '../../app/routes';
+import { useRuntime, useTenant } from '../../app/runtime-context';
+import { useScreenMirror } from '../../app/screen-mirror';
+import { Button } from '../../components/ui/button';
+import { Spinner } from '../../components/ui/spinner';
+import { checkBrowser, parseUserAgent } from '../../domain/browser-check';
+import { type EnrolmentActor, type EnrolmentRuntime, enrolmentRuntimeOf } from './enrolment-runtime';
+
+export type EnrolmentSnapshot = SnapshotFrom<typeof enrolmentMachine>;
+
+/** The enrolment runtime and actor of whoever is signed in (undefined while signed out). */
+export function useEnrolment(): { enrolment: EnrolmentRuntime; actor: EnrolmentActor | undefined } {
+  const runtime = useRuntime();
+  const enrolment = enrolmentRuntimeOf(runtime);
+  const userId = useSelector(runtime.session, (s) => s.context.session?.userId ?? null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new actor for each signed-in person.
+  const actor = useMemo(() => enrolment.actor(), [enrolment, userId]);
+  return { enrolment, actor };
+}
+
+/** The meta of the deepest active state (screen, side, errors). */
+export function metaOf(snapshot: EnrolmentSnapshot): Record<string, string> {
+  let best: { depth: number; meta: Record<string, string> } | undefined;
+  for (const [id, meta] of Object.entries(snapshot.getMeta())) {
+    if (!meta || typeof meta !== 'object') continue;
+    const depth = id.split('.').length;
+    if (!best || depth > best.depth) best = { depth, meta: meta as Record<string, string> };
+  }
+  return best?.meta ?? {};
+}
+
+/** Route params of the screens the machine names (finish screens carry ids and codes in their path). */
+function paramsOf(snapshot: EnrolmentSnapshot): Record<string, string | undefined> {
+  const registration = snapshot.context.registration;
+  return {
+    userId: registration?.userId ?? undefined,
+    qrId: registration?.qrSid ?? undefined,
+    errorCode: metaOf(snapshot).errorCode,
+  };
+}
+
+/** Spec §2: onboarding screens on a PC or an unsupported browser go to DeviceDetect. */
+export function useDeviceVerdict() {
+  const { browsers } = useTenant();
+  return useMemo(
+    () => checkBrowser(parseUserAgent(navigator.userAgent, navigator.maxTouchPoints), browsers),
+    [browsers],
+  );
+}
+
+/** Upload progress of the picture being sent (0–1), null when nothing is uploading. */
+export function useUploadProgress(enrolment: EnrolmentRuntime): number | null {
+  return useSyncExternalStore(enrolment.progress.subscribe, enrolment.progress.get);
+}
+
+/**
+ * Every enrolment screen: follows the machine (the URL mirrors its state, so a typed URL or a reload lands
+ * on the step the person is really at), and, when `deviceChecked`, sends a PC or an unsupported browser to
+ * DeviceDetect (spec §2).
+ */
+export function EnrolmentFrame({
+  screen,
+  deviceChecked = true,
+  children,
+}: {
+  screen: string;
+  deviceChecked?: boolean;
+  children: (props: {
+    actor: EnrolmentActor;
+    snapshot: EnrolmentSnapshot;
+    enrolment: EnrolmentRuntime;
+  }) => ReactNode;
+}) {
+  const { enrolment, actor } = useEnrolment();
+  const verdict = useDeviceVerdict();
+  if (!actor) return <Spinner label="…" />;
+  if (deviceChecked && !verdict.ok) return <Redirect to={pathFor('DeviceDetect') ?? '/'} replace />;
+  return (
+    <Mirrored actor={actor} screen={screen}>
+      {(snapshot) => children({ actor, snapshot, enrolment })}
+    </Mirrored>
+  );
+}
+
+function Mirrored({
+  actor,
+  screen,
+  children,
+}: {
+  actor: EnrolmentActor;
+  screen: string;
+  children: (snapshot: EnrolmentSnapshot) => ReactNode;
+}) {
+  useScreenMirror(actor, paramsOf);
+  const snapshot = useSelector(actor, (s) => s);
+  return (
+    <section data-screen={screen} data-state={JSON.stringify(snapshot.value)} className="flex flex-col gap-6">
+      {children(snapshot)}
+    </section>
+  );
+}
+
+/** The way out of an enrolment in progress: cancelling deletes the onboarding (spec §4). */
+export function CancelEnrolment({ actor }: { actor: EnrolmentActor }) {
+  const intl = useIntl();
+  const canCancel = useSelector(actor, (s) => s.can({ type: 'onboarding.cancel' }));
+  if (!canCancel) return null;
+  return (
+    <Button
+      variant="ghost"
+      className="self-center"
+      data-testid="enrolment-cancel"
+      onClick={() => {
+        if (window.confirm(intl.formatMessage({ id: 'enrolment.cancel.confirm' }))) {
+          actor.send({ type: 'onboarding.cancel' });
+        }
+      }}
+    >
+      <FormattedMessage id="enrolment.cancel" />
+    </Button>
+  );
+}
+
+/** A screen's title and lead text. */
+export function ScreenTitle({ titleId, leadId }: { titleId: string; leadId?: string }) {
+  return (
+    <header className="flex flex-col gap-2">
+      <h1 className="text-2xl font-bold tracking-tight">
+        <FormattedMessage id={titleId} />
+      </h1>
+      {leadId && (
+        <p className="text-slate-700">
+          <FormattedMessage id={leadId} />
+        </p>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,319 @@
+import { useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
+import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
+import { Link, useLocation, useParams } from 'wouter';
+import { pathFor } from '../../app/routes';
+import { useRuntime } from '../../app/runtime-context';
+import { homeScreen } from '../../auth/access';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import type { RegistrationErrorCode } from '../../domain/enrolment';
+import { EnrolmentFrame, ScreenTitle } from './enrolment-frame';
+import type { EnrolmentActor } from './enrolment-runtime';
+
+// The end of an enrolment (spec §2, §8): success, success with the new QR credential (spec §1: valid 15 days),
+// or the registration failure with its code. The URL follows the enrolment machine (EnrolmentFrame); the
+// failure screen is public, so whoever opens it signed out still reads what the code means.
+
+const finishMessages = defineMessages({
+  title: { id: 'finish.title' },
+  lead: { id: 'finish.lead' },
+});
+
+/** Spec §1, §9: a QR credential lasts 15 days. */
+export const QR_VALID_DAYS = 15;
+
+const REGISTRATION_ERROR_CODES: readonly RegistrationErrorCode[] = [
+  'underage',
+  'forbidden-list',
+  'document-expired',
+  'life-proofing-failed',
+  'already-registered',
+  'document-already-in-use',
+  'enforcement-source-unavailable',
+  'unknown',
+];
+
+/** The {errorCode} of the path as a spec §8 code; anything else is unknown. */
+export function registrationErrorCodeOf(value: string | undefined): RegistrationErrorCode {
+  return REGISTRATION_ERROR_CODES.find((code) => code === value) ?? 'unknown';
+}
+
+/** Title and message of each spec §8 code (also shown by DeviceDetect when the phone's registration fails). */
+export const registrationErrorMessages: Record<
+  RegistrationErrorCode,
+  { title: { id: string }; message: { id: string } }
+> = {
+  underage: defineMessages({
+    title: { id: 'finishError.underage.title' },
+    message: { id: 'finishError.underage.message' },
+  }),
+  'forbidden-list': defineMessages({
+    title: { id: 'finishError.forbidden-list.title' },
+    message: { id: 'finishError.forbidden-list.message' },
+  }),
+  'document-expired': defineMessages({
+    title: { id: 'finishError.document-expired.title' },
+    message: { id: 'finishError.document-expired.message' },
+  }),
+  'life-proofing-failed': defineMessages({
+    title: { id: 'finishError.life-proofing-failed.title' },
+    message: { id: 'finishError.life-proofing-failed.message' },
+  }),
+  'already-registered': defineMessages({
+    title: { id: 'finishError.already-registered.title' },
+    message: { id: 'finishError.already-registered.message' },
+  }),
+  'document-already-in-use': defineMessages({
+    title: { id: 'finishError.document-already-in-use.title' },
+    message: { id: 'finishError.document-already-in-use.message' },
+  }),
+  'enforcement-source-unavailable': defineMessages({
+    title: { id: 'finishError.enforcement-source-unavailable.title' },
+    message: { id: 'finishError.enforcement-source-unavailable.message' },
+  }),
+  unknown: defineMessages({
+    title: { id: 'finishError.unknown.title' },
+    message: { id: 'finishError.unknown.message' },
+  }),
+};
+
+/** Whether someone is signed in, or the session is still being read (a reload, the sign-in return). */
+export function useSessionPresence(): 'pending' | 'signedIn' | 'signedOut' {
+  const { session } = useRuntime();
+  return useSelector(session, (s) =>
+    s.matches('authenticated')
+      ? 'signedIn'
+      : s.matches('checking') || s.matches('completingSignIn')
+        ? 'pending'
+        : 'signedOut',
+  );
+}
+
+/** Leaves the enrolment: the machine forgets the onboarding here and goes home; without one, just home. */
+export function useLeaveEnrolment(actor: EnrolmentActor) {
+  const { session } = useRuntime();
+  const [, navigate] = useLocation();
+  return () => {
+    if (actor.getSnapshot().can({ type: 'onboarding.stop' })) {
+      actor.send({ type: 'onboarding.stop' });
+      return;
+    }
+    const signedIn = session.getSnapshot().context.session;
+    navigate(signedIn ? (pathFor(homeScreen(signedIn)) ?? '/') : '/');
+  };
+}
+
+function FinishContinue({ actor }: { actor: EnrolmentActor }) {
+  const canFinish = useSelector(actor, (s) => s.can({ type: 'enrolment.finish' }));
+  return (
+    <Button
+      className="w-full"
+      data-testid="finish-continue"
+      disabled={!canFinish}
+      onClick={() => actor.send({ type: 'enrolment.finish' })}
+    >
+      <FormattedMessage id="finish.continue" />
+    </Button>
+  );
+}
+
+/** FinishRegister (finish-register/{userId}): the person is enrolled. */
+export function FinishRegister() {
+  return (
+    <EnrolmentFrame screen="FinishRegister" deviceChecked={false}>
+      {({ actor }) => (
+        <Card className="mx-auto flex w-full max-w-xl flex-col gap-6">
+          <ScreenTitle titleId={finishMessages.title.id} leadId={finishMessages.lead.id} />
+          <FinishContinue actor={actor} />
+        </Card>
+      )}
+    </EnrolmentFrame>
+  );
+}
+
+type QrImage = { kind: 'loading' } | { kind: 'ready'; url: string } | { kind: 'failed' };
+
+/** GET /public/credentials/{userId}/sids/{sid} as a PNG, shown through an object URL freed on unmount. */
+function useCredentialQr(userId: string, qrId: string): { image: QrImage; retry: () => void } {
+  const { apiClient } = useRuntime();
+  const [attempt, setAttempt] = useState(0);
+  const [image, setImage] = useState<QrImage>({ kind: 'loading' });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry: the same request again.
+  useEffect(() => {
+    const controller = new AbortController();
+    let url: string | undefined;
+    setImage({ kind: 'loading' });
+    const path = `/public/credentials/${encodeURIComponent(userId)}/sids/${encodeURIComponent(qrId)}?format=png`;
+    void (async () => {
+      try {
+        const api = await apiClient();
+        // The screen says what failed and offers a retry: no general notice as well.
+        const blob = await api.get<Blob>(path, {
+          responseType: 'blob',
+          silent: true,
+          signal: controller.signal,
+        });
+        if (controller.signal.aborted) return;
+        if (blob.type && !blob.type.startsWith('image/')) throw new Error(`not an image: ${blob.type}`);
+        url = URL.createObjectURL(blob);
+        setImage({ kind: 'ready', url });
+      } catch {
+        if (!controller.signal.aborted) setImage({ kind: 'failed' });
+      }
+    })();
+    return () => {
+      controller.abort();
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [apiClient, userId, qrId, attempt]);
+  return { image, retry: () => setAttempt((n) => n + 1) };
+}
+
+function CredentialQr({ userId, qrId }: { userId: string; qrId: string }) {
+  const intl = useIntl();
+  const { image, retry } = useCredentialQr(userId, qrId);
+  return (
+    <section
+      aria-labelledby="finish-qr-heading"
+      aria-busy={image.kind === 'loading'}
+      className="flex flex-col items-center gap-4 text-center"
+    >
+      <h2 id="finish-qr-heading" className="text-lg font-semibold">
+        <FormattedMessage id="finish.qr.heading" />
+      </h2>
+      {image.kind === 'loading' && (
+        <div className="flex size-56 items-center justify-center">
+          <Spinner label={intl.formatMessage({ id: 'finish.qr.loading' })} />
+        </div>
+      )}
+      {image.kind === 'ready' && (
+        <>
+          <img
+            src={image.url}
+            alt={intl.formatMessage({ id: 'finish.qr.alt' })}
+            width={224}
+            height={224}
+            className="size-56 rounded-lg border border-slate-200 bg-white p-2 [image-rendering:pixelated]"
+            data-testid="finish-qr"
+          />
+          <a
+            href={image.url}
+            download={`qr-${qrId}.png`}
+            className={buttonVariants({ variant: 'secondary', size: 'sm' })}
+          >
+            <FormattedMessage id="finish.qr.download" />
+          </a>
+        </>
+      )}
+      {image.kind === 'failed' && (
+        <div role="alert" className="flex flex-col items-center gap-3">
+          <p className="text-slate-700">
+            <FormattedMessage id="finish.qr.failed" />
+          </p>
+          <Button variant="secondary" onClick={retry} data-testid="finish-qr-retry">
+            <FormattedMessage id="finish.qr.retry" />
+          </Button>
+        </div>
+      )}
+      <p className="text-sm text-slate-600">
+        <FormattedMessage id="finish.qr.validity" values={{ days: QR_VALID_DAYS }} />
+      </p>
+    </section>
+  );
+}
+
+/** FinishRegisterWithQr (finish-register/{userId}/{qrId}): enrolled, with the new QR credential. */
+export function FinishRegisterWithQr() {
+  const { userId = '', qrId = '' } = useParams<{ userId: string; qrId: string }>();
+  return (
+    <EnrolmentFrame screen="FinishRegisterWithQr" deviceChecked={false}>
+      {({ actor }) => (
+        <Card className="mx-auto flex w-full max-w-xl flex-col gap-6">
+          <ScreenTitle titleId={finishMessages.title.id} leadId={finishMessages.lead.id} />
+          {userId && qrId && <CredentialQr userId={userId} qrId={qrId} />}
+          <FinishContinue actor={actor} />
+        </Card>
+      )}
+    </EnrolmentFrame>
+  );
+}
+
+/** A spec §8 code's title and message, announced. */
+export function RegistrationErrorMessage({ code }: { code: RegistrationErrorCode }) {
+  const messages = registrationErrorMessages[code];
+  return (
+    <div role="alert" className="flex flex-col gap-2" data-error-code={code}>
+      <h1 className="text-2xl font-bold tracking-tight">
+        <FormattedMessage {...messages.title} />
+      </h1>
+      <p className="text-slate-700">
+        <FormattedMessage {...messages.message} />
+      </p>
+    </div>
+  );
+}
+
+function EnrolmentError({ code, actor }: { code: RegistrationErrorCode; actor: EnrolmentActor }) {
+  const intl = useIntl();
+  const leave = useLeaveEnrolment(actor);
+  const canRetry = useSelector(actor, (s) => s.can({ type: 'registration.retry' }));
+  const retrying = useSelector(actor, (s) => s.hasTag('loading'));
+  return (
+    <Card className="mx-auto flex w-full max-w-xl flex-col gap-6" data-testid="finish-error">
+      <RegistrationErrorMessage code={code} />
+      {retrying && <Spinner label={intl.formatMessage({ id: 'finishError.retrying' })} />}
+      <div className="flex flex-col gap-3">
+        {code === 'enforcement-source-unavailable' && canRetry && (
+          <Button
+            className="w-full"
+            data-testid="finish-error-retry"
+            onClick={() => actor.send({ type: 'registration.retry' })}
+          >
+            <FormattedMessage id="finishError.retry" />
+          </Button>
+        )}
+        <Button
+          variant={code === 'enforcement-source-unavailable' ? 'secondary' : 'primary'}
+          className="w-full"
+          data-testid="finish-error-back"
+          disabled={retrying}
+          onClick={leave}
+        >
+          {code === 'already-registered' ? (
+            <FormattedMessage id="finishError.home" />
+          ) : (
+            <FormattedMessage id="finishError.back" />
+          )}
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
+/** FinishRegisterWithError (finish-register-error/{errorCode}, public): why the registration failed. */
+export function FinishRegisterWithError() {
+  const intl = useIntl();
+  const { errorCode } = useParams<{ errorCode: string }>();
+  const code = registrationErrorCodeOf(errorCode);
+  const presence = useSessionPresence();
+  if (presence === 'pending') return <Spinner label={intl.formatMessage({ id: 'finishError.loading' })} />;
+  if (presence === 'signedIn') {
+    return (
+      <EnrolmentFrame screen="FinishRegisterWithError" deviceChecked={false}>
+        {({ actor }) => <EnrolmentError code={code} actor={actor} />}
+      </EnrolmentFrame>
+    );
+  }
+  return (
+    <section data-screen="FinishRegisterWithError">
+      <Card className="mx-auto flex w-full max-w-xl flex-col gap-6" data-testid="finish-error">
+        <RegistrationErrorMessage code={code} />
+        <Link href="/" className={buttonVariants({ className: 'w-full' })} data-testid="finish-error-back">
+          <FormattedMessage id="finishError.back" />
+        </Link>
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,289 @@
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { formatDate, fromApiDate, fromDisplayDate } from '../../domain/dates';
+import { isAlphanumeric, nationalIdProblem } from '../../domain/dni';
+import { OCR_FIELDS, type OcrField, type ReviewFields } from '../../domain/registration';
+import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
+
+const DATE_FIELDS: readonly OcrField[] = ['birth_date', 'expiry_date'];
+const REQUIRED: readonly OcrField[] = ['first_name', 'last_name', 'birth_date', 'document_number'];
+/** The order a person reads their own details in. */
+const FORM_ORDER: readonly OcrField[] = [
+  'first_name',
+  'last_name',
+  'birth_date',
+  'document_number',
+  'id_number',
+  'expiry_date',
+  'nationality',
+  'expedition_country',
+];
+
+/** A date field shown as DD/MM/YYYY whatever form the document reading gave it in. */
+function displayValue(field: OcrField, value: string | null): string {
+  if (!value) return '';
+  if (!DATE_FIELDS.includes(field)) return value;
+  const date = fromApiDate(value) ?? fromDisplayDate(value);
+  return date ? formatDate(date) : value;
+}
+
+/** Spec §5 validation of the reviewed data; message ids by field. */
+export function reviewErrors(
+  values: Record<OcrField, string>,
+  today = new Date(),
+): Partial<Record<OcrField, string>> {
+  const errors: Partial<Record<OcrField, string>> = {};
+  for (const field of OCR_FIELDS) {
+    const value = values[field].trim();
+    if (!value) {
+      if (REQUIRED.includes(field)) errors[field] = 'validation.required';
+      continue;
+    }
+    if (DATE_FIELDS.includes(field)) {
+      const date = fromDisplayDate(value);
+      if (!date) errors[field] = 'validation.date';
+      else if (field === 'birth_date' && date > today) errors[field] = 'validation.birthDateFuture';
+      continue;
+    }
+    if (field === 'document_number' && !isAlphanumeric(value.replace(/\s/g, ''))) {
+      errors[field] = 'validation.alphanumeric';
+    }
+    if (field === 'id_number') {
+      const compact = value.replace(/[\s-]/g, '');
+      if (!isAlphanumeric(compact)) errors[field] = 'validation.alphanumeric';
+      else if (/^[0-9XYZxyz]\d{7}[A-Za-z]$/.test(compact)) {
+        const problem = nationalIdProblem(compact);
+        if (problem === 'wrong_letter') errors[field] = 'validation.idLetter';
+        if (problem === 'letter_not_uppercase') errors[field] = 'validation.idLetterUppercase';
+      }
+    }
+    if ((field === 'nationality' || field === 'expedition_country') && !/^[A-Za-z]{2,3}$/.test(value)) {
+      errors[field] = 'validation.country';
+    }
+  }
+  return errors;
+}
+
+function ReviewForm({
+  draft,
+  onConfirm,
+}: {
+  draft: ReviewFields;
+  onConfirm: (fields: ReviewFields) => void;
+}) {
+  const intl = useIntl();
+  const [values, setValues] = useState<Record<OcrField, string>>(
+    () =>
+      Object.fromEntries(OCR_FIELDS.map((f) => [f, displayValue(f, draft[f])])) as Record<OcrField, string>,
+  );
+  const [tried, setTried] = useState(false);
+  const errors = reviewErrors(values);
+  return (
+    <form
+      className="flex flex-col gap-4"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        setTried(true);
+        if (Object.keys(errors).length > 0) {
+          const first = FORM_ORDER.find((f) => errors[f]);
+          if (first) document.getElementById(`review-${first}`)?.focus();
+          return;
+        }
+        onConfirm(Object.fromEntries(OCR_FIELDS.map((f) => [f, values[f].trim() || null])) as ReviewFields);
+      }}
+    >
+      {FORM_ORDER.map((field) => {
+        const error = tried ? errors[field] : undefined;
+        return (
+          <Field
+            key={field}
+            id={`review-${field}`}
+            name={field}
+            label={`${intl.formatMessage({ id: `review.field.${field}` })}${REQUIRED.includes(field) ? ' *' : ''}`}
+            value={values[field]}
+            required={REQUIRED.includes(field)}
+            inputMode={DATE_FIELDS.includes(field) ? 'numeric' : undefined}
+            placeholder={
+              DATE_FIELDS.includes(field) ? intl.formatMessage({ id: 'review.datePlaceholder' }) : undefined
+            }
+            autoComplete="off"
+            error={error ? intl.formatMessage({ id: error }) : undefined}
+            onChange={(event) => setValues((current) => ({ ...current, [field]: event.target.value }))}
+          />
+        );
+      })}
+      <Button type="submit" data-testid="review-confirm">
+        <FormattedMessage id="review.confirm" />
+      </Button>
+    </form>
+  );
+}
+
+/** ReviewRegister (spec §2): waits for the result, then shows what was read so the person can correct it. */
+export function ReviewRegister() {
+  const intl = useIntl();
+  return (
+    <EnrolmentFrame screen="ReviewRegister">
+      {({ actor, snapshot }) => {
+        if (!snapshot.matches({ onboarding: 'review' })) {
+          return (
+            <>
+              <ScreenTitle titleId="review.waiting.title" />
+              <Card role="status" aria-live="polite" className="flex flex-col items-center gap-4 py-10">
+                <Spinner label={intl.formatMessage({ id: 'review.waiting' })} />
+                <p>
+                  <FormattedMessage id="review.waiting" />
+                </p>
+              </Card>
+            </>
+          );
+        }
+        return (
+          <>
+            <ScreenTitle titleId="review.title" leadId="review.lead" />
+            <ReviewForm
+              key={snapshot.context.identityPortrayalId ?? ''}
+              draft={
+                snapshot.context.review ??
+                (Object.fromEntries(OCR_FIELDS.map((f) => [f, null])) as ReviewFields)
+              }
+              onConfirm={(fields) => actor.send({ type: 'review.confirm', fields })}
+            />
+            <CancelEnrolment actor={actor} />
+          </>
+        );
+      }}
+    </EnrolmentFrame>
+  );
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9 ]{6,20}$/;
+
+/** RegisterForm (spec §2, §5): the optional contact details; the server's field errors show beside each field. */
+export function RegisterForm() {
+  const intl = useIntl();
+  return (
+    <EnrolmentFrame screen="RegisterForm">
+      {({ actor, snapshot }) => {
+        const { form, confirmationError } = snapshot.context;
+        return (
+          <ContactForm
+            key={JSON.stringify(confirmationError)}
+            initial={form}
+            busy={snapshot.hasTag('loading')}
+            serverErrors={Object.fromEntries(
+              (confirmationError?.errors ?? []).map((e) => [e.field, `common.errors.${e.code}`]),
+            )}
+            formError={
+              confirmationError && confirmationError.errors.length === 0
+                ? intl.formatMessage({
+                    id: `common.errors.${confirmationError.code ?? 'unknown'}`,
+                    defaultMessage: intl.formatMessage({ id: 'common.errors.unknown' }),
+                  })
+                : undefined
+            }
+            onBack={() => actor.send({ type: 'form.back' })}
+            onSubmit={(values) => actor.send({ type: 'form.submit', ...values })}
+            footer={<CancelEnrolment actor={actor} />}
+          />
+        );
+      }}
+    </EnrolmentFrame>
+  );
+}
+
+function ContactForm({
+  initial,
+  busy,
+  serverErrors,
+  formError,
+  onBack,
+  onSubmit,
+  footer,
+}: {
+  initial: { email: string; phone: string; nie: string };
+  busy: boolean;
+  serverErrors: Record<string, string>;
+  formError: string | undefined;
+  onBack: () => void;
+  onSubmit: (values: { email: string; phone: string; nie: string }) => void;
+  footer: React.ReactNode;
+}) {
+  const intl = useIntl();
+  const [values, setValues] = useState(initial);
+  const [tried, setTried] = useState(false);
+  const local: Record<string, string> = {};
+  if (values.email.trim() && !EMAIL.test(values.email.trim())) local.email = 'validation.email';
+  if (values.phone.trim() && !PHONE.test(values.phone.trim())) local.phone = 'validation.phone';
+  if (values.nie.trim()) {
+    const problem = nationalIdProblem(values.nie);
+    if (problem) local.nie = `validation.nie.${problem}`;
+  }
+  const errorOf = (field: string) => {
+    const id = (tried && local[field]) || serverErrors[field];
+    return id
+      ? intl.formatMessage({ id, defaultMessage: intl.formatMessage({ id: 'common.errors.unknown' }) })
+      : undefined;
+  };
+  const set = (field: keyof typeof values) => (event: React.ChangeEvent<HTMLInputElement>) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+  return (
+    <form
+      className="flex flex-col gap-4"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        setTried(true);
+        if (Object.keys(local).length === 0) onSubmit(values);
+      }}
+    >
+      <ScreenTitle titleId="registerForm.title" leadId="registerForm.lead" />
+      {formError && (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-800">
+          {formError}
+        </p>
+      )}
+      <Field
+        id="form-email"
+        type="email"
+        autoComplete="email"
+        label={intl.formatMessage({ id: 'registerForm.email' })}
+        value={values.email}
+        error={errorOf('email')}
+        onChange={set('email')}
+      />
+      <Field
+        id="form-phone"
+        type="tel"
+        autoComplete="tel"
+        label={intl.formatMessage({ id: 'registerForm.phone' })}
+        value={values.phone}
+        error={errorOf('phone')}
+        onChange={set('phone')}
+      />
+      <Field
+        id="form-nie"
+        autoComplete="off"
+        label={intl.formatMessage({ id: 'registerForm.nie' })}
+        hint={intl.formatMessage({ id: 'registerForm.nieHint' })}
+        value={values.nie}
+        error={errorOf('nie')}
+        onChange={set('nie')}
+      />
+      <Button type="submit" disabled={busy} data-testid="form-submit">
+        {busy ? <Spinner label="" /> : null}
+        <FormattedMessage id="registerForm.submit" />
+      </Button>
+      <Button variant="secondary" disabled={busy} onClick={onBack}>
+        <FormattedMessage id="registerForm.back" />
+      </Button>
+      {footer}
+    </form>
+  );
+}

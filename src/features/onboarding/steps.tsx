@@ -1,0 +1,234 @@
+import { useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useRuntime, useTenant } from '../../app/runtime-context';
+import { Markdown } from '../../components/markdown';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
+import landingImage from './landing.svg';
+
+/** Landing (spec §2): image, title, description and a Start button that begins enrolment. */
+export function Landing() {
+  const { settings } = useTenant();
+  const image = settings.customImages.landing
+    ? `${settings.assetsUrl}/${settings.customImages.landing}`
+    : landingImage;
+  return (
+    <EnrolmentFrame screen="Landing" deviceChecked={false}>
+      {({ actor, snapshot }) => (
+        <Card className="mx-auto flex w-full max-w-xl flex-col items-center text-center">
+          <img src={image} alt="" width={240} height={160} className="h-40 w-auto" />
+          <h1 className="mt-6 text-2xl font-bold">
+            <FormattedMessage id="landing.title" />
+          </h1>
+          <p className="mt-3 text-slate-700">
+            <FormattedMessage id="landing.description" />
+          </p>
+          <Button
+            className="mt-8 w-full"
+            data-testid="enrolment-start"
+            disabled={snapshot.hasTag('loading')}
+            onClick={() => actor.send({ type: 'onboarding.start' })}
+          >
+            {snapshot.hasTag('loading') ? <Spinner label="" /> : null}
+            <FormattedMessage id="landing.start" />
+          </Button>
+        </Card>
+      )}
+    </EnrolmentFrame>
+  );
+}
+
+/** NextSteps (spec §2, setting showNextSteps): what the enrolment will ask for, before it starts. */
+export function NextSteps() {
+  return (
+    <EnrolmentFrame screen="NextSteps" deviceChecked={false}>
+      {({ actor }) => (
+        <>
+          <ScreenTitle titleId="nextSteps.title" leadId="nextSteps.lead" />
+          <ol className="flex list-decimal flex-col gap-2 pl-6 text-slate-800">
+            <li>
+              <FormattedMessage id="nextSteps.terms" />
+            </li>
+            <li>
+              <FormattedMessage id="nextSteps.document" />
+            </li>
+            <li>
+              <FormattedMessage id="nextSteps.selfie" />
+            </li>
+            <li>
+              <FormattedMessage id="nextSteps.review" />
+            </li>
+          </ol>
+          <Button onClick={() => actor.send({ type: 'steps.continue' })} data-testid="steps-continue">
+            <FormattedMessage id="enrolment.continue" />
+          </Button>
+          <CancelEnrolment actor={actor} />
+        </>
+      )}
+    </EnrolmentFrame>
+  );
+}
+
+/** IdentityProofingStep (spec §2, setting onboardingSteps): why the document is checked. */
+export function IdentityProofingStep() {
+  return (
+    <EnrolmentFrame screen="IdentityProofingStep" deviceChecked={false}>
+      {({ actor }) => (
+        <>
+          <ScreenTitle titleId="identityProofing.title" leadId="identityProofing.lead" />
+          <Button onClick={() => actor.send({ type: 'steps.continue' })} data-testid="steps-continue">
+            <FormattedMessage id="enrolment.continue" />
+          </Button>
+          <CancelEnrolment actor={actor} />
+        </>
+      )}
+    </EnrolmentFrame>
+  );
+}
+
+/** The tenant's terms of use in the current language (spec §7 {assets}/tos-{lang}.md, no auth), else Spanish. */
+function useTerms(): { text: string | null; failed: boolean } {
+  const { settings } = useTenant();
+  const { app } = useRuntime();
+  const locale = useSelector(app, (s) => s.context.locale);
+  const [state, setState] = useState<{ text: string | null; failed: boolean }>({ text: null, failed: false });
+  useEffect(() => {
+    const controller = new AbortController();
+    const load = async (lang: string) => {
+      const response = await fetch(`${settings.assetsUrl}/tos-${lang}.md`, {
+        cache: 'no-cache',
+        signal: controller.signal,
+      });
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.ok || type.includes('text/html')) throw new Error(`terms ${lang}: ${response.status}`);
+      return response.text();
+    };
+    setState({ text: null, failed: false });
+    load(locale)
+      .catch(() => (locale === 'es' ? Promise.reject(new Error('no terms')) : load('es')))
+      .then(
+        (text) => setState({ text, failed: false }),
+        () => !controller.signal.aborted && setState({ text: null, failed: true }),
+      );
+    return () => controller.abort();
+  }, [settings.assetsUrl, locale]);
+  return state;
+}
+
+/** PrivacyOnboarding (spec §2, §5): accept the legal terms; assisted mode also confirms legal legitimacy. */
+export function PrivacyOnboarding() {
+  const intl = useIntl();
+  const terms = useTerms();
+  const [accepted, setAccepted] = useState(false);
+  const [legitimacy, setLegitimacy] = useState(false);
+  const [tried, setTried] = useState(false);
+  return (
+    <EnrolmentFrame screen="PrivacyOnboarding">
+      {({ actor, snapshot }) => {
+        const assisted = snapshot.context.registerMode === 'assisted';
+        const complete = accepted && (!assisted || legitimacy);
+        const busy = snapshot.hasTag('loading');
+        return (
+          <form
+            className="flex flex-col gap-6"
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              setTried(true);
+              if (complete) {
+                actor.send({
+                  type: 'legalTerms.accept',
+                  termsAccepted: accepted,
+                  legitimacyConfirmed: legitimacy,
+                });
+              }
+            }}
+          >
+            <ScreenTitle titleId="privacy.title" leadId="privacy.lead" />
+            <section
+              className="max-h-80 overflow-y-auto rounded-lg border border-slate-200 bg-white p-4"
+              data-testid="terms"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: the terms scroll; keyboard users need to reach them.
+              tabIndex={0}
+              aria-label={intl.formatMessage({ id: 'privacy.termsLabel' })}
+            >
+              {terms.text !== null ? (
+                <Markdown source={terms.text} />
+              ) : terms.failed ? (
+                <p role="alert">
+                  <FormattedMessage id="privacy.termsUnavailable" />
+                </p>
+              ) : (
+                <Spinner label={intl.formatMessage({ id: 'common.loading' })} />
+              )}
+            </section>
+            <Check
+              id="accept-terms"
+              checked={accepted}
+              onChange={setAccepted}
+              labelId="privacy.accept"
+              error={tried && !accepted ? intl.formatMessage({ id: 'privacy.acceptRequired' }) : undefined}
+            />
+            {assisted && (
+              <Check
+                id="confirm-legitimacy"
+                checked={legitimacy}
+                onChange={setLegitimacy}
+                labelId="privacy.legitimacy"
+                error={
+                  tried && !legitimacy ? intl.formatMessage({ id: 'privacy.legitimacyRequired' }) : undefined
+                }
+              />
+            )}
+            <Button type="submit" disabled={busy || terms.text === null} data-testid="privacy-accept">
+              {busy ? <Spinner label="" /> : null}
+              <FormattedMessage id="privacy.submit" />
+            </Button>
+            <CancelEnrolment actor={actor} />
+          </form>
+        );
+      }}
+    </EnrolmentFrame>
+  );
+}
+
+export function Check({
+  id,
+  checked,
+  onChange,
+  labelId,
+  error,
+}: {
+  id: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  labelId: string;
+  error: string | undefined;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="flex items-start gap-3 text-slate-800">
+        <input
+          id={id}
+          type="checkbox"
+          className="mt-1 size-5 shrink-0 accent-brand"
+          checked={checked}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(event) => onChange(event.target.checked)}
+        />
+        <span>
+          <FormattedMessage id={labelId} />
+        </span>
+      </label>
+      {error && (
+        <p id={`${id}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

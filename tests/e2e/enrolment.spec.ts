@@ -1,0 +1,289 @@
+import { devices, expect, type Page, test } from '@playwright/test';
+import { expectAccessible, port } from './support';
+
+// Self-enrolment journeys (issue #4) in a phone (Pixel 7) whose camera is Chromium's fake device fed with the
+// specimen document, against the real server: the reference engine reads no text, so the person types their
+// details on ReviewRegister, and those details decide the registration outcome.
+
+const fixture = (name: string) => `tests/fixtures/generated/${name}`;
+
+/** Each journey enrols an account of its own (SEED_NEWCOMERS in playwright.config.ts). */
+const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
+
+async function logIn(page: Page, username: string) {
+  await page.goto('/');
+  await page.getByTestId('login').click();
+  await page.getByLabel(/^usuario/i).fill(username);
+  await page.getByLabel(/^contraseña/i).fill(username);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+/**
+ * The selfie comes from a picture file (the capture view's upload): Chromium's fake camera restarts its video
+ * each time a camera opens, so a selfie taken as long after opening as the front of the document was would be
+ * the very same picture, which the engine rightly refuses as a spoof.
+ */
+async function selfieFromFile(page: Page) {
+  await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
+  await page.getByTestId('capture-use').click();
+}
+
+/** Takes the picture the capture view offers (it may take it by itself once the frames are sharp). */
+async function capture(page: Page) {
+  const take = page.getByTestId('capture-take');
+  const use = page.getByTestId('capture-use');
+  await expect(take.or(use)).toBeVisible({ timeout: 15_000 });
+  if (await take.isVisible()) await take.click({ timeout: 2_000 }).catch(() => undefined);
+  await use.click();
+}
+
+/** From login to the review form, with an ID card scanned on both sides and a selfie. */
+async function enrolUntilReview(page: Page, username: string) {
+  await logIn(page, username);
+  await expect(page).toHaveURL(/\/landing$/);
+  await page.getByTestId('enrolment-start').click();
+  await expect(page).toHaveURL(/\/privacy-onboarding$/);
+  await expect(page.getByTestId('terms')).toContainText(/condiciones|términos/i);
+  await page.getByLabel(/acepto las condiciones/i).check();
+  await page.getByTestId('privacy-accept').click();
+  await expect(page).toHaveURL(/\/register-documents$/);
+  await page.getByLabel('DNI o tarjeta de identidad').check();
+  await page.getByTestId('documents-continue').click();
+  await expect(page).toHaveURL(/\/document-scan$/);
+  await expect(page.getByRole('heading', { name: 'Parte delantera del documento' })).toBeVisible();
+  await capture(page);
+  await expect(page.getByRole('heading', { name: 'Parte trasera del documento' })).toBeVisible();
+  await capture(page);
+  await expect(page).toHaveURL(/\/take-selfie$/);
+  await selfieFromFile(page);
+  await expect(page).toHaveURL(/\/review-register$/);
+  await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+}
+
+interface Details {
+  firstName?: string;
+  lastName?: string;
+  birthDate?: string;
+  expiryDate?: string;
+  documentNumber: string;
+  idNumber?: string;
+}
+
+async function confirmDetails(page: Page, details: Details) {
+  await page.getByLabel(/^Nombre/).fill(details.firstName ?? 'Carmen');
+  await page.getByLabel(/^Apellidos/).fill(details.lastName ?? 'Española Española');
+  await page.getByLabel(/^Fecha de nacimiento/).fill(details.birthDate ?? '01/01/1980');
+  await page.getByLabel(/^Fecha de caducidad/).fill(details.expiryDate ?? '01/01/2031');
+  await page.getByLabel(/^Número de documento/).fill(details.documentNumber);
+  if (details.idNumber) await page.getByLabel(/^DNI \/ NIE/).fill(details.idNumber);
+  await page.getByTestId('review-confirm').click();
+  await expect(page).toHaveURL(/\/register-form$/);
+  await page.getByTestId('form-submit').click();
+}
+
+const uniqueDocument = () => `E2E${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e4)}`;
+
+test.describe('self-enrolment', () => {
+  test('a newcomer enrols with the camera and gets their QR credential', async ({ page }) => {
+    test.setTimeout(120_000);
+    await enrolUntilReview(page, newcomer(1));
+    await expectAccessible(page);
+    // Wrong input is refused with a clear message and nothing typed is lost.
+    await page.getByLabel(/^Nombre/).fill('Carmen');
+    await page.getByLabel(/^DNI \/ NIE/).fill('12345678A');
+    await page.getByTestId('review-confirm').click();
+    await expect(page.getByText('La letra del DNI/NIE no es correcta.')).toBeVisible();
+    await expect(page.getByText('Este campo es obligatorio.').first()).toBeVisible();
+    await expect(page.getByLabel(/^Nombre/)).toHaveValue('Carmen');
+    await page.getByLabel(/^DNI \/ NIE/).fill('');
+    await confirmDetails(page, { documentNumber: uniqueDocument() });
+    await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
+    await expect(page.getByRole('img', { name: /QR/i })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('a reload in the middle resumes the same step', async ({ page }) => {
+    test.setTimeout(90_000);
+    await logIn(page, newcomer(2));
+    await page.getByTestId('enrolment-start').click();
+    await page.getByLabel(/acepto las condiciones/i).check();
+    await page.getByTestId('privacy-accept').click();
+    await page.getByLabel('Pasaporte').check();
+    await page.getByTestId('documents-continue').click();
+    await expect(page).toHaveURL(/\/document-scan$/);
+    await page.reload();
+    await expect(page).toHaveURL(/\/document-scan$/);
+    await expect(page.getByRole('heading', { name: 'Parte delantera del documento' })).toBeVisible();
+    // A passport has no back: after the front comes the selfie.
+    await capture(page);
+    await expect(page).toHaveURL(/\/take-selfie$/);
+    // A step typed by hand that is not the current one brings the person back to where they are.
+    await page.goto('/register-documents');
+    await expect(page).toHaveURL(/\/take-selfie$/);
+  });
+
+  const reasons: { account: number; code: string; details: Partial<Details>; text: RegExp }[] = [
+    { account: 3, code: 'underage', details: { birthDate: '01/01/2015' }, text: /menor de edad|18 años/i },
+    { account: 4, code: 'document-expired', details: { expiryDate: '01/01/2020' }, text: /caducado/i },
+    { account: 5, code: 'forbidden-list', details: { documentNumber: 'PROHIB001' }, text: /prohibid/i },
+    {
+      account: 6,
+      code: 'document-already-in-use',
+      details: { documentNumber: 'SEED00001' },
+      text: /ya en uso|asociado a otra cuenta/i,
+    },
+  ];
+  for (const reason of reasons) {
+    test(`a registration refused as ${reason.code} says why`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await enrolUntilReview(page, newcomer(reason.account));
+      await confirmDetails(page, { documentNumber: uniqueDocument(), ...reason.details });
+      await expect(page).toHaveURL(new RegExp(`/finish-register-error/${reason.code}$`), { timeout: 20_000 });
+      await expect(page.getByRole('alert')).toContainText(reason.text);
+      await expect(page.getByRole('button', { name: /reintentar|volver a intentar/i })).toHaveCount(0);
+    });
+  }
+
+  test('an enrolled person who enrols again is told they are already registered', async ({ page }) => {
+    test.setTimeout(120_000);
+    await logIn(page, 'user');
+    await expect(page).toHaveURL(/\/home$/);
+    await page.goto('/landing');
+    await page.getByTestId('enrolment-start').click();
+    await page.getByLabel(/acepto las condiciones/i).check();
+    await page.getByTestId('privacy-accept').click();
+    await page.getByLabel('Pasaporte').check();
+    await page.getByTestId('documents-continue').click();
+    await capture(page);
+    await expect(page).toHaveURL(/\/take-selfie$/);
+    await selfieFromFile(page);
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+    await confirmDetails(page, { documentNumber: uniqueDocument() });
+    await expect(page).toHaveURL(/\/finish-register-error\/already-registered$/, { timeout: 20_000 });
+  });
+
+  test('camera denied: the failure says so and a file completes the scan', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    });
+    await logIn(page, newcomer(7));
+    await page.getByTestId('enrolment-start').click();
+    await page.getByLabel(/acepto las condiciones/i).check();
+    await page.getByTestId('privacy-accept').click();
+    await page.getByLabel('Pasaporte').check();
+    await page.getByTestId('documents-continue').click();
+    await expect(page.locator('[data-capture-error="camera_failure"]')).toBeVisible();
+    await expect(page.getByRole('alert').first()).toBeVisible();
+    await expectAccessible(page);
+    await page.getByTestId('capture-file').setInputFiles(fixture('document.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(page).toHaveURL(/\/take-selfie$/);
+    await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+  });
+
+  test('a blurred document is sent back with the blurred-scan hint, and a retry goes on', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    });
+    await logIn(page, newcomer(8));
+    await page.getByTestId('enrolment-start').click();
+    await page.getByLabel(/acepto las condiciones/i).check();
+    await page.getByTestId('privacy-accept').click();
+    await page.getByLabel('Pasaporte').check();
+    await page.getByTestId('documents-continue').click();
+    await page.getByTestId('capture-file').setInputFiles(fixture('document-blurred.jpg'));
+    await page.getByTestId('capture-use').click();
+    await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(page.getByTestId('scan-failure')).toHaveAttribute('data-scan-error', 'blurred', {
+      timeout: 20_000,
+    });
+    await expect(page.getByRole('heading', { name: 'La foto está borrosa' })).toBeVisible();
+    await page.getByTestId('scan-retry').click();
+    await page.getByTestId('capture-file').setInputFiles(fixture('document.jpg'));
+    await page.getByTestId('capture-use').click();
+    await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+  });
+});
+
+test.describe('enforcement source unavailable (20-second-token server)', () => {
+  const other = `http://localhost:${port + 1}`;
+  test('the only retryable reason offers a retry that then succeeds', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    await page.goto(`${other}/`);
+    await page.getByTestId('login').click();
+    const username = newcomer(1);
+    await page.getByLabel(/^usuario/i).fill(username);
+    await page.getByLabel(/^contraseña/i).fill(username);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByTestId('enrolment-start').click();
+    await page.getByLabel(/acepto las condiciones/i).check();
+    await page.getByTestId('privacy-accept').click();
+    await page.getByLabel('Pasaporte').check();
+    await page.getByTestId('documents-continue').click();
+    await capture(page);
+    await expect(page).toHaveURL(/\/take-selfie$/);
+    await selfieFromFile(page);
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+    const fault = (on: boolean) =>
+      request.post(`${other}/api/dev/faults/enforcement`, {
+        headers: { 'tenant-id': 'gambling' },
+        data: { on },
+      });
+    expect((await fault(true)).ok()).toBe(true);
+    try {
+      await confirmDetails(page, { documentNumber: uniqueDocument() });
+      await expect(page).toHaveURL(/\/finish-register-error\/enforcement-source-unavailable$/, {
+        timeout: 20_000,
+      });
+    } finally {
+      await fault(false);
+    }
+    await page.getByRole('button', { name: /reintentar|volver a intentar/i }).click();
+    await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
+  });
+});
+
+test.describe('desktop', () => {
+  test('@desktop-only a computer is sent to DeviceDetect, and a phone continues the same onboarding by its code', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const username = newcomer(9);
+    await logIn(page, username);
+    await page.getByTestId('enrolment-start').click();
+    await expect(page).toHaveURL(/\/device-detect$/);
+    const code = (await page.getByTestId('device-detect-user-code').innerText()).replace(/\s/g, '');
+    expect(code).toMatch(/^[A-Z0-9]{8}$/);
+    await expect(page.getByRole('img', { name: /QR/i })).toBeVisible();
+
+    const phone = await browser.newContext({ ...devices['Pixel 7'], permissions: ['camera'] });
+    const mobile = await phone.newPage();
+    await mobile.goto(`http://localhost:${port}/device-detect?code=${code}`);
+    // The phone asks the person to sign in with the same account, then continues by itself.
+    await mobile.getByTestId('device-detect-login').click();
+    await mobile.getByLabel(/^usuario/i).fill(username);
+    await mobile.getByLabel(/^contraseña/i).fill(username);
+    await mobile.getByRole('button', { name: 'Entrar' }).click();
+    await expect(mobile).toHaveURL(/\/privacy-onboarding$/, { timeout: 15_000 });
+    await mobile.getByLabel(/acepto las condiciones/i).check();
+    await mobile.getByTestId('privacy-accept').click();
+    await expect(mobile).toHaveURL(/\/register-documents$/);
+    // The computer follows the phone's progress.
+    await expect(page.locator('[data-step="legalTerms"]')).toHaveAttribute('data-done', 'true', {
+      timeout: 15_000,
+    });
+    await phone.close();
+  });
+});
