@@ -49,13 +49,20 @@ export default defineConfig({
       timeout: 120_000,
       env: { PORT: String(port), LOG_LEVEL: 'silent', SEED_NEWCOMERS: '30' },
     },
-    // The same portal with 20-second access tokens, for the renewal journeys.
+    // The same portal with 20-second access tokens (the renewal journeys) and liveness on the demo tenant.
     {
       command: 'node scripts/e2e-server.mjs',
       url: `http://localhost:${port + 1}/health`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { PORT: String(port + 1), LOG_LEVEL: 'silent', ACCESS_TOKEN_TTL: '20', SEED_NEWCOMERS: '5' },
+      env: {
+        PORT: String(port + 1),
+        LOG_LEVEL: 'silent',
+        ACCESS_TOKEN_TTL: '20',
+        SEED_NEWCOMERS: '5',
+        // The demo tenant of this server asks for the liveness proof (TakeSelfieAlive).
+        LIFE_PROOFING_TENANTS: 'demo',
+      },
     },
   ],
 });

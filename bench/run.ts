@@ -2,13 +2,14 @@
 //  1. Every emitted chunk with its gzip size.
 //  2. The entry: index.html's script and everything it imports statically (what the browser must fetch
 //     before anything renders).
+//  4. The enrolment path: every JS file (workers too) a phone fetches from login to the new QR.
 //  3. The first screen as a real browser loads it: every JS file Chromium fetched to show the Welcome
 //     screen of the default tenant (entry plus the lazy chunks that screen needs: tenant settings check,
 //     messages, the screen itself).
 // Exits non-zero when a budget is exceeded, so the bench is a check and not only a printout.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, devices } from '@playwright/test';
 import { formatTable } from '../scripts/table';
@@ -75,6 +76,71 @@ async function firstScreenFiles(): Promise<{ js: string[]; css: string[] }> {
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');
     return { js: [...js], css: [...css] };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/**
+ * Every JS file Chromium fetches (page and workers) while a newcomer enrols on a phone: login, Landing, terms,
+ * document choice, front and back with the (fake) camera, selfie from a file, review, form, QR.
+ */
+async function enrolmentPathFiles(): Promise<string[]> {
+  execFileSync(process.execPath, ['scripts/make-fixtures.mjs'], { stdio: 'inherit' });
+  process.env.SEED_NEWCOMERS = '1';
+  const server = await startServer({ port: 0, dataDir: 'memory://', logLevel: 'silent' });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${resolve('tests/fixtures/generated/document.y4m')}`,
+    ],
+  });
+  try {
+    const context = await browser.newContext({ ...devices['Pixel 7'], permissions: ['camera'] });
+    const js = new Set<string>();
+    context.on('response', (response) => {
+      const path = new URL(response.url()).pathname.slice(1);
+      if (path.endsWith('.js')) js.add(path);
+    });
+    const page = await context.newPage();
+    const user = 'newcomer-01';
+    await page.goto(server.url.replace('127.0.0.1', 'localhost'));
+    await page.getByTestId('login').click();
+    await page.locator('#username').fill(user);
+    await page.locator('#password').fill(user);
+    await page.locator('button[type=submit]').click();
+    await page.getByTestId('enrolment-start').click();
+    await page.locator('#accept-terms').check();
+    await page.getByTestId('privacy-accept').click();
+    await page.locator('input[value=id_card]').check();
+    await page.getByTestId('documents-continue').click();
+    for (let side = 0; side < 2; side++) {
+      const take = page.getByTestId('capture-take');
+      const use = page.getByTestId('capture-use');
+      await take.or(use).first().waitFor({ timeout: 15_000 });
+      if (await take.isVisible()) await take.click({ timeout: 2_000 }).catch(() => undefined);
+      await use.click();
+    }
+    await page.waitForURL(/take-selfie/);
+    await page.getByTestId('capture-file').setInputFiles('tests/fixtures/generated/selfie.jpg');
+    await page.getByTestId('capture-use').click();
+    await page.getByTestId('review-confirm').waitFor({ timeout: 20_000 });
+    await page.locator('input[name=first_name]').fill('Carmen');
+    await page.locator('input[name=last_name]').fill('Española');
+    await page.locator('input[name=birth_date]').fill('01/01/1980');
+    await page.locator('input[name=document_number]').fill('BENCH0001');
+    await page.getByTestId('review-confirm').click();
+    await page.getByTestId('form-submit').click();
+    await page.waitForURL(/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
+    await page.waitForLoadState('networkidle');
+    return [...js];
   } finally {
     await browser.close();
     await server.close();
@@ -158,8 +224,14 @@ async function main() {
   console.log('\nChunks (gzip level 9)\n');
   console.log(formatTable(['file', 'raw', 'gzip', 'loaded'], chunkRows));
 
+  const enrolment = await enrolmentPathFiles();
   const budgets: Budget[] = [
     { name: 'entry JS (index.html + static imports)', bytes: sum(entry), limit: 130 * KB },
+    {
+      name: `enrolment path JS, login to QR in Chromium (${enrolment.length} files, workers included)`,
+      bytes: sum(enrolment),
+      limit: 220 * KB,
+    },
   ];
   const media = await measureImagePreparation();
   const imageBudgetMs = 250;
@@ -186,6 +258,7 @@ async function main() {
         date: new Date().toISOString(),
         entry: { files: entry, gzip: sum(entry) },
         firstScreen: { js: first.js, jsGzip: sum(first.js), css: first.css, cssGzip: sum(first.css) },
+        enrolmentPath: { js: enrolment, gzip: sum(enrolment) },
         chunks: Object.fromEntries(sizes),
         imagePreparation: media,
       },

@@ -21,6 +21,8 @@ export type Guard =
 export type Layout = 'app' | 'onboarding' | 'bare';
 
 const onboarding = () => import('../features/onboarding/screens');
+// A phone enrolling never sees DeviceDetect (nor its hand-off machine): its own chunk keeps it off that path.
+const deviceDetect = () => import('../features/onboarding/device-detect');
 const account = () => import('../features/account/screens');
 const visits = () => import('../features/visits/screens');
 const accreditations = () => import('../features/accreditations/screens');
@@ -146,7 +148,7 @@ export const routes = {
     path: '/device-detect',
     guard: 'public',
     layout: 'onboarding',
-    component: lazyScreen(onboarding, 'DeviceDetect'),
+    component: lazyScreen(deviceDetect, 'DeviceDetect'),
   },
   UserHome: {
     path: '/home',

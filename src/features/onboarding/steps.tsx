@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { useRuntime, useTenant } from '../../app/runtime-context';
 import { Markdown } from '../../components/markdown';
 import { Button } from '../../components/ui/button';
@@ -41,20 +41,31 @@ export function Landing() {
   );
 }
 
+const LEADS = defineMessages({
+  withDocument: { id: 'nextSteps.lead' },
+  selfieOnly: { id: 'nextSteps.leadSelfieOnly' },
+});
+
 /** NextSteps (spec §2, setting showNextSteps): what the enrolment will ask for, before it starts. */
 export function NextSteps() {
   return (
     <EnrolmentFrame screen="NextSteps" deviceChecked={false}>
-      {({ actor }) => (
+      {({ actor, snapshot }) => (
         <>
-          <ScreenTitle titleId="nextSteps.title" leadId="nextSteps.lead" />
+          {/* Without identity proofing (OnlySelfieWithId) there is no document to photograph. */}
+          <ScreenTitle
+            titleId="nextSteps.title"
+            leadId={(snapshot.context.identityProofing ? LEADS.withDocument : LEADS.selfieOnly).id}
+          />
           <ol className="flex list-decimal flex-col gap-2 pl-6 text-slate-800">
             <li>
               <FormattedMessage id="nextSteps.terms" />
             </li>
-            <li>
-              <FormattedMessage id="nextSteps.document" />
-            </li>
+            {snapshot.context.identityProofing && (
+              <li>
+                <FormattedMessage id="nextSteps.document" />
+              </li>
+            )}
             <li>
               <FormattedMessage id="nextSteps.selfie" />
             </li>
