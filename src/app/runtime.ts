@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/client';
 import { toSafeSameOriginPath } from '../api/safe-link';
 import { homeScreen, passesGuard, type Session } from '../auth/access';
 import type { Oidc } from '../auth/oidc';
-import { type OidcConfig, userStorageKey } from '../auth/oidc-config';
+import { brokerClaimsKey, type OidcConfig, userStorageKey } from '../auth/oidc-config';
 import { renewAt } from '../auth/renewal';
 import { loadCatalogue } from '../i18n/catalogue';
 import { LOCALES, readStoredLocale, resolveLocale, storeLocale } from '../i18n/locale';
@@ -91,6 +91,7 @@ export function createRuntime(navigate: Navigate = browserNavigate) {
     origin: window.location.origin,
     realm: settings.identityProvider.realm,
     clientId: settings.identityProvider.clientId,
+    broker: settings.identityProvider.broker,
   });
   let oidc: Promise<Oidc> | undefined;
   const getOidc = () => {
@@ -124,7 +125,10 @@ export function createRuntime(navigate: Navigate = browserNavigate) {
         goToRoot: () => navigate('/', { replace: true }),
         clearSession: () => {
           const tenant = app.getSnapshot().context.tenant;
-          if (tenant) window.localStorage.removeItem(userStorageKey(oidcConfigOf(tenant)));
+          if (!tenant) return;
+          const key = userStorageKey(oidcConfigOf(tenant));
+          window.localStorage.removeItem(key);
+          window.localStorage.removeItem(brokerClaimsKey(key));
         },
         notifySignInFailed: () =>
           notifications.send({ type: 'notify', level: 'error', messageId: 'session.signInFailed' }),

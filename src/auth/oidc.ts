@@ -3,8 +3,9 @@
 // screen of someone who is not signed in.
 import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
 import type { Session } from './access';
-import { authorityOf, type OidcConfig, SCOPE } from './oidc-config';
-import { renewAt, sessionFromAccessToken } from './token';
+import { brokerClaims } from './broker';
+import { authorityOf, brokerClaimsKey, type OidcConfig, SCOPE, userStorageKey } from './oidc-config';
+import { readBrokerClaims, renewAt, sessionFromAccessToken } from './token';
 
 export type { OidcConfig };
 
@@ -32,6 +33,9 @@ interface ReturnState {
 export function createOidc(config: OidcConfig) {
   const manager = createUserManager(config);
   const lockName = `portal.renew.${config.realm}`;
+  const brokerKey = brokerClaimsKey(userStorageKey(config));
+  const sessionOf = (accessToken: string) =>
+    sessionFromAccessToken(accessToken, readBrokerClaims(window.localStorage, userStorageKey(config)));
 
   return {
     async signIn({
@@ -54,7 +58,18 @@ export function createOidc(config: OidcConfig) {
       const user = await manager.signinCallback();
       if (!user) throw new Error('the sign-in callback returned no user');
       const state = user.state as Partial<ReturnState> | undefined;
-      return { session: sessionFromAccessToken(user.access_token), returnTo: state?.returnTo ?? null };
+      window.localStorage.removeItem(brokerKey);
+      if (config.broker) {
+        // Spec §6: the claims of the external identity are copied into enrolment data; without them (the
+        // endpoint still refusing after its 3 attempts) the person is signed in all the same.
+        const claims = await brokerClaims({
+          authority: authorityOf(config),
+          provider: config.broker,
+          accessToken: user.access_token,
+        });
+        if (claims) window.localStorage.setItem(brokerKey, JSON.stringify(claims));
+      }
+      return { session: sessionOf(user.access_token), returnTo: state?.returnTo ?? null };
     },
 
     /**
@@ -66,12 +81,12 @@ export function createOidc(config: OidcConfig) {
       const run = async () => {
         const stored = await manager.getUser();
         if (stored && stored.access_token !== current) {
-          const renewed = sessionFromAccessToken(stored.access_token);
+          const renewed = sessionOf(stored.access_token);
           if (renewAt(renewed) > Date.now() / 1000) return renewed;
         }
         const user = await manager.signinSilent();
         if (!user) throw new Error('silent renewal returned no user');
-        return sessionFromAccessToken(user.access_token);
+        return sessionOf(user.access_token);
       };
       const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
       return locks ? locks.request(lockName, run) : run();
@@ -88,6 +103,7 @@ export function createOidc(config: OidcConfig) {
     },
 
     async clear() {
+      window.localStorage.removeItem(brokerKey);
       await manager.removeUser();
       await manager.clearStaleState();
     },

@@ -66,3 +66,20 @@ describe('readStoredUser', () => {
     expect(localStorage.getItem(key)).toBeNull();
   });
 });
+
+describe('brokered identity claims', () => {
+  it('come with the stored user, so home routing and enrolment data see them after a reload', () => {
+    const storage = window.localStorage;
+    const key = 'oidc.user:http://localhost/auth/realms/gambling:portal';
+    storage.setItem(key, JSON.stringify({ access_token: jwt(claims) }));
+    expect(readStoredUser(storage, key).session?.claims).toBeNull();
+    storage.setItem(`${key}:broker`, JSON.stringify({ given_name: 'Ane', birthdate: '1990-04-01' }));
+    expect(readStoredUser(storage, key).session?.claims).toEqual({
+      given_name: 'Ane',
+      birthdate: '1990-04-01',
+    });
+    storage.setItem(`${key}:broker`, 'not json');
+    expect(readStoredUser(storage, key).session?.claims).toBeNull();
+    storage.clear();
+  });
+});

@@ -34,7 +34,12 @@ export const tenantSettings = type({
   useWatch: 'boolean',
   extendedInterdictionForm: 'boolean',
   credentialTypesWhitelist: credentialType.array(),
-  identityProvider: { realm: /^[a-z0-9-]+$/, clientId: 'string > 0' },
+  identityProvider: {
+    realm: /^[a-z0-9-]+$/,
+    clientId: 'string > 0',
+    /** The external identity provider people sign in with, whose claims the broker token endpoint gives. */
+    'broker?': /^[\w.-]+$/,
+  },
   postEnrolmentAction: "'home' | 'showQr' | 'accreditations'",
   onboardingSteps: 'boolean',
   showNextSteps: 'boolean',
