@@ -75,6 +75,8 @@ function sendProblem(res: ServerResponse, status: number, detail: string, code?:
   send(res, status, PROBLEM_CONTENT_TYPE, JSON.stringify(makeProblem(status, detail, code)));
 }
 
+const methodNotAllowed = (res: ServerResponse) => sendProblem(res, 405, 'Method not allowed.');
+
 const HOST = /^[a-z0-9.-]+(:\d{1,5})?$/i;
 
 /** The origin the browser used; the provider's issuer and redirect URIs are made for it. */
@@ -191,7 +193,7 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
         return;
       }
       if (req.method !== 'POST' || !interaction[2]) {
-        sendProblem(res, 405, 'Method not allowed.');
+        methodNotAllowed(res);
         return;
       }
       let username = '';
@@ -255,7 +257,7 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
         return;
       }
       if (req.method !== 'POST') {
-        sendProblem(res, 405, 'Method not allowed.');
+        methodNotAllowed(res);
         return;
       }
       let login = '';
@@ -317,8 +319,7 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
         'select account_id::text as account_id from password_resets where tenant = $1 and token_hash = $2 and used_at is null and expires_at > $3',
         [tenant, hash, new Date(now())],
       );
-      const accountId = rows[0]?.account_id;
-      if (!accountId) {
+      const linkExpired = () =>
         html(
           410,
           lang,
@@ -328,6 +329,9 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
             label: text(lang, 'requestAgain'),
           }),
         );
+      const accountId = rows[0]?.account_id;
+      if (!accountId) {
+        linkExpired();
         return;
       }
       if (req.method === 'GET') {
@@ -335,7 +339,7 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
         return;
       }
       if (req.method !== 'POST') {
-        sendProblem(res, 405, 'Method not allowed.');
+        methodNotAllowed(res);
         return;
       }
       try {
@@ -370,15 +374,7 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
           return true;
         });
         if (!changed) {
-          html(
-            410,
-            lang,
-            title,
-            messageBody(text(lang, 'expired'), 'alert', {
-              href: `${realm}/reset?lang=${lang}`,
-              label: text(lang, 'requestAgain'),
-            }),
-          );
+          linkExpired();
           return;
         }
         html(
@@ -397,7 +393,7 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
     const broker = /^\/broker\/([\w.-]+)\/token$/.exec(rest);
     if (broker?.[1]) {
       if (req.method !== 'GET') {
-        sendProblem(res, 405, 'Method not allowed.');
+        methodNotAllowed(res);
         return;
       }
       try {

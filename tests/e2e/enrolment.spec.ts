@@ -37,6 +37,15 @@ async function capture(page: Page) {
   await use.click();
 }
 
+/** From Landing (signed in): Start, accept the terms, choose a passport (a front and no back). */
+async function startWithPassport(page: Page) {
+  await page.getByTestId('enrolment-start').click();
+  await page.getByLabel(/acepto las condiciones/i).check();
+  await page.getByTestId('privacy-accept').click();
+  await page.getByLabel('Pasaporte').check();
+  await page.getByTestId('documents-continue').click();
+}
+
 /** From login to the review form, with an ID card scanned on both sides and a selfie. */
 async function enrolUntilReview(page: Page, username: string) {
   await logIn(page, username);
@@ -105,11 +114,7 @@ test.describe('self-enrolment', () => {
   test('a reload in the middle resumes the same step', async ({ page }) => {
     test.setTimeout(90_000);
     await logIn(page, newcomer(2));
-    await page.getByTestId('enrolment-start').click();
-    await page.getByLabel(/acepto las condiciones/i).check();
-    await page.getByTestId('privacy-accept').click();
-    await page.getByLabel('Pasaporte').check();
-    await page.getByTestId('documents-continue').click();
+    await startWithPassport(page);
     await expect(page).toHaveURL(/\/document-scan$/);
     await page.reload();
     await expect(page).toHaveURL(/\/document-scan$/);
@@ -149,11 +154,7 @@ test.describe('self-enrolment', () => {
     await logIn(page, 'user');
     await expect(page).toHaveURL(/\/home$/);
     await page.goto('/landing');
-    await page.getByTestId('enrolment-start').click();
-    await page.getByLabel(/acepto las condiciones/i).check();
-    await page.getByTestId('privacy-accept').click();
-    await page.getByLabel('Pasaporte').check();
-    await page.getByTestId('documents-continue').click();
+    await startWithPassport(page);
     await capture(page);
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);
@@ -169,11 +170,7 @@ test.describe('self-enrolment', () => {
         Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
     });
     await logIn(page, newcomer(7));
-    await page.getByTestId('enrolment-start').click();
-    await page.getByLabel(/acepto las condiciones/i).check();
-    await page.getByTestId('privacy-accept').click();
-    await page.getByLabel('Pasaporte').check();
-    await page.getByTestId('documents-continue').click();
+    await startWithPassport(page);
     await expect(page.locator('[data-capture-error="camera_failure"]')).toBeVisible();
     await expect(page.getByRole('alert').first()).toBeVisible();
     await expectAccessible(page);
@@ -194,11 +191,7 @@ test.describe('self-enrolment', () => {
         Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
     });
     await logIn(page, newcomer(8));
-    await page.getByTestId('enrolment-start').click();
-    await page.getByLabel(/acepto las condiciones/i).check();
-    await page.getByTestId('privacy-accept').click();
-    await page.getByLabel('Pasaporte').check();
-    await page.getByTestId('documents-continue').click();
+    await startWithPassport(page);
     await page.getByTestId('capture-file').setInputFiles(fixture('document-blurred.jpg'));
     await page.getByTestId('capture-use').click();
     await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
@@ -226,11 +219,7 @@ test.describe('enforcement source unavailable (20-second-token server)', () => {
     await page.getByLabel(/^usuario/i).fill(username);
     await page.getByLabel(/^contraseña/i).fill(username);
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByTestId('enrolment-start').click();
-    await page.getByLabel(/acepto las condiciones/i).check();
-    await page.getByTestId('privacy-accept').click();
-    await page.getByLabel('Pasaporte').check();
-    await page.getByTestId('documents-continue').click();
+    await startWithPassport(page);
     await capture(page);
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);

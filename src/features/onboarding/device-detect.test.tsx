@@ -3,14 +3,10 @@ import { IntlProvider } from 'react-intl';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { createActor, createMachine, type StateValue } from 'xstate';
 import type { HandoffStatus } from '../../../machines/device-handoff.machine';
-import { type EnrolmentContext, enrolmentMachine } from '../../../machines/enrolment.machine';
-import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import type { Runtime } from '../../app/runtime';
 import { RuntimeProvider } from '../../app/runtime-context';
-import type { Session } from '../../auth/access';
 import catalogue from '../../i18n/messages/es.json';
 import {
   DeviceDetect,
@@ -23,6 +19,7 @@ import {
   safeDownloadUrl,
 } from './device-detect';
 import { enrolmentRuntimeOf } from './enrolment-runtime';
+import { fakeRuntime, storeEnrolment } from './testing/fake-runtime';
 
 const messages: Record<string, string> = catalogue;
 const text = (id: string) => messages[id] ?? `missing ${id}`;
@@ -34,67 +31,13 @@ const PHONE_UA =
 const OLD_PHONE_UA =
   'Mozilla/5.0 (Linux; Android 9; SM-G960F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.0.0 Mobile Safari/537.36';
 
-const SESSION: Session = {
-  accessToken: 'token',
-  issuedAt: 0,
-  expiresAt: 4_000_000_000,
-  roles: ['post_onboardings_auto'],
-  email: 'ana@example.com',
-  userName: 'ana',
-  profile: null,
-  userId: 'u-1',
-  enrolled: false,
-  acsId: null,
-  userType: 'user',
-  locale: 'es',
-  claims: null,
-  firstName: 'Ana',
+const BROWSERS = {
+  chrome: { minMobileVersion: 100, minDesktopVersion: 100, downloadUrl: 'https://www.google.com/chrome/' },
+  safari: { minMobileVersion: 15, minDesktopVersion: 15, downloadUrl: 'http://insecure.example/safari' },
 };
 
-const TENANT = {
-  tenant: 'gambling',
-  locale: 'es',
-  browsers: {
-    chrome: { minMobileVersion: 100, minDesktopVersion: 100, downloadUrl: 'https://www.google.com/chrome/' },
-    safari: { minMobileVersion: 15, minDesktopVersion: 15, downloadUrl: 'http://insecure.example/safari' },
-  },
-  settings: { domain: 'gambling', showNextSteps: false, onboardingSteps: false, biometricQR: true },
-};
-
-/** API calls the test answers, by method; the others never settle. */
-type FakeApi = Partial<Record<keyof ApiClient, (...args: never[]) => Promise<unknown>>>;
-
-function fakeRuntime({ signedIn, api }: { signedIn: boolean; api?: FakeApi }) {
-  const session = createActor(
-    createMachine({
-      id: 'session',
-      context: { session: signedIn ? SESSION : null },
-      initial: signedIn ? 'authenticated' : 'anonymous',
-      states: { anonymous: {}, authenticated: { initial: 'active', states: { active: {} } } },
-    }),
-  ).start();
-  const app = createActor(createMachine({ id: 'app', context: { tenant: TENANT } })).start();
-  const pending = () => new Promise<never>(() => {});
-  const client = { get: pending, post: pending, put: pending, delete: pending, request: pending, ...api };
-  const runtime = {
-    app,
-    session,
-    apiClient: () => Promise.resolve(client as ApiClient),
-    navigate: vi.fn(),
-  };
-  return runtime as unknown as Runtime & { navigate: ReturnType<typeof vi.fn> };
-}
-
-function storeEnrolment(value: StateValue, context: Partial<EnrolmentContext> = {}) {
-  const initial = createActor(enrolmentMachine, {
-    input: { settings: TENANT.settings, registerMode: 'auto', claims: null, email: SESSION.email },
-  }).getSnapshot();
-  const snapshot = enrolmentMachine.resolveState({ value, context: { ...initial.context, ...context } });
-  localStorage.setItem(
-    `portal.enrolment:${TENANT.tenant}:${SESSION.userId}`,
-    JSON.stringify(enrolmentMachine.getPersistedSnapshot(snapshot)),
-  );
-}
+const runtimeOf = (options: Parameters<typeof fakeRuntime>[0]) =>
+  fakeRuntime({ browsers: BROWSERS, ...options });
 
 function renderAt(path: string, runtime: Runtime) {
   const [pathname, search = ''] = path.split('?');
@@ -206,7 +149,7 @@ describe('handoffSteps', () => {
 
 describe('DeviceDetect on a computer', () => {
   it('says to continue on the phone and offers to sign in, back to this screen', () => {
-    const runtime = fakeRuntime({ signedIn: false });
+    const runtime = runtimeOf({ signedIn: false });
     const send = vi.spyOn(runtime.session, 'send');
     renderAt('/device-detect', runtime);
     expect(screen.getByTestId('device-detect-reason')).toHaveAttribute('data-reason', 'desktop');
@@ -234,7 +177,7 @@ describe('DeviceDetect on a computer', () => {
         portrayals: [{ portrayal_type: 'document', images: ['obverse'], result: 'pending' }],
       }),
     );
-    renderAt('/device-detect', fakeRuntime({ signedIn: true, api: { post, get } }));
+    renderAt('/device-detect', runtimeOf({ signedIn: true, api: { post, get } }));
     expect(await screen.findByTestId('device-detect-user-code')).toHaveTextContent('ABCD 2345');
     expect(post).toHaveBeenCalledWith(
       '/user-code/generate',
@@ -268,7 +211,7 @@ describe('DeviceDetect on a computer', () => {
       expires_at: '2030-01-01T00:10:00Z',
       expires_in: 600,
     });
-    renderAt('/device-detect', fakeRuntime({ signedIn: true, api: { post } }));
+    renderAt('/device-detect', runtimeOf({ signedIn: true, api: { post } }));
     fireEvent.click(await screen.findByTestId('device-detect-new-code'));
     expect(await screen.findByTestId('device-detect-user-code')).toHaveTextContent('WXYZ 6789');
   });
@@ -276,7 +219,7 @@ describe('DeviceDetect on a computer', () => {
   it('shows the rejection reason with the finish-with-error messages', async () => {
     storeEnrolment({ onboarding: 'legalTerms' }, { onboardingId: 'o-1' });
     const get = vi.fn(async () => status({ outcome: 'rejected', reason: 'underaged' }));
-    renderAt('/device-detect', fakeRuntime({ signedIn: true, api: { get } }));
+    renderAt('/device-detect', runtimeOf({ signedIn: true, api: { get } }));
     const rejected = await screen.findByTestId('device-detect-rejected');
     expect(rejected).toHaveTextContent(text('finishError.underage.title'));
     expect(rejected).toHaveTextContent(text('finishError.underage.message'));
@@ -285,7 +228,7 @@ describe('DeviceDetect on a computer', () => {
   it('once the phone has finished: success, and home forgets the onboarding here', async () => {
     storeEnrolment({ onboarding: 'legalTerms' }, { onboardingId: 'o-1' });
     const get = vi.fn(async () => status({ status: 'completed', outcome: 'accepted', user_id: 'u-1' }));
-    const runtime = fakeRuntime({ signedIn: true, api: { get } });
+    const runtime = runtimeOf({ signedIn: true, api: { get } });
     const send = vi.spyOn(runtime.session, 'send');
     renderAt('/device-detect', runtime);
     fireEvent.click(await screen.findByTestId('device-detect-home'));
@@ -298,7 +241,7 @@ describe('DeviceDetect on a computer', () => {
   });
 
   it('signed in without an onboarding: no code, how to go on', () => {
-    renderAt('/device-detect', fakeRuntime({ signedIn: true }));
+    renderAt('/device-detect', runtimeOf({ signedIn: true }));
     expect(screen.getByTestId('device-detect-no-onboarding')).toBeInTheDocument();
     expect(screen.queryByTestId('device-detect-code')).toBeNull();
   });
@@ -307,7 +250,7 @@ describe('DeviceDetect on a computer', () => {
 describe('DeviceDetect on a browser that will not do', () => {
   it('an outdated browser: update it, with the https download link only', () => {
     userAgent = OLD_PHONE_UA;
-    renderAt('/device-detect', fakeRuntime({ signedIn: false }));
+    renderAt('/device-detect', runtimeOf({ signedIn: false }));
     expect(screen.getByTestId('device-detect-reason')).toHaveAttribute('data-reason', 'outdated');
     const link = screen.getByTestId('device-detect-download');
     expect(link).toHaveAttribute('href', 'https://www.google.com/chrome/');
@@ -318,7 +261,7 @@ describe('DeviceDetect on a browser that will not do', () => {
   it('not Safari on iOS: no link to an http download address', () => {
     userAgent =
       'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/126.0 Mobile/15E148 Safari/604.1';
-    renderAt('/device-detect', fakeRuntime({ signedIn: false }));
+    renderAt('/device-detect', runtimeOf({ signedIn: false }));
     expect(screen.getByTestId('device-detect-reason')).toHaveAttribute('data-reason', 'ios-not-safari');
     expect(screen.queryByTestId('device-detect-download')).toBeNull();
   });
@@ -330,7 +273,7 @@ describe('DeviceDetect on a phone', () => {
   });
 
   it('without a code: the device is fine, go on', () => {
-    renderAt('/device-detect', fakeRuntime({ signedIn: true }));
+    renderAt('/device-detect', runtimeOf({ signedIn: true }));
     expect(screen.getByTestId('device-detect-ready')).toHaveTextContent(text('deviceDetect.ready.title'));
     expect(screen.getByRole('link', { name: text('deviceDetect.ready.continue') })).toHaveAttribute(
       'href',
@@ -339,7 +282,7 @@ describe('DeviceDetect on a phone', () => {
   });
 
   it('with a code, signed out: sign in with the same account, back to this address', () => {
-    const runtime = fakeRuntime({ signedIn: false });
+    const runtime = runtimeOf({ signedIn: false });
     const send = vi.spyOn(runtime.session, 'send');
     renderAt('/device-detect?code=abcd-2345', runtime);
     expect(screen.getByText(text('deviceDetect.phone.sameAccount'))).toBeInTheDocument();
@@ -349,7 +292,7 @@ describe('DeviceDetect on a phone', () => {
 
   it('with a code, signed in: redeems it once and continues the onboarding here', async () => {
     const post = vi.fn(async () => ({ onboarding_id: 'o-9', expires_at: '2030-01-01T00:10:00Z' }));
-    const runtime = fakeRuntime({ signedIn: true, api: { post } });
+    const runtime = runtimeOf({ signedIn: true, api: { post } });
     renderAt('/device-detect?code=abcd-2345', runtime);
     const actor = enrolmentRuntimeOf(runtime).actor();
     await waitFor(() => expect(actor?.getSnapshot().matches('continuingOnboarding')).toBe(true));
@@ -369,7 +312,7 @@ describe('DeviceDetect on a phone', () => {
     const post = vi.fn().mockRejectedValueOnce(httpError(code));
     const { location } = renderAt(
       '/device-detect?code=ABCD2345',
-      fakeRuntime({ signedIn: true, api: { post } }),
+      runtimeOf({ signedIn: true, api: { post } }),
     );
     expect(await screen.findByTestId('device-detect-redeem-error')).toHaveTextContent(text(id));
     const field = screen.getByLabelText(text('deviceDetect.codeForm.label'));

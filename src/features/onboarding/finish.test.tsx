@@ -3,12 +3,9 @@ import { IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { createActor, createMachine, type StateValue } from 'xstate';
-import { type EnrolmentContext, enrolmentMachine } from '../../../machines/enrolment.machine';
-import type { ApiClient } from '../../api/client';
+import type { EnrolmentContext } from '../../../machines/enrolment.machine';
 import type { Runtime } from '../../app/runtime';
 import { RuntimeProvider } from '../../app/runtime-context';
-import type { Session } from '../../auth/access';
 import type { RegistrationErrorCode } from '../../domain/enrolment';
 import catalogue from '../../i18n/messages/es.json';
 import {
@@ -17,76 +14,9 @@ import {
   FinishRegisterWithQr,
   registrationErrorCodeOf,
 } from './finish';
+import { fakeRuntime, storeEnrolment } from './testing/fake-runtime';
 
 const messages: Record<string, string> = catalogue;
-
-const SESSION: Session = {
-  accessToken: 'token',
-  issuedAt: 0,
-  expiresAt: 4_000_000_000,
-  roles: ['post_onboardings_auto'],
-  email: 'ana@example.com',
-  userName: 'ana',
-  profile: null,
-  userId: 'u-1',
-  enrolled: false,
-  acsId: null,
-  userType: 'user',
-  locale: 'es',
-  claims: null,
-  firstName: 'Ana',
-};
-
-const TENANT = {
-  tenant: 'gambling',
-  locale: 'es',
-  browsers: {},
-  settings: { domain: 'gambling', showNextSteps: false, onboardingSteps: false, biometricQR: true },
-};
-
-/** API calls the test answers, by method; the others never settle. */
-type FakeApi = Partial<Record<keyof ApiClient, (...args: never[]) => Promise<unknown>>>;
-
-function fakeRuntime({ signedIn, api }: { signedIn: boolean; api?: FakeApi }) {
-  const session = createActor(
-    createMachine({
-      id: 'session',
-      context: { session: signedIn ? SESSION : null },
-      initial: signedIn ? 'authenticated' : 'anonymous',
-      states: { anonymous: {}, authenticated: { initial: 'active', states: { active: {} } } },
-    }),
-  ).start();
-  const app = createActor(createMachine({ id: 'app', context: { tenant: TENANT } })).start();
-  const pending = () => new Promise<never>(() => {});
-  const client = { get: pending, post: pending, put: pending, delete: pending, request: pending, ...api };
-  const runtime = {
-    app,
-    session,
-    apiClient: () => Promise.resolve(client as ApiClient),
-    navigate: vi.fn(),
-  };
-  return runtime as unknown as Runtime & { navigate: ReturnType<typeof vi.fn> };
-}
-
-/** Leaves the signed-in person's enrolment where the test needs it (the runtime restores it from storage). */
-function storeEnrolment(value: StateValue, context: Partial<EnrolmentContext> = {}) {
-  const initial = createActor(enrolmentMachine, {
-    input: {
-      settings: TENANT.settings,
-      registerMode: 'auto',
-      claims: null,
-      email: SESSION.email,
-    },
-  }).getSnapshot();
-  const snapshot = enrolmentMachine.resolveState({
-    value,
-    context: { ...initial.context, onboardingId: 'o-1', ...context },
-  });
-  localStorage.setItem(
-    `portal.enrolment:${TENANT.tenant}:${SESSION.userId}`,
-    JSON.stringify(enrolmentMachine.getPersistedSnapshot(snapshot)),
-  );
-}
 
 function renderAt(path: string, runtime: Runtime) {
   const location = memoryLocation({ path, record: true });

@@ -1,0 +1,87 @@
+// Test support for onboarding screens: a runtime whose session, tenant and API the test decides, and an
+// enrolment left in the state the test needs (the real enrolment runtime restores it from storage).
+import { vi } from 'vitest';
+import { createActor, createMachine, type StateValue } from 'xstate';
+import { type EnrolmentContext, enrolmentMachine } from '../../../../machines/enrolment.machine';
+import type { ApiClient } from '../../../api/client';
+import type { BrowserSettings } from '../../../api/contract/settings';
+import type { Runtime } from '../../../app/runtime';
+import type { Session } from '../../../auth/access';
+
+export const SESSION: Session = {
+  accessToken: 'token',
+  issuedAt: 0,
+  expiresAt: 4_000_000_000,
+  roles: ['post_onboardings_auto'],
+  email: 'ana@example.com',
+  userName: 'ana',
+  profile: null,
+  userId: 'u-1',
+  enrolled: false,
+  acsId: null,
+  userType: 'user',
+  locale: 'es',
+  claims: null,
+  firstName: 'Ana',
+};
+
+export const SETTINGS = {
+  domain: 'gambling',
+  showNextSteps: false,
+  onboardingSteps: false,
+  biometricQR: true,
+};
+
+export const tenantWith = (browsers: BrowserSettings = {}) => ({
+  tenant: 'gambling',
+  locale: 'es',
+  browsers,
+  settings: SETTINGS,
+});
+
+/** API calls the test answers, by method; the others never settle. */
+export type FakeApi = Partial<Record<keyof ApiClient, (...args: never[]) => Promise<unknown>>>;
+
+export function fakeRuntime({
+  signedIn,
+  api,
+  browsers,
+}: {
+  signedIn: boolean;
+  api?: FakeApi;
+  browsers?: BrowserSettings;
+}) {
+  const session = createActor(
+    createMachine({
+      id: 'session',
+      context: { session: signedIn ? SESSION : null },
+      initial: signedIn ? 'authenticated' : 'anonymous',
+      states: { anonymous: {}, authenticated: { initial: 'active', states: { active: {} } } },
+    }),
+  ).start();
+  const app = createActor(createMachine({ id: 'app', context: { tenant: tenantWith(browsers) } })).start();
+  const pending = () => new Promise<never>(() => {});
+  const client = { get: pending, post: pending, put: pending, delete: pending, request: pending, ...api };
+  const runtime = {
+    app,
+    session,
+    apiClient: () => Promise.resolve(client as ApiClient),
+    navigate: vi.fn(),
+  };
+  return runtime as unknown as Runtime & { navigate: ReturnType<typeof vi.fn> };
+}
+
+/** Leaves the signed-in person's enrolment where the test needs it. */
+export function storeEnrolment(value: StateValue, context: Partial<EnrolmentContext> = {}) {
+  const initial = createActor(enrolmentMachine, {
+    input: { settings: SETTINGS, registerMode: 'auto', claims: null, email: SESSION.email },
+  }).getSnapshot();
+  const snapshot = enrolmentMachine.resolveState({
+    value,
+    context: { ...initial.context, onboardingId: 'o-1', ...context },
+  });
+  localStorage.setItem(
+    `portal.enrolment:gambling:${SESSION.userId}`,
+    JSON.stringify(enrolmentMachine.getPersistedSnapshot(snapshot)),
+  );
+}
