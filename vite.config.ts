@@ -18,11 +18,10 @@ export default defineConfig({
     port: Number(process.env.PORT ?? 8080),
     strictPort: true,
     allowedHosts: ['.localhost', 'localhost'],
-    proxy: {
-      '/api': apiTarget,
-      '/auth': apiTarget,
-      '/dev': apiTarget,
-      '/health': apiTarget,
-    },
+    // The Host header is kept (changeOrigin off): the identity provider's issuer is the origin the browser
+    // uses, localhost:8080 or demo.localhost:8080, not the server's own port.
+    proxy: Object.fromEntries(
+      ['/api', '/auth', '/dev', '/health'].map((path) => [path, { target: apiTarget, changeOrigin: false }]),
+    ),
   },
 });
