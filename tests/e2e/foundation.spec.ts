@@ -108,6 +108,8 @@ test.describe('shell', () => {
     for (const locale of ['es', 'en', 'eu']) {
       await page.getByTestId('language-menu').selectOption(locale);
       await expect(page.locator('html')).toHaveAttribute('lang', locale);
+      // The welcome screen is a lazy chunk: judge it once it is there, not the spinner before it.
+      await expect(page.getByTestId('welcome-title')).toBeVisible();
       await expectAccessible(page);
     }
   });
