@@ -86,6 +86,7 @@ function start(options: {
 }) {
   const fetches = [...(options.fetches ?? [{ status: 'done', result }])];
   const spies = {
+    createOnboarding: vi.fn(),
     createPortrayal: vi.fn(),
     upload: vi.fn<(input: UploadImageInput) => void>(),
     fetch: vi.fn(),
@@ -99,7 +100,10 @@ function start(options: {
   const clock = new SimulatedClock();
   const machine = enrolmentMachine.provide({
     actors: {
-      createOnboarding: fromPromise(async () => options.created ?? onboarding),
+      createOnboarding: fromPromise(async ({ input }) => {
+        spies.createOnboarding(input);
+        return options.created ?? onboarding;
+      }),
       acceptLegalTerms: fromPromise(async () => {}),
       createPortrayal: fromPromise(async ({ input }) => {
         spies.createPortrayal(input);
@@ -175,6 +179,18 @@ async function toReview(started: Started) {
 }
 
 describe('enrolment machine', () => {
+  it('an assistant starts an assisted onboarding for the person whose email they give', async () => {
+    const { actor, spies } = start({ input: { ...input, registerMode: 'assisted' } });
+    actor.send({ type: 'onboarding.start', assistedEmail: '  jon@example.com ' });
+    await waitFor(actor, (s) => s.matches({ onboarding: 'legalTerms' }));
+    expect(spies.createOnboarding).toHaveBeenCalledWith({
+      mode: 'assisted',
+      userId: null,
+      userData: { email: 'jon@example.com' },
+    });
+    expect(actor.getSnapshot().context.assistedEmail).toBe('jon@example.com');
+  });
+
   it('enrols a person in auto mode end to end and finishes on FinishRegisterWithQr with the payload sent', async () => {
     const started = start({ fetches: [{ status: 'pending' }, { status: 'done', result }] });
     expect(screen(started)).toBe('Landing');

@@ -161,8 +161,8 @@ export interface EnrolmentContext {
 }
 
 export type EnrolmentEvent =
-  /** Landing's Start button. */
-  | { type: 'onboarding.start' }
+  /** Landing's Start button; in assisted mode, with the email of the person being registered. */
+  | { type: 'onboarding.start'; assistedEmail?: string }
   /** Continue, on this device, the onboarding another device started (DeviceDetect, after a user code). */
   | { type: 'onboarding.continue'; onboardingId: string }
   /** Leave and delete the onboarding on the server. */
@@ -408,7 +408,14 @@ export const enrolmentMachine = setup({
   states: {
     notEnrolled: {
       meta: { screen: 'Landing' },
-      on: { 'onboarding.start': 'startingOnboarding' },
+      on: {
+        'onboarding.start': {
+          target: 'startingOnboarding',
+          actions: assign({
+            assistedEmail: ({ context, event }) => event.assistedEmail?.trim() || context.assistedEmail,
+          }),
+        },
+      },
     },
     startingOnboarding: {
       meta: { screen: 'Landing' },

@@ -209,6 +209,31 @@ test.describe('self-enrolment', () => {
   });
 });
 
+test.describe('assisted registration', () => {
+  test('an assistant names the person by email and confirms they may give their data', async ({ page }) => {
+    await logIn(page, 'assistant');
+    await page.getByRole('link', { name: 'Registro asistido' }).click();
+    await expect(page.getByRole('heading', { name: 'Registro asistido' })).toBeVisible();
+    await page.getByTestId('enrolment-start').click();
+    await expect(page.getByText('Este campo es obligatorio.')).toBeVisible();
+    await page.getByLabel('Correo electrónico de la persona que registra').fill('jon@');
+    await page.getByTestId('enrolment-start').click();
+    await expect(page.getByText('El correo electrónico no tiene un formato válido.')).toBeVisible();
+    await page.getByLabel('Correo electrónico de la persona que registra').fill('jon@example.com');
+    await page.getByTestId('enrolment-start').click();
+    await expect(page).toHaveURL(/\/privacy-onboarding$/);
+    await page.getByLabel(/acepto las condiciones/i).check();
+    await page.getByTestId('privacy-accept').click();
+    await expect(
+      page.getByText('Debe confirmar que está legitimado para facilitar estos datos.'),
+    ).toBeVisible();
+    await page.getByLabel(/estoy legitimado/i).check();
+    await page.getByTestId('privacy-accept').click();
+    await expect(page).toHaveURL(/\/register-documents$/);
+    await expectAccessible(page);
+  });
+});
+
 test.describe('enforcement source unavailable (20-second-token server)', () => {
   const other = `http://localhost:${port + 1}`;
   test('the only retryable reason offers a retry that then succeeds', async ({ page, request }) => {

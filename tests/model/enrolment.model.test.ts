@@ -85,6 +85,7 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
   };
   const onboardingEvents: (EnrolmentEvent | EventObject)[] = [
     { type: 'onboarding.start' } satisfies EnrolmentEvent,
+    { type: 'onboarding.start', assistedEmail: 'jon@example.com' } satisfies EnrolmentEvent,
     { type: 'onboarding.continue', onboardingId: 'o-2' } satisfies EnrolmentEvent,
     done('loadOnboarding', { ...created, legal_terms_accepted: true }),
     done('loadOnboarding', { ...created, legal_terms_accepted: false }),
