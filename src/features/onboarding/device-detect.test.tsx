@@ -7,14 +7,13 @@ import type { HandoffStatus } from '../../../machines/device-handoff.machine';
 import { ApiError } from '../../api/errors';
 import type { Runtime } from '../../app/runtime';
 import { RuntimeProvider } from '../../app/runtime-context';
+import { compactUserCode, isUserCode } from '../../domain/user-code';
 import catalogue from '../../i18n/messages/es.json';
 import {
   DeviceDetect,
   formatCountdown,
   groupUserCode,
   handoffSteps,
-  isUserCodeShape,
-  normaliseUserCode,
   redeemProblemOf,
   safeDownloadUrl,
 } from './device-detect';
@@ -76,11 +75,11 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('user codes', () => {
   it('accepts a code as typed and groups it 4-4', () => {
-    expect(normaliseUserCode(' abcd-2345 ')).toBe('ABCD2345');
-    expect(normaliseUserCode('ab cd 23 45')).toBe('ABCD2345');
-    expect(isUserCodeShape('ABCD2345')).toBe(true);
-    expect(isUserCodeShape('ABCD234')).toBe(false);
-    expect(isUserCodeShape('ABCD23456')).toBe(false);
+    expect(compactUserCode(' abcd-2345 ')).toBe('ABCD2345');
+    expect(compactUserCode('ab cd 23 45')).toBe('ABCD2345');
+    expect(isUserCode('ABCD2345')).toBe(true);
+    expect(isUserCode('ABCD234')).toBe(false);
+    expect(isUserCode('ABCD23456')).toBe(false);
     expect(groupUserCode('ABCD2345')).toBe('ABCD 2345');
   });
 

@@ -19,6 +19,7 @@ import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { BrowserVerdict } from '../../domain/browser-check';
 import { registrationErrorCode } from '../../domain/enrolment';
+import { compactUserCode, isUserCode } from '../../domain/user-code';
 import { EnrolmentFrame, useDeviceVerdict, useEnrolment } from './enrolment-frame';
 import type { EnrolmentActor } from './enrolment-runtime';
 import { RegistrationErrorMessage, useLeaveEnrolment, useSessionPresence } from './finish';
@@ -31,17 +32,6 @@ import { RegistrationErrorMessage, useLeaveEnrolment, useSessionPresence } from 
 
 type FailedVerdict = Extract<BrowserVerdict, { ok: false }>;
 type RedeemProblem = 'not-found' | 'expired' | 'used' | 'failed';
-
-const USER_CODE_LENGTH = 8;
-
-/** A code as typed: any case, with spaces or dashes between the groups. */
-export function normaliseUserCode(input: string): string {
-  return input.replace(/[\s-]/g, '').toUpperCase();
-}
-
-export function isUserCodeShape(code: string): boolean {
-  return new RegExp(`^[A-Z0-9]{${USER_CODE_LENGTH}}$`).test(code);
-}
 
 /** ABCD2345 → 'ABCD 2345': two groups of four are easier to read out and type. */
 export function groupUserCode(code: string): string {
@@ -126,7 +116,7 @@ export function DeviceDetect() {
   const verdict = useDeviceVerdict();
   const code = new URLSearchParams(useSearch()).get('code');
   if (!verdict.ok) return <NotThisDevice verdict={verdict} />;
-  if (code !== null) return <ContinueWithCode key={code} code={normaliseUserCode(code)} />;
+  if (code !== null) return <ContinueWithCode key={code} code={compactUserCode(code)} />;
   return <DeviceReady />;
 }
 
@@ -470,8 +460,8 @@ function CodeForm({ current, onSameCode }: { current?: string; onSameCode?: () =
   const [error, setError] = useState<string | undefined>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const code = normaliseUserCode(value);
-    if (!isUserCodeShape(code)) {
+    const code = compactUserCode(value);
+    if (!isUserCode(code)) {
       setError(intl.formatMessage({ id: 'deviceDetect.codeForm.invalid' }));
       return;
     }
@@ -584,7 +574,7 @@ function RedeemCode({ code }: { code: string }) {
     if (sent.current === attempt) return;
     sent.current = attempt;
     setState({ kind: 'redeeming' });
-    if (!isUserCodeShape(code) || !actor) {
+    if (!isUserCode(code) || !actor) {
       setState({ kind: 'failed', problem: actor ? 'not-found' : 'failed' });
       return;
     }
