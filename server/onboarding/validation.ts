@@ -2,6 +2,7 @@
 // wrong field (spec §5: the portal shows common.errors.{code} beside the field).
 import { type ArkErrors, type } from 'arktype';
 import type { Context } from 'hono';
+import { EMAIL_PATTERN } from '../../src/domain/email';
 import { HttpProblem } from '../problem';
 
 /** An HttpProblem whose body carries more members (reason, errors, result…); app.onError serialises them. */
@@ -107,7 +108,7 @@ export const createPortrayalBody = type({
   'process?': type('string <= 64').or('null'),
 });
 
-const email = type(/^[^\s@]+@[^\s@]+\.[^\s@]+$/).and('string <= 254');
+const email = type(EMAIL_PATTERN).and('string <= 254');
 
 export const registrationPayload = type({
   first_name: 'string > 0',

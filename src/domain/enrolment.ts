@@ -70,6 +70,12 @@ const REGISTRATION_ERROR_CODES: Record<RegistrationReason, RegistrationErrorCode
 
 export const REGISTRATION_REASONS = Object.keys(REGISTRATION_ERROR_CODES) as RegistrationReason[];
 
+/** Every code the finish-with-error screen shows, 'unknown' last. */
+export const REGISTRATION_ERROR_CODE_LIST: readonly RegistrationErrorCode[] = [
+  ...Object.values(REGISTRATION_ERROR_CODES),
+  'unknown',
+];
+
 /** Spec §8: each registration failure reason has its code; anything else is unknown. */
 export function registrationErrorCode(reason: string | null | undefined): RegistrationErrorCode {
   return Object.hasOwn(REGISTRATION_ERROR_CODES, reason ?? '')

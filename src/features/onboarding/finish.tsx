@@ -8,7 +8,7 @@ import { homeScreen } from '../../auth/access';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import type { RegistrationErrorCode } from '../../domain/enrolment';
+import { REGISTRATION_ERROR_CODE_LIST, type RegistrationErrorCode } from '../../domain/enrolment';
 import { EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 import type { EnrolmentActor } from './enrolment-runtime';
 
@@ -24,20 +24,9 @@ const finishMessages = defineMessages({
 /** Spec §1, §9: a QR credential lasts 15 days. */
 export const QR_VALID_DAYS = 15;
 
-const REGISTRATION_ERROR_CODES: readonly RegistrationErrorCode[] = [
-  'underage',
-  'forbidden-list',
-  'document-expired',
-  'life-proofing-failed',
-  'already-registered',
-  'document-already-in-use',
-  'enforcement-source-unavailable',
-  'unknown',
-];
-
 /** The {errorCode} of the path as a spec §8 code; anything else is unknown. */
 export function registrationErrorCodeOf(value: string | undefined): RegistrationErrorCode {
-  return REGISTRATION_ERROR_CODES.find((code) => code === value) ?? 'unknown';
+  return REGISTRATION_ERROR_CODE_LIST.find((code) => code === value) ?? 'unknown';
 }
 
 /** Title and message of each spec §8 code (also shown by DeviceDetect when the phone's registration fails). */

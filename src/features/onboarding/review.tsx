@@ -6,6 +6,7 @@ import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { formatDate, fromApiDate, fromDisplayDate } from '../../domain/dates';
 import { isAlphanumeric, nationalIdProblem } from '../../domain/dni';
+import { isEmail } from '../../domain/email';
 import { OCR_FIELDS, type OcrField, type ReviewFields } from '../../domain/registration';
 import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 
@@ -162,7 +163,6 @@ export function ReviewRegister() {
   );
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ]{6,20}$/;
 
 /** RegisterForm (spec §2, §5): the optional contact details; the server's field errors show beside each field. */
@@ -219,7 +219,7 @@ function ContactForm({
   const [values, setValues] = useState(initial);
   const [tried, setTried] = useState(false);
   const local: Record<string, string> = {};
-  if (values.email.trim() && !EMAIL.test(values.email.trim())) local.email = 'validation.email';
+  if (values.email.trim() && !isEmail(values.email)) local.email = 'validation.email';
   if (values.phone.trim() && !PHONE.test(values.phone.trim())) local.phone = 'validation.phone';
   if (values.nie.trim()) {
     const problem = nationalIdProblem(values.nie);

@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
+import { isEmail } from '../../domain/email';
 import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 import landingImage from './landing.svg';
 
@@ -31,7 +32,7 @@ export function Landing() {
       {({ actor, snapshot }) => {
         // Assisted mode (spec §4): the assistant registers someone else, named by their email.
         const assisted = snapshot.context.registerMode === 'assisted';
-        const emailError = !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(assistedEmail.trim())
+        const emailError = !isEmail(assistedEmail)
           ? intl.formatMessage({ id: assistedEmail.trim() ? 'validation.email' : 'validation.required' })
           : undefined;
         return (
