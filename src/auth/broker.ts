@@ -2,6 +2,7 @@
 // identity provider the person signed in with, whose claims are copied into enrolment data (spec §6). Spec §7,
 // §9: up to 3 attempts, waiting 300 ms × the attempt number in between.
 import { BROKER_TOKEN_ATTEMPTS, BROKER_TOKEN_BASE_DELAY_MS } from '../domain/constants';
+import { asClaims, jwtPayload } from './jwt';
 
 export interface BrokerRequest {
   /** The realm's issuer, e.g. https://host/auth/realms/gambling. */
@@ -17,17 +18,8 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
 
 function claimsOfJwt(token: unknown): Record<string, unknown> | null {
   if (typeof token !== 'string') return null;
-  const payload = token.split('.')[1];
-  if (!payload) return null;
   try {
-    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
-    const json = new TextDecoder().decode(
-      Uint8Array.from(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')), (c) => c.charCodeAt(0)),
-    );
-    const claims: unknown = JSON.parse(json);
-    return claims && typeof claims === 'object' && !Array.isArray(claims)
-      ? (claims as Record<string, unknown>)
-      : null;
+    return asClaims(jwtPayload(token));
   } catch {
     return null;
   }

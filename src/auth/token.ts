@@ -1,18 +1,11 @@
 import { type } from 'arktype';
 import { accessTokenClaims } from '../api/contract/access-token';
 import { type Session, sessionFromClaims } from './access';
+import { asClaims, jwtPayload } from './jwt';
 import { brokerClaimsKey } from './oidc-config';
 import { renewAt } from './renewal';
 
 export { renewAt };
-
-function decodeBase64Url(part: string): string {
-  const base64 = part.replace(/-/g, '+').replace(/_/g, '/');
-  const bytes = Uint8Array.from(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')), (c) =>
-    c.charCodeAt(0),
-  );
-  return new TextDecoder().decode(bytes);
-}
 
 /**
  * The session carried by an access token. The signature is the server's business (it verifies every
@@ -22,9 +15,7 @@ export function sessionFromAccessToken(
   accessToken: string,
   brokerClaims: Record<string, unknown> | null = null,
 ): Session {
-  const payload = accessToken.split('.')[1];
-  if (!payload) throw new Error('the access token is not a JWT');
-  const claims = accessTokenClaims(JSON.parse(decodeBase64Url(payload)));
+  const claims = accessTokenClaims(jwtPayload(accessToken));
   if (claims instanceof type.errors) throw new Error(`access token claims: ${claims.summary}`);
   const session = sessionFromClaims(claims, accessToken);
   return brokerClaims ? { ...session, claims: { ...session.claims, ...brokerClaims } } : session;
@@ -34,10 +25,7 @@ export function sessionFromAccessToken(
 export function readBrokerClaims(storage: Storage, userKey: string): Record<string, unknown> | null {
   try {
     const raw = storage.getItem(brokerClaimsKey(userKey));
-    const claims: unknown = raw ? JSON.parse(raw) : null;
-    return claims && typeof claims === 'object' && !Array.isArray(claims)
-      ? (claims as Record<string, unknown>)
-      : null;
+    return asClaims(raw ? JSON.parse(raw) : null);
   } catch {
     return null;
   }
