@@ -6,16 +6,20 @@ import { pathFor, routes, type ScreenName } from './routes';
 
 type WithMeta = { getMeta(): Record<string, unknown> };
 
+/** The meta of the deepest active state that names a screen (with what else it says: side, error codes…). */
+export function screenMeta(snapshot: WithMeta): Record<string, string> | undefined {
+  let best: { depth: number; meta: Record<string, string> } | undefined;
+  for (const [id, meta] of Object.entries(snapshot.getMeta())) {
+    if (typeof (meta as { screen?: unknown } | undefined)?.screen !== 'string') continue;
+    const depth = id.split('.').length;
+    if (!best || depth > best.depth) best = { depth, meta: meta as Record<string, string> };
+  }
+  return best?.meta;
+}
+
 /** The spec screen named by the deepest active state that has `meta.screen`. */
 export function activeScreen(snapshot: WithMeta): string | undefined {
-  let best: { depth: number; screen: string } | undefined;
-  for (const [id, meta] of Object.entries(snapshot.getMeta())) {
-    const screen = (meta as { screen?: unknown } | undefined)?.screen;
-    if (typeof screen !== 'string') continue;
-    const depth = id.split('.').length;
-    if (!best || depth > best.depth) best = { depth, screen };
-  }
-  return best?.screen;
+  return screenMeta(snapshot)?.screen;
 }
 
 export function isRoutedScreen(screen: string | undefined): screen is ScreenName {

@@ -6,7 +6,7 @@ import type { SnapshotFrom } from 'xstate';
 import type { enrolmentMachine } from '../../../machines/enrolment.machine';
 import { pathFor } from '../../app/routes';
 import { useRuntime, useTenant } from '../../app/runtime-context';
-import { useScreenMirror } from '../../app/screen-mirror';
+import { screenMeta, useScreenMirror } from '../../app/screen-mirror';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { checkBrowser, parseUserAgent } from '../../domain/browser-check';
@@ -24,16 +24,8 @@ export function useEnrolment(): { enrolment: EnrolmentRuntime; actor: EnrolmentA
   return { enrolment, actor };
 }
 
-/** The meta of the deepest active state (screen, side, errors). */
-export function metaOf(snapshot: EnrolmentSnapshot): Record<string, string> {
-  let best: { depth: number; meta: Record<string, string> } | undefined;
-  for (const [id, meta] of Object.entries(snapshot.getMeta())) {
-    if (!meta || typeof meta !== 'object') continue;
-    const depth = id.split('.').length;
-    if (!best || depth > best.depth) best = { depth, meta: meta as Record<string, string> };
-  }
-  return best?.meta ?? {};
-}
+/** The meta of the screen the enrolment is on (screen, side, error codes). */
+export const metaOf = (snapshot: EnrolmentSnapshot): Record<string, string> => screenMeta(snapshot) ?? {};
 
 /** Route params of the screens the machine names (finish screens carry ids and codes in their path). */
 function paramsOf(snapshot: EnrolmentSnapshot): Record<string, string | undefined> {
