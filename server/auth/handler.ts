@@ -75,6 +75,8 @@ function sendProblem(res: ServerResponse, status: number, detail: string, code?:
   send(res, status, PROBLEM_CONTENT_TYPE, JSON.stringify(makeProblem(status, detail, code)));
 }
 
+const REALM_PATH = new RegExp(`^${REALMS_PREFIX}/([a-z0-9][a-z0-9-]*)(/.*)?$`);
+
 const methodNotAllowed = (res: ServerResponse) => sendProblem(res, 405, 'Method not allowed.');
 
 const HOST = /^[a-z0-9.-]+(:\d{1,5})?$/i;
@@ -104,7 +106,7 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
       send(res, 200, 'text/javascript; charset=utf-8', LOGOUT_JS);
       return;
     }
-    const match = new RegExp(`^${REALMS_PREFIX}/([a-z0-9][a-z0-9-]*)(/.*)?$`).exec(url.pathname);
+    const match = REALM_PATH.exec(url.pathname);
     const tenant = match?.[1];
     if (!match || !tenant || !idp.tenants.includes(tenant)) {
       sendProblem(res, 404, 'No identity provider here.', 'not_found');
