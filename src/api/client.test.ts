@@ -1,6 +1,7 @@
 import { type } from 'arktype';
 import { describe, expect, it, vi } from 'vitest';
-import { type ApiClientDeps, createApiClient, type Notice } from './client.ts';
+import { type ApiClientDeps, createApiClient } from './client.ts';
+import type { Notice } from './errors.ts';
 import { ApiError } from './errors.ts';
 
 type Responder = (request: Request, call: number) => Response | Promise<Response>;

@@ -1,12 +1,7 @@
 import type { Options as KyOptions, KyResponse, RetryOptions, StandardSchemaV1 } from 'ky';
 import ky, { isHTTPError, isTimeoutError } from 'ky';
-import { ApiError, generalNotice, problemFromBody } from './errors.ts';
-import { toSafeSameOriginPath } from './safe-link.ts';
-
-export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
-export type Notice =
-  | { level: NoticeLevel; messageId: string; values?: Record<string, string> }
-  | { level: NoticeLevel; text: string };
+import { toSafeSameOriginPath } from '../domain/safe-link.ts';
+import { ApiError, generalNotice, type Notice, problemFromBody } from './errors.ts';
 
 // Everything the client needs from the app is injected, so src/api imports no React, router or
 // machine (ARCHITECTURE.md "Sign-in and the API client").

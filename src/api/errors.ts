@@ -1,6 +1,11 @@
-import type { Notice, NoticeLevel } from './client.ts';
 import type { FieldError, Problem, ProblemLink } from './contract/problem.ts';
 import { fieldError, lenientQuery } from './contract/problem.ts';
+
+/** A message for the person, by catalogue id or (a server's detail) as text. */
+export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
+export type Notice =
+  | { level: NoticeLevel; messageId: string; values?: Record<string, string> }
+  | { level: NoticeLevel; text: string };
 
 // http: the server answered outside 2xx. network: fetch threw (after retries). timeout: no answer in
 // time. contract: a 2xx whose body is not what the schema says. aborted: the caller's signal fired.

@@ -4,16 +4,17 @@ import { IntlProvider } from 'react-intl';
 import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import { menuItems, passesGuard } from '../auth/access';
 import { Spinner } from '../components/ui/spinner';
+import { type Layout, pathFor, type ScreenName, screenNames, screens } from '../domain/screens';
 import { ChunkTimeoutScreen } from '../features/public/chunk-timeout';
 import { TenantErrorScreen } from '../features/public/tenant-error';
+import { useRuntime, useTenant } from '../runtime/context';
 import { AppHeader, OnboardingHeader } from './layout/header';
 import { LoadingBar } from './layout/loading-bar';
-import type { MenuEntry } from './layout/main-menu';
+import type { MenuEntry } from './layout/menu-entry';
 import { Toaster } from './layout/toaster';
 import { ChunkLoadTimeout } from './lazy-screen';
-import { type Layout, pathFor, routes, type ScreenName, screenNames } from './routes';
+import { screenComponents } from './routes';
 import { isPublicPath } from './runtime';
-import { useRuntime, useTenant } from './runtime-context';
 
 /** The header menu of whoever is signed in (spec §2), home first. */
 function useMenu(): MenuEntry[] {
@@ -45,7 +46,7 @@ function Guarded({ screen, children }: { screen: ScreenName; children: ReactNode
   const { session } = useRuntime();
   const { settings } = useTenant();
   const [location] = useLocation();
-  const guard = routes[screen].guard;
+  const guard = screens[screen].guard;
   const gate = useSelector(session, (s): Gate => {
     if (guard === 'public') return 'open';
     if (s.matches('authenticated'))
@@ -134,8 +135,8 @@ function Screens() {
       <NavigationEvents />
       <Switch>
         {screenNames.map((name) => (
-          <Route key={name} path={routes[name].path}>
-            <Framed name={name} layout={routes[name].layout} screen={routes[name].component} />
+          <Route key={name} path={screens[name].path}>
+            <Framed name={name} layout={screens[name].layout} screen={screenComponents[name]} />
           </Route>
         ))}
         <Route>

@@ -1,11 +1,11 @@
 import '../styles/index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { screens } from '../domain/screens';
+import { RuntimeProvider } from '../runtime/context';
 import { tenantFromHost } from '../tenant/resolve';
 import { App } from './app';
-import { routes } from './routes';
 import { createRuntime } from './runtime';
-import { RuntimeProvider } from './runtime-context';
 
 // The Silent route runs inside the hidden renewal iframe: it hands the provider's answer to the page
 // that opened it and renders nothing (spec §2: Silent, the token renewal return).
@@ -31,5 +31,5 @@ function startPortal() {
   );
 }
 
-if (window.location.pathname === routes.Silent.path) completeSilentRenewal();
+if (window.location.pathname === screens.Silent.path) completeSilentRenewal();
 else startPortal();

@@ -3,18 +3,17 @@ import { appMachine, type TenantLoaded } from '../../machines/app.machine';
 import { notificationsMachine } from '../../machines/notifications.machine';
 import { sessionMachine } from '../../machines/session.machine';
 import type { ApiClient } from '../api/client';
-import { toSafeSameOriginPath } from '../api/safe-link';
 import { homeScreen, passesGuard, type Session } from '../auth/access';
 import type { Oidc } from '../auth/oidc';
 import { brokerClaimsKey, type OidcConfig, userStorageKey } from '../auth/oidc-config';
 import { renewAt } from '../auth/renewal';
+import { toSafeSameOriginPath } from '../domain/safe-link';
+import { pathFor, screenAt, screens } from '../domain/screens';
 import { loadCatalogue } from '../i18n/catalogue';
 import { LOCALES, readStoredLocale, resolveLocale, storeLocale } from '../i18n/locale';
+import type { Navigate, Runtime } from '../runtime/context';
 import { loadTenant } from '../tenant/load';
 import { applyTheme, themeFromBrandColour } from '../tenant/theme';
-import { pathFor, routes, screenAt } from './routes';
-
-export type Navigate = (path: string, options?: { replace?: boolean }) => void;
 
 const browserNavigate: Navigate = (path, options) =>
   options?.replace ? window.history.replaceState(null, '', path) : window.history.pushState(null, '', path);
@@ -22,7 +21,7 @@ const browserNavigate: Navigate = (path, options) =>
 /** Whether a path needs no sign-in (spec §2 public routes; unknown paths land on the public root). */
 export function isPublicPath(path: string): boolean {
   const screen = screenAt(path);
-  return screen === undefined || routes[screen].guard === 'public';
+  return screen === undefined || screens[screen].guard === 'public';
 }
 
 /** After signing in: where the person was going if they may go there, else their home (spec §2). */
@@ -30,13 +29,13 @@ export function afterSignInPath(session: Session, returnTo: string | null, domai
   const safe = returnTo ? toSafeSameOriginPath(returnTo) : undefined;
   const screen = safe ? screenAt(safe.split(/[?#]/)[0] ?? '') : undefined;
   if (safe && screen && screen !== 'Welcome' && screen !== 'Callback' && screen !== 'Silent') {
-    if (passesGuard(routes[screen].guard, session, { domain })) return safe;
+    if (passesGuard(screens[screen].guard, session, { domain })) return safe;
   }
   return pathFor(homeScreen(session)) ?? '/';
 }
 
 /** The long-lived actors of the application, wired to their real effects. */
-export function createRuntime(navigate: Navigate = browserNavigate) {
+export function createRuntime(navigate: Navigate = browserNavigate): Runtime {
   const notifications = createActor(notificationsMachine);
 
   const app = createActor(
@@ -199,9 +198,7 @@ export function createRuntime(navigate: Navigate = browserNavigate) {
           else session.send({ type: 'session.ended' });
         });
       });
-      if (window.location.pathname === routes.Callback.path) session.send({ type: 'session.callback' });
+      if (window.location.pathname === screens.Callback.path) session.send({ type: 'session.callback' });
     },
   };
 }
-
-export type Runtime = ReturnType<typeof createRuntime>;

@@ -4,7 +4,7 @@
 import type { AccessTokenClaims } from '../api/contract/access-token';
 import type { Permission } from '../api/contract/permissions';
 import type { TenantSettings } from '../api/contract/settings';
-import type { Guard, ScreenName } from '../app/routes';
+import type { Guard, ScreenName } from '../domain/screens';
 import type { Session, UserType } from '../domain/session';
 
 export type { Session, UserType };

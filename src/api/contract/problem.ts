@@ -8,7 +8,7 @@ import { type } from 'arktype';
 export const fieldError = type({ field: 'string', code: 'string' });
 export type FieldError = typeof fieldError.infer;
 
-// Where the portal should go next; followed only to a same-origin path (../safe-link.ts).
+// Where the portal should go next; followed only to a same-origin path (src/domain/safe-link.ts).
 export const problemLink = type({ uri: 'string', 'query?': 'Record<string, string>' });
 export type ProblemLink = typeof problemLink.infer;
 

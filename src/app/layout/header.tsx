@@ -3,7 +3,8 @@ import { Button } from '../../components/ui/button';
 import { LogoutIcon } from '../../components/ui/icons';
 import { LanguageMenu } from './language-menu';
 import { Logo } from './logo';
-import { MainMenu, type MenuEntry } from './main-menu';
+import { MainMenu } from './main-menu';
+import type { MenuEntry } from './menu-entry';
 
 export interface HeaderProps {
   menu: readonly MenuEntry[];

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { useIntl } from 'react-intl';
 import type { LocaleCode } from '../../api/contract/settings';
-import { useRuntime, useTenant } from '../runtime-context';
+import { useRuntime, useTenant } from '../../runtime/context';
 
 // Each language is named in itself, so a person who cannot read the current one still finds theirs.
 const NATIVE_NAMES: Record<LocaleCode, string> = { es: 'Español', en: 'English', eu: 'Euskara' };

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
-import { useRuntime } from '../runtime-context';
+import { useRuntime } from '../../runtime/context';
 
 /** The global loading indicator: on while any request is in flight, off when it ends, errors included. */
 export function LoadingBar() {

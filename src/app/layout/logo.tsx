@@ -1,6 +1,6 @@
 import { useIntl } from 'react-intl';
 import { Link } from 'wouter';
-import { useTenant } from '../runtime-context';
+import { useTenant } from '../../runtime/context';
 
 export function Logo() {
   const intl = useIntl();

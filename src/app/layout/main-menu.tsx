@@ -2,12 +2,7 @@ import { lazy, Suspense, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Button } from '../../components/ui/button';
 import { MenuIcon } from '../../components/ui/icons';
-
-export interface MenuEntry {
-  id: string;
-  href: string;
-  messageId: string;
-}
+import type { MenuEntry } from './menu-entry';
 
 // The panel (a Radix dialog) is downloaded the first time someone opens the menu, not with the page.
 const MenuPanel = lazy(() => import('./menu-panel'));

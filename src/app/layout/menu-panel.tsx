@@ -1,7 +1,7 @@
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import { Sheet, SheetContent } from '../../components/ui/sheet';
-import type { MenuEntry } from './main-menu';
+import type { MenuEntry } from './menu-entry';
 
 export default function MenuPanel({
   open,

@@ -3,7 +3,7 @@ import { useIntl } from 'react-intl';
 import type { Notice } from '../../../machines/notifications.machine';
 import { cn } from '../../components/ui/cn';
 import { CloseIcon } from '../../components/ui/icons';
-import { useRuntime } from '../runtime-context';
+import { useRuntime } from '../../runtime/context';
 
 const tone: Record<Notice['level'], string> = {
   info: 'border-sky-300 bg-sky-50 text-sky-950',

@@ -5,10 +5,10 @@ import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { HandoffStatus } from '../../../machines/device-handoff.machine';
 import { ApiError } from '../../api/errors';
-import type { Runtime } from '../../app/runtime';
-import { RuntimeProvider } from '../../app/runtime-context';
 import { compactUserCode, isUserCode } from '../../domain/user-code';
 import catalogue from '../../i18n/messages/es.json';
+import type { Runtime } from '../../runtime/context';
+import { RuntimeProvider } from '../../runtime/context';
 import {
   DeviceDetect,
   formatCountdown,

@@ -11,15 +11,15 @@ import {
 } from '../../../machines/device-handoff.machine';
 import { isApiError } from '../../api/errors';
 import { generateUserCode, getOnboardingStatus, redeemUserCode } from '../../api/onboardings';
-import { pathFor } from '../../app/routes';
-import { useRuntime, useTenant } from '../../app/runtime-context';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { BrowserVerdict } from '../../domain/browser-check';
 import { registrationErrorCode } from '../../domain/enrolment';
+import { pathFor } from '../../domain/screens';
 import { compactUserCode, isUserCode } from '../../domain/user-code';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { EnrolmentFrame, useDeviceVerdict, useEnrolment } from './enrolment-frame';
 import type { EnrolmentActor } from './enrolment-runtime';
 import { RegistrationErrorMessage, useLeaveEnrolment, useSessionPresence } from './finish';

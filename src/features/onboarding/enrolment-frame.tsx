@@ -4,12 +4,12 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Redirect } from 'wouter';
 import type { SnapshotFrom } from 'xstate';
 import type { enrolmentMachine } from '../../../machines/enrolment.machine';
-import { pathFor } from '../../app/routes';
-import { useRuntime, useTenant } from '../../app/runtime-context';
-import { screenMeta, useScreenMirror } from '../../app/screen-mirror';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { checkBrowser, parseUserAgent } from '../../domain/browser-check';
+import { pathFor } from '../../domain/screens';
+import { useRuntime, useTenant } from '../../runtime/context';
+import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
 import { type EnrolmentActor, type EnrolmentRuntime, enrolmentRuntimeOf } from './enrolment-runtime';
 
 export type EnrolmentSnapshot = SnapshotFrom<typeof enrolmentMachine>;

@@ -28,9 +28,9 @@ import {
   uploadLifeproof,
   uploadPortrayalImage,
 } from '../../api/portrayals';
-import { pathFor } from '../../app/routes';
-import type { Runtime } from '../../app/runtime';
 import { homeScreen, registerMode, type Session } from '../../auth/access';
+import { pathFor } from '../../domain/screens';
+import type { Runtime } from '../../runtime/context';
 
 export type EnrolmentActor = ActorRefFrom<typeof enrolmentMachine>;
 

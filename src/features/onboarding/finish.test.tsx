@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { EnrolmentContext } from '../../../machines/enrolment.machine';
-import type { Runtime } from '../../app/runtime';
-import { RuntimeProvider } from '../../app/runtime-context';
 import type { RegistrationErrorCode } from '../../domain/enrolment';
 import catalogue from '../../i18n/messages/es.json';
+import type { Runtime } from '../../runtime/context';
+import { RuntimeProvider } from '../../runtime/context';
 import {
   FinishRegister,
   FinishRegisterWithError,

@@ -2,13 +2,13 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation, useParams } from 'wouter';
-import { pathFor } from '../../app/routes';
-import { useRuntime } from '../../app/runtime-context';
 import { homeScreen } from '../../auth/access';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { REGISTRATION_ERROR_CODE_LIST, type RegistrationErrorCode } from '../../domain/enrolment';
+import { pathFor } from '../../domain/screens';
+import { useRuntime } from '../../runtime/context';
 import { EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 import type { EnrolmentActor } from './enrolment-runtime';
 

@@ -1,13 +1,13 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
-import { useRuntime, useTenant } from '../../app/runtime-context';
 import { Markdown } from '../../components/markdown';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { isEmail } from '../../domain/email';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 import landingImage from './landing.svg';
 

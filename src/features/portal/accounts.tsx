@@ -5,12 +5,12 @@ import { fromPromise } from 'xstate';
 import { listMachine, totalPages } from '../../../machines/list.machine';
 import { listAccounts } from '../../api/accounts';
 import type { IamAccount } from '../../api/contract/accounts';
-import { useRuntime } from '../../app/runtime-context';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { formatDate } from '../../domain/dates';
+import { useRuntime } from '../../runtime/context';
 
 const PAGE_SIZE = 10;
 

@@ -1,11 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'wouter';
-import { pathFor } from '../../app/routes';
-import { useRuntime, useTenant } from '../../app/runtime-context';
 import { portalEntries } from '../../auth/access';
 import { ScreenPending } from '../../components/screen-pending';
 import { Card } from '../../components/ui/card';
+import { pathFor } from '../../domain/screens';
+import { useRuntime, useTenant } from '../../runtime/context';
 
 /** PortalManagement: the portal menu (spec §2), each entry only for whom its screen admits. */
 export function PortalManagement() {

@@ -1,14 +1,14 @@
 import { useSelector } from '@xstate/react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, Redirect, useParams } from 'wouter';
-import { toSafeSameOriginPath } from '../../api/safe-link';
-import { pathFor } from '../../app/routes';
-import { useRuntime, useTenant } from '../../app/runtime-context';
 import { homeScreen } from '../../auth/access';
 import { ScreenPending } from '../../components/screen-pending';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { toSafeSameOriginPath } from '../../domain/safe-link';
+import { pathFor } from '../../domain/screens';
+import { useRuntime, useTenant } from '../../runtime/context';
 
 /** The root (spec §2: unknown paths land here); a signed-in person goes on to their home screen. */
 export function Welcome() {

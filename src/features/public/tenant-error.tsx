@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { FormattedMessage } from 'react-intl';
-import { useRuntime } from '../../app/runtime-context';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { useRuntime } from '../../runtime/context';
 
 /**
  * The tenant could not be loaded (spec §1): say which problem, never a broken page. English defaults

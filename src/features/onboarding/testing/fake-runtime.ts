@@ -5,8 +5,8 @@ import { createActor, createMachine, type StateValue } from 'xstate';
 import { type EnrolmentContext, enrolmentMachine } from '../../../../machines/enrolment.machine';
 import type { ApiClient } from '../../../api/client';
 import type { BrowserSettings } from '../../../api/contract/settings';
-import type { Runtime } from '../../../app/runtime';
 import type { Session } from '../../../auth/access';
+import type { Runtime } from '../../../runtime/context';
 
 export const SESSION: Session = {
   accessToken: 'token',

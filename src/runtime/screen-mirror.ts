@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import type { AnyActorRef, SnapshotFrom } from 'xstate';
-import { pathFor, routes, type ScreenName } from './routes';
+import { pathFor, type ScreenName, screens } from '../domain/screens';
 
 type WithMeta = { getMeta(): Record<string, unknown> };
 
@@ -23,7 +23,7 @@ export function activeScreen(snapshot: WithMeta): string | undefined {
 }
 
 export function isRoutedScreen(screen: string | undefined): screen is ScreenName {
-  return screen !== undefined && Object.hasOwn(routes, screen);
+  return screen !== undefined && Object.hasOwn(screens, screen);
 }
 
 /**

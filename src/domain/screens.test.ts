@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pathFor, routes, screenNames } from './routes';
+import { pathFor, screenNames, screens } from './screens';
 
 describe('route table', () => {
   it('names every screen of the spec', () => {
@@ -54,7 +54,7 @@ describe('route table', () => {
   });
 
   it('keeps the public screens of spec §2 public and guards the rest', () => {
-    const publicScreens = screenNames.filter((s) => routes[s].guard === 'public').sort();
+    const publicScreens = screenNames.filter((s) => screens[s].guard === 'public').sort();
     expect(publicScreens).toEqual(
       [
         'AccreditProof',
@@ -72,7 +72,7 @@ describe('route table', () => {
   });
 
   it('has no two screens on the same path', () => {
-    const paths = screenNames.map((s) => routes[s].path);
+    const paths = screenNames.map((s) => screens[s].path);
     expect(new Set(paths).size).toBe(paths.length);
   });
 
