@@ -9,7 +9,10 @@ const { main } = await import('../server/main.ts');
 await main();
 const port = process.env.PORT ?? 8080;
 console.log(`Tenants: gambling → http://localhost:${port}   demo → http://demo.localhost:${port}`);
-if (process.env.NODE_ENV !== 'production') {
+const { configFromEnv } = await import('../server/config.ts');
+const { devRoutesPolicy } = await import('../server/dev-routes.ts');
+const config = configFromEnv();
+if (config.nodeEnv !== 'production') {
   const { SEED_ACCOUNTS } = await import('../server/auth/accounts.ts');
   console.log('Demo accounts in every tenant (the password is the username):');
   for (const account of SEED_ACCOUNTS) {
@@ -17,5 +20,9 @@ if (process.env.NODE_ENV !== 'production') {
       `  ${account.username.padEnd(15)} ${account.roles.join(', ')}${account.enrolled ? ' (enrolled)' : ''}`,
     );
   }
-  console.log(`Mailbox (password reset links): http://localhost:${port}/dev/mailbox`);
+  if (devRoutesPolicy(config) !== 'off') {
+    console.log(
+      `Mailbox (password reset links, from this machine only): http://localhost:${port}/dev/mailbox`,
+    );
+  }
 }

@@ -5,7 +5,7 @@ describe('configFromEnv', () => {
   it('applies the defaults relative to the working directory', () => {
     expect(configFromEnv({}, '/srv/portal')).toEqual({
       port: 8080,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       dataDir: '/srv/portal/.data',
       databaseUrl: undefined,
       nodeEnv: undefined,
@@ -13,6 +13,7 @@ describe('configFromEnv', () => {
       distDir: '/srv/portal/dist',
       publicDir: '/srv/portal/public',
       serveSpa: true,
+      devMailbox: false,
       accessTokenTtl: 300,
     });
   });
@@ -21,7 +22,7 @@ describe('configFromEnv', () => {
     const config = configFromEnv(
       {
         PORT: '0',
-        HOST: '127.0.0.1',
+        HOST: '0.0.0.0',
         DATA_DIR: 'memory://',
         DATABASE_URL: 'postgres://u@h/db',
         NODE_ENV: 'production',
@@ -29,13 +30,14 @@ describe('configFromEnv', () => {
         DIST_DIR: '/abs/dist',
         PUBLIC_DIR: 'pub',
         SERVE_SPA: 'false',
+        DEV_MAILBOX: '1',
         ACCESS_TOKEN_TTL: '20',
       },
       '/srv',
     );
     expect(config).toEqual({
       port: 0,
-      host: '127.0.0.1',
+      host: '0.0.0.0',
       dataDir: 'memory://',
       databaseUrl: 'postgres://u@h/db',
       nodeEnv: 'production',
@@ -43,6 +45,7 @@ describe('configFromEnv', () => {
       distDir: '/abs/dist',
       publicDir: '/srv/pub',
       serveSpa: false,
+      devMailbox: true,
       accessTokenTtl: 20,
     });
   });
@@ -51,6 +54,7 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => configFromEnv({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => configFromEnv({ SERVE_SPA: 'maybe' })).toThrow(/SERVE_SPA/);
+    expect(() => configFromEnv({ DEV_MAILBOX: 'please' })).toThrow(/DEV_MAILBOX/);
     expect(() => configFromEnv({ ACCESS_TOKEN_TTL: '5' })).toThrow(/ACCESS_TOKEN_TTL/);
     expect(() => configFromEnv({ ACCESS_TOKEN_TTL: 'soon' })).toThrow(/ACCESS_TOKEN_TTL/);
   });

@@ -12,6 +12,8 @@ export interface ServerConfig {
   distDir: string;
   publicDir: string;
   serveSpa: boolean;
+  /** DEV_MAILBOX=1: keep the development routes (loopback callers only) when HOST is not loopback. */
+  devMailbox: boolean;
   /** Access-token lifetime of the development identity provider, in seconds (ACCESS_TOKEN_TTL). */
   accessTokenTtl: number;
 }
@@ -44,7 +46,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = proces
   const dataDir = env.DATA_DIR || '.data';
   return {
     port: parsePort(env.PORT, 8080),
-    host: env.HOST || '0.0.0.0',
+    // Only this machine can reach a new server; HOST=0.0.0.0 opens it to the network on purpose.
+    host: env.HOST || '127.0.0.1',
     dataDir: dataDir === 'memory://' ? dataDir : resolve(cwd, dataDir),
     databaseUrl: env.DATABASE_URL || undefined,
     nodeEnv: env.NODE_ENV || undefined,
@@ -52,6 +55,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = proces
     distDir: resolve(cwd, env.DIST_DIR || 'dist'),
     publicDir: resolve(cwd, env.PUBLIC_DIR || 'public'),
     serveSpa: parseBool('SERVE_SPA', env.SERVE_SPA, true),
+    devMailbox: parseBool('DEV_MAILBOX', env.DEV_MAILBOX, false),
     accessTokenTtl: parseTtl(env.ACCESS_TOKEN_TTL),
   };
 }

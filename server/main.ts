@@ -11,10 +11,12 @@ import { createIdentityProviders } from './auth/provider';
 import { createApiAuth } from './auth/verify';
 import { configFromEnv, type ServerConfig } from './config';
 import type { AppDeps } from './context';
+import { type DataDirLock, lockDataDir } from './data-lock';
 import type { Db } from './db/db';
 import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
 import { seed } from './db/seed';
+import { devRequestAllowed, devRoutesPolicy, isDevPath } from './dev-routes';
 import { createLogger, type Logger } from './logger';
 import { makeProblem, PROBLEM_CONTENT_TYPE } from './problem';
 import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
@@ -64,7 +66,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const tenants = loadTenants(publicDir);
   if (tenants.length === 0) logger.log('warn', 'no tenants found', { publicDir });
 
-  const db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  const host = options.host ?? '127.0.0.1';
+  const devRoutes = devRoutesPolicy({ nodeEnv: options.nodeEnv, host, devMailbox: options.devMailbox });
+  const usesDataDir =
+    !options.databaseUrl && options.dataDir !== undefined && options.dataDir !== 'memory://';
+  const lock: DataDirLock | undefined = usesDataDir ? lockDataDir(options.dataDir as string) : undefined;
+  let db: Db;
+  try {
+    db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  const closeDb = async () => {
+    try {
+      await db.close();
+    } finally {
+      lock?.release();
+    }
+  };
   let app: App;
   const rawHandlers = options.rawHandlers ?? createRawHandlers();
   try {
@@ -91,11 +111,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     };
     app = createApp(deps);
-    if (options.nodeEnv !== 'production') app.route('/', mailboxRoutes(db));
+    if (devRoutes !== 'off') app.route('/', mailboxRoutes(db));
     rawHandlers.mount('/auth', createAuthHandler(idp));
     options.configureApp?.(app, deps);
   } catch (error) {
-    await db.close();
+    await closeDb();
     throw error;
   }
 
@@ -125,6 +145,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     applySecurityHeaders(res);
     if (closing) res.setHeader('Connection', 'close');
 
+    if (
+      isDevPath(new URL(req.url ?? '/', 'http://localhost').pathname) &&
+      !devRequestAllowed(devRoutes, req)
+    ) {
+      sendRawError(res, 404, 'Not found.');
+      return;
+    }
     const mount = rawHandlers.match(req);
     if (!mount) {
       void honoListener(req, res);
@@ -157,13 +184,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 8080, options.host ?? '0.0.0.0', () => {
+      server.listen(options.port ?? 8080, host, () => {
         server.off('error', reject);
         resolve();
       });
     });
   } catch (error) {
-    await db.close();
+    await closeDb();
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
@@ -191,7 +218,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       }
       await stopped;
       // Waits for queries still running (even from requests cut above), then flushes and closes.
-      await db.close();
+      await closeDb();
       logger.log('info', 'server stopped', {});
     })();
     return closed;
