@@ -207,12 +207,14 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
           `${tenant}|account|${username.toLowerCase()}`,
           `${tenant}|address|${req.socket.remoteAddress ?? ''}`,
         ];
-        await throttle.wait(keys);
-        const account = username ? await findAccountByLogin(db, tenant, username) : undefined;
-        const ok =
-          (await verifyPassword(password.slice(0, 1024), account?.password_hash)) && account && password;
+        let account: Awaited<ReturnType<typeof findAccountByLogin>>;
+        const ok = await throttle.attempt(keys, async () => {
+          account = username ? await findAccountByLogin(db, tenant, username) : undefined;
+          return Boolean(
+            (await verifyPassword(password.slice(0, 1024), account?.password_hash)) && account && password,
+          );
+        });
         if (!ok || !account) {
-          throttle.fail(keys);
           html(
             200,
             lang,
@@ -222,7 +224,6 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
           );
           return;
         }
-        throttle.succeed(keys);
         await provider.interactionFinished(
           req,
           res,
