@@ -14,6 +14,7 @@ describe('configFromEnv', () => {
       publicDir: '/srv/portal/public',
       serveSpa: true,
       devMailbox: false,
+      trustProxy: false,
       accessTokenTtl: 300,
     });
   });
@@ -31,6 +32,7 @@ describe('configFromEnv', () => {
         PUBLIC_DIR: 'pub',
         SERVE_SPA: 'false',
         DEV_MAILBOX: '1',
+        TRUST_PROXY: 'true',
         ACCESS_TOKEN_TTL: '20',
       },
       '/srv',
@@ -46,6 +48,7 @@ describe('configFromEnv', () => {
       publicDir: '/srv/pub',
       serveSpa: false,
       devMailbox: true,
+      trustProxy: true,
       accessTokenTtl: 20,
     });
   });

@@ -12,6 +12,8 @@ export interface ServerConfig {
   distDir: string;
   publicDir: string;
   serveSpa: boolean;
+  /** TRUST_PROXY=1: a reverse proxy in front says how the browser connected (X-Forwarded-Proto). */
+  trustProxy: boolean;
   /** DEV_MAILBOX=1: keep the development routes (loopback callers only) when HOST is not loopback. */
   devMailbox: boolean;
   /** Access-token lifetime of the development identity provider, in seconds (ACCESS_TOKEN_TTL). */
@@ -56,6 +58,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = proces
     publicDir: resolve(cwd, env.PUBLIC_DIR || 'public'),
     serveSpa: parseBool('SERVE_SPA', env.SERVE_SPA, true),
     devMailbox: parseBool('DEV_MAILBOX', env.DEV_MAILBOX, false),
+    trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
     accessTokenTtl: parseTtl(env.ACCESS_TOKEN_TTL),
   };
 }

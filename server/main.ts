@@ -20,7 +20,7 @@ import { devRequestAllowed, devRoutesPolicy, isDevPath } from './dev-routes';
 import { createLogger, type Logger } from './logger';
 import { makeProblem, PROBLEM_CONTENT_TYPE } from './problem';
 import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
-import { applySecurityHeaders } from './security-headers';
+import { applySecurityHeaders, isHttpsRequest, STRICT_TRANSPORT_SECURITY } from './security-headers';
 import { loadTenants } from './tenants';
 import { VERSION } from './version';
 
@@ -143,6 +143,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     // Set before any handler so raw handlers and adapter-level errors carry them too; handlers may override.
     applySecurityHeaders(res);
+    if (isHttpsRequest(req, options.trustProxy ?? false))
+      res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     if (closing) res.setHeader('Connection', 'close');
 
     if (

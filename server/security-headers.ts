@@ -1,4 +1,5 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 
 // One source of truth: Hono middleware, the raw node listener and the identity provider all use this set.
 export const CONTENT_SECURITY_POLICY = [
@@ -24,6 +25,21 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'Permissions-Policy': 'camera=(self), microphone=(), geolocation=()',
   'Cross-Origin-Opener-Policy': 'same-origin',
 });
+
+/** Sent only on https answers: over plain http a browser ignores it, and localhost must stay reachable. */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
+
+/**
+ * Whether the person's browser spoke https: on our own TLS socket, or, behind a proxy we were told to trust
+ * (TRUST_PROXY), as its X-Forwarded-Proto says. Without TRUST_PROXY that header is anyone's to forge.
+ */
+export function isHttpsRequest(req: IncomingMessage, trustProxy: boolean): boolean {
+  if ((req.socket as TLSSocket).encrypted) return true;
+  if (!trustProxy) return false;
+  const forwarded = req.headers['x-forwarded-proto'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();
+  return first === 'https';
+}
 
 export function applySecurityHeaders(target: Headers | ServerResponse): void {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) {

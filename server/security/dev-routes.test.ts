@@ -58,7 +58,7 @@ describe('development routes', { timeout: 60_000 }, () => {
     let server: RunningServer;
     beforeAll(async () => {
       server = await startServer(options({ host: '0.0.0.0', devMailbox: true }));
-    });
+    }, 60_000);
     afterAll(() => server.close());
 
     it('the mailbox answers a loopback caller', async () => {
