@@ -44,6 +44,28 @@ describe('machines:check', () => {
     expect(files.sort()).toEqual(bad.map(([name]) => `${name}.machine.ts`).sort());
   });
 
+  it('reports a description Stately cannot read, and a guard built by a call', () => {
+    const good = readFileSync(join(dir, 'good.machine.ts'), 'utf8');
+    const source = good
+      .replace(
+        "description: 'Start: the person presses Go.'",
+        "description: 'Start: ' + 'the person presses Go.'",
+      )
+      .replace("guard: 'isLastTry'", "guard: not('isLastTry')");
+    expect(checkMachineSource(source, 'x.ts')).toMatchObject([
+      {
+        path: 'start',
+        rules: ['description'],
+        message: expect.stringMatching(/not a string literal \(Binary/),
+      },
+      {
+        path: 'working.fetch.fetching',
+        rules: ['inline'],
+        message: expect.stringMatching(/cannot name .*not\(\)/),
+      },
+    ]);
+  });
+
   it('names a file it cannot read, or one without a machine', () => {
     expect(checkMachineSource('export const x = 1;', 'x.ts')).toMatchObject([
       { rules: ['parse'], message: 'the extractor finds no machine' },

@@ -57,8 +57,6 @@ interface ParsedInvoke {
 interface ParsedStateNode {
   node: BabelNode;
   id?: ParsedValue;
-  description?: ParsedValue;
-  meta?: { node: BabelNode };
   entry?: ParsedAction[];
   exit?: ParsedAction[];
   on?: { properties: { key: string; result: ParsedTransition[] }[] };
@@ -126,6 +124,15 @@ function isLiteral(node: BabelNode | undefined): boolean {
     default:
       return false;
   }
+}
+
+/** The value of a non-computed property of an object literal. */
+function propertyOf(object: BabelNode | undefined, name: string): BabelNode | undefined {
+  if (object?.type !== 'ObjectExpression') return undefined;
+  const property = (object.properties as BabelNode[]).find(
+    (p) => p.type === 'ObjectProperty' && !p.computed && keyName(p.key as BabelNode) === name,
+  );
+  return property?.value as BabelNode | undefined;
 }
 
 function stringValue(node: BabelNode | undefined): string | undefined {
@@ -260,7 +267,16 @@ export function checkMachineSource(source: string, file: string): Problem[] {
       for (const transition of transitions ?? []) {
         const guard = transition.guard ?? transition.cond;
         if (guard && guard.declarationType !== 'named') {
-          add(path, guard.node, ['inline'], `${where}: an anonymous inline guard (${guard.node.type})`);
+          const what =
+            guard.node.type === 'CallExpression'
+              ? 'a guard the extractor cannot name (a call such as not() or and())'
+              : 'an anonymous inline guard';
+          add(
+            path,
+            guard.node,
+            ['inline'],
+            `${where}: ${what} (${guard.node.type}); name it in setup({ guards })`,
+          );
         } else if (guard) {
           checkParams(path, 'guard', guard.name, guard.node);
         }
@@ -297,11 +313,19 @@ export function checkMachineSource(source: string, file: string): Problem[] {
       }
 
       // Descriptions: the machine, every screen, every error (naming its code).
-      const description = stringValue(ast.description?.node);
-      if (path.length === 0 && description === undefined) {
+      const written = propertyOf(ast.node, 'description');
+      const description = stringValue(written);
+      if (written && description === undefined) {
+        add(
+          path,
+          written,
+          ['description'],
+          `the description is not a string literal (${written.type}); Stately's parser cannot read it`,
+        );
+      } else if (path.length === 0 && description === undefined) {
         add(path, ast.node, ['description'], 'the machine has no description');
       }
-      const meta = ast.meta?.node;
+      const meta = propertyOf(ast.node, 'meta');
       if (meta?.type !== 'ObjectExpression') continue;
       const metaProblems: string[] = [];
       let screen: string | undefined;
@@ -318,7 +342,7 @@ export function checkMachineSource(source: string, file: string): Problem[] {
         else codes.push({ key, code: value });
       }
       for (const key of metaProblems) add(path, meta, ['meta'], `meta.${key} is not a string literal`);
-      if (description === undefined && (screen !== undefined || codes.length > 0)) {
+      if (!written && (screen !== undefined || codes.length > 0)) {
         const what = [
           screen !== undefined ? `screen ${screen}` : undefined,
           ...codes.map(({ key, code }) => `${key} ${code}`),
@@ -421,6 +445,14 @@ export function formatReport(results: { file: string; problems: Problem[] }[]): 
         `    ${file}${line}  ${problem.machine} › ${problem.path}  [${problem.rules.join('+')}] ${problem.message}`,
       );
     }
+  }
+  if (total > 0) {
+    const all = results.flatMap((r) => r.problems);
+    const totals = (Object.keys(RULE_LABELS) as Rule[])
+      .map((rule) => [rule, all.filter((p) => p.rules.includes(rule)).length] as const)
+      .filter(([, count]) => count > 0)
+      .map(([rule, count]) => `${count} ${RULE_LABELS[rule]}`);
+    lines.push(`totals: ${totals.join(', ')}`);
   }
   lines.push(
     total === 0
