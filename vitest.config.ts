@@ -20,6 +20,11 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The tooling under scripts/ (machines:check and its fixtures): plain Node, no DOM set-up.
+        test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
         // Replaying hundreds of generated paths takes seconds; on 2 busy cores, more than the 5 s default.
         test: {
           name: 'model',

@@ -2,7 +2,7 @@ import '../styles/index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { screens } from '../domain/screens';
-import { RuntimeProvider } from '../runtime/context';
+import { type Inspect, RuntimeProvider } from '../runtime/context';
 import { tenantFromHost } from '../tenant/resolve';
 import { App } from './app';
 import { createRuntime } from './runtime';
@@ -17,8 +17,8 @@ function completeSilentRenewal() {
   );
 }
 
-function startPortal() {
-  const runtime = createRuntime();
+function startPortal(inspect?: Inspect) {
+  const runtime = createRuntime(undefined, inspect);
   runtime.start();
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root');
@@ -31,5 +31,13 @@ function startPortal() {
   );
 }
 
+// `npm run dev` with ?inspect in the URL: every actor shows in Stately's hosted inspector (it opens a window on
+// stately.ai, so it needs the internet). Vite drops this branch and the package from the production build.
+const inspecting = import.meta.env.DEV && new URLSearchParams(window.location.search).has('inspect');
+
 if (window.location.pathname === screens.Silent.path) completeSilentRenewal();
+else if (inspecting)
+  void import('@statelyai/inspect').then(({ createBrowserInspector }) =>
+    startPortal(createBrowserInspector().inspect),
+  );
 else startPortal();

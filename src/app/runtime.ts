@@ -11,7 +11,7 @@ import { toSafeSameOriginPath } from '../domain/safe-link';
 import { pathFor, screenAt, screens } from '../domain/screens';
 import { loadCatalogue } from '../i18n/catalogue';
 import { LOCALES, readStoredLocale, resolveLocale, storeLocale } from '../i18n/locale';
-import type { Navigate, Runtime } from '../runtime/context';
+import type { Inspect, Navigate, Runtime } from '../runtime/context';
 import { loadTenant } from '../tenant/load';
 import { applyTheme, themeFromBrandColour } from '../tenant/theme';
 
@@ -35,8 +35,8 @@ export function afterSignInPath(session: Session, returnTo: string | null, domai
 }
 
 /** The long-lived actors of the application, wired to their real effects. */
-export function createRuntime(navigate: Navigate = browserNavigate): Runtime {
-  const notifications = createActor(notificationsMachine);
+export function createRuntime(navigate: Navigate = browserNavigate, inspect?: Inspect): Runtime {
+  const notifications = createActor(notificationsMachine, { inspect });
 
   const app = createActor(
     appMachine.provide({
@@ -67,6 +67,7 @@ export function createRuntime(navigate: Navigate = browserNavigate): Runtime {
       },
     }),
     {
+      inspect,
       input: {
         locale: resolveLocale({
           stored: readStoredLocale(),
@@ -139,7 +140,10 @@ export function createRuntime(navigate: Navigate = browserNavigate): Runtime {
           context.session ? Math.max(0, renewAt(context.session) * 1000 - Date.now()) : 0,
       },
     }),
-    { input: { onPublicRoute: isPublicPath(window.location.pathname), path: window.location.pathname } },
+    {
+      inspect,
+      input: { onPublicRoute: isPublicPath(window.location.pathname), path: window.location.pathname },
+    },
   );
 
   /** One renewal for the API client's 403 rule: true when it produced a fresh token. */
@@ -182,6 +186,7 @@ export function createRuntime(navigate: Navigate = browserNavigate): Runtime {
     session,
     apiClient,
     navigate,
+    inspect,
     start() {
       notifications.start();
       app.start();

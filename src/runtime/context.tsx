@@ -1,11 +1,14 @@
 import { createContext, type ReactNode, useContext } from 'react';
-import type { ActorRefFrom } from 'xstate';
+import type { ActorRefFrom, InspectionEvent, Observer } from 'xstate';
 import type { appMachine } from '../../machines/app.machine';
 import type { notificationsMachine } from '../../machines/notifications.machine';
 import type { sessionMachine } from '../../machines/session.machine';
 import type { ApiClient } from '../api/client';
 
 export type Navigate = (path: string, options?: { replace?: boolean }) => void;
+
+/** An XState inspector (createActor's `inspect` option): `?inspect` under `npm run dev` (src/app/main.tsx). */
+export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 /**
  * The long-lived actors of the portal, as screens and feature runtimes see them. src/app builds it
@@ -18,6 +21,8 @@ export interface Runtime {
   /** The API client of this tenant, loaded with its first call. For src/actors, never for a screen. */
   apiClient(): Promise<ApiClient>;
   navigate: Navigate;
+  /** Pass to every createActor of a feature runtime, so the inspector sees its actors too. */
+  inspect?: Inspect;
   start(): void;
 }
 

@@ -254,7 +254,7 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
       let actor: EnrolmentActor | undefined;
       if (snapshot) {
         try {
-          actor = createActor(machine, { input, snapshot });
+          actor = createActor(machine, { input, snapshot, inspect: runtime.inspect });
           current = { key, actor };
           actor.start();
         } catch {
@@ -264,7 +264,7 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
         }
       }
       if (!actor) {
-        actor = createActor(machine, { input });
+        actor = createActor(machine, { input, inspect: runtime.inspect });
         current = { key, actor };
         actor.start();
       }
