@@ -141,6 +141,7 @@ describe('through sharp: bombs, other formats, broken data', () => {
       expect(bytes.length, name).toBeGreaterThan(IMAGE_MIN_BYTES);
       expect(sniffImageType(bytes), name).toBeUndefined();
       expect(await checkImage(new Uint8Array(bytes)), name).toMatchObject({ code: 'image_wrong_type' });
+      await expect(measureSharpness(new Uint8Array(bytes)), name).rejects.toThrow(/not a JPEG or PNG/);
     }
   });
 

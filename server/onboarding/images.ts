@@ -207,7 +207,9 @@ async function laplacian(grey: Buffer, width: number, height: number): Promise<I
   return result;
 }
 
+/** The sharpness of a JPEG or PNG (anything else is refused unread, so SVG and the like are never rendered). */
 export async function measureSharpness(bytes: Uint8Array): Promise<Sharpness> {
+  if (!sniffImageType(bytes)) throw new Error('not a JPEG or PNG file');
   const { grey, width, height } = await greyImage(bytes);
   const lap = await laplacian(grey, width, height);
   let blocks = 0;
