@@ -272,14 +272,26 @@ export function encodeJpeg(width: number, height: number, samples: Uint8Array, q
 
 // ── The fixture set ────────────────────────────────────────────────────────────────────────────────────
 
-/** A header that claims width × height, padded past the 5 kB minimum with a comment/text segment. */
+/**
+ * A header that claims width × height, padded past the 5 kB minimum with a comment/text segment. The JPEG
+ * carries its Huffman tables and scan header (libjpeg reads the header up to the first scan, as a real
+ * pixel-flood file would have them) and a few bytes of scan data.
+ */
 function floodJpeg(width: number, height: number): Buffer {
   const sof = [8, height >> 8, height & 0xff, width >> 8, width & 0xff, 1, 1, 0x11, 0];
+  const dcCounts = new Array(16).fill(0);
+  dcCounts[3] = 12;
+  const acCounts = new Array(16).fill(0);
+  acCounts[7] = AC_SYMBOLS.length;
   return Buffer.concat([
     Buffer.from([0xff, 0xd8]),
     segment(0xfe, Buffer.alloc(6000, 0x20)),
     segment(0xdb, [0, ...new Array(64).fill(1)]),
     segment(0xc0, sof),
+    segment(0xc4, [0x00, ...dcCounts, ...Array.from({ length: 12 }, (_, i) => i)]),
+    segment(0xc4, [0x10, ...acCounts, ...AC_SYMBOLS]),
+    segment(0xda, [1, 1, 0x00, 0, 63, 0]),
+    Buffer.alloc(16, 0),
     Buffer.from([0xff, 0xd9]),
   ]);
 }
