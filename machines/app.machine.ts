@@ -1,5 +1,6 @@
 import { assign, type DoneActorEvent, type ErrorActorEvent, fromPromise, setup } from 'xstate';
 import type { BrowserSettings, LocaleCode, TenantSettings } from '../src/api/contract/settings';
+import { screenAt } from '../src/domain/screens';
 
 // The application's own life: which tenant this is, its language and texts, and whether any request is
 // in flight (the global loading indicator). Screens of the product live in their own machines.
@@ -88,6 +89,7 @@ export const appMachine = setup({
     persistLocale: () => {},
     clearErrorNotices: () => {},
     notifyLocaleUnavailable: () => {},
+    goToRoot: () => {},
   },
   guards: {
     isOfferedLocale: ({ context, event }) =>
@@ -95,11 +97,13 @@ export const appMachine = setup({
       event.locale !== context.locale &&
       (context.tenant?.settings.locales.includes(event.locale) ?? false),
     isLastRequest: ({ context }) => context.pending <= 1,
+    // Spec §2: "Any unknown path redirects to the root".
+    isUnknownPath: ({ event }) => event.type === 'route.changed' && screenAt(event.path) === undefined,
   },
 }).createMachine({
   id: 'app',
   description:
-    'The portal itself (spec §1, §2, §4): the tenant taken from the host name and its settings, the interface language (es, en, eu) and its texts, and the loading indicator while any API call is in flight. Every navigation clears the error notifications shown (spec §2).',
+    'The portal itself (spec §1, §2, §4): the tenant taken from the host name and its settings, the interface language (es, en, eu) and its texts, and the loading indicator while any API call is in flight. Every navigation clears the error notifications shown, and an unknown path goes to the root (spec §2).',
   type: 'parallel',
   // Until the tenant is known, texts follow the browser (for the error screen if it never loads).
   context: ({ input }) => ({ locale: input?.locale ?? 'es', messages: {}, pending: 0 }),
@@ -201,6 +205,9 @@ export const appMachine = setup({
     },
   },
   on: {
-    'route.changed': { actions: 'clearErrorNotices' },
+    'route.changed': [
+      { guard: 'isUnknownPath', actions: ['clearErrorNotices', 'goToRoot'] },
+      { actions: 'clearErrorNotices' },
+    ],
   },
 });

@@ -66,6 +66,7 @@ export function createRuntime(navigate: Navigate = browserNavigate): Runtime {
         clearErrorNotices: () => notifications.send({ type: 'errors.clear' }),
         notifyLocaleUnavailable: () =>
           notifications.send({ type: 'notify', level: 'error', messageId: 'header.language.unavailable' }),
+        goToRoot: () => navigate('/', { replace: true }),
       },
     }),
     {
