@@ -129,6 +129,7 @@ export const deviceHandoffMachine = setup({
       initial: 'fetching',
       states: {
         fetching: {
+          description: 'Asking for the status of the onboarding (the steps stay as last known).',
           invoke: {
             id: 'fetchStatus',
             src: 'fetchStatus',
@@ -145,6 +146,8 @@ export const deviceHandoffMachine = setup({
           },
         },
         waiting: {
+          description:
+            'The steps as last known, until the next question 3 s later; a rejected registration shows its reason.',
           after: { statusInterval: 'fetching' },
         },
         completed: {

@@ -203,6 +203,7 @@ export const sessionMachine = setup({
       },
       states: {
         active: {
+          description: 'The access token is valid; it is renewed before it expires.',
           after: { renewalDue: 'renewing' },
           on: {
             'session.renew': 'renewing',
