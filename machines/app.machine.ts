@@ -1,8 +1,10 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, fromPromise, setup } from 'xstate';
 import type { BrowserSettings, LocaleCode, TenantSettings } from '../src/api/contract/settings';
+import { screenAt } from '../src/domain/screens';
 
 // The application's own life: which tenant this is, its language and texts, and whether any request is
 // in flight (the global loading indicator). Screens of the product live in their own machines.
+// Guards and actions read the event themselves (no params): the Stately visualizer shows them by name.
 export type Messages = Record<string, string>;
 export interface Catalogue {
   locale: LocaleCode;
@@ -36,6 +38,11 @@ export type AppEvent =
   | { type: 'loading.end' }
   | { type: 'route.changed'; path: string };
 
+/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
+const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
+/** What the invoked actor that failed threw. */
+const errorOf = (event: unknown): unknown => (event as ErrorActorEvent).error;
+
 export const appMachine = setup({
   types: {
     context: {} as AppContext,
@@ -51,10 +58,38 @@ export const appMachine = setup({
     }),
   },
   actions: {
-    applyTheme: (_, _params: { settings: TenantSettings }) => {},
-    persistLocale: (_, _params: { locale: LocaleCode }) => {},
+    storeTenant: assign(({ event }) => {
+      const tenant = outputOf<TenantLoaded>(event);
+      return { tenant, locale: tenant.locale };
+    }),
+    storeTenantProblem: assign({
+      problem: ({ event }) =>
+        (errorOf(event) as { problem?: TenantProblem } | null)?.problem ?? {
+          kind: 'unreachable',
+          tenant: '',
+        },
+    }),
+    storeMessages: assign({ messages: ({ event }) => outputOf<Catalogue>(event).messages }),
+    storeCatalogue: assign(({ event }) => {
+      const { messages, locale } = outputOf<Catalogue>(event);
+      return { messages, locale };
+    }),
+    storeMessagesProblem: assign({
+      problem: ({ context }): TenantProblem => ({
+        kind: 'messages-unavailable',
+        tenant: context.tenant?.tenant ?? '',
+      }),
+    }),
+    countFirstRequest: assign({ pending: 1 }),
+    countRequest: assign({ pending: ({ context }) => context.pending + 1 }),
+    uncountRequest: assign({ pending: ({ context }) => context.pending - 1 }),
+    resetRequests: assign({ pending: 0 }),
+    // Effects, provided by src/app/runtime.ts; they read the context the assigns before them have set.
+    applyTheme: () => {},
+    persistLocale: () => {},
     clearErrorNotices: () => {},
     notifyLocaleUnavailable: () => {},
+    goToRoot: () => {},
   },
   guards: {
     isOfferedLocale: ({ context, event }) =>
@@ -62,64 +97,57 @@ export const appMachine = setup({
       event.locale !== context.locale &&
       (context.tenant?.settings.locales.includes(event.locale) ?? false),
     isLastRequest: ({ context }) => context.pending <= 1,
+    // Spec §2: "Any unknown path redirects to the root".
+    isUnknownPath: ({ event }) => event.type === 'route.changed' && screenAt(event.path) === undefined,
   },
 }).createMachine({
   id: 'app',
+  description:
+    'The portal itself (spec §1, §2, §4): the tenant taken from the host name and its settings, the interface language (es, en, eu) and its texts, and the loading indicator while any API call is in flight. Every navigation clears the error notifications shown, and an unknown path goes to the root (spec §2).',
   type: 'parallel',
   // Until the tenant is known, texts follow the browser (for the error screen if it never loads).
   context: ({ input }) => ({ locale: input?.locale ?? 'es', messages: {}, pending: 0 }),
   states: {
     boot: {
+      description:
+        'Starting the portal: the tenant, then its texts; then the screens, or the tenant error screen.',
       initial: 'loadingTenant',
       states: {
         loadingTenant: {
+          description: 'A spinner while the settings of the tenant named by the host name load.',
           tags: ['loading'],
           invoke: {
             id: 'loadTenant',
             src: 'loadTenant',
-            onDone: {
-              target: 'loadingMessages',
-              actions: [
-                assign({ tenant: ({ event }) => event.output, locale: ({ event }) => event.output.locale }),
-                { type: 'applyTheme', params: ({ event }) => ({ settings: event.output.settings }) },
-              ],
-            },
-            onError: {
-              target: 'loadingErrorTexts',
-              actions: assign({
-                problem: ({ event }) =>
-                  (event.error as { problem?: TenantProblem }).problem ?? { kind: 'unreachable', tenant: '' },
-              }),
-            },
+            onDone: { target: 'loadingMessages', actions: ['storeTenant', 'applyTheme'] },
+            onError: { target: 'loadingErrorTexts', actions: 'storeTenantProblem' },
           },
         },
         loadingMessages: {
+          description:
+            "A spinner while the texts of the person's language load (with the tenant's overrides).",
           tags: ['loading'],
           invoke: {
             id: 'loadMessages',
             src: 'loadMessages',
             input: ({ context }) => ({ tenant: context.tenant, locale: context.locale }),
-            onDone: { target: 'ready', actions: assign({ messages: ({ event }) => event.output.messages }) },
-            onError: {
-              target: 'failed',
-              actions: assign({
-                problem: ({ context }) => ({
-                  kind: 'messages-unavailable',
-                  tenant: context.tenant?.tenant ?? '',
-                }),
-              }),
-            },
+            onDone: { target: 'ready', actions: 'storeMessages' },
+            onError: { target: 'failed', actions: 'storeMessagesProblem' },
           },
         },
         ready: {
+          description: 'The portal shows its screens, in the chosen language.',
           initial: 'idle',
           states: {
             idle: {
+              description: 'The language dropdown offers the other locales of the tenant.',
               on: {
                 'locale.change': { guard: 'isOfferedLocale', target: 'switchingLocale' },
               },
             },
             switchingLocale: {
+              description:
+                'The texts of the chosen language load; if they cannot, an error notification says so and the language stays as it was.',
               invoke: {
                 id: 'loadMessages',
                 src: 'loadMessages',
@@ -127,51 +155,49 @@ export const appMachine = setup({
                   tenant: context.tenant,
                   locale: event.type === 'locale.change' ? event.locale : context.locale,
                 }),
-                onDone: {
-                  target: 'idle',
-                  actions: [
-                    assign({
-                      messages: ({ event }) => event.output.messages,
-                      locale: ({ event }) => event.output.locale,
-                    }),
-                    { type: 'persistLocale', params: ({ context }) => ({ locale: context.locale }) },
-                  ],
-                },
+                onDone: { target: 'idle', actions: ['storeCatalogue', 'persistLocale'] },
                 onError: { target: 'idle', actions: 'notifyLocaleUnavailable' },
               },
             },
           },
         },
         loadingErrorTexts: {
+          description:
+            'The tenant could not be loaded: the texts for the error screen load in the browser language.',
           tags: ['loading'],
           invoke: {
             id: 'loadMessages',
             src: 'loadMessages',
             input: ({ context }) => ({ locale: context.locale }),
-            onDone: { target: 'failed', actions: assign({ messages: ({ event }) => event.output.messages }) },
+            onDone: { target: 'failed', actions: 'storeMessages' },
             onError: { target: 'failed' },
           },
         },
         failed: {
+          description:
+            'TenantError screen: the tenant is unknown, its settings are invalid or unreachable, or its texts did not load (the kind is in context.problem); the person can only reload.',
           meta: { screen: 'TenantError' },
         },
       },
     },
     loading: {
+      description: 'The global loading indicator (spec §8: it ends on errors too).',
       initial: 'idle',
       states: {
         idle: {
+          description: 'No API call in flight: no loading bar.',
           on: {
-            'loading.start': { target: 'busy', actions: assign({ pending: 1 }) },
+            'loading.start': { target: 'busy', actions: 'countFirstRequest' },
           },
         },
         busy: {
+          description: 'The loading bar shows at the top of the page while any API call is in flight.',
           tags: ['loading'],
           on: {
-            'loading.start': { actions: assign({ pending: ({ context }) => context.pending + 1 }) },
+            'loading.start': { actions: 'countRequest' },
             'loading.end': [
-              { guard: 'isLastRequest', target: 'idle', actions: assign({ pending: 0 }) },
-              { actions: assign({ pending: ({ context }) => context.pending - 1 }) },
+              { guard: 'isLastRequest', target: 'idle', actions: 'resetRequests' },
+              { actions: 'uncountRequest' },
             ],
           },
         },
@@ -179,6 +205,9 @@ export const appMachine = setup({
     },
   },
   on: {
-    'route.changed': { actions: 'clearErrorNotices' },
+    'route.changed': [
+      { guard: 'isUnknownPath', actions: ['clearErrorNotices', 'goToRoot'] },
+      { actions: 'clearErrorNotices' },
+    ],
   },
 });

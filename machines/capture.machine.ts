@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, fromCallback, fromPromise, setup } from 'xstate';
 
 // Taking one picture for a scan or a selfie (spec §2 DocumentScan, TakeSelfie, TakeSelfieAlive; §5 image
 // rules; §8 "camera failure, mount or detection timeout in the scan widgets … with a distinct flag for camera
@@ -9,7 +9,8 @@ import { assign, fromPromise, setup } from 'xstate';
 //
 // meta.screen on the failure states is DocumentScan, the screen whose texts the spec gives for these errors;
 // the selfie screens run the same machine and read meta.captureError only (the router follows the enrolment
-// machine, not this one).
+// machine, not this one). The view asks the tags what to offer: `acceptsFile` (the file picker) and `retryable`
+// (open the camera again).
 
 /** How opening the camera failed (src/media/camera.ts cameraFailureOf): the camera-failure flag. */
 export type CameraFailure = 'denied' | 'no-camera' | 'in-use' | 'insecure' | 'failed';
@@ -68,6 +69,10 @@ export type CaptureEvent =
   | { type: 'capture.retry' }
   /** The camera view or scan widget could not be mounted (the video never played). */
   | { type: 'capture.mountFailed' }
+  /** The file dialog opened over the live camera: auto-capture must not take a photo behind it. */
+  | { type: 'filePicker.opened' }
+  /** The file dialog closed (a file chosen, or cancelled). */
+  | { type: 'filePicker.closed' }
   | { type: 'file.chosen'; file: Blob };
 
 export const DEFAULT_SHARP_FRAMES = 3;
@@ -79,6 +84,11 @@ function cameraFailureOf(error: unknown): CameraFailure {
   return flag && CAMERA_FAILURES.includes(flag) ? flag : 'failed';
 }
 
+/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
+const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
+/** What the invoked actor that failed threw. */
+const errorOf = (event: unknown): unknown => (event as ErrorActorEvent).error;
+
 export const captureMachine = setup({
   types: {
     context: {} as CaptureContext,
@@ -87,33 +97,61 @@ export const captureMachine = setup({
     output: {} as CapturedPhoto | null,
   },
   actors: {
-    // Placeholders: the screen provides them (src/media camera, photo and preparation).
+    // Placeholders: src/actors/capture.ts provides them (src/media camera, photo and preparation).
     startCamera: fromPromise<MediaStream, { facing: Facing }>(async () => {
-      throw new Error('startCamera is provided by the screen');
+      throw new Error('startCamera is provided by src/actors/capture.ts');
     }),
     takePhoto: fromPromise<Blob, { stream: MediaStream | null }>(async () => {
-      throw new Error('takePhoto is provided by the screen');
+      throw new Error('takePhoto is provided by src/actors/capture.ts');
     }),
+    /** Scores the frames of the live camera and reports each as frame.scored (nothing without a scorer). */
+    watchFrames: fromCallback(() => {}),
     /** Prepare and validate (jpg/png, 5 kB – 5 MB); rejects with { code: ImageCheckError }. */
     checkImage: fromPromise<CapturedPhoto, { file: Blob }>(async () => {
-      throw new Error('checkImage is provided by the screen');
+      throw new Error('checkImage is provided by src/actors/capture.ts');
     }),
   },
   actions: {
-    stopCamera: (_, _params: { stream: MediaStream | null }) => {},
+    storeStream: assign({
+      stream: ({ event }) => outputOf<MediaStream>(event),
+      sharpFrames: 0,
+      cameraFailure: null,
+    }),
+    storeCameraFailure: assign({
+      cameraFailure: ({ event }) => cameraFailureOf(errorOf(event)),
+    }),
+    forgetStream: assign({ stream: null }),
+    countSharpFrame: assign({ sharpFrames: ({ context }) => context.sharpFrames + 1 }),
+    resetSharpFrames: assign({ sharpFrames: 0 }),
+    storeChosenFile: assign(({ context, event }) =>
+      event.type === 'file.chosen' ? { source: event.file, origin: 'file' as const } : context,
+    ),
+    storeCameraPhoto: assign({
+      source: ({ event }) => outputOf<Blob>(event),
+      origin: 'camera',
+    }),
+    storeCheckedPhoto: assign({
+      photo: ({ event }) => outputOf<CapturedPhoto>(event),
+      source: null,
+    }),
+    forgetPhoto: assign({ photo: null, origin: null }),
+    /** Turns the camera off (context.stream); provided by src/actors/capture.ts. */
+    stopCamera: () => {},
   },
   guards: {
-    completesSharpRun: ({ context }, params: { sharp: boolean }) =>
-      params.sharp && context.sharpFrames + 1 >= context.requiredSharpFrames,
-    isSharp: (_, params: { sharp: boolean }) => params.sharp,
-    hasCheckError: (_, params: { error: unknown; code: ImageCheckError }) =>
-      (params.error as { code?: unknown } | null)?.code === params.code,
+    completesSharpRun: ({ context, event }) =>
+      event.type === 'frame.scored' && event.sharp && context.sharpFrames + 1 >= context.requiredSharpFrames,
+    isSharp: ({ event }) => event.type === 'frame.scored' && event.sharp,
+    hasCheckError: ({ event }, params: { code: ImageCheckError }) =>
+      (errorOf(event) as { code?: unknown } | null)?.code === params.code,
   },
   delays: {
     detectionTimeout: 20000,
   },
 }).createMachine({
   id: 'capture',
+  description:
+    'Taking one picture of a document side or a selfie (spec §2 DocumentScan, TakeSelfie, TakeSelfieAlive; spec §5 "Images 5 kB to 5 MB"; spec §8 "Camera failure, mount or detection timeout in the scan widgets calls the error handler with a distinct flag for camera failures"). Each failure is a state of its own with its code in meta.captureError, and from each (and from the live camera) the person may choose a file instead, which goes through the same checks.',
   context: ({ input }) => ({
     facing: input?.facing ?? 'environment',
     requiredSharpFrames: Math.max(1, input?.requiredSharpFrames ?? DEFAULT_SHARP_FRAMES),
@@ -128,95 +166,83 @@ export const captureMachine = setup({
   output: ({ context }) => context.photo,
   states: {
     askingPermission: {
+      description: 'A spinner while the camera opens (the browser may ask the person for permission).',
       tags: ['loading'],
       invoke: {
         id: 'startCamera',
         src: 'startCamera',
         input: ({ context }) => ({ facing: context.facing }),
-        onDone: {
-          target: 'camera',
-          actions: assign({ stream: ({ event }) => event.output, sharpFrames: 0, cameraFailure: null }),
-        },
-        onError: {
-          target: 'cameraFailed',
-          actions: assign({ cameraFailure: ({ event }) => cameraFailureOf(event.error) }),
-        },
+        onDone: { target: 'camera', actions: 'storeStream' },
+        onError: { target: 'cameraFailed', actions: 'storeCameraFailure' },
       },
     },
     camera: {
+      description: 'The live camera with a guide (a card frame, or an oval for a selfie).',
       initial: 'streaming',
-      exit: [
-        { type: 'stopCamera', params: ({ context }) => ({ stream: context.stream }) },
-        assign({ stream: null }),
-      ],
+      exit: ['stopCamera', 'forgetStream'],
       states: {
         streaming: {
+          description:
+            'The person frames the document or face; sharp frames in a row take the photo by themselves, or the Take photo button does; a file may be chosen instead.',
+          tags: ['acceptsFile'],
           after: { detectionTimeout: '#capture.detectionTimedOut' },
+          initial: 'watching',
           on: {
-            'frame.scored': [
-              {
-                guard: { type: 'completesSharpRun', params: ({ event }) => ({ sharp: event.sharp }) },
-                target: 'taking',
-              },
-              {
-                guard: { type: 'isSharp', params: ({ event }) => ({ sharp: event.sharp }) },
-                actions: assign({ sharpFrames: ({ context }) => context.sharpFrames + 1 }),
-              },
-              { actions: assign({ sharpFrames: 0 }) },
-            ],
             'capture.take': 'taking',
             'capture.mountFailed': '#capture.mountFailed',
-            'file.chosen': {
-              target: '#capture.checking',
-              actions: assign({ source: ({ event }) => event.file, origin: 'file' }),
+            'file.chosen': { target: '#capture.checking', actions: 'storeChosenFile' },
+          },
+          states: {
+            watching: {
+              description: 'Frames are scored about four times a second for auto-capture.',
+              invoke: { id: 'watchFrames', src: 'watchFrames' },
+              on: {
+                'frame.scored': [
+                  { guard: 'completesSharpRun', target: '#capture.camera.taking' },
+                  { guard: 'isSharp', actions: 'countSharpFrame' },
+                  { actions: 'resetSharpFrames' },
+                ],
+                'filePicker.opened': 'choosingFile',
+              },
+            },
+            choosingFile: {
+              description: 'The file dialog is open over the camera: no photo is taken behind it.',
+              on: { 'filePicker.closed': 'watching' },
             },
           },
         },
         taking: {
+          description: 'A spinner over the camera while the photo is taken.',
           tags: ['loading'],
           invoke: {
             id: 'takePhoto',
             src: 'takePhoto',
             input: ({ context }) => ({ stream: context.stream }),
-            onDone: {
-              target: '#capture.checking',
-              actions: assign({ source: ({ event }) => event.output, origin: 'camera' }),
-            },
+            onDone: { target: '#capture.checking', actions: 'storeCameraPhoto' },
             onError: '#capture.rejected.imageNotAvailable',
           },
         },
       },
     },
     checking: {
+      description: 'A spinner while the photo or file is prepared and checked (JPEG or PNG, 5 kB to 5 MB).',
       tags: ['loading'],
       invoke: {
         id: 'checkImage',
         src: 'checkImage',
         input: ({ context }) => ({ file: context.source ?? new Blob() }),
-        onDone: {
-          target: 'preview',
-          actions: assign({ photo: ({ event }) => event.output, source: null }),
-        },
+        onDone: { target: 'preview', actions: 'storeCheckedPhoto' },
         onError: [
           {
-            guard: {
-              type: 'hasCheckError',
-              params: ({ event }) => ({ error: event.error, code: 'image_too_small' }),
-            },
+            guard: { type: 'hasCheckError', params: { code: 'image_too_small' } },
             target: 'rejected.imageTooSmall',
           },
           {
-            guard: {
-              type: 'hasCheckError',
-              params: ({ event }) => ({ error: event.error, code: 'image_too_large' }),
-            },
+            guard: { type: 'hasCheckError', params: { code: 'image_too_large' } },
             target: 'rejected.imageTooLarge',
           },
           {
-            guard: {
-              type: 'hasCheckError',
-              params: ({ event }) => ({ error: event.error, code: 'image_wrong_type' }),
-            },
+            guard: { type: 'hasCheckError', params: { code: 'image_wrong_type' } },
             target: 'rejected.imageWrongType',
           },
           { target: 'rejected.imageNotAvailable' },
@@ -224,64 +250,68 @@ export const captureMachine = setup({
       },
     },
     preview: {
+      description: 'The photo, with what to check in it, and the buttons Use this photo and Take another.',
       on: {
-        'capture.retake': { target: 'askingPermission', actions: assign({ photo: null, origin: null }) },
+        'capture.retake': { target: 'askingPermission', actions: 'forgetPhoto' },
         'capture.use': 'done',
       },
     },
     done: {
+      description: 'The photo is accepted and handed to the screen, which sends it.',
       type: 'final',
     },
     cameraFailed: {
+      description:
+        'Error camera_failure: the camera could not be opened (the flag in context.cameraFailure says why: denied, no camera, in use, insecure page, failed); Try again, or choose a file.',
+      tags: ['error', 'retryable', 'acceptsFile'],
       meta: { screen: 'DocumentScan', captureError: 'camera_failure' },
       on: {
         'capture.retry': 'askingPermission',
-        'file.chosen': {
-          target: 'checking',
-          actions: assign({ source: ({ event }) => event.file, origin: 'file' }),
-        },
+        'file.chosen': { target: 'checking', actions: 'storeChosenFile' },
       },
     },
     mountFailed: {
+      description: 'Error mount_failure: the camera view did not start playing; Try again, or choose a file.',
+      tags: ['error', 'retryable', 'acceptsFile'],
       meta: { screen: 'DocumentScan', captureError: 'mount_failure' },
       on: {
         'capture.retry': 'askingPermission',
-        'file.chosen': {
-          target: 'checking',
-          actions: assign({ source: ({ event }) => event.file, origin: 'file' }),
-        },
+        'file.chosen': { target: 'checking', actions: 'storeChosenFile' },
       },
     },
     detectionTimedOut: {
+      description: 'Error detection_timeout: no photo was taken within 20 s; Try again, or choose a file.',
+      tags: ['error', 'retryable', 'acceptsFile'],
       meta: { screen: 'DocumentScan', captureError: 'detection_timeout' },
       on: {
         'capture.retry': 'askingPermission',
-        'file.chosen': {
-          target: 'checking',
-          actions: assign({ source: ({ event }) => event.file, origin: 'file' }),
-        },
+        'file.chosen': { target: 'checking', actions: 'storeChosenFile' },
       },
     },
     rejected: {
+      description:
+        'The photo or file failed the image checks (spec §5): what was wrong, Try again, or choose another file.',
+      tags: ['error', 'retryable', 'acceptsFile'],
       on: {
         'capture.retry': 'askingPermission',
-        'file.chosen': {
-          target: 'checking',
-          actions: assign({ source: ({ event }) => event.file, origin: 'file' }),
-        },
+        'file.chosen': { target: 'checking', actions: 'storeChosenFile' },
       },
       initial: 'imageNotAvailable',
       states: {
         imageTooSmall: {
+          description: 'Error image_too_small: under 5 kB.',
           meta: { screen: 'DocumentScan', captureError: 'image_too_small' },
         },
         imageTooLarge: {
+          description: 'Error image_too_large: over 5 MB.',
           meta: { screen: 'DocumentScan', captureError: 'image_too_large' },
         },
         imageWrongType: {
+          description: 'Error image_wrong_type: not a JPEG or PNG picture.',
           meta: { screen: 'DocumentScan', captureError: 'image_wrong_type' },
         },
         imageNotAvailable: {
+          description: 'Error image_not_available: the picture could not be read or taken.',
           meta: { screen: 'DocumentScan', captureError: 'image_not_available' },
         },
       },

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, type DoneActorEvent, type ErrorActorEvent, fromPromise, setup } from 'xstate';
 
 // DeviceDetect on a computer (spec §2, §5): the enrolment goes on on a phone. The computer shows a short user
 // code (POST /user-code/generate) that carries the onboarding to the phone, and follows what happens there by
@@ -45,6 +45,11 @@ export interface DeviceHandoffContext {
 
 export type DeviceHandoffEvent = { type: 'code.renew' };
 
+/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
+const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
+/** What the invoked actor that failed threw. */
+const errorOf = (event: unknown): unknown => (event as ErrorActorEvent).error;
+
 export const deviceHandoffMachine = setup({
   types: {
     context: {} as DeviceHandoffContext,
@@ -52,23 +57,26 @@ export const deviceHandoffMachine = setup({
     input: {} as DeviceHandoffInput,
   },
   actors: {
-    // Placeholders: the DeviceDetect screen provides the calls (src/api/onboardings).
+    // Placeholders: src/actors/device-handoff.ts provides the calls (src/api/onboardings).
     generateCode: fromPromise<HandoffCode, { onboardingId: string }>(async () => {
-      throw new Error('generateCode is provided by the screen');
+      throw new Error('generateCode is provided by src/actors/device-handoff.ts');
     }),
     fetchStatus: fromPromise<HandoffStatus, { onboardingId: string }>(async () => {
-      throw new Error('fetchStatus is provided by the screen');
+      throw new Error('fetchStatus is provided by src/actors/device-handoff.ts');
     }),
   },
   actions: {
-    /** The phone finished the registration: the account is enrolled now (the screen renews the session). */
+    storeCode: assign({ code: ({ event }) => outputOf<HandoffCode>(event) }),
+    forgetCode: assign({ code: null }),
+    storeStatus: assign({ status: ({ event }) => outputOf<HandoffStatus>(event) }),
+    /** The phone finished the registration: the account is enrolled now (the runtime renews the session). */
     markEnrolled: () => {},
   },
   guards: {
-    isCompleted: (_, params: { status: HandoffStatus }) => params.status.status === 'completed',
+    isCompleted: ({ event }) => outputOf<HandoffStatus>(event).status === 'completed',
     // The onboarding was deleted (cancelled on the phone): there is nothing left to follow.
-    isGone: (_, params: { error: unknown }) => {
-      const status = (params.error as Partial<HandoffError> | null)?.status;
+    isGone: ({ event }) => {
+      const status = (errorOf(event) as Partial<HandoffError> | null)?.status;
       return status === 404 || status === 410;
     },
   },
@@ -78,65 +86,79 @@ export const deviceHandoffMachine = setup({
   },
 }).createMachine({
   id: 'deviceHandoff',
+  description:
+    'DeviceDetect on a computer, for someone signed in with an onboarding in progress (spec §2: onboarding screens send the user to DeviceDetect on a PC; spec §7 POST /user-code/generate, GET /internal/onboardings/{id}/status): a short user code and its QR carry the onboarding to a phone, and the progress made there is followed every 3 s until the registration is finished.',
   context: ({ input }) => ({ onboardingId: input.onboardingId, code: null, status: null }),
   type: 'parallel',
   states: {
     code: {
+      description: 'The card with the user code for the phone.',
       initial: 'generating',
       states: {
         generating: {
+          description: 'A spinner while a new user code is generated.',
           tags: ['loading'],
           invoke: {
             id: 'generateCode',
             src: 'generateCode',
             input: ({ context }) => ({ onboardingId: context.onboardingId }),
-            onDone: { target: 'active', actions: assign({ code: ({ event }) => event.output }) },
+            onDone: { target: 'active', actions: 'storeCode' },
             // The API client has told the person; 'New code' asks again.
-            onError: { target: 'failed', actions: assign({ code: null }) },
+            onError: { target: 'failed', actions: 'forgetCode' },
           },
         },
         active: {
+          description:
+            'The user code (in two groups of four), its QR and link, and the time left until it expires.',
           after: { codeLifetime: 'expired' },
         },
         expired: {
+          description: 'The code has expired: "This code has expired" and a "New code" button.',
           on: { 'code.renew': 'generating' },
         },
         failed: {
+          description:
+            'No code could be generated (the API client showed the error): a message and a "New code" button.',
+          tags: ['error'],
           on: { 'code.renew': 'generating' },
         },
       },
     },
     progress: {
+      description: 'The steps done on the phone: legal terms, document, selfie, result, finished.',
       initial: 'fetching',
       states: {
         fetching: {
+          description: 'Asking for the status of the onboarding (the steps stay as last known).',
           invoke: {
             id: 'fetchStatus',
             src: 'fetchStatus',
             input: ({ context }) => ({ onboardingId: context.onboardingId }),
             onDone: [
-              {
-                guard: { type: 'isCompleted', params: ({ event }) => ({ status: event.output }) },
-                target: 'completed',
-                actions: assign({ status: ({ event }) => event.output }),
-              },
-              { target: 'waiting', actions: assign({ status: ({ event }) => event.output }) },
+              { guard: 'isCompleted', target: 'completed', actions: 'storeStatus' },
+              { target: 'waiting', actions: 'storeStatus' },
             ],
             onError: [
-              { guard: { type: 'isGone', params: ({ event }) => ({ error: event.error }) }, target: 'gone' },
+              { guard: 'isGone', target: 'gone' },
               // A dropped connection or a busy server: ask again at the next interval.
               { target: 'waiting' },
             ],
           },
         },
         waiting: {
+          description:
+            'The steps as last known, until the next question 3 s later; a rejected registration shows its reason.',
           after: { statusInterval: 'fetching' },
         },
         completed: {
+          description:
+            'The registration was finished on the phone: "Registration complete" and a button to go home.',
           type: 'final',
           entry: 'markEnrolled',
         },
         gone: {
+          description:
+            'The onboarding no longer exists (cancelled on the phone, 404 or 410): a message and a button to start again.',
           type: 'final',
         },
       },

@@ -1,8 +1,8 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, type DoneActorEvent, fromPromise, setup } from 'xstate';
 
 // A paged, filterable list from the API (spec §9: lists show items over totalItems and page over
 // totalPages; page count is the ceiling of total divided by page size). One machine serves every list
-// screen: the screen provides `fetchPage` for its resource.
+// screen: src/actors provides `fetchPage` for its resource (src/actors/accounts.ts for PortalAccounts).
 
 export interface PageQuery {
   filter: string;
@@ -29,6 +29,9 @@ export type ListEvent =
 export const totalPages = (context: Pick<ListContext, 'totalItems' | 'pageSize'>) =>
   Math.max(1, Math.ceil(context.totalItems / context.pageSize));
 
+/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
+const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
+
 export const listMachine = setup({
   types: {
     context: {} as ListContext,
@@ -40,22 +43,33 @@ export const listMachine = setup({
       throw new Error('fetchPage is provided by the screen');
     }),
   },
+  actions: {
+    storeFilter: assign(({ context, event }) =>
+      event.type === 'filter.change' ? { filter: event.filter.trim(), pageIndex: 0 } : context,
+    ),
+    storePage: assign(({ event }) => {
+      const { items, totalItems } = outputOf<Page>(event);
+      return { items, totalItems };
+    }),
+    turnToNextPage: assign({ pageIndex: ({ context }) => context.pageIndex + 1 }),
+    turnToPreviousPage: assign({ pageIndex: ({ context }) => context.pageIndex - 1 }),
+  },
   guards: {
     hasNextPage: ({ context }) => context.pageIndex + 1 < totalPages(context),
     hasPreviousPage: ({ context }) => context.pageIndex > 0,
   },
 }).createMachine({
   id: 'list',
+  description:
+    'A paged, filterable list of a list screen (spec §9: "Lists show a summary of items length over totalItems and page over totalPages"; PortalAccounts in spec §2 and §3 IAM account).',
   context: ({ input }) => ({ filter: '', pageIndex: 0, pageSize: input.pageSize, items: [], totalItems: 0 }),
   initial: 'loading',
   on: {
-    'filter.change': {
-      target: '.loading',
-      actions: assign({ filter: ({ event }) => event.filter.trim(), pageIndex: 0 }),
-    },
+    'filter.change': { target: '.loading', actions: 'storeFilter' },
   },
   states: {
     loading: {
+      description: 'A spinner while the page of items for the filter loads.',
       tags: ['loading'],
       invoke: {
         id: 'fetchPage',
@@ -65,32 +79,23 @@ export const listMachine = setup({
           pageIndex: context.pageIndex,
           pageSize: context.pageSize,
         }),
-        onDone: {
-          target: 'ready',
-          actions: assign({
-            items: ({ event }) => event.output.items,
-            totalItems: ({ event }) => event.output.totalItems,
-          }),
-        },
+        onDone: { target: 'ready', actions: 'storePage' },
         // The API client has already told the person what went wrong; the list offers a retry.
         onError: 'failed',
       },
     },
     ready: {
+      description:
+        'The items of the page (or "no results"), the summary "shown of total, page of pages" and the previous and next buttons.',
       on: {
-        'page.next': {
-          guard: 'hasNextPage',
-          target: 'loading',
-          actions: assign({ pageIndex: ({ context }) => context.pageIndex + 1 }),
-        },
-        'page.previous': {
-          guard: 'hasPreviousPage',
-          target: 'loading',
-          actions: assign({ pageIndex: ({ context }) => context.pageIndex - 1 }),
-        },
+        'page.next': { guard: 'hasNextPage', target: 'loading', actions: 'turnToNextPage' },
+        'page.previous': { guard: 'hasPreviousPage', target: 'loading', actions: 'turnToPreviousPage' },
       },
     },
     failed: {
+      description:
+        'The page could not be loaded (the API client has shown the error notification): a message and a Retry button.',
+      tags: ['error'],
       on: { 'list.retry': 'loading' },
     },
   },

@@ -52,15 +52,20 @@ export const notificationsMachine = setup({
   },
 }).createMachine({
   id: 'notifications',
+  description:
+    'The notifications (toasts) of the portal (spec §4: "Notifications last 2 s (info, success) and 5 s (warning, error)"; spec §2: "Every navigation clears all displayed error notifications").',
   context: { notices: [], nextId: 1 },
   initial: 'idle',
   states: {
     idle: {
+      description: 'No notification shows.',
       on: {
         notify: { target: 'showing', actions: 'addNotice' },
       },
     },
     showing: {
+      description:
+        'One or more notifications show, each until it expires (2 s or 5 s) or the person closes it.',
       on: {
         notify: { actions: 'addNotice' },
         'notice.expired': [

@@ -9,10 +9,12 @@ function start(options: {
   stored?: { session: Session | null; expired: boolean };
   renew?: () => Promise<Session>;
   onPublicRoute?: boolean;
+  path?: string;
 }) {
   const spies = {
     clearSession: vi.fn(),
     goAfterSignIn: vi.fn(),
+    goHome: vi.fn(),
     goToRoot: vi.fn(),
     notifySessionExpired: vi.fn(),
     signIn: vi.fn<(input: SignInRequest) => void>(),
@@ -35,13 +37,15 @@ function start(options: {
       },
       actions: {
         clearSession: spies.clearSession,
-        goAfterSignIn: (_, params) => spies.goAfterSignIn(params),
+        goAfterSignIn: ({ context }) =>
+          spies.goAfterSignIn({ session: context.session, returnTo: context.returnTo }),
+        goHome: spies.goHome,
         goToRoot: spies.goToRoot,
         notifySessionExpired: spies.notifySessionExpired,
       },
       delays: { renewalDue: 60_000 },
     }),
-    { input: { onPublicRoute: options.onPublicRoute ?? false, path: '/accounts' }, clock },
+    { input: { onPublicRoute: options.onPublicRoute ?? false, path: options.path ?? '/accounts' }, clock },
   );
   actor.start();
   return { actor, spies, clock };
@@ -53,6 +57,22 @@ describe('session machine', () => {
     actor.send({ type: 'session.callback' });
     await waitFor(actor, (s) => s.matches('authenticated'));
     expect(spies.goAfterSignIn).toHaveBeenCalledWith({ session, returnTo: '/profile' });
+  });
+
+  it('sends a signed-in person on the root to their home screen, on start and when they come back to it', async () => {
+    const { actor, spies } = start({ stored: { session, expired: false }, onPublicRoute: true, path: '/' });
+    await waitFor(actor, (s) => s.matches('authenticated'));
+    expect(spies.goHome).toHaveBeenCalledOnce();
+    actor.send({ type: 'route.changed', isPublic: false, path: '/home' });
+    expect(spies.goHome).toHaveBeenCalledOnce();
+    actor.send({ type: 'route.changed', isPublic: true, path: '/' });
+    expect(spies.goHome).toHaveBeenCalledTimes(2);
+  });
+
+  it('leaves a signed-in person where they are on any other path', async () => {
+    const { actor, spies } = start({ stored: { session, expired: false } });
+    await waitFor(actor, (s) => s.matches('authenticated'));
+    expect(spies.goHome).not.toHaveBeenCalled();
   });
 
   it('renews when the token is due, and keeps the person signed in', async () => {

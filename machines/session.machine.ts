@@ -1,9 +1,10 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, type DoneActorEvent, fromPromise, setup } from 'xstate';
 import type { Session } from '../src/domain/session';
 
 // The session (spec §4 Session, §7 identity provider): sign-in by the OpenID code flow, silent renewal
 // before the access token expires, and sign-out. The effects (oidc-client-ts, storage, navigation) are
-// named actors and actions provided by src/app/runtime.ts; tests provide fakes.
+// named actors and actions provided by src/app/runtime.ts; tests provide fakes. Guards and actions read the
+// event and context themselves (no params), so that the Stately visualizer shows each by its name.
 
 export interface StoredSession {
   session: Session | null;
@@ -54,6 +55,9 @@ export interface SessionInput {
   path: string;
 }
 
+/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
+const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
+
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
@@ -79,8 +83,34 @@ export const sessionMachine = setup({
     }),
   },
   actions: {
-    /** Navigate after signing in: to returnTo when the person may go there, else their home screen. */
-    goAfterSignIn: (_, _params: { session: Session; returnTo: string | null }) => {},
+    storeRoute: assign(({ context, event }) =>
+      event.type === 'route.changed' ? { onPublicRoute: event.isPublic, path: event.path } : context,
+    ),
+    storeSignInRequest: assign(({ context, event }) =>
+      event.type === 'session.login'
+        ? { returnTo: event.returnTo ?? null, forceLogin: event.forceLogin === true }
+        : context,
+    ),
+    storeStoredSession: assign({
+      session: ({ event }) => outputOf<StoredSession>(event).session,
+    }),
+    // returnTo stays for goAfterSignIn, which runs right after; the next sign-in request replaces it.
+    storeSignedInSession: assign(({ event }) => {
+      const { session, returnTo } = outputOf<SignInResult>(event);
+      return { session, returnTo, forceLogin: false };
+    }),
+    storeRenewedSession: assign({ session: ({ event }) => outputOf<Session>(event) }),
+    storeUpdatedSession: assign(({ context, event }) =>
+      event.type === 'session.updated' ? { session: event.session } : context,
+    ),
+    forgetSession: assign({ session: null }),
+    // After an expiry the person signs in again with the password and comes back to where they were.
+    prepareSignInAgain: assign({ session: null, returnTo: ({ context }) => context.path, forceLogin: true }),
+    // Effects, provided by src/app/runtime.ts.
+    /** Navigate after signing in: to context.returnTo when the person may go there, else their home screen. */
+    goAfterSignIn: () => {},
+    /** Navigate from the root to the home screen of the signed-in person (spec §2 home routing). */
+    goHome: () => {},
     goToRoot: () => {},
     /** Forget the stored user and everything personal kept in the browser. */
     clearSession: () => {},
@@ -89,8 +119,11 @@ export const sessionMachine = setup({
   },
   guards: {
     onPublicRoute: ({ context }) => context.onPublicRoute,
-    hasNoStoredSession: (_, params: { stored: StoredSession }) => params.stored.session === null,
-    storedSessionExpired: (_, params: { stored: StoredSession }) => params.stored.expired,
+    // The root (Welcome) is not a place for someone signed in: they go on to their home screen.
+    onRootPath: ({ context }) => context.path === '/',
+    isRootRoute: ({ event }) => event.type === 'route.changed' && event.path === '/',
+    hasNoStoredSession: ({ event }) => outputOf<StoredSession>(event).session === null,
+    storedSessionExpired: ({ event }) => outputOf<StoredSession>(event).expired,
   },
   delays: {
     // Until the access token is about to expire; the runtime computes it from the token's expiry.
@@ -98,6 +131,8 @@ export const sessionMachine = setup({
   },
 }).createMachine({
   id: 'session',
+  description:
+    'The session of whoever uses the portal (spec §4 Session: "silent renewal when the token is expiring or expired; if it fails the credentials are cleared and the user goes to login unless on a public route"; spec §1 and §7: sign-in through the tenant\'s identity provider, OpenID code flow, scope "openid profile roles email"; spec §2: a signed-in person on the root goes to their home screen, and after login to where they were going or home).',
   context: ({ input }) => ({
     session: null,
     onPublicRoute: input.onPublicRoute,
@@ -107,46 +142,34 @@ export const sessionMachine = setup({
   }),
   initial: 'checking',
   on: {
-    'route.changed': {
-      actions: assign({ onPublicRoute: ({ event }) => event.isPublic, path: ({ event }) => event.path }),
-    },
+    'route.changed': { actions: 'storeRoute' },
   },
   states: {
     checking: {
+      description: 'Start-up: the stored user is read from localStorage; screens wait with a spinner.',
       on: { 'session.callback': 'completingSignIn' },
       invoke: {
         id: 'loadStoredSession',
         src: 'loadStoredSession',
         onDone: [
-          {
-            guard: { type: 'hasNoStoredSession', params: ({ event }) => ({ stored: event.output }) },
-            target: 'anonymous',
-          },
-          {
-            guard: { type: 'storedSessionExpired', params: ({ event }) => ({ stored: event.output }) },
-            target: 'authenticated.renewing',
-            actions: assign({ session: ({ event }) => event.output.session }),
-          },
-          {
-            target: 'authenticated',
-            actions: assign({ session: ({ event }) => event.output.session }),
-          },
+          { guard: 'hasNoStoredSession', target: 'anonymous' },
+          { guard: 'storedSessionExpired', target: 'authenticated.renewing', actions: 'storeStoredSession' },
+          { guard: 'onRootPath', target: 'authenticated', actions: ['storeStoredSession', 'goHome'] },
+          { target: 'authenticated', actions: 'storeStoredSession' },
         ],
         onError: 'anonymous',
       },
     },
     anonymous: {
+      description:
+        'Nobody is signed in: public screens show, the Welcome screen offers "Log in"; a guarded screen asks to sign in.',
       on: {
-        'session.login': {
-          target: 'signingIn',
-          actions: assign({
-            returnTo: ({ event }) => event.returnTo ?? null,
-            forceLogin: ({ event }) => event.forceLogin === true,
-          }),
-        },
+        'session.login': { target: 'signingIn', actions: 'storeSignInRequest' },
       },
     },
     signingIn: {
+      description:
+        'The browser goes to the login page of the identity provider; if it cannot, an error notification (session.signInFailed) says so.',
       // The provider's login page replaces this page; the actor only settles if the redirect failed.
       invoke: {
         id: 'signIn',
@@ -156,57 +179,47 @@ export const sessionMachine = setup({
       },
     },
     completingSignIn: {
+      description:
+        'Callback screen (a spinner): the code from the identity provider is exchanged for tokens; on failure an error notification (session.signInFailed) and the root.',
       invoke: {
         id: 'completeSignIn',
         src: 'completeSignIn',
-        onDone: {
-          target: 'authenticated',
-          actions: [
-            assign({
-              session: ({ event }) => event.output.session,
-              returnTo: null,
-              forceLogin: false,
-            }),
-            {
-              type: 'goAfterSignIn',
-              params: ({ event }) => ({ session: event.output.session, returnTo: event.output.returnTo }),
-            },
-          ],
-        },
-        onError: {
-          target: 'anonymous',
-          actions: ['notifySignInFailed', 'goToRoot'],
-        },
+        onDone: { target: 'authenticated', actions: ['storeSignedInSession', 'goAfterSignIn'] },
+        onError: { target: 'anonymous', actions: ['notifySignInFailed', 'goToRoot'] },
       },
     },
     authenticated: {
+      description: "Signed in: the screens the person's rights allow, the menu and the logout button.",
       initial: 'active',
       on: {
         'session.logout': 'signingOut',
         'session.unauthorized': 'signingOut',
         'session.ended': '#session.signedOut',
-        'session.updated': { actions: assign({ session: ({ event }) => event.session }) },
+        'session.updated': { actions: 'storeUpdatedSession' },
+        'route.changed': [
+          { guard: 'isRootRoute', actions: ['storeRoute', 'goHome'] },
+          { actions: 'storeRoute' },
+        ],
       },
       states: {
         active: {
+          description: 'The access token is valid; it is renewed before it expires.',
           after: { renewalDue: 'renewing' },
           on: {
             'session.renew': 'renewing',
             // A guarded screen this account may not see: sign in again, possibly as someone else.
-            'session.login': {
-              target: '#session.signingIn',
-              actions: assign({
-                returnTo: ({ event }) => event.returnTo ?? null,
-                forceLogin: ({ event }) => event.forceLogin === true,
-              }),
-            },
+            'session.login': { target: '#session.signingIn', actions: 'storeSignInRequest' },
           },
         },
         renewing: {
+          description: 'Silent renewal of the access token; the person goes on with what they were doing.',
           invoke: {
             id: 'renewSession',
             src: 'renewSession',
-            onDone: { target: 'active', actions: assign({ session: ({ event }) => event.output }) },
+            onDone: [
+              { guard: 'onRootPath', target: 'active', actions: ['storeRenewedSession', 'goHome'] },
+              { target: 'active', actions: 'storeRenewedSession' },
+            ],
             onError: '#session.expired',
           },
         },
@@ -215,20 +228,20 @@ export const sessionMachine = setup({
     // A renewal that fails (a revoked or spent refresh token, an ended provider session) asks for the password
     // again, and brings the person back to where they were.
     expired: {
-      entry: [
-        'clearSession',
-        assign({ session: null, returnTo: ({ context }) => context.path, forceLogin: true }),
-        'notifySessionExpired',
-      ],
+      description:
+        'The renewal failed: the stored credentials are cleared, a warning notification (session.expired) shows, and the login page follows unless the person is on a public route.',
+      entry: ['clearSession', 'prepareSignInAgain', 'notifySessionExpired'],
       always: [{ guard: 'onPublicRoute', target: 'anonymous' }, { target: 'signingIn' }],
     },
     signingOut: {
+      description: 'Logging out at the identity provider, which then sends the browser back to the root.',
       // Ends the provider's session (the stored user goes with it) and the provider sends the browser
       // back to the root; if the provider cannot be reached, the local session is cleared all the same.
       invoke: { id: 'signOut', src: 'signOut', onDone: 'signedOut', onError: 'signedOut' },
-      exit: assign({ session: null }),
+      exit: 'forgetSession',
     },
     signedOut: {
+      description: 'Logged out: everything personal kept in the browser is forgotten and the root shows.',
       entry: ['clearSession', 'goToRoot'],
       always: 'anonymous',
     },

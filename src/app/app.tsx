@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { Component, type ComponentType, type ReactNode, Suspense, useEffect } from 'react';
 import { IntlProvider } from 'react-intl';
-import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
+import { Route, Router, Switch, useLocation } from 'wouter';
 import { menuItems, passesGuard } from '../auth/access';
 import { Spinner } from '../components/ui/spinner';
 import { type Layout, pathFor, type ScreenName, screenNames, screens } from '../domain/screens';
@@ -139,9 +139,8 @@ function Screens() {
             <Framed name={name} layout={screens[name].layout} screen={screenComponents[name]} />
           </Route>
         ))}
-        <Route>
-          <Redirect to="/" replace />
-        </Route>
+        {/* An unknown path: the app machine sends the person to the root (route.changed, goToRoot). */}
+        <Route>{null}</Route>
       </Switch>
     </Router>
   );

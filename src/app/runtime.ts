@@ -56,14 +56,17 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
         })),
       },
       actions: {
-        applyTheme: (_, { settings }) => {
+        applyTheme: ({ context }) => {
+          const settings = context.tenant?.settings;
+          if (!settings) return;
           applyTheme(themeFromBrandColour(settings.theme.brandColor));
           document.title = settings.title;
         },
-        persistLocale: (_, { locale }) => storeLocale(locale),
+        persistLocale: ({ context }) => storeLocale(context.locale),
         clearErrorNotices: () => notifications.send({ type: 'errors.clear' }),
         notifyLocaleUnavailable: () =>
           notifications.send({ type: 'notify', level: 'error', messageId: 'header.language.unavailable' }),
+        goToRoot: () => navigate('/', { replace: true }),
       },
     }),
     {
@@ -118,9 +121,14 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
         signOut: fromPromise(async () => (await getOidc()).signOut()),
       },
       actions: {
-        goAfterSignIn: (_, { session: signedIn, returnTo }) => {
+        goAfterSignIn: ({ context }) => {
+          if (!context.session) return;
           const domain = app.getSnapshot().context.tenant?.settings.domain ?? '';
-          navigate(afterSignInPath(signedIn, returnTo, domain), { replace: true });
+          navigate(afterSignInPath(context.session, context.returnTo, domain), { replace: true });
+        },
+        // The root is where a visitor who has not signed in lands; a signed-in person goes on home (spec §2).
+        goHome: ({ context }) => {
+          if (context.session) navigate(pathFor(homeScreen(context.session)) ?? '/', { replace: true });
         },
         goToRoot: () => navigate('/', { replace: true }),
         clearSession: () => {

@@ -27,6 +27,7 @@ const spec: ModelSpec<typeof appMachine> = {
     { type: 'loading.start' } satisfies AppEvent,
     { type: 'loading.end' } satisfies AppEvent,
     { type: 'route.changed', path: '/' } satisfies AppEvent,
+    { type: 'route.changed', path: '/nowhere' } satisfies AppEvent,
   ],
   // Two requests in flight is the most that changes behaviour (the last one ends the indicator).
   serialize: (s) => ({ value: s.value, pending: Math.min(s.context.pending, 2), locale: s.context.locale }),

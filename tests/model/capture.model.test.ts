@@ -26,6 +26,8 @@ const spec: ModelSpec<typeof captureMachine> = {
     { type: 'frame.scored', sharp: false } satisfies CaptureEvent,
     { type: 'capture.take' } satisfies CaptureEvent,
     { type: 'capture.mountFailed' } satisfies CaptureEvent,
+    { type: 'filePicker.opened' } satisfies CaptureEvent,
+    { type: 'filePicker.closed' } satisfies CaptureEvent,
     { type: 'file.chosen', file } satisfies CaptureEvent,
     { type: 'xstate.done.actor.takePhoto', output: file },
     { type: 'xstate.error.actor.takePhoto', error: new Error('no photo') },

@@ -53,6 +53,8 @@ const spec = (input: { onPublicRoute: boolean; path: string }): ModelSpec<typeof
     onPublicRoute: s.context.onPublicRoute,
     session: s.context.session?.accessToken ?? null,
     enrolled: s.context.session?.enrolled ?? null,
+    // A signed-in person on the root is sent home: the path decides which transition is taken.
+    onRoot: s.context.path === '/',
   }),
   provide: (control) =>
     sessionMachine.provide({

@@ -4,19 +4,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { HandoffStatus } from '../../../machines/device-handoff.machine';
+import { redeemProblemOf } from '../../../machines/phone-handoff.machine';
 import { ApiError } from '../../api/errors';
 import { compactUserCode, isUserCode } from '../../domain/user-code';
 import catalogue from '../../i18n/messages/es.json';
 import type { Runtime } from '../../runtime/context';
 import { RuntimeProvider } from '../../runtime/context';
-import {
-  DeviceDetect,
-  formatCountdown,
-  groupUserCode,
-  handoffSteps,
-  redeemProblemOf,
-  safeDownloadUrl,
-} from './device-detect';
+import { DeviceDetect, formatCountdown, groupUserCode, handoffSteps, safeDownloadUrl } from './device-detect';
 import { enrolmentRuntimeOf } from './enrolment-runtime';
 import { fakeRuntime, storeEnrolment } from './testing/fake-runtime';
 
@@ -280,6 +274,45 @@ describe('DeviceDetect on a phone', () => {
     );
   });
 
+  it('a code typed by hand is redeemed like one in the address, and the address stays as it is', async () => {
+    const post = vi.fn(async () => ({ onboarding_id: 'o-9', expires_at: '2030-01-01T00:10:00Z' }));
+    const runtime = runtimeOf({ signedIn: true, api: { post } });
+    const { location } = renderAt('/device-detect', runtime);
+    fireEvent.change(screen.getByLabelText(text('deviceDetect.codeForm.label')), {
+      target: { value: 'abcd 2345' },
+    });
+    fireEvent.submit(screen.getByTestId('device-detect-code-form'));
+    const actor = enrolmentRuntimeOf(runtime).actor();
+    await waitFor(() => expect(actor?.getSnapshot().context.onboardingId).toBe('o-9'));
+    expect(post).toHaveBeenCalledWith(
+      '/user-code/redeem',
+      expect.objectContaining({ json: { code: 'ABCD2345' } }),
+    );
+    expect(location.history).toEqual(['/device-detect']);
+  });
+
+  it('a code typed while signed out: sign in first, back to this address with the code', () => {
+    const runtime = runtimeOf({ signedIn: false });
+    const send = vi.spyOn(runtime.session, 'send');
+    renderAt('/device-detect', runtime);
+    fireEvent.change(screen.getByLabelText(text('deviceDetect.codeForm.label')), {
+      target: { value: 'ABCD2345' },
+    });
+    fireEvent.submit(screen.getByTestId('device-detect-code-form'));
+    fireEvent.click(screen.getByTestId('device-detect-login'));
+    expect(send).toHaveBeenCalledWith({ type: 'session.login', returnTo: '/device-detect?code=ABCD2345' });
+  });
+
+  it('a malformed code in the address is refused without asking the server', async () => {
+    const post = vi.fn();
+    renderAt('/device-detect?code=nope', runtimeOf({ signedIn: true, api: { post } }));
+    expect(await screen.findByTestId('device-detect-redeem-error')).toHaveAttribute(
+      'data-problem',
+      'not-found',
+    );
+    expect(post).not.toHaveBeenCalled();
+  });
+
   it('with a code, signed out: sign in with the same account, back to this address', () => {
     const runtime = runtimeOf({ signedIn: false });
     const send = vi.spyOn(runtime.session, 'send');
@@ -308,11 +341,11 @@ describe('DeviceDetect on a phone', () => {
     [410, 'deviceDetect.redeem.expired'],
     [409, 'deviceDetect.redeem.used'],
   ])('a refused code (%i) says why and takes another by hand', async (code, id) => {
-    const post = vi.fn().mockRejectedValueOnce(httpError(code));
-    const { location } = renderAt(
-      '/device-detect?code=ABCD2345',
-      runtimeOf({ signedIn: true, api: { post } }),
-    );
+    const post = vi
+      .fn()
+      .mockRejectedValueOnce(httpError(code))
+      .mockResolvedValue({ onboarding_id: 'o-2', expires_at: '2030-01-01T00:10:00Z' });
+    renderAt('/device-detect?code=ABCD2345', runtimeOf({ signedIn: true, api: { post } }));
     expect(await screen.findByTestId('device-detect-redeem-error')).toHaveTextContent(text(id));
     const field = screen.getByLabelText(text('deviceDetect.codeForm.label'));
     fireEvent.change(field, { target: { value: 'wxyz' } });
@@ -320,6 +353,12 @@ describe('DeviceDetect on a phone', () => {
     expect(screen.getByText(text('deviceDetect.codeForm.invalid'))).toBeInTheDocument();
     fireEvent.change(field, { target: { value: 'wxyz-6789' } });
     fireEvent.submit(screen.getByTestId('device-detect-code-form'));
-    await waitFor(() => expect(location.history.at(-1)).toBe('/device-detect?code=WXYZ6789'));
+    // The typed code is the same event as a code in the address: the machine redeems it.
+    await waitFor(() =>
+      expect(post).toHaveBeenLastCalledWith(
+        '/user-code/redeem',
+        expect.objectContaining({ json: { code: 'WXYZ6789' } }),
+      ),
+    );
   });
 });

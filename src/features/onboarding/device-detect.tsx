@@ -1,16 +1,11 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
-import { Link, useLocation, useSearch } from 'wouter';
-import { type ActorRefFrom, fromPromise } from 'xstate';
-import {
-  deviceHandoffMachine,
-  type HandoffCode,
-  type HandoffError,
-  type HandoffStatus,
-} from '../../../machines/device-handoff.machine';
-import { isApiError } from '../../api/errors';
-import { generateUserCode, getOnboardingStatus, redeemUserCode } from '../../api/onboardings';
+import { Link, useSearch } from 'wouter';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { deviceHandoffMachine, HandoffStatus } from '../../../machines/device-handoff.machine';
+import type { phoneHandoffMachine, RedeemProblem } from '../../../machines/phone-handoff.machine';
+import { deviceHandoffLogic, phoneHandoffLogic } from '../../actors/device-handoff';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -27,11 +22,13 @@ import { RegistrationErrorMessage, useLeaveEnrolment, useSessionPresence } from 
 // DeviceDetect (spec §2, §5): enrolment happens on a phone, in a supported browser. On a computer (or a browser
 // that will not do) the screen says why and, for someone signed in with an onboarding in progress, shows a
 // short user code (and its QR) that carries the onboarding to the phone, then follows the phone's progress
-// (machines/device-handoff.machine.ts). On the phone, /device-detect?code=XXXXXXXX redeems the code for the same
-// account and hands the onboarding to the enrolment machine (`onboarding.continue`), which picks the step.
+// (machines/device-handoff.machine.ts). On the phone, a code typed in the form or opened as
+// /device-detect?code=XXXXXXXX is the event code.submitted: machines/phone-handoff.machine.ts redeems it for the
+// same account and hands the onboarding to the enrolment machine, which picks the step. The screen renders
+// those machines and sends them events; their effects are in src/actors/device-handoff.ts.
 
 type FailedVerdict = Extract<BrowserVerdict, { ok: false }>;
-type RedeemProblem = 'not-found' | 'expired' | 'used' | 'failed';
+type PhoneSnapshot = SnapshotFrom<typeof phoneHandoffMachine>;
 
 /** ABCD2345 → 'ABCD 2345': two groups of four are easier to read out and type. */
 export function groupUserCode(code: string): string {
@@ -47,15 +44,6 @@ export function formatCountdown(ms: number): string {
 /** Only an https:// address is offered as a download link (browsers.json is tenant data). */
 export function safeDownloadUrl(url: string | undefined): string | undefined {
   return url?.startsWith('https://') ? url : undefined;
-}
-
-/** What redeeming a code failed with (POST /user-code/redeem). */
-export function redeemProblemOf(error: unknown): RedeemProblem {
-  if (!isApiError(error) || error.kind !== 'http') return 'failed';
-  if (error.status === 404 || error.status === 422) return 'not-found';
-  if (error.status === 410) return 'expired';
-  if (error.status === 409) return 'used';
-  return 'failed';
 }
 
 export interface HandoffStep {
@@ -114,10 +102,8 @@ const BROWSER_NAMES: Record<string, string> = {
 
 export function DeviceDetect() {
   const verdict = useDeviceVerdict();
-  const code = new URLSearchParams(useSearch()).get('code');
   if (!verdict.ok) return <NotThisDevice verdict={verdict} />;
-  if (code !== null) return <ContinueWithCode key={code} code={compactUserCode(code)} />;
-  return <DeviceReady />;
+  return <OnThisPhone />;
 }
 
 function Screen({ children }: { children: ReactNode }) {
@@ -262,26 +248,9 @@ function Handoff({
   identityProofing: boolean;
   actor: EnrolmentActor;
 }) {
-  const { apiClient, session } = useRuntime();
-  const handoff = useActorRef(
-    deviceHandoffMachine.provide({
-      actors: {
-        generateCode: fromPromise<HandoffCode, { onboardingId: string }>(async ({ input }) =>
-          generateUserCode(await apiClient(), input.onboardingId),
-        ),
-        fetchStatus: fromPromise<HandoffStatus, { onboardingId: string }>(async ({ input }) => {
-          try {
-            return await getOnboardingStatus(await apiClient(), input.onboardingId);
-          } catch (error) {
-            throw { status: isApiError(error) ? error.status : 0 } satisfies HandoffError;
-          }
-        }),
-      },
-      // The server has marked the account enrolled: a renewed token says so, and home is the enrolled home.
-      actions: { markEnrolled: () => session.send({ type: 'session.renew' }) },
-    }),
-    { input: { onboardingId } },
-  );
+  const runtime = useRuntime();
+  const [logic] = useState(() => deviceHandoffLogic(runtime));
+  const handoff = useActorRef(logic, { input: { onboardingId } });
   const progress = useSelector(handoff, (s) =>
     s.matches({ progress: 'completed' })
       ? 'completed'
@@ -452,10 +421,107 @@ function HandoffCodeCard({ handoff }: { handoff: ActorRefFrom<typeof deviceHando
 
 // ── A phone that will do ───────────────────────────────────────────────────────────────────────────────
 
-/** A code typed by hand: goes to /device-detect?code=… (or tries the same code again). */
-function CodeForm({ current, onSameCode }: { current?: string; onSameCode?: () => void }) {
+const PROBLEM_MESSAGES: Record<RedeemProblem, MessageDescriptor> = defineMessages({
+  'not-found': { id: 'deviceDetect.redeem.notFound' },
+  expired: { id: 'deviceDetect.redeem.expired' },
+  used: { id: 'deviceDetect.redeem.used' },
+  failed: { id: 'deviceDetect.redeem.failed' },
+});
+
+type PhoneView = 'idle' | 'signIn' | 'redeeming' | 'refused' | 'continued';
+
+function phoneViewOf(snapshot: PhoneSnapshot): PhoneView {
+  if (snapshot.matches('signInNeeded')) return 'signIn';
+  if (snapshot.hasTag('loading')) return 'redeeming';
+  if (snapshot.hasTag('error')) return 'refused';
+  if (snapshot.matches('continued')) return 'continued';
+  return 'idle';
+}
+
+/** The refusal the phone machine is in (its meta names it). */
+function redeemProblemIn(snapshot: PhoneSnapshot): RedeemProblem {
+  const metas = Object.values(snapshot.getMeta()) as ({ problem?: RedeemProblem } | undefined)[];
+  return metas.find((meta) => meta?.problem)?.problem ?? 'failed';
+}
+
+function OnThisPhone() {
+  const runtime = useRuntime();
+  const { actor: enrolment } = useEnrolment();
+  const presence = useSessionPresence();
+  const urlCode = new URLSearchParams(useSearch()).get('code');
+  // The redeemed onboarding goes to the enrolment of whoever is signed in when it is redeemed.
+  const enrolmentRef = useRef(enrolment);
+  useEffect(() => {
+    enrolmentRef.current = enrolment;
+  }, [enrolment]);
+  const [logic] = useState(() => phoneHandoffLogic(runtime, () => enrolmentRef.current));
+  const phone = useActorRef(logic);
+  const view = useSelector(phone, phoneViewOf);
+  const code = useSelector(phone, (s) => s.context.code);
+
+  // URLs come in as events: a code in the address (the link in the computer's QR) is a code submitted.
+  useEffect(() => {
+    if (urlCode !== null && presence !== 'pending') phone.send({ type: 'code.submitted', code: urlCode });
+  }, [phone, urlCode, presence]);
+
+  const submit = (typed: string) => phone.send({ type: 'code.submitted', code: typed });
+
+  if (view === 'continued') {
+    return (
+      <EnrolmentFrame screen="DeviceDetect" deviceChecked={false}>
+        {() => <Busy label={m.redeemContinuing} />}
+      </EnrolmentFrame>
+    );
+  }
+  if (view === 'signIn') return <SignInWithCode code={code ?? ''} />;
+  if (view === 'idle') {
+    // The code in the address becomes an event once the session is known.
+    if (urlCode !== null) {
+      return (
+        <Screen>
+          <Busy label={m.loading} />
+        </Screen>
+      );
+    }
+    return <DeviceReady onCode={submit} />;
+  }
+  return (
+    <Screen>
+      <Card className="flex flex-col gap-4" aria-busy={view === 'redeeming'}>
+        <Title message={m.redeemTitle} />
+        {view === 'redeeming' && <Busy label={m.redeemChecking} />}
+        {view === 'refused' && <Refused phone={phone} onCode={submit} />}
+      </Card>
+    </Screen>
+  );
+}
+
+function Refused({
+  phone,
+  onCode,
+}: {
+  phone: ActorRefFrom<typeof phoneHandoffMachine>;
+  onCode: (code: string) => void;
+}) {
+  const problem = useSelector(phone, redeemProblemIn);
+  return (
+    <>
+      <p
+        role="alert"
+        className="text-slate-800"
+        data-testid="device-detect-redeem-error"
+        data-problem={problem}
+      >
+        <FormattedMessage {...PROBLEM_MESSAGES[problem]} />
+      </p>
+      <CodeForm onCode={onCode} />
+    </>
+  );
+}
+
+/** A code typed by hand: checked for its shape here, then sent to the phone machine as code.submitted. */
+function CodeForm({ onCode }: { onCode: (code: string) => void }) {
   const intl = useIntl();
-  const [, navigate] = useLocation();
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const submit = (event: FormEvent) => {
@@ -466,11 +532,7 @@ function CodeForm({ current, onSameCode }: { current?: string; onSameCode?: () =
       return;
     }
     setError(undefined);
-    if (code === current) onSameCode?.();
-    else
-      navigate(`${pathFor('DeviceDetect') ?? '/device-detect'}?code=${encodeURIComponent(code)}`, {
-        replace: true,
-      });
+    onCode(code);
   };
   return (
     <form onSubmit={submit} className="flex flex-col gap-3" noValidate data-testid="device-detect-code-form">
@@ -494,7 +556,7 @@ function CodeForm({ current, onSameCode }: { current?: string; onSameCode?: () =
   );
 }
 
-function DeviceReady() {
+function DeviceReady({ onCode }: { onCode: (code: string) => void }) {
   return (
     <Screen>
       <Card className="flex flex-col gap-4" data-testid="device-detect-ready">
@@ -510,111 +572,32 @@ function DeviceReady() {
         <h2 className="text-lg font-semibold">
           <FormattedMessage id="deviceDetect.codeForm.heading" />
         </h2>
-        <CodeForm />
+        <CodeForm onCode={onCode} />
       </Card>
     </Screen>
   );
 }
 
-function ContinueWithCode({ code }: { code: string }) {
+/** Signed out with a code: sign in with the same account, and come back to this address with the code. */
+function SignInWithCode({ code }: { code: string }) {
   const { session } = useRuntime();
-  const presence = useSessionPresence();
-  const [location] = useLocation();
-  const search = useSearch();
   const signingIn = useSelector(session, (s) => s.matches('signingIn'));
-  if (presence === 'pending') {
-    return (
-      <Screen>
-        <Busy label={m.loading} />
-      </Screen>
-    );
-  }
-  if (presence === 'signedOut') {
-    return (
-      <Screen>
-        <Card className="flex flex-col gap-4" data-testid="device-detect-sign-in">
-          <Title message={m.phoneSignInTitle} />
-          <p className="text-slate-700">
-            <FormattedMessage id="deviceDetect.phone.sameAccount" />
-          </p>
-          <Button
-            className="self-start"
-            data-testid="device-detect-login"
-            disabled={signingIn}
-            onClick={() =>
-              session.send({ type: 'session.login', returnTo: search ? `${location}?${search}` : location })
-            }
-          >
-            <FormattedMessage id="deviceDetect.signIn" />
-          </Button>
-        </Card>
-      </Screen>
-    );
-  }
-  return <RedeemCode code={code} />;
-}
-
-type Redeeming = { kind: 'redeeming' } | { kind: 'continued' } | { kind: 'failed'; problem: RedeemProblem };
-
-const PROBLEM_MESSAGES: Record<RedeemProblem, MessageDescriptor> = defineMessages({
-  'not-found': { id: 'deviceDetect.redeem.notFound' },
-  expired: { id: 'deviceDetect.redeem.expired' },
-  used: { id: 'deviceDetect.redeem.used' },
-  failed: { id: 'deviceDetect.redeem.failed' },
-});
-
-function RedeemCode({ code }: { code: string }) {
-  const { apiClient } = useRuntime();
-  const { actor } = useEnrolment();
-  const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<Redeeming>({ kind: 'redeeming' });
-  // A code redeems once: the same attempt is never sent twice (a second try would read 'already used').
-  const sent = useRef(-1);
-  useEffect(() => {
-    if (sent.current === attempt) return;
-    sent.current = attempt;
-    setState({ kind: 'redeeming' });
-    if (!isUserCode(code) || !actor) {
-      setState({ kind: 'failed', problem: actor ? 'not-found' : 'failed' });
-      return;
-    }
-    void (async () => {
-      try {
-        const redeemed = await redeemUserCode(await apiClient(), code);
-        // The enrolment machine loads the onboarding and goes to its step; the frame below follows it.
-        actor.send({ type: 'onboarding.continue', onboardingId: redeemed.onboarding_id });
-        setState({ kind: 'continued' });
-      } catch (error) {
-        setState({ kind: 'failed', problem: redeemProblemOf(error) });
-      }
-    })();
-  }, [apiClient, actor, code, attempt]);
-
-  if (state.kind === 'continued') {
-    return (
-      <EnrolmentFrame screen="DeviceDetect" deviceChecked={false}>
-        {() => <Busy label={m.redeemContinuing} />}
-      </EnrolmentFrame>
-    );
-  }
+  const returnTo = `${pathFor('DeviceDetect') ?? '/device-detect'}?code=${encodeURIComponent(code)}`;
   return (
     <Screen>
-      <Card className="flex flex-col gap-4" aria-busy={state.kind === 'redeeming'}>
-        <Title message={m.redeemTitle} />
-        {state.kind === 'redeeming' && <Busy label={m.redeemChecking} />}
-        {state.kind === 'failed' && (
-          <>
-            <p
-              role="alert"
-              className="text-slate-800"
-              data-testid="device-detect-redeem-error"
-              data-problem={state.problem}
-            >
-              <FormattedMessage {...PROBLEM_MESSAGES[state.problem]} />
-            </p>
-            <CodeForm current={code} onSameCode={() => setAttempt((n) => n + 1)} />
-          </>
-        )}
+      <Card className="flex flex-col gap-4" data-testid="device-detect-sign-in">
+        <Title message={m.phoneSignInTitle} />
+        <p className="text-slate-700">
+          <FormattedMessage id="deviceDetect.phone.sameAccount" />
+        </p>
+        <Button
+          className="self-start"
+          data-testid="device-detect-login"
+          disabled={signingIn}
+          onClick={() => session.send({ type: 'session.login', returnTo })}
+        >
+          <FormattedMessage id="deviceDetect.signIn" />
+        </Button>
       </Card>
     </Screen>
   );

@@ -1,9 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { fromPromise } from 'xstate';
-import { listMachine, totalPages } from '../../../machines/list.machine';
-import { listAccounts } from '../../api/accounts';
+import { totalPages } from '../../../machines/list.machine';
+import { accountsListLogic } from '../../actors/accounts';
 import type { IamAccount } from '../../api/contract/accounts';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -17,19 +16,11 @@ const PAGE_SIZE = 10;
 /** PortalAccounts: the tenant's IAM accounts, searchable and paged (spec §2, §3 IAM account). */
 export function PortalAccounts() {
   const intl = useIntl();
-  const { apiClient } = useRuntime();
-  const list = useActorRef(
-    listMachine.provide({
-      actors: {
-        fetchPage: fromPromise(async ({ input, signal }) =>
-          listAccounts(await apiClient(), input, { signal }),
-        ),
-      },
-    }),
-    { input: { pageSize: PAGE_SIZE } },
-  );
+  const runtime = useRuntime();
+  const [logic] = useState(() => accountsListLogic(runtime));
+  const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const state = useSelector(list, (s) =>
-    s.matches('loading') ? 'loading' : s.matches('failed') ? 'failed' : 'ready',
+    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
   const [filter, setFilter] = useState('');

@@ -1,22 +1,30 @@
 import { useSelector } from '@xstate/react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, Redirect, useParams } from 'wouter';
-import { homeScreen } from '../../auth/access';
+import { Link, useParams } from 'wouter';
 import { ScreenPending } from '../../components/screen-pending';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { toSafeSameOriginPath } from '../../domain/safe-link';
-import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
 
-/** The root (spec §2: unknown paths land here); a signed-in person goes on to their home screen. */
+/**
+ * The root (spec §2: unknown paths land here). A signed-in person is sent on to their home screen by the
+ * session machine (goHome); meanwhile this shows a spinner.
+ */
 export function Welcome() {
+  const intl = useIntl();
   const { settings } = useTenant();
   const { session } = useRuntime();
-  const signedIn = useSelector(session, (s) => (s.matches('authenticated') ? s.context.session : null));
+  const signedIn = useSelector(session, (s) => s.matches('authenticated'));
   const busy = useSelector(session, (s) => !s.matches('anonymous') && !s.matches('authenticated'));
-  if (signedIn) return <Redirect to={pathFor(homeScreen(signedIn)) ?? '/'} replace />;
+  if (signedIn) {
+    return (
+      <div className="flex justify-center py-16" data-screen="Welcome">
+        <Spinner label={intl.formatMessage({ id: 'welcome.goingHome' })} />
+      </div>
+    );
+  }
   return (
     <Card className="mx-auto max-w-xl text-center" data-screen="Welcome">
       <h1 className="text-3xl font-bold tracking-tight" data-testid="welcome-title">

@@ -5,8 +5,8 @@ import { IntlProvider } from 'react-intl';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { type CapturedPhoto, captureMachine } from '../../../../machines/capture.machine';
+import { CameraOpenError, captureImplementations, ImageCheckFailure } from '../../../actors/capture';
 import es from '../../../i18n/messages/es.json';
-import { CameraOpenError, captureImplementations, ImageCheckFailure } from './capture-actors';
 import { CaptureView } from './capture-view';
 
 const jpeg = (bytes = 16) => new File([new Uint8Array(bytes)], 'photo.jpg', { type: 'image/jpeg' });
@@ -146,7 +146,7 @@ describe('CaptureView', () => {
     render(intl(<CaptureView facing="environment" purpose="obverse" onPhoto={vi.fn()} machine={machine} />));
 
     const take = await screen.findByTestId('capture-take');
-    expect(root()).toHaveAttribute('data-capture-state', 'camera.streaming');
+    expect(root()).toHaveAttribute('data-capture-state', 'camera.streaming.watching');
     const video = document.querySelector('video') as HTMLVideoElement;
     expect(video.srcObject).toBe(stream);
     expect(video).toHaveAttribute('playsinline');

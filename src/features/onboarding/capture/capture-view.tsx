@@ -1,17 +1,21 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { type ChangeEvent, type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
+import {
+  type ChangeEvent,
+  type ReactNode,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { type MessageDescriptor, useIntl } from 'react-intl';
 import type { ActorRefFrom, SnapshotFrom, StateValue } from 'xstate';
-import {
-  type CapturedPhoto,
-  type CaptureError,
-  type CaptureEvent,
-  captureMachine,
-} from '../../../../machines/capture.machine';
+import type { CapturedPhoto, CaptureError, captureMachine } from '../../../../machines/capture.machine';
+import { canScoreFrames, captureLogic, stopCamera } from '../../../actors/capture';
 import { Button, buttonVariants } from '../../../components/ui/button';
 import { cn } from '../../../components/ui/cn';
 import { Spinner } from '../../../components/ui/spinner';
-import { canScoreFrames, captureImplementations, isSharpFrame, stopCamera } from './capture-actors';
 import {
   type CapturePurpose,
   instructions,
@@ -24,12 +28,6 @@ import {
 
 /** A video that has not started playing by then did not mount (machine event capture.mountFailed). */
 export const MOUNT_TIMEOUT_MS = 5000;
-/** Frames are scored about four times a second… */
-export const FRAME_INTERVAL_MS = 250;
-/** …after a moment to frame the document or face, so the first sharp glimpse of the room is not taken. */
-export const WARM_UP_MS = 1500;
-/** Auto-capture gives up (the button still works) after this many scoring failures in a row. */
-const MAX_SCORE_FAILURES = 5;
 
 type CaptureMachine = typeof captureMachine;
 type CaptureSnapshot = SnapshotFrom<CaptureMachine>;
@@ -48,9 +46,7 @@ export interface CaptureViewProps {
   machine?: CaptureMachine;
 }
 
-const FILE_PROBE: CaptureEvent = { type: 'file.chosen', file: new Blob() };
-
-/** 'camera.streaming', 'rejected.imageTooSmall', 'preview'… */
+/** 'camera.streaming.watching', 'rejected.imageTooSmall', 'preview'… (for tests and debugging only). */
 function stateString(value: StateValue): string {
   if (typeof value === 'string') return value;
   const [key, child] = Object.entries(value)[0] ?? [];
@@ -63,14 +59,27 @@ function captureErrorOf(snapshot: CaptureSnapshot): CaptureError | undefined {
   return metas.find((meta) => meta?.captureError)?.captureError;
 }
 
+/** What the view shows, read from the machine's states. */
+type Phase = 'starting' | 'streaming' | 'taking' | 'checking' | 'preview' | 'done' | 'other';
+
+function phaseOf(snapshot: CaptureSnapshot): Phase {
+  if (snapshot.matches('askingPermission')) return 'starting';
+  if (snapshot.matches({ camera: 'streaming' })) return 'streaming';
+  if (snapshot.matches({ camera: 'taking' })) return 'taking';
+  if (snapshot.matches('checking')) return 'checking';
+  if (snapshot.matches('preview')) return 'preview';
+  if (snapshot.matches('done')) return 'done';
+  return 'other';
+}
+
 /** What the view is doing, in words, for each state that is not a problem. */
-function statusMessage(state: string, purpose: CapturePurpose, busy: boolean): MessageDescriptor | undefined {
-  switch (state) {
-    case 'askingPermission':
+function statusMessage(phase: Phase, purpose: CapturePurpose, busy: boolean): MessageDescriptor | undefined {
+  switch (phase) {
+    case 'starting':
       return messages.starting;
-    case 'camera.streaming':
+    case 'streaming':
       return instructions[purpose];
-    case 'camera.taking':
+    case 'taking':
       return messages.taking;
     case 'checking':
       return messages.checking;
@@ -92,34 +101,33 @@ export function CaptureView({ facing, purpose, onPhoto, busy = false, machine }:
   const intl = useIntl();
   const videoRef = useRef<HTMLVideoElement>(null);
   const rootRef = useRef<HTMLElement>(null);
-  const [logic] = useState(
-    () => machine ?? captureMachine.provide(captureImplementations(() => videoRef.current)),
-  );
+  const [logic] = useState(() => machine ?? captureLogic(() => videoRef.current));
   const actor = useActorRef(logic, { input: { facing } });
 
   const state = useSelector(actor, (s) => stateString(s.value));
+  const phase = useSelector(actor, phaseOf);
+  const inCamera = useSelector(actor, (s) => s.matches('camera'));
   const captureError = useSelector(actor, captureErrorOf);
   const cameraFailure = useSelector(actor, (s) => s.context.cameraFailure);
   const stream = useSelector(actor, (s) => s.context.stream);
   const photo = useSelector(actor, (s) => s.context.photo);
-  const canChooseFile = useSelector(actor, (s) => s.can(FILE_PROBE));
-  const canRetry = useSelector(actor, (s) => s.can({ type: 'capture.retry' }));
-  const [picking, setPicking] = useState(false);
-
-  const streaming = state === 'camera.streaming';
-  const inCamera = state.startsWith('camera.');
-  const done = state === 'done';
+  const canChooseFile = useSelector(actor, (s) => s.hasTag('acceptsFile'));
+  const canRetry = useSelector(actor, (s) => s.hasTag('retryable'));
+  const done = phase === 'done';
+  const onPicking = useCallback(
+    (picking: boolean) => actor.send({ type: picking ? 'filePicker.opened' : 'filePicker.closed' }),
+    [actor],
+  );
 
   useCameraCleanup(actor);
   useVideoMount(actor, videoRef, inCamera ? stream : null);
-  useFrameSampling(actor, videoRef, streaming && !picking);
   useDeliver(done ? photo : null, onPhoto);
   useFocusOnChange(rootRef, inCamera ? 'camera' : state);
 
   const text = (descriptor: MessageDescriptor) => intl.formatMessage(descriptor);
   const problem = captureError ? problemOf(captureError, cameraFailure) : undefined;
   // Said politely on every change of view; problems are alerts of their own and are not repeated here.
-  const announcement = problem ? undefined : statusMessage(state, purpose, busy);
+  const announcement = problem ? undefined : statusMessage(phase, purpose, busy);
 
   let body: ReactNode;
   if (problem) {
@@ -149,7 +157,7 @@ export function CaptureView({ facing, purpose, onPhoto, busy = false, machine }:
       <CameraStage
         videoRef={videoRef}
         purpose={purpose}
-        taking={state === 'camera.taking'}
+        taking={phase === 'taking'}
         instruction={text(instructions[purpose])}
         autoHint={canScoreFrames() ? text(messages.auto) : undefined}
         cameraLabel={text(messages.cameraLabel)}
@@ -158,7 +166,7 @@ export function CaptureView({ facing, purpose, onPhoto, busy = false, machine }:
         onTake={() => actor.send({ type: 'capture.take' })}
       />
     );
-  } else if (state === 'preview' && photo) {
+  } else if (phase === 'preview' && photo) {
     body = (
       <PhotoPreview
         photo={photo}
@@ -177,7 +185,7 @@ export function CaptureView({ facing, purpose, onPhoto, busy = false, machine }:
       </p>
     );
   } else {
-    body = <Pending label={text(statusMessage(state, purpose, busy) ?? messages.starting)} />;
+    body = <Pending label={text(statusMessage(phase, purpose, busy) ?? messages.starting)} />;
   }
 
   return (
@@ -199,7 +207,7 @@ export function CaptureView({ facing, purpose, onPhoto, busy = false, machine }:
           prominent={Boolean(problem)}
           label={text(messages.file)}
           hint={text(messages.fileHint)}
-          onPicking={setPicking}
+          onPicking={onPicking}
           onFile={(file) => actor.send({ type: 'file.chosen', file })}
         />
       )}
@@ -458,40 +466,6 @@ function useVideoMount(
       video.srcObject = null;
     };
   }, [actor, videoRef, stream]);
-}
-
-/** Scores camera frames off the main thread ~4 times a second and reports each as frame.scored. */
-function useFrameSampling(actor: CaptureActor, videoRef: RefObject<HTMLVideoElement | null>, on: boolean) {
-  useEffect(() => {
-    const video = videoRef.current;
-    if (!on || !video || !canScoreFrames()) return;
-    let active = true;
-    let scoring = false;
-    let failures = 0;
-    let interval: ReturnType<typeof setInterval> | undefined;
-    const sample = async () => {
-      if (scoring || document.hidden || video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) return;
-      scoring = true;
-      try {
-        const sharp = await isSharpFrame(video);
-        failures = 0;
-        if (active) actor.send({ type: 'frame.scored', sharp });
-      } catch {
-        failures += 1;
-        if (failures >= MAX_SCORE_FAILURES) clearInterval(interval);
-      } finally {
-        scoring = false;
-      }
-    };
-    const warmUp = setTimeout(() => {
-      interval = setInterval(sample, FRAME_INTERVAL_MS);
-    }, WARM_UP_MS);
-    return () => {
-      active = false;
-      clearTimeout(warmUp);
-      clearInterval(interval);
-    };
-  }, [actor, videoRef, on]);
 }
 
 /** Hands the accepted photo over once, however often React runs the effect. */

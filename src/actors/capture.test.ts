@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ImagePreparationError, prepareImage } from '../../../media/prepare-image';
-import { CameraOpenError, checkPhoto, ImageCheckFailure, startCamera } from './capture-actors';
+import { ImagePreparationError, prepareImage } from '../media/prepare-image';
+import { CameraOpenError, checkPhoto, ImageCheckFailure, startCamera } from './capture';
 
-vi.mock('../../../media/prepare-image', async (original) => ({
-  ...(await original<typeof import('../../../media/prepare-image')>()),
+vi.mock('../media/prepare-image', async (original) => ({
+  ...(await original<typeof import('../media/prepare-image')>()),
   prepareImage: vi.fn(),
 }));
 

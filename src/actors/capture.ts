@@ -1,16 +1,18 @@
 // The real effects the capture machine names (machines/capture.machine.ts), as thin wrappers over src/media.
-import { fromPromise } from 'xstate';
-import type {
-  CameraError,
-  CameraFailure,
-  CapturedPhoto,
-  Facing,
-  ImageCheckError,
-} from '../../../../machines/capture.machine';
-import { cameraFailureOf, closeCamera, grabFrame, openCamera, takePhoto } from '../../../media/camera';
-import { scoreFrame } from '../../../media/frame-score';
-import { ImagePreparationError, type PrepareFailure, prepareImage } from '../../../media/prepare-image';
-import { SHARP_THRESHOLD } from '../../../media/sharpness';
+import { type AnyEventObject, fromCallback, fromPromise } from 'xstate';
+import {
+  type CameraError,
+  type CameraFailure,
+  type CapturedPhoto,
+  type CaptureEvent,
+  captureMachine,
+  type Facing,
+  type ImageCheckError,
+} from '../../machines/capture.machine';
+import { cameraFailureOf, closeCamera, grabFrame, openCamera, takePhoto } from '../media/camera';
+import { scoreFrame } from '../media/frame-score';
+import { ImagePreparationError, type PrepareFailure, prepareImage } from '../media/prepare-image';
+import { SHARP_THRESHOLD } from '../media/sharpness';
 
 /** What startCamera rejects with: the machine reads `cameraFailure`. */
 export class CameraOpenError extends Error implements CameraError {
@@ -35,6 +37,12 @@ const IMAGE_CHECK_ERRORS: Record<PrepareFailure, ImageCheckError> = {
 
 /** How long a detached video may take to show its first frame. */
 const FIRST_FRAME_MS = 5000;
+/** Frames are scored about four times a second… */
+export const FRAME_INTERVAL_MS = 250;
+/** …after a moment to frame the document or face, so the first sharp glimpse of the room is not taken. */
+export const WARM_UP_MS = 1500;
+/** Auto-capture gives up (the button still works) after this many scoring failures in a row. */
+const MAX_SCORE_FAILURES = 5;
 
 export async function startCamera(facing: Facing, signal?: AbortSignal): Promise<MediaStream> {
   let stream: MediaStream;
@@ -126,6 +134,44 @@ export async function isSharpFrame(video: HTMLVideoElement): Promise<boolean> {
   return (await scoreFrame(await grabFrame(video))) >= SHARP_THRESHOLD;
 }
 
+/**
+ * Scores the frames of the video the person sees, off the main thread, and reports each as frame.scored.
+ * The video is looked up at every sample: the machine starts watching before the view has drawn it.
+ */
+export function watchFrames(
+  shownVideo: () => HTMLVideoElement | null,
+  report: (event: CaptureEvent) => void,
+) {
+  if (!canScoreFrames()) return () => {};
+  let active = true;
+  let scoring = false;
+  let failures = 0;
+  let interval: ReturnType<typeof setInterval> | undefined;
+  const sample = async () => {
+    const video = shownVideo();
+    if (!video || scoring || document.hidden || video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) return;
+    scoring = true;
+    try {
+      const sharp = await isSharpFrame(video);
+      failures = 0;
+      if (active) report({ type: 'frame.scored', sharp });
+    } catch {
+      failures += 1;
+      if (failures >= MAX_SCORE_FAILURES) clearInterval(interval);
+    } finally {
+      scoring = false;
+    }
+  };
+  const warmUp = setTimeout(() => {
+    interval = setInterval(sample, FRAME_INTERVAL_MS);
+  }, WARM_UP_MS);
+  return () => {
+    active = false;
+    clearTimeout(warmUp);
+    clearInterval(interval);
+  };
+}
+
 /** The implementations to give captureMachine.provide(); `shownVideo` is the view's video element. */
 export function captureImplementations(shownVideo: () => HTMLVideoElement | null) {
   return {
@@ -137,9 +183,15 @@ export function captureImplementations(shownVideo: () => HTMLVideoElement | null
         photoFromStream(input.stream, shownVideo()),
       ),
       checkImage: fromPromise<CapturedPhoto, { file: Blob }>(({ input }) => checkPhoto(input.file)),
+      watchFrames: fromCallback<AnyEventObject>(({ sendBack }) => watchFrames(shownVideo, sendBack)),
     },
     actions: {
-      stopCamera: (_: unknown, params: { stream: MediaStream | null }) => stopCamera(params.stream),
+      stopCamera: ({ context }: { context: { stream: MediaStream | null } }) => stopCamera(context.stream),
     },
   };
+}
+
+/** The capture machine with the camera, the frame scorer and the photo checks of this browser. */
+export function captureLogic(shownVideo: () => HTMLVideoElement | null) {
+  return captureMachine.provide(captureImplementations(shownVideo));
 }
