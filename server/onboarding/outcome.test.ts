@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RegistrationReason, Verification } from '../../src/api/contract/onboarding';
+import { normaliseDocumentCountry } from '../../src/domain/documents';
 import { REGISTRATION_REASONS } from '../../src/domain/enrolment';
 import {
   ageOn,
@@ -10,7 +11,7 @@ import {
   type RegistrationFacts,
   registrationOutcome,
 } from './outcome';
-import { normaliseDocumentCountry, parseOnboardingSettings, supportedDocs } from './settings';
+import { parseOnboardingSettings, supportedDocs } from './settings';
 import { generateUserCode, normaliseUserCode, USER_CODE_ALPHABET } from './user-codes';
 
 describe('registration rules', () => {

@@ -3,9 +3,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export const DOCUMENT_TYPES = ['id', 'id_card', 'driving_license', 'passport', 'others', 'any'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
-
 export interface OnboardingSettings {
   domain: string;
   registerTypes: string[];
@@ -65,10 +62,4 @@ export function supportedDocs(settings: OnboardingSettings, mode: 'auto' | 'assi
   if (mode === 'assisted' && settings.registerTypes.includes('AssistedOtherDocuments')) docs.push('others');
   if (settings.registerTypes.includes('none')) docs.push('none');
   return docs;
-}
-
-/** Spec §5: passport and others use country XX; other document countries are uppercased. */
-export function normaliseDocumentCountry(documentType: string | null, country: string | null): string | null {
-  if (documentType === 'passport' || documentType === 'others') return 'XX';
-  return country ? country.toUpperCase() : null;
 }

@@ -4,6 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { Hono } from 'hono';
 import { challengeBody, createPortrayalBody } from '../../../src/api/contract/onboarding';
+import { normaliseDocumentCountry } from '../../../src/domain/documents';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
 import { computeResult, requiredImagesIn, resultProblem } from '../portrayal-result';
@@ -15,7 +16,6 @@ import {
   ownOnboarding,
   ownPortrayal,
 } from '../runtime';
-import { normaliseDocumentCountry } from '../settings';
 import { markInProgress, type OnboardingRow } from '../store/onboardings';
 import { deletePortrayal, imagesOf, insertChallenge, insertPortrayal } from '../store/portrayals';
 import { readBody, validationProblem } from '../validation';
@@ -59,7 +59,10 @@ export function portrayalsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       userId: body.user_id ?? onboarding?.account_id ?? sub,
       portrayalType: body.portrayal_type,
       documentType,
-      documentCountry: normaliseDocumentCountry(documentType, body.document_country ?? null),
+      // Spec §5 (passport and others travel as XX); a selfie portrayal names no document.
+      documentCountry: documentType
+        ? normaliseDocumentCountry(documentType, body.document_country ?? null)
+        : (body.document_country?.toUpperCase() ?? null),
       process: body.process ?? null,
       lifeProofing,
       stamp,
