@@ -2,6 +2,7 @@
 // odd field falls back to a default instead of failing the call.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { OnboardingMode } from '../../src/api/contract/onboarding';
 
 export interface OnboardingSettings {
   domain: string;
@@ -56,7 +57,7 @@ export function identityProofing(settings: OnboardingSettings): boolean {
  * licence, plus 'others' for assisted onboardings of tenants with AssistedOtherDocuments, plus 'none'
  * (selfie only) for tenants with the 'none' register type.
  */
-export function supportedDocs(settings: OnboardingSettings, mode: 'auto' | 'assisted'): string[] {
+export function supportedDocs(settings: OnboardingSettings, mode: OnboardingMode): string[] {
   if (settings.exclusiveDoc) return [settings.exclusiveDoc];
   const docs = ['id_card', 'passport', 'driving_license'];
   if (mode === 'assisted' && settings.registerTypes.includes('AssistedOtherDocuments')) docs.push('others');

@@ -1,5 +1,6 @@
 // SQL of the onboardings table. Every query names the tenant; a person reaches only the onboardings they
 // created, are enrolled by, or assist.
+import type { OnboardingMode } from '../../../src/api/contract/onboarding';
 import type { Queryable } from '../../db/db';
 
 /** The caller of a request: their tenant and account id (the token's sub). */
@@ -10,7 +11,7 @@ export interface Owner {
 
 export interface OnboardingRow {
   onboarding_id: string;
-  mode: 'auto' | 'assisted';
+  mode: OnboardingMode;
   account_id: string | null;
   assisted_by: string | null;
   created_by: string;
@@ -58,7 +59,7 @@ export async function latestOpenOnboarding(q: Queryable, owner: Owner): Promise<
 
 export interface NewOnboarding {
   tenant: string;
-  mode: 'auto' | 'assisted';
+  mode: OnboardingMode;
   accountId: string | null;
   assistedBy: string | null;
   createdBy: string;

@@ -1,6 +1,6 @@
 // SQL of portrayals, their images and the liveness challenges. A person reaches a portrayal they own or
 // assist, or one of an onboarding they reach.
-import type { ImageKind, Verification } from '../../../src/api/contract/onboarding';
+import type { ImageKind, PortrayalType, Verification } from '../../../src/api/contract/onboarding';
 import type { Db, Queryable } from '../../db/db';
 import type { Owner } from './onboardings';
 
@@ -10,7 +10,7 @@ export interface PortrayalRow {
   owner_id: string;
   assisted_by: string | null;
   user_id: string | null;
-  portrayal_type: 'document' | 'selfie';
+  portrayal_type: PortrayalType;
   document_type: string | null;
   document_country: string | null;
   life_proofing: boolean;
@@ -83,7 +83,7 @@ export interface NewPortrayal {
   ownerId: string;
   assistedBy: string | null;
   userId: string;
-  portrayalType: 'document' | 'selfie';
+  portrayalType: PortrayalType;
   documentType: string | null;
   documentCountry: string | null;
   process: string | null;

@@ -33,9 +33,17 @@ export type ImageKind = 'obverse' | 'reverse' | 'selfie' | 'lifeproof';
 export const verification = type("'passing' | 'failing' | 'not_computed'");
 export type Verification = typeof verification.infer;
 
+/** Spec §4 register mode: assisted when an assistant registers someone, otherwise auto. */
+export const onboardingMode = type("'auto' | 'assisted'");
+export type OnboardingMode = typeof onboardingMode.infer;
+
+/** Spec §3 Portrayal portrayal_type. */
+export const portrayalType = type("'document' | 'selfie'");
+export type PortrayalType = typeof portrayalType.infer;
+
 // POST /internal/onboardings: the mode, and for an assisted onboarding the person (user_id or userData).
 export const createOnboardingBody = type({
-  mode: "'auto' | 'assisted'",
+  mode: onboardingMode,
   'location?': optionalText,
   'user_id?': optionalText,
   'userData?': type({ '[string]': 'unknown' }).or('null'),
@@ -62,7 +70,7 @@ export type LegalTermsAccepted = typeof legalTermsAccepted.infer;
 // POST /internal/portrayals: an identity portrayal of an onboarding, or a stand-alone one named by process.
 export const createPortrayalBody = type({
   'user_id?': optionalText,
-  portrayal_type: "'document' | 'selfie'",
+  portrayal_type: portrayalType,
   'document_type?': documentChoice.or('null'),
   'document_country?': type(/^[A-Za-z]{2}$/).or('null'),
   'onboarding_id?': uuid.or('null'),
