@@ -3,11 +3,14 @@
 // with a spec §8 reason.
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import { type RegistrationReason, registrationPayload } from '../../../src/api/contract/onboarding';
+import {
+  type RegistrationReason,
+  registrationPayload,
+  type Verification,
+} from '../../../src/api/contract/onboarding';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
 import { EnforcementUnavailableError } from '../enforcement';
-import type { Verification } from '../engine';
 import { type EnforcementAnswer, isoDay, registrationOutcome } from '../outcome';
 import { legalTermsNotAccepted, notFound, type OnboardingRuntime, ownOnboarding } from '../runtime';
 import { recordOutcome } from '../store/onboardings';

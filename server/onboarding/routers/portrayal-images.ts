@@ -3,9 +3,9 @@
 // image is checked (type by its bytes, size bounds of spec §5/§9, pixel limit, sharpness) before it is stored.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { ImageKind } from '../../../src/api/contract/onboarding';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
-import type { ImageKind } from '../engine';
 import { IMAGE_MAX_BYTES, type ImageRefusalCode } from '../images';
 import { assertOpen, type OnboardingRuntime, ownerOf, ownPortrayal } from '../runtime';
 import { findOwnChallenge, replaceImages, type StoredImage } from '../store/portrayals';
