@@ -3,6 +3,7 @@
 // src/api/contract.
 import { type ArkErrors, type } from 'arktype';
 import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { uuid } from '../../src/api/contract/onboarding';
 import type { FieldError } from '../../src/api/contract/problem';
 import { HttpProblem } from '../problem';
@@ -56,6 +57,16 @@ export function fieldErrors(errors: ArkErrors): FieldError[] {
 export function validationProblem(errors: FieldError[]): DetailedProblem {
   return new DetailedProblem(422, 'validation', 'validation', { errors });
 }
+
+/** JSON bodies are small (the largest is a registration payload); anything bigger is refused unread. */
+export const JSON_MAX_BYTES = 64 * 1024;
+
+export const jsonBodyLimit = bodyLimit({
+  maxSize: JSON_MAX_BYTES,
+  onError: () => {
+    throw new HttpProblem(413, `The body is larger than ${JSON_MAX_BYTES} bytes.`, 'payload_too_large');
+  },
+});
 
 /** Parses a JSON body (an empty body is {}) and validates it; throws 400 or 422 problems. */
 export async function readBody<T>(c: Context, schema: (input: unknown) => T | ArkErrors): Promise<T> {

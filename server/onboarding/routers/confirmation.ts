@@ -16,7 +16,7 @@ import { legalTermsNotAccepted, notFound, type OnboardingRuntime, ownOnboarding 
 import { recordOutcome } from '../store/onboardings';
 import { findPortrayalOf } from '../store/portrayals';
 import { accountHasUser, acsIdInUse, createUser, documentInUse, emailInUse } from '../store/registration';
-import { DetailedProblem, isUuid, nonEmpty, readBody, validationProblem } from '../validation';
+import { DetailedProblem, isUuid, jsonBodyLimit, nonEmpty, readBody, validationProblem } from '../validation';
 
 const rejected = (reason: RegistrationReason) => ({
   result: { outcome: 'rejected' as const, reason },
@@ -46,128 +46,133 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db } = rt;
 
-  app.put('/internal/onboardings/:id/portrayals/:portrayalId', rt.requireOnboarding, async (c) => {
-    const onboarding = await ownOnboarding(rt, c, c.req.param('id'));
-    const portrayalId = c.req.param('portrayalId');
-    const tenant = c.get('tenant');
-    const claims = c.get('auth');
-    const portrayal = isUuid(portrayalId)
-      ? await findPortrayalOf(db, tenant, onboarding.onboarding_id, portrayalId)
-      : undefined;
-    if (!portrayal) throw notFound('portrayal');
-    const refuse = async (reason: RegistrationReason) => {
-      await recordOutcome(db, tenant, onboarding.onboarding_id, 'rejected', reason, rt.now());
-      if (reason in CONFLICT_DETAIL) throw conflict(reason);
-      return c.json(rejected(reason));
-    };
-    if (onboarding.status === 'completed') return refuse('user_already_registered');
-    if (!onboarding.legal_terms_accepted_at) throw legalTermsNotAccepted();
-    const payload = await readBody(c, registrationPayload);
-    if (portrayal.computed_version === null || portrayal.computed_version !== portrayal.images_version) {
-      throw new HttpProblem(409, 'The portrayal result is not computed yet.', 'portrayal_not_ready');
-    }
-    if (portrayal.error_code) {
-      throw new DetailedProblem(
-        409,
-        'The portrayal was refused; take the pictures again.',
-        'portrayal_failed',
-        {
-          reason: portrayal.error_code,
-        },
-      );
-    }
-    const now = rt.now();
-    if (payload.birth_date > isoDay(now)) {
-      throw validationProblem([{ field: 'birth_date', code: 'date_in_future' }]);
-    }
+  app.put(
+    '/internal/onboardings/:id/portrayals/:portrayalId',
+    rt.requireOnboarding,
+    jsonBodyLimit,
+    async (c) => {
+      const onboarding = await ownOnboarding(rt, c, c.req.param('id'));
+      const portrayalId = c.req.param('portrayalId');
+      const tenant = c.get('tenant');
+      const claims = c.get('auth');
+      const portrayal = isUuid(portrayalId)
+        ? await findPortrayalOf(db, tenant, onboarding.onboarding_id, portrayalId)
+        : undefined;
+      if (!portrayal) throw notFound('portrayal');
+      const refuse = async (reason: RegistrationReason) => {
+        await recordOutcome(db, tenant, onboarding.onboarding_id, 'rejected', reason, rt.now());
+        if (reason in CONFLICT_DETAIL) throw conflict(reason);
+        return c.json(rejected(reason));
+      };
+      if (onboarding.status === 'completed') return refuse('user_already_registered');
+      if (!onboarding.legal_terms_accepted_at) throw legalTermsNotAccepted();
+      const payload = await readBody(c, registrationPayload);
+      if (portrayal.computed_version === null || portrayal.computed_version !== portrayal.images_version) {
+        throw new HttpProblem(409, 'The portrayal result is not computed yet.', 'portrayal_not_ready');
+      }
+      if (portrayal.error_code) {
+        throw new DetailedProblem(
+          409,
+          'The portrayal was refused; take the pictures again.',
+          'portrayal_failed',
+          {
+            reason: portrayal.error_code,
+          },
+        );
+      }
+      const now = rt.now();
+      if (payload.birth_date > isoDay(now)) {
+        throw validationProblem([{ field: 'birth_date', code: 'date_in_future' }]);
+      }
 
-    const accountId = onboarding.account_id;
-    const documentNumber = payload.document_number.toUpperCase();
-    const facts = {
-      lifeProofing: onboarding.life_proofing,
-      liveness: portrayal.liveness_result,
-      alreadyRegistered: accountId ? await accountHasUser(db, tenant, accountId) : false,
-      documentInUse: await documentInUse(db, tenant, documentNumber),
-    };
-    // The prohibited list comes last in the rules: it is asked only when nothing else refuses the person, and
-    // after the contact data are known to be free.
-    const before = registrationOutcome(payload, { ...facts, enforcement: 'clear' }, now);
-    if (before !== 'accepted') return refuse(before);
+      const accountId = onboarding.account_id;
+      const documentNumber = payload.document_number.toUpperCase();
+      const facts = {
+        lifeProofing: onboarding.life_proofing,
+        liveness: portrayal.liveness_result,
+        alreadyRegistered: accountId ? await accountHasUser(db, tenant, accountId) : false,
+        documentInUse: await documentInUse(db, tenant, documentNumber),
+      };
+      // The prohibited list comes last in the rules: it is asked only when nothing else refuses the person, and
+      // after the contact data are known to be free.
+      const before = registrationOutcome(payload, { ...facts, enforcement: 'clear' }, now);
+      if (before !== 'accepted') return refuse(before);
 
-    const userData = onboarding.user_data ?? {};
-    const extra = payload.extra_fields ?? {};
-    const email =
-      nonEmpty(payload.email) ??
-      (typeof extra.email === 'string' ? nonEmpty(extra.email) : null) ??
-      (onboarding.mode === 'assisted'
-        ? typeof userData.email === 'string'
-          ? nonEmpty(userData.email)
-          : null
-        : (claims.email ?? null));
-    if (email && !payload.skip_email_check && (await emailInUse(db, tenant, email, accountId))) {
-      throw fieldConflict('email', 'email_already_in_use', 'This email is already in use.');
-    }
-    const givenAcsId = nonEmpty(payload.acs_id);
-    if (givenAcsId && (await acsIdInUse(db, tenant, givenAcsId))) {
-      throw fieldConflict('acs_id', 'acs_id_already_in_use', 'This access-control id is already in use.');
-    }
+      const userData = onboarding.user_data ?? {};
+      const extra = payload.extra_fields ?? {};
+      const email =
+        nonEmpty(payload.email) ??
+        (typeof extra.email === 'string' ? nonEmpty(extra.email) : null) ??
+        (onboarding.mode === 'assisted'
+          ? typeof userData.email === 'string'
+            ? nonEmpty(userData.email)
+            : null
+          : (claims.email ?? null));
+      if (email && !payload.skip_email_check && (await emailInUse(db, tenant, email, accountId))) {
+        throw fieldConflict('email', 'email_already_in_use', 'This email is already in use.');
+      }
+      const givenAcsId = nonEmpty(payload.acs_id);
+      if (givenAcsId && (await acsIdInUse(db, tenant, givenAcsId))) {
+        throw fieldConflict('acs_id', 'acs_id_already_in_use', 'This access-control id is already in use.');
+      }
 
-    const settings = await rt.settingsOf(tenant);
-    let enforcement: EnforcementAnswer;
-    try {
-      const match = await rt.enforcement.check(db, tenant, settings.legalDomains, {
-        first_name: payload.first_name,
-        last_name: payload.last_name,
-        birth_date: payload.birth_date,
-        document_number: documentNumber,
-        id_number: nonEmpty(payload.id_number),
-      });
-      enforcement = match ? 'match' : 'clear';
-    } catch (failure) {
-      if (!(failure instanceof EnforcementUnavailableError)) throw failure;
-      enforcement = 'unavailable';
-    }
-    const decision = registrationOutcome(payload, { ...facts, enforcement }, now);
-    if (decision !== 'accepted') return refuse(decision);
+      const settings = await rt.settingsOf(tenant);
+      let enforcement: EnforcementAnswer;
+      try {
+        const match = await rt.enforcement.check(db, tenant, settings.legalDomains, {
+          first_name: payload.first_name,
+          last_name: payload.last_name,
+          birth_date: payload.birth_date,
+          document_number: documentNumber,
+          id_number: nonEmpty(payload.id_number),
+        });
+        enforcement = match ? 'match' : 'clear';
+      } catch (failure) {
+        if (!(failure instanceof EnforcementUnavailableError)) throw failure;
+        enforcement = 'unavailable';
+      }
+      const decision = registrationOutcome(payload, { ...facts, enforcement }, now);
+      if (decision !== 'accepted') return refuse(decision);
 
-    const liveness: Verification = onboarding.life_proofing
-      ? (portrayal.liveness_result ?? 'failing')
-      : 'not_computed';
-    const stamp = rt.now();
-    let created: { user_id: string; qr_sid: string };
-    try {
-      created = await db.transaction((tx) =>
-        createUser(tx, {
-          tenant,
-          onboarding,
-          portrayalId: portrayal.portrayal_id,
-          payload,
-          documentNumber,
-          email,
-          acsId: givenAcsId ?? randomUUID().replaceAll('-', ''),
-          accountId,
-          username:
-            nonEmpty(payload.username) ??
-            (onboarding.mode === 'auto' ? claims.preferred_username : undefined) ??
+      const liveness: Verification = onboarding.life_proofing
+        ? (portrayal.liveness_result ?? 'failing')
+        : 'not_computed';
+      const stamp = rt.now();
+      let created: { user_id: string; qr_sid: string };
+      try {
+        created = await db.transaction((tx) =>
+          createUser(tx, {
+            tenant,
+            onboarding,
+            portrayalId: portrayal.portrayal_id,
+            payload,
+            documentNumber,
             email,
-          liveness,
-          stamp,
-          qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
-        }),
-      );
-    } catch (failure) {
-      // Two confirmations at once: the unique indexes decide, with the same reasons as the rules.
-      const text = failure instanceof Error ? failure.message : String(failure);
-      if (text.includes('users_account')) throw conflict('user_already_registered');
-      if (text.includes('users_document_number')) throw conflict('document_already_exists');
-      throw failure;
-    }
-    return c.json({
-      result: { outcome: 'accepted', reason: null },
-      user_id: created.user_id,
-      qr_sid: created.qr_sid,
-    });
-  });
+            acsId: givenAcsId ?? randomUUID().replaceAll('-', ''),
+            accountId,
+            username:
+              nonEmpty(payload.username) ??
+              (onboarding.mode === 'auto' ? claims.preferred_username : undefined) ??
+              email,
+            liveness,
+            stamp,
+            qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
+          }),
+        );
+      } catch (failure) {
+        // Two confirmations at once: the unique indexes decide, with the same reasons as the rules.
+        const text = failure instanceof Error ? failure.message : String(failure);
+        if (text.includes('users_account')) throw conflict('user_already_registered');
+        if (text.includes('users_document_number')) throw conflict('document_already_exists');
+        throw failure;
+      }
+      return c.json({
+        result: { outcome: 'accepted', reason: null },
+        user_id: created.user_id,
+        qr_sid: created.qr_sid,
+      });
+    },
+  );
 
   return app;
 }
