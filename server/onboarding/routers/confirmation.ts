@@ -3,7 +3,9 @@
 // with a spec §8 reason.
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
+import type { AccessTokenClaims } from '../../../src/api/contract/access-token';
 import {
+  type RegistrationPayload,
   type RegistrationReason,
   registrationPayload,
   type Verification,
@@ -13,8 +15,8 @@ import { HttpProblem } from '../../problem';
 import { EnforcementUnavailableError } from '../enforcement';
 import { type EnforcementAnswer, isoDay, registrationOutcome } from '../outcome';
 import { legalTermsNotAccepted, notFound, type OnboardingRuntime, ownOnboarding } from '../runtime';
-import { recordOutcome } from '../store/onboardings';
-import { findPortrayalOf } from '../store/portrayals';
+import { type OnboardingRow, recordOutcome } from '../store/onboardings';
+import { findPortrayalOf, type PortrayalRow } from '../store/portrayals';
 import { accountHasUser, acsIdInUse, createUser, documentInUse, emailInUse } from '../store/registration';
 import { DetailedProblem, isUuid, jsonBodyLimit, nonEmpty, readBody, validationProblem } from '../validation';
 
@@ -42,6 +44,67 @@ function conflict(reason: RegistrationReason): DetailedProblem {
 const fieldConflict = (field: string, code: string, detail: string) =>
   new DetailedProblem(409, detail, code, { errors: [{ field, code }] });
 
+/** A portrayal whose result was computed from its latest images and did not fail. */
+function assertJudged(portrayal: PortrayalRow): void {
+  if (portrayal.computed_version === null || portrayal.computed_version !== portrayal.images_version) {
+    throw new HttpProblem(409, 'The portrayal result is not computed yet.', 'portrayal_not_ready');
+  }
+  if (portrayal.error_code) {
+    throw new DetailedProblem(
+      409,
+      'The portrayal was refused; take the pictures again.',
+      'portrayal_failed',
+      {
+        reason: portrayal.error_code,
+      },
+    );
+  }
+}
+
+/**
+ * The user's email (spec §5): the payload's, else the one in extra_fields (gambling domain), else the assisted
+ * person's (assisted mode) or the signed-in person's (auto mode).
+ */
+function contactEmail(
+  payload: RegistrationPayload,
+  onboarding: OnboardingRow,
+  claims: AccessTokenClaims,
+): string | null {
+  const extra = payload.extra_fields ?? {};
+  const assisted = onboarding.user_data?.email;
+  return (
+    nonEmpty(payload.email) ??
+    (typeof extra.email === 'string' ? nonEmpty(extra.email) : null) ??
+    (onboarding.mode === 'assisted'
+      ? typeof assisted === 'string'
+        ? nonEmpty(assisted)
+        : null
+      : (claims.email ?? null))
+  );
+}
+
+async function askEnforcement(
+  rt: OnboardingRuntime,
+  tenant: string,
+  payload: RegistrationPayload,
+  documentNumber: string,
+): Promise<EnforcementAnswer> {
+  const settings = await rt.settingsOf(tenant);
+  try {
+    const match = await rt.enforcement.check(rt.db, tenant, settings.legalDomains, {
+      first_name: payload.first_name,
+      last_name: payload.last_name,
+      birth_date: payload.birth_date,
+      document_number: documentNumber,
+      id_number: nonEmpty(payload.id_number),
+    });
+    return match ? 'match' : 'clear';
+  } catch (failure) {
+    if (!(failure instanceof EnforcementUnavailableError)) throw failure;
+    return 'unavailable';
+  }
+}
+
 export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db } = rt;
@@ -67,19 +130,7 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       if (onboarding.status === 'completed') return refuse('user_already_registered');
       if (!onboarding.legal_terms_accepted_at) throw legalTermsNotAccepted();
       const payload = await readBody(c, registrationPayload);
-      if (portrayal.computed_version === null || portrayal.computed_version !== portrayal.images_version) {
-        throw new HttpProblem(409, 'The portrayal result is not computed yet.', 'portrayal_not_ready');
-      }
-      if (portrayal.error_code) {
-        throw new DetailedProblem(
-          409,
-          'The portrayal was refused; take the pictures again.',
-          'portrayal_failed',
-          {
-            reason: portrayal.error_code,
-          },
-        );
-      }
+      assertJudged(portrayal);
       const now = rt.now();
       if (payload.birth_date > isoDay(now)) {
         throw validationProblem([{ field: 'birth_date', code: 'date_in_future' }]);
@@ -98,16 +149,7 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       const before = registrationOutcome(payload, { ...facts, enforcement: 'clear' }, now);
       if (before !== 'accepted') return refuse(before);
 
-      const userData = onboarding.user_data ?? {};
-      const extra = payload.extra_fields ?? {};
-      const email =
-        nonEmpty(payload.email) ??
-        (typeof extra.email === 'string' ? nonEmpty(extra.email) : null) ??
-        (onboarding.mode === 'assisted'
-          ? typeof userData.email === 'string'
-            ? nonEmpty(userData.email)
-            : null
-          : (claims.email ?? null));
+      const email = contactEmail(payload, onboarding, claims);
       if (email && !payload.skip_email_check && (await emailInUse(db, tenant, email, accountId))) {
         throw fieldConflict('email', 'email_already_in_use', 'This email is already in use.');
       }
@@ -116,21 +158,7 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
         throw fieldConflict('acs_id', 'acs_id_already_in_use', 'This access-control id is already in use.');
       }
 
-      const settings = await rt.settingsOf(tenant);
-      let enforcement: EnforcementAnswer;
-      try {
-        const match = await rt.enforcement.check(db, tenant, settings.legalDomains, {
-          first_name: payload.first_name,
-          last_name: payload.last_name,
-          birth_date: payload.birth_date,
-          document_number: documentNumber,
-          id_number: nonEmpty(payload.id_number),
-        });
-        enforcement = match ? 'match' : 'clear';
-      } catch (failure) {
-        if (!(failure instanceof EnforcementUnavailableError)) throw failure;
-        enforcement = 'unavailable';
-      }
+      const enforcement = await askEnforcement(rt, tenant, payload, documentNumber);
       const decision = registrationOutcome(payload, { ...facts, enforcement }, now);
       if (decision !== 'accepted') return refuse(decision);
 
@@ -138,9 +166,8 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
         ? (portrayal.liveness_result ?? 'failing')
         : 'not_computed';
       const stamp = rt.now();
-      let created: { user_id: string; qr_sid: string };
       try {
-        created = await db.transaction((tx) =>
+        const created = await db.transaction((tx) =>
           createUser(tx, {
             tenant,
             onboarding,
@@ -159,6 +186,7 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
             qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
           }),
         );
+        return c.json({ result: { outcome: 'accepted', reason: null }, ...created });
       } catch (failure) {
         // Two confirmations at once: the unique indexes decide, with the same reasons as the rules.
         const text = failure instanceof Error ? failure.message : String(failure);
@@ -166,11 +194,6 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
         if (text.includes('users_document_number')) throw conflict('document_already_exists');
         throw failure;
       }
-      return c.json({
-        result: { outcome: 'accepted', reason: null },
-        user_id: created.user_id,
-        qr_sid: created.qr_sid,
-      });
     },
   );
 
