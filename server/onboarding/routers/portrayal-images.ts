@@ -6,6 +6,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { ImageKind } from '../../../src/api/contract/onboarding';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
+import type { BiometricEngine } from '../engine';
 import { IMAGE_MAX_BYTES, type ImageRefusalCode } from '../images';
 import { assertOpen, type OnboardingRuntime, ownerOf, ownPortrayal } from '../runtime';
 import { findOwnChallenge, replaceImages, type StoredImage } from '../store/portrayals';
@@ -39,6 +40,66 @@ function isVideo(bytes: Uint8Array): boolean {
   const webm = bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3;
   const mp4 = String.fromCharCode(...bytes.subarray(4, 8)) === 'ftyp';
   return webm || mp4;
+}
+
+interface Proof {
+  /** Still frames (checked like any image) and videos (stored, not decoded), in the order sent. */
+  frames: StoredImage[];
+  videos: number;
+  /** The life_proofing field as sent (JSON when it parses). */
+  livenessData: unknown;
+  challengeId: string | null;
+}
+
+/** The parts of a multipart liveness proof; a still frame the image checks refuse is refused with its field. */
+async function readProof(
+  form: Record<string, string | File | (string | File)[]>,
+  engine: BiometricEngine,
+): Promise<Proof> {
+  const proof: Proof = { frames: [], videos: 0, livenessData: undefined, challengeId: null };
+  const { frames } = proof;
+  for (const [name, value] of Object.entries(form)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item === 'string') {
+        if (name === 'life_proofing') {
+          try {
+            proof.livenessData = JSON.parse(item);
+          } catch {
+            proof.livenessData = item;
+          }
+        } else if (name === 'challenge' || name === 'challenge_id') {
+          proof.challengeId = item;
+        }
+        continue;
+      }
+      const bytes = new Uint8Array(await item.arrayBuffer());
+      if (isVideo(bytes)) {
+        proof.videos++;
+        frames.push({
+          seq: frames.length,
+          contentType: item.type.startsWith('video/') ? item.type : 'video/webm',
+          bytes,
+          width: null,
+          height: null,
+          sharpness: null,
+          blurred: null,
+        });
+        continue;
+      }
+      const check = await engine.checkImage(bytes);
+      if (!check.ok) throw imageRefusal(check.code, check.detail, name);
+      frames.push({
+        seq: frames.length,
+        contentType: `image/${check.header.format}`,
+        bytes,
+        width: check.header.width,
+        height: check.header.height,
+        sharpness: check.sharpness.score,
+        blurred: check.sharpness.blurred,
+      });
+    }
+  }
+  return proof;
 }
 
 export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
@@ -109,53 +170,11 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
           'unsupported_media_type',
         );
       }
-      const form = await c.req.parseBody({ all: true });
       const engine = await rt.engine();
-      const frames: StoredImage[] = [];
-      let videos = 0;
-      let livenessData: unknown;
-      let challengeId: string | null = null;
-      for (const [name, value] of Object.entries(form)) {
-        for (const item of Array.isArray(value) ? value : [value]) {
-          if (typeof item === 'string') {
-            if (name === 'life_proofing') {
-              try {
-                livenessData = JSON.parse(item);
-              } catch {
-                livenessData = item;
-              }
-            } else if (name === 'challenge' || name === 'challenge_id') {
-              challengeId = item;
-            }
-            continue;
-          }
-          const bytes = new Uint8Array(await item.arrayBuffer());
-          if (isVideo(bytes)) {
-            videos++;
-            frames.push({
-              seq: frames.length,
-              contentType: item.type.startsWith('video/') ? item.type : 'video/webm',
-              bytes,
-              width: null,
-              height: null,
-              sharpness: null,
-              blurred: null,
-            });
-            continue;
-          }
-          const check = await engine.checkImage(bytes);
-          if (!check.ok) throw imageRefusal(check.code, check.detail, name);
-          frames.push({
-            seq: frames.length,
-            contentType: `image/${check.header.format}`,
-            bytes,
-            width: check.header.width,
-            height: check.header.height,
-            sharpness: check.sharpness.score,
-            blurred: check.sharpness.blurred,
-          });
-        }
-      }
+      const { frames, videos, livenessData, challengeId } = await readProof(
+        await c.req.parseBody({ all: true }),
+        engine,
+      );
       if (frames.length === 0) throw validationProblem([{ field: 'frames', code: 'required' }]);
       let challenge: { actions: string[]; expiresAt: Date } | null = null;
       if (challengeId !== null) {
