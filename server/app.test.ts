@@ -204,6 +204,21 @@ describe('static files and the SPA', () => {
     }
   });
 
+  it('serves index.html to curl and uptime probes (Accept: */* or none), but not for a missing file', async () => {
+    for (const accept of ['*/*', '']) {
+      for (const path of ['/', '/my-accreditations', '/finish-register/u1/q1']) {
+        const res = await app.request(path, accept ? { headers: { Accept: accept } } : {});
+        expect(res.status, `${path} ${accept}`).toBe(200);
+        expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        expect(await res.text()).toContain('<div id="root">');
+      }
+    }
+    await expectProblem(await app.request('/favicon.ico', { headers: { Accept: '*/*' } }), 404);
+    await expectProblem(await api('/api/nope', 'demo', { headers: { Accept: '*/*' } }), 404, 'not_found');
+    const realm = await app.request('/auth/realms/demo/whatever', { headers: { Accept: '*/*' } });
+    expect(realm.headers.get('content-type')).toContain('json');
+  });
+
   it('serves the SPA for a route whose parameter holds an encoded slash, but no file under it', async () => {
     const res = await app.request(`/error/${encodeURIComponent('https://evil.example/x')}/forbidden`, html);
     expect(res.status).toBe(200);

@@ -1,7 +1,7 @@
 import type { ApiAuth } from './auth/verify';
 import type { Db } from './db/db';
 import type { Logger } from './logger';
-import type { OnboardingOptions } from './onboarding/routes';
+import type { OnboardingOptions } from './onboarding/options';
 
 export interface AppConfig {
   distDir: string;

@@ -95,6 +95,15 @@ function acceptsHtml(c: Context<AppEnv>): boolean {
   return (c.req.header('accept') ?? '').toLowerCase().includes('text/html');
 }
 
+// curl and uptime probes send `Accept: */*` (or nothing) and must get the portal too; a path that names a
+// file (favicon.ico, x.json) is a missing file for them, not a route, so it stays a 404.
+function wantsPage(c: Context<AppEnv>, segments: readonly string[]): boolean {
+  if (acceptsHtml(c)) return true;
+  const accept = (c.req.header('accept') ?? '').trim();
+  const anything = accept === '' || accept.split(',').some((part) => part.split(';')[0]?.trim() === '*/*');
+  return anything && !(segments.at(-1) ?? '').includes('.');
+}
+
 function firstSegment(pathname: string): string {
   return (safeDecode(pathname.split('/')[1] ?? '') ?? '').toLowerCase();
 }
@@ -129,7 +138,7 @@ export function staticFiles(options: StaticOptions): MiddlewareHandler<AppEnv> {
     if (file) return sendFile(c, file, first === 'assets' ? IMMUTABLE : NO_CACHE);
     if (first === 'assets') throw new HttpProblem(404, 'No such file.', 'not_found');
 
-    if (!acceptsHtml(c)) return next();
+    if (!wantsPage(c, segments)) return next();
     return sendIndex(c, distDir);
   };
 }

@@ -1,6 +1,6 @@
 // IAM accounts of the development identity provider (spec §3 IAM account) and the seeded demo accounts.
 import type { Db, Queryable } from '../db/db';
-import type { Seeder } from '../db/seed';
+import type { Seeder } from '../db/seeder';
 import { getOrCreatePromise } from '../get-or-create';
 import { hashPassword } from './passwords';
 import { permissionsOf, type RoleName } from './roles';

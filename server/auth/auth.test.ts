@@ -190,12 +190,17 @@ describe('throttle', () => {
 });
 
 describe('identity provider', () => {
-  it('publishes one issuer per tenant, with PKCE S256 only', async () => {
+  it('publishes one issuer per tenant, with the code flow and PKCE S256 only', async () => {
     for (const tenant of ['gambling', 'demo']) {
       const res = await fetch(`${realm(tenant)}/.well-known/openid-configuration`);
       const discovery = (await res.json()) as Record<string, unknown>;
       expect(discovery.issuer).toBe(realm(tenant));
       expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
+      expect(discovery.response_types_supported).toEqual(['code']);
+      expect(discovery.grant_types_supported).not.toContain('implicit');
+      expect(discovery.grant_types_supported).toEqual(
+        expect.arrayContaining(['authorization_code', 'refresh_token']),
+      );
     }
     expect((await fetch(`${base}/auth/realms/nowhere/.well-known/openid-configuration`)).status).toBe(404);
   });

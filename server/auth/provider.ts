@@ -78,6 +78,8 @@ export function createIdentityProviders(options: IdentityProviderOptions) {
           resume: `_interaction_resume.${tenant}`,
         },
       },
+      // Code flow only (spec §1): the discovery document then lists no implicit or hybrid response type.
+      responseTypes: ['code'],
       pkce: { required: () => true },
       scopes: ['openid', 'offline_access', 'profile', 'email', 'roles'],
       claims: {

@@ -1,16 +1,7 @@
 import { seedAccounts } from '../auth/accounts';
 import { seedProhibitedList } from '../onboarding/seed';
-import type { Db, Queryable } from './db';
-
-export interface SeedFacility {
-  alias: string;
-  timezone: string;
-}
-
-/** Development data per tenant; accounts (server/auth/accounts.ts) and prohibited entries have seeders of their own. */
-export interface TenantSeed {
-  facilities: SeedFacility[];
-}
+import type { Db } from './db';
+import type { Seeder, TenantSeed } from './seeder';
 
 export const SEED_DATA: Readonly<Record<string, TenantSeed>> = {
   gambling: {
@@ -28,9 +19,6 @@ export const SEED_DATA: Readonly<Record<string, TenantSeed>> = {
     ],
   },
 };
-
-/** One step of the seed; steps run in order inside one transaction per tenant. */
-export type Seeder = (tx: Queryable, tenant: string, data: TenantSeed) => Promise<void>;
 
 const seedFacilities: Seeder = async (tx, tenant, data) => {
   for (const facility of data.facilities) {

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
 import { loadEngine, referenceEngine } from './engine';
-import { linkAccount } from './routes';
 import { PROHIBITED_SEED, seedProhibitedList } from './seed';
+import { linkAccount } from './store/registration';
 
 describe('engine choice', () => {
   it('is the reference engine by default and for BIOMETRIC_ENGINE=reference', async () => {

@@ -4,37 +4,23 @@
 // liveness. A production engine implements the same interface and is chosen with BIOMETRIC_ENGINE.
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import {
+  type DocumentInfo,
+  type ImageKind,
+  type PortrayalErrorCode,
+  unreadDocumentInfo,
+  type Verification,
+} from '../../src/api/contract/onboarding';
 import { checkImage, type ImageCheck, type Sharpness } from './images';
 
-/** Spec §3 verification results: passing, failing, not computed (indeterminate). */
-export type Verification = 'passing' | 'failing' | 'not_computed';
-
-/** Spec §8 portrayal result errors. */
-export type PortrayalErrorCode =
-  | 'blurred_image_error'
-  | 'document_classification_error'
-  | 'spoofed_image_error'
-  | 'validas_error';
-
-export type ImageKind = 'obverse' | 'reverse' | 'selfie' | 'lifeproof';
+// Verification (spec §3), PortrayalErrorCode (spec §8), ImageKind and DocumentInfo: the portal's contract.
+export type { DocumentInfo, ImageKind, PortrayalErrorCode, Verification };
 
 export interface EngineImage {
   kind: ImageKind;
   bytes: Uint8Array;
   /** As measured at upload; null score when the format was not judged. */
   sharpness: Pick<Sharpness, 'score' | 'blurred'>;
-}
-
-export interface DocumentInfo {
-  first_name: string | null;
-  last_name: string | null;
-  birth_date: string | null;
-  id_number: string | null;
-  document_number: string | null;
-  expiry_date: string | null;
-  expedition_country: string | null;
-  nationality: string | null;
-  document_type: string;
 }
 
 export type EngineFailure = { ok: false; error: PortrayalErrorCode; image?: ImageKind; detail: string };
@@ -122,17 +108,7 @@ export const referenceEngine: BiometricEngine = {
     return {
       ok: true,
       // No OCR here: every field is left for the person to type on review.
-      document_info: {
-        first_name: null,
-        last_name: null,
-        birth_date: null,
-        id_number: null,
-        document_number: null,
-        expiry_date: null,
-        expedition_country: null,
-        nationality: null,
-        document_type: documentType ?? 'others',
-      },
+      document_info: unreadDocumentInfo(documentType),
       document_validation: 'not_computed',
       score_document_valid: null,
       data_validation: 'not_computed',

@@ -1,15 +1,10 @@
-// Registration rules (spec §8 registration failure reasons), computed from the confirmed data and the
-// database: underage, expired document, failed liveness, already registered, document in use, prohibited list.
-import type { Queryable } from '../db/db';
-
-export type RegistrationReason =
-  | 'underaged'
-  | 'user_interdicted'
-  | 'document_expired'
-  | 'life_proofing_failed'
-  | 'user_already_registered'
-  | 'document_already_exists'
-  | 'enforcement_source_unavailable';
+// Registration rules (spec §8 registration failure reasons): whether a confirmed registration is accepted, from
+// the data the person confirmed and the facts the confirmation looked up. Pure: no database, no clock.
+import type {
+  RegistrationPayload,
+  RegistrationReason,
+  Verification,
+} from '../../src/api/contract/onboarding';
 
 export const ADULT_AGE = 18;
 
@@ -29,67 +24,44 @@ export function isExpired(expiryDate: string | null | undefined, today: string):
 
 export const isoDay = (date: Date): string => date.toISOString().slice(0, 10);
 
-export interface PersonData {
-  first_name: string;
-  last_name: string;
-  birth_date: string;
-  document_number: string;
-  id_number: string | null;
+/** What the prohibited-list service answered: no match, a match, or no answer at all. */
+export type EnforcementAnswer = 'clear' | 'match' | 'unavailable';
+
+/** What the confirmation looked up before deciding. */
+export interface RegistrationFacts {
+  /** The onboarding requires a liveness proof, and what that proof gave (null: none was judged). */
+  lifeProofing: boolean;
+  liveness: Verification | null;
+  /** The account being enrolled already has a user record. */
+  alreadyRegistered: boolean;
+  /** Another user holds the same document number. */
+  documentInUse: boolean;
+  enforcement: EnforcementAnswer;
 }
 
-export class EnforcementUnavailableError extends Error {
-  constructor() {
-    super('the prohibited-list service is unavailable');
-    this.name = 'EnforcementUnavailableError';
-  }
-}
-
-export interface EnforcementMatch {
-  legal_domain: string;
-}
-
-/** The prohibited-list service (the external enforcement source in production). */
-export interface EnforcementSource {
-  /** The match, or null when the person is not on any list; throws EnforcementUnavailableError. */
-  check(
-    db: Queryable,
-    tenant: string,
-    legalDomains: string[],
-    person: PersonData,
-  ): Promise<EnforcementMatch | null>;
-}
-
-/** Fault switches of the reference services (ENFORCEMENT_FAULT=1 or POST /api/dev/faults/enforcement). */
-export interface Faults {
-  enforcement: boolean;
-}
+export type RegistrationDecision = 'accepted' | RegistrationReason;
 
 /**
- * The prohibited_list table of the tenant, restricted to its legal domains: a match on document number, on
- * id number, or on first name, last name and birth date together (names compared without case).
+ * The first reason that refuses the registration, in this order: underaged, document_expired,
+ * life_proofing_failed, user_already_registered, document_already_exists, user_interdicted,
+ * enforcement_source_unavailable (the prohibited list is asked last; its outage only matters when nothing
+ * else refuses the person). 'accepted' when none applies.
  */
-export function referenceEnforcement(faults: Faults): EnforcementSource {
-  return {
-    async check(db, tenant, legalDomains, person) {
-      if (faults.enforcement) throw new EnforcementUnavailableError();
-      const { rows } = await db.query<EnforcementMatch>(
-        `select legal_domain from prohibited_list
-          where tenant = $1 and legal_domain = any($2::text[])
-            and (upper(document_number) = upper($3)
-              or ($4::text is not null and upper(id_number) = upper($4))
-              or (birth_date = $5::date and lower(first_name) = lower($6) and lower(last_name) = lower($7)))
-          limit 1`,
-        [
-          tenant,
-          legalDomains,
-          person.document_number,
-          person.id_number,
-          person.birth_date,
-          person.first_name.trim(),
-          person.last_name.trim(),
-        ],
-      );
-      return rows[0] ?? null;
-    },
-  };
+export function registrationOutcome(
+  data: Pick<RegistrationPayload, 'birth_date' | 'expiry_date'>,
+  facts: RegistrationFacts,
+  now: Date,
+): RegistrationDecision {
+  const today = isoDay(now);
+  if (ageOn(data.birth_date, today) < ADULT_AGE) return 'underaged';
+  if (isExpired(data.expiry_date, today)) return 'document_expired';
+  // The reference engine cannot judge head movements ('not_computed'); only a failed or missing proof refuses.
+  if (facts.lifeProofing && facts.liveness !== 'passing' && facts.liveness !== 'not_computed') {
+    return 'life_proofing_failed';
+  }
+  if (facts.alreadyRegistered) return 'user_already_registered';
+  if (facts.documentInUse) return 'document_already_exists';
+  if (facts.enforcement === 'match') return 'user_interdicted';
+  if (facts.enforcement === 'unavailable') return 'enforcement_source_unavailable';
+  return 'accepted';
 }

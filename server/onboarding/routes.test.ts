@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../src/api/contract/problem';
 import type { BiometricEngine } from './engine';
 import { referenceEngine } from './engine';
-import { QR_VALIDITY_MS } from './routes';
+import { QR_VALIDITY_MS } from './options';
 import {
   ASSISTANT_ROLES,
   confirm,

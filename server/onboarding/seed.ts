@@ -1,4 +1,4 @@
-import type { Seeder } from '../db/seed';
+import type { Seeder } from '../db/seeder';
 
 /** One known prohibited-list entry per shipped tenant, in one of its legal domains (for tests and demos). */
 export const PROHIBITED_SEED: Readonly<

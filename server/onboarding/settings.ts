@@ -2,9 +2,7 @@
 // odd field falls back to a default instead of failing the call.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-export const DOCUMENT_TYPES = ['id', 'id_card', 'driving_license', 'passport', 'others', 'any'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+import type { OnboardingMode } from '../../src/api/contract/onboarding';
 
 export interface OnboardingSettings {
   domain: string;
@@ -59,16 +57,10 @@ export function identityProofing(settings: OnboardingSettings): boolean {
  * licence, plus 'others' for assisted onboardings of tenants with AssistedOtherDocuments, plus 'none'
  * (selfie only) for tenants with the 'none' register type.
  */
-export function supportedDocs(settings: OnboardingSettings, mode: 'auto' | 'assisted'): string[] {
+export function supportedDocs(settings: OnboardingSettings, mode: OnboardingMode): string[] {
   if (settings.exclusiveDoc) return [settings.exclusiveDoc];
   const docs = ['id_card', 'passport', 'driving_license'];
   if (mode === 'assisted' && settings.registerTypes.includes('AssistedOtherDocuments')) docs.push('others');
   if (settings.registerTypes.includes('none')) docs.push('none');
   return docs;
-}
-
-/** Spec §5: passport and others use country XX; other document countries are uppercased. */
-export function normaliseDocumentCountry(documentType: string | null, country: string | null): string | null {
-  if (documentType === 'passport' || documentType === 'others') return 'XX';
-  return country ? country.toUpperCase() : null;
 }

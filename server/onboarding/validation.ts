@@ -1,8 +1,11 @@
-// Request bodies of the onboarding API and how an invalid one is answered: 422 with one { field, code } per
-// wrong field (spec §5: the portal shows common.errors.{code} beside the field).
+// How the API reads a request body and answers an invalid one: 422 with one { field, code } per wrong field
+// (spec §5: the portal shows common.errors.{code} beside the field). The schemas are the portal's own, from
+// src/api/contract.
 import { type ArkErrors, type } from 'arktype';
 import type { Context } from 'hono';
-import { EMAIL_PATTERN } from '../../src/domain/email';
+import { bodyLimit } from 'hono/body-limit';
+import { uuid } from '../../src/api/contract/onboarding';
+import type { FieldError } from '../../src/api/contract/problem';
 import { HttpProblem } from '../problem';
 
 /** An HttpProblem whose body carries more members (reason, errors, result…); app.onError serialises them. */
@@ -11,11 +14,6 @@ export class DetailedProblem extends HttpProblem {
     super(status, detail, code);
     Object.assign(this.problem, extra);
   }
-}
-
-export interface FieldError {
-  field: string;
-  code: string;
 }
 
 const CODES: Record<string, string> = {
@@ -60,6 +58,16 @@ export function validationProblem(errors: FieldError[]): DetailedProblem {
   return new DetailedProblem(422, 'validation', 'validation', { errors });
 }
 
+/** JSON bodies are small (the largest is a registration payload); anything bigger is refused unread. */
+export const JSON_MAX_BYTES = 64 * 1024;
+
+export const jsonBodyLimit = bodyLimit({
+  maxSize: JSON_MAX_BYTES,
+  onError: () => {
+    throw new HttpProblem(413, `The body is larger than ${JSON_MAX_BYTES} bytes.`, 'payload_too_large');
+  },
+});
+
 /** Parses a JSON body (an empty body is {}) and validates it; throws 400 or 422 problems. */
 export async function readBody<T>(c: Context, schema: (input: unknown) => T | ArkErrors): Promise<T> {
   const text = await c.req.text();
@@ -76,66 +84,14 @@ export async function readBody<T>(c: Context, schema: (input: unknown) => T | Ar
   return out as T;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string): boolean => UUID.test(value);
+/** Ids in paths: anything but a uuid is simply not found (no 422 for a made-up id). */
+export const isUuid = (value: string): boolean => uuid.allows(value);
 
-/** A calendar date YYYY-MM-DD (spec §9 API dates) that exists (no 2023-02-30). */
-export const isoDate = type(/^\d{4}-\d{2}-\d{2}$/).narrow((value, ctx) => {
-  const date = new Date(`${value}T00:00:00Z`);
-  return (!Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value) || ctx.mustBe('a date');
-});
-
-const shortText = type('string <= 200');
-const optionalText = shortText.or('null');
-const documentType = type("'id' | 'id_card' | 'driving_license' | 'passport' | 'others' | 'any' | 'none'");
-
-export const createOnboardingBody = type({
-  mode: "'auto' | 'assisted'",
-  'location?': optionalText,
-  'user_id?': optionalText,
-  'userData?': type({ '[string]': 'unknown' }).or('null'),
-  'registerMode?': type('string <= 64').or('null'),
-  'visit_date?': optionalText,
-  'host?': optionalText,
-});
-
-export const createPortrayalBody = type({
-  'user_id?': optionalText,
-  portrayal_type: "'document' | 'selfie'",
-  'document_type?': documentType.or('null'),
-  'document_country?': type(/^[A-Za-z]{2}$/).or('null'),
-  'onboarding_id?': type(UUID).or('null'),
-  'process?': type('string <= 64').or('null'),
-});
-
-const email = type(EMAIL_PATTERN).and('string <= 254');
-
-export const registrationPayload = type({
-  first_name: 'string > 0',
-  last_name: 'string > 0',
-  birth_date: isoDate,
-  'expiry_date?': isoDate.or('null'),
-  'id_number?': type(/^[A-Za-z0-9]{1,32}$/).or("null | ''"),
-  document_number: type(/^[A-Za-z0-9]{1,32}$/),
-  document_type: documentType,
-  'expedition_country?': type(/^[A-Za-z]{2,3}$/).or("null | ''"),
-  'nationality?': type(/^[A-Za-z]{2,3}$/).or("null | ''"),
-  'email?': email.or("null | ''"),
-  'nie?': type(/^[A-Za-z0-9]{1,32}$/).or("null | ''"),
-  'extra_fields?': type({ '[string]': 'unknown' }).or('null'),
-  'skip_email_check?': 'boolean',
-  'username?': optionalText,
-  'acs_id?': type(/^[\x21-\x7e]{1,64}$/).or("null | ''"),
-  'id?': optionalText,
-});
-export type RegistrationPayload = typeof registrationPayload.infer;
-
-export const challengeBody = type({
-  'length?': '1 <= number.integer <= 10',
-  /** Seconds the challenge stays valid. */
-  'expiration?': '5 <= number.integer <= 600',
-});
-
-export const userCodeGenerateBody = type({ 'onboarding_id?': type(UUID).or('null') });
-export const userCodeRedeemBody = type({ code: 'string <= 32' });
+/** POST /api/dev/faults/enforcement (development only, not part of the portal's contract). */
 export const faultBody = type({ on: 'boolean' });
+
+/** A trimmed text, or null when there is none (optional fields may come as '' or spaces). */
+export function nonEmpty(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}

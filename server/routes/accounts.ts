@@ -1,6 +1,8 @@
 // IAM accounts (spec §3, §7 "Accounts and users"): GET /public/accounts (pages), GET /internal/accounts
 // (lookup by userId or email), PUT /internal/accounts/{userId}/locale.
+import { type } from 'arktype';
 import { Hono } from 'hono';
+import { localeCode } from '../../src/api/contract/settings';
 import { findAccountById, iamAccountOf, listAccounts } from '../auth/accounts';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
@@ -8,7 +10,6 @@ import { validationProblem } from '../onboarding/validation';
 import { HttpProblem } from '../problem';
 
 const MAX_PAGE_SIZE = 100;
-const LOCALES = ['es', 'en', 'eu'];
 
 function intParam(
   value: string | undefined,
@@ -73,10 +74,9 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       throw new HttpProblem(403, 'You may only change your own language.', 'forbidden');
     }
     const body = (await c.req.json().catch(() => null)) as { locale?: unknown } | null;
-    const locale = body?.locale;
-    if (typeof locale !== 'string' || !LOCALES.includes(locale)) {
-      throw validationProblem([{ field: 'locale', code: 'wrong_value' }]);
-    }
+    // The portal's own list of locales (spec §1: es, en, eu).
+    const locale = localeCode(body?.locale);
+    if (locale instanceof type.errors) throw validationProblem([{ field: 'locale', code: 'wrong_value' }]);
     const { rows } = await db.query(
       'update accounts set locale = $3 where tenant = $1 and id::text = $2 returning 1',
       [tenant, userId, locale],

@@ -1,7 +1,24 @@
 import { type } from 'arktype';
+import { EMAIL_PATTERN } from '../../domain/email.ts';
 
-// Self-enrolment calls (spec §7 Onboarding and Portrayals), shaped as server/onboarding/routes.ts answers
-// them. The enrolment machines consume the inferred types; src/api parses every response with these.
+// Self-enrolment calls (spec §7 Onboarding and Portrayals): the request bodies, which the reference server
+// (server/onboarding) validates with these very schemas, and the responses, which src/api parses with them.
+// The enrolment machines consume the inferred types.
+
+/** Ids the server hands out (onboarding, portrayal, challenge). */
+export const uuid = type(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+
+/** API dates (spec §9): YYYY-MM-DD, and a day that exists (no 2023-02-30). */
+export const apiDate = type(/^\d{4}-\d{2}-\d{2}$/).narrow((value, ctx) => {
+  const date = new Date(`${value}T00:00:00Z`);
+  return (!Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value) || ctx.mustBe('a date');
+});
+
+/** Spec §5 wrong email format, with the portal's own pattern. */
+export const emailAddress = type(EMAIL_PATTERN).and('string <= 254');
+
+const shortText = type('string <= 200');
+const optionalText = shortText.or('null');
 
 /** Document types (spec §3); 'none' is the selfie-only choice. */
 export const documentChoice = type(
@@ -16,6 +33,26 @@ export type ImageKind = 'obverse' | 'reverse' | 'selfie' | 'lifeproof';
 export const verification = type("'passing' | 'failing' | 'not_computed'");
 export type Verification = typeof verification.infer;
 
+/** Spec §4 register mode: assisted when an assistant registers someone, otherwise auto. */
+export const onboardingMode = type("'auto' | 'assisted'");
+export type OnboardingMode = typeof onboardingMode.infer;
+
+/** Spec §3 Portrayal portrayal_type. */
+export const portrayalType = type("'document' | 'selfie'");
+export type PortrayalType = typeof portrayalType.infer;
+
+// POST /internal/onboardings: the mode, and for an assisted onboarding the person (user_id or userData).
+export const createOnboardingBody = type({
+  mode: onboardingMode,
+  'location?': optionalText,
+  'user_id?': optionalText,
+  'userData?': type({ '[string]': 'unknown' }).or('null'),
+  'registerMode?': type('string <= 64').or('null'),
+  'visit_date?': optionalText,
+  'host?': optionalText,
+});
+export type CreateOnboardingBody = typeof createOnboardingBody.inferIn;
+
 // POST /internal/onboardings → 201
 export const createdOnboarding = type({
   onboarding_id: 'string',
@@ -29,6 +66,17 @@ export type CreatedOnboarding = typeof createdOnboarding.infer;
 // PUT /internal/onboardings/{id}/legal_terms → 200
 export const legalTermsAccepted = type({ onboarding_id: 'string', legal_terms_accepted: 'true' });
 export type LegalTermsAccepted = typeof legalTermsAccepted.infer;
+
+// POST /internal/portrayals: an identity portrayal of an onboarding, or a stand-alone one named by process.
+export const createPortrayalBody = type({
+  'user_id?': optionalText,
+  portrayal_type: portrayalType,
+  'document_type?': documentChoice.or('null'),
+  'document_country?': type(/^[A-Za-z]{2}$/).or('null'),
+  'onboarding_id?': uuid.or('null'),
+  'process?': type('string <= 64').or('null'),
+});
+export type CreatePortrayalBody = typeof createPortrayalBody.inferIn;
 
 // POST /internal/portrayals → 201
 export const createdPortrayal = type({ portrayal_id: 'string', life_proofing: 'boolean' });
@@ -52,6 +100,13 @@ export const uploadedLifeproof = type({
   life_proofing: verification,
 });
 export type UploadedLifeproof = typeof uploadedLifeproof.infer;
+
+// POST /internal/challenges: how many actions, and for how many seconds the challenge stays valid.
+export const challengeBody = type({
+  'length?': '1 <= number.integer <= 10',
+  'expiration?': '5 <= number.integer <= 600',
+});
+export type ChallengeBody = typeof challengeBody.infer;
 
 // POST /internal/challenges → 201: the actions the person performs for the liveness proof.
 export const challenge = type({
@@ -77,6 +132,13 @@ export const documentInfo = type({
 });
 export type DocumentInfo = typeof documentInfo.infer;
 
+/** The document_info of a document nobody read (no OCR, or a selfie portrayal): the schema's defaults. */
+export function unreadDocumentInfo(documentType: string | null = null): DocumentInfo {
+  const info = documentInfo(documentType === null ? {} : { document_type: documentType });
+  if (info instanceof type.errors) throw new Error(info.summary);
+  return info;
+}
+
 // GET /internal/portrayals/{id} → 200 once computed (404 while not ready).
 export const portrayalResult = type({
   'portrayal_id?': 'string',
@@ -101,14 +163,10 @@ export const portrayalResultProblem = type({ reason: 'string', 'image?': 'string
 export type PortrayalResultProblem = typeof portrayalResultProblem.infer;
 
 /** Spec §8 registration failure reasons. */
-export type RegistrationReason =
-  | 'underaged'
-  | 'user_interdicted'
-  | 'document_expired'
-  | 'life_proofing_failed'
-  | 'user_already_registered'
-  | 'document_already_exists'
-  | 'enforcement_source_unavailable';
+export const registrationReason = type(
+  "'underaged' | 'user_interdicted' | 'document_expired' | 'life_proofing_failed' | 'user_already_registered' | 'document_already_exists' | 'enforcement_source_unavailable'",
+);
+export type RegistrationReason = typeof registrationReason.infer;
 
 // PUT /internal/onboardings/{id}/portrayals/{portrayalId} → 200 (accepted or rejected with a reason); a 409 or
 // 503 problem carries the same members (result, user_id, qr_sid) beside its `reason`.
@@ -119,28 +177,33 @@ export const confirmationResult = type({
 });
 export type ConfirmationResult = typeof confirmationResult.infer;
 
-/** API dates (spec §9): YYYY-MM-DD. */
-const apiDate = type(/^\d{4}-\d{2}-\d{2}$/);
 const alphanumeric = type(/^[A-Za-z0-9]{1,32}$/);
 const countryCode = type(/^[A-Za-z]{2,3}$/);
 
-// The registration payload (spec §3), the body of the confirmation.
+// The registration payload (spec §3), the body of the confirmation. Optional text fields may come empty ('');
+// extra_fields carries the phone and, for the gambling domain, the email (spec §5).
 export const registrationPayload = type({
   first_name: 'string > 0',
   last_name: 'string > 0',
   birth_date: apiDate,
   'expiry_date?': apiDate.or('null'),
-  'id_number?': alphanumeric.or('null'),
+  'id_number?': alphanumeric.or("null | ''"),
   document_number: alphanumeric,
   document_type: documentChoice,
-  'expedition_country?': countryCode.or('null'),
-  'nationality?': countryCode.or('null'),
-  'email?': 'string.email | null',
-  'nie?': alphanumeric.or('null'),
-  'extra_fields?': { 'email?': 'string.email', 'phone?': 'string', '[string]': 'unknown' },
+  'expedition_country?': countryCode.or("null | ''"),
+  'nationality?': countryCode.or("null | ''"),
+  'email?': emailAddress.or("null | ''"),
+  'nie?': alphanumeric.or("null | ''"),
+  'extra_fields?': type({ 'email?': emailAddress, 'phone?': 'string', '[string]': 'unknown' }).or('null'),
   'skip_email_check?': 'boolean',
-  'username?': 'string | null',
-  'acs_id?': 'string | null',
-  'id?': 'string | null',
+  'username?': optionalText,
+  'acs_id?': type(/^[\x21-\x7e]{1,64}$/).or("null | ''"),
+  'id?': optionalText,
 });
 export type RegistrationPayload = typeof registrationPayload.infer;
+
+// POST /user-code/generate: the onboarding to continue on a phone (the caller's latest open one when omitted).
+export const userCodeGenerateBody = type({ 'onboarding_id?': uuid.or('null') });
+
+// POST /user-code/redeem: the code as typed.
+export const userCodeRedeemBody = type({ code: 'string <= 32' });

@@ -1,0 +1,51 @@
+// Options of the onboarding API, below both the app's dependencies (server/context.ts) and the routers that
+// read them, so that neither imports the other.
+import type { ApiAuth } from '../auth/verify';
+import type { EnforcementSource, Faults } from './enforcement';
+import { type BiometricEngine, loadEngine } from './engine';
+import type { OnboardingSettings } from './settings';
+
+/** The auth the onboarding routes need (server/auth/verify.ts in the server, a fake in tests). */
+export type OnboardingAuth = ApiAuth;
+
+export interface OnboardingOptions {
+  engine?: BiometricEngine | Promise<BiometricEngine>;
+  /** Milliseconds between the last upload and the result being available (env PORTRAYAL_RESULT_DELAY_MS). */
+  resultDelayMs?: number;
+  now?: () => Date;
+  faults?: Faults;
+  enforcement?: EnforcementSource;
+  /** Whether onboardings of a tenant require a liveness proof (default: settings.json lifeProofing, else false). */
+  lifeProofing?: (tenant: string, settings: OnboardingSettings) => boolean;
+  settings?: (tenant: string) => Promise<OnboardingSettings>;
+  /** Dev endpoints (fault switches) are not mounted in production. */
+  production?: boolean;
+  userCodeTtlMs?: number;
+  /** QR credential lifetime (spec §9: 15 days). */
+  qrValidityMs?: number;
+}
+
+export const QR_VALIDITY_MS = 15 * 24 * 60 * 60 * 1000;
+export const DEFAULT_RESULT_DELAY_MS = 1500;
+
+/**
+ * Options from the environment: BIOMETRIC_ENGINE, PORTRAYAL_RESULT_DELAY_MS, ENFORCEMENT_FAULT,
+ * LIFE_PROOFING_TENANTS (comma-separated tenants that require liveness), NODE_ENV.
+ */
+export function onboardingOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): OnboardingOptions {
+  const delay = Number(env.PORTRAYAL_RESULT_DELAY_MS);
+  const lifeTenants = new Set(
+    (env.LIFE_PROOFING_TENANTS ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  );
+  return {
+    engine: loadEngine(env),
+    resultDelayMs:
+      Number.isFinite(delay) && delay >= 0 && env.PORTRAYAL_RESULT_DELAY_MS !== '' ? delay : undefined,
+    faults: { enforcement: /^(1|true|on|yes)$/i.test(env.ENFORCEMENT_FAULT ?? '') },
+    lifeProofing: (tenant, settings) => lifeTenants.has(tenant) || settings.lifeProofing === true,
+    production: env.NODE_ENV === 'production',
+  };
+}

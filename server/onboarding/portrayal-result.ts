@@ -1,0 +1,121 @@
+// The portrayal result (spec §3 Portrayal result, §8 portrayal result errors): when the images are complete
+// enough to judge, and what the biometric engine makes of them. The answer is stored with the images version
+// it was computed from.
+import { type ImageKind, unreadDocumentInfo } from '../../src/api/contract/onboarding';
+import type { EngineImage } from './engine';
+import type { OnboardingRuntime } from './runtime';
+import { type ImageRow, type PortrayalRow, saveResult } from './store/portrayals';
+import { DetailedProblem } from './validation';
+
+export interface ResultError {
+  code: string;
+  image: string | null;
+}
+
+const toEngineImage = (row: ImageRow): EngineImage => ({
+  kind: row.kind,
+  bytes: row.bytes,
+  sharpness: { score: row.sharpness, blurred: row.blurred },
+});
+
+const isStill = (row: ImageRow) => row.content_type === 'image/jpeg' || row.content_type === 'image/png';
+
+/** The selfie, or failing that the first still frame of the liveness proof. */
+function selfieOf(images: ImageRow[]): ImageRow | undefined {
+  return (
+    images.find((image) => image.kind === 'selfie') ??
+    images.find((image) => image.kind === 'lifeproof' && isStill(image))
+  );
+}
+
+/** A selfie, the obverse of a document, and the liveness proof when the onboarding asks for one. */
+export function requiredImagesIn(portrayal: PortrayalRow, images: ImageRow[]): boolean {
+  if (!selfieOf(images)) return false;
+  if (portrayal.portrayal_type === 'document' && !images.some((image) => image.kind === 'obverse'))
+    return false;
+  if (portrayal.life_proofing && portrayal.liveness_result === null) return false;
+  return true;
+}
+
+export async function computeResult(
+  rt: OnboardingRuntime,
+  tenant: string,
+  portrayal: PortrayalRow,
+  images: ImageRow[],
+): Promise<{ result: Record<string, unknown> | null; error: ResultError | null }> {
+  const engine = await rt.engine();
+  const byKind = (kind: ImageKind) => {
+    const row = images.find((image) => image.kind === kind);
+    return row ? toEngineImage(row) : undefined;
+  };
+  const selfieRow = selfieOf(images);
+  let result: Record<string, unknown> | null = null;
+  let error: ResultError | null = null;
+  try {
+    const obverse = byKind('obverse');
+    const reverse = byKind('reverse');
+    const analysis =
+      portrayal.portrayal_type === 'document'
+        ? await engine.analyseDocument({
+            documentType: portrayal.document_type,
+            documentCountry: portrayal.document_country,
+            obverse,
+            reverse,
+          })
+        : null;
+    if (analysis && !analysis.ok) {
+      error = { code: analysis.error, image: analysis.image ?? null };
+    } else if (selfieRow) {
+      const faces = await engine.compareFaces({
+        selfie: toEngineImage(selfieRow),
+        document: [obverse, reverse].filter((image): image is EngineImage => image !== undefined),
+      });
+      if (!faces.ok) {
+        error = { code: faces.error, image: faces.image ?? null };
+      } else {
+        result = {
+          portrayal_id: portrayal.portrayal_id,
+          document_info: analysis?.document_info ?? unreadDocumentInfo(portrayal.document_type),
+          document_validation: analysis?.document_validation ?? 'not_computed',
+          score_document_valid: analysis?.score_document_valid ?? null,
+          data_validation: analysis?.data_validation ?? 'not_computed',
+          score_biometry: faces.score_biometry,
+          score_biometry_valid: faces.score_biometry_valid,
+          selfie_authenticity_valid: faces.selfie_authenticity_valid,
+          life_proofing_result: portrayal.life_proofing ? portrayal.liveness_result : null,
+        };
+      }
+    }
+  } catch (failure) {
+    rt.logger.log('warn', 'biometric engine failed', {
+      portrayal: portrayal.portrayal_id,
+      err: failure instanceof Error ? failure.message : String(failure),
+    });
+    error = { code: 'validas_error', image: null };
+    result = null;
+  }
+  await saveResult(rt.db, tenant, portrayal.portrayal_id, portrayal.images_version, result, error, rt.now());
+  return { result, error };
+}
+
+function errorDetail(code: string, image: string | null): string {
+  const where = image ? ` (${image})` : '';
+  switch (code) {
+    case 'blurred_image_error':
+      return `The picture is blurred${where}; take it again.`;
+    case 'document_classification_error':
+      return `The document does not match the selected type${where}.`;
+    case 'spoofed_image_error':
+      return `The picture does not look genuine${where}.`;
+    default:
+      return 'The document or selfie could not be analysed.';
+  }
+}
+
+/** A refused portrayal is a 422 whose reason is the spec §8 error code, and the image it concerns. */
+export function resultProblem(error: ResultError): DetailedProblem {
+  return new DetailedProblem(422, errorDetail(error.code, error.image), error.code, {
+    reason: error.code,
+    image: error.image,
+  });
+}

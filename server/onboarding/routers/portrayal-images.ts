@@ -1,0 +1,212 @@
+// Spec §7 Portrayals: PUT /internal/portrayals/{id}/obverse|reverse|selfie (one JPEG or PNG as the body) and
+// /lifeproof (multipart: still frames, videos, the life_proofing data and the challenge they answer). Every
+// image is checked (type by its bytes, size bounds of spec §5/§9, pixel limit, sharpness) before it is stored.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ImageKind } from '../../../src/api/contract/onboarding';
+import type { AuthEnv } from '../../auth/verify';
+import { HttpProblem } from '../../problem';
+import type { BiometricEngine } from '../engine';
+import { IMAGE_MAX_BYTES, type ImageRefusalCode } from '../images';
+import { assertOpen, type OnboardingRuntime, ownerOf, ownPortrayal } from '../runtime';
+import { findOwnChallenge, replaceImages, type StoredImage } from '../store/portrayals';
+import { DetailedProblem, isUuid, validationProblem } from '../validation';
+
+const LIFEPROOF_MAX_BYTES = 25 * 1024 * 1024;
+
+const REFUSAL_STATUS: Record<ImageRefusalCode, number> = {
+  image_wrong_type: 415,
+  image_too_small: 422,
+  image_too_large: 413,
+  image_too_many_pixels: 422,
+  image_unreadable: 422,
+};
+
+function imageRefusal(code: ImageRefusalCode, detail: string, field = 'image'): DetailedProblem {
+  return new DetailedProblem(REFUSAL_STATUS[code], detail, code, { errors: [{ field, code }] });
+}
+
+// Refuses an oversized body before reading it.
+function tooLarge(maxBytes: number) {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw imageRefusal('image_too_large', `The body is larger than ${maxBytes} bytes.`);
+    },
+  });
+}
+
+function isVideo(bytes: Uint8Array): boolean {
+  const webm = bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3;
+  const mp4 = String.fromCharCode(...bytes.subarray(4, 8)) === 'ftyp';
+  return webm || mp4;
+}
+
+interface Proof {
+  /** Still frames (checked like any image) and videos (stored, not decoded), in the order sent. */
+  frames: StoredImage[];
+  videos: number;
+  /** The life_proofing field as sent (JSON when it parses). */
+  livenessData: unknown;
+  challengeId: string | null;
+}
+
+/** The parts of a multipart liveness proof; a still frame the image checks refuse is refused with its field. */
+async function readProof(
+  form: Record<string, string | File | (string | File)[]>,
+  engine: BiometricEngine,
+): Promise<Proof> {
+  const proof: Proof = { frames: [], videos: 0, livenessData: undefined, challengeId: null };
+  const { frames } = proof;
+  for (const [name, value] of Object.entries(form)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item === 'string') {
+        if (name === 'life_proofing') {
+          try {
+            proof.livenessData = JSON.parse(item);
+          } catch {
+            proof.livenessData = item;
+          }
+        } else if (name === 'challenge' || name === 'challenge_id') {
+          proof.challengeId = item;
+        }
+        continue;
+      }
+      const bytes = new Uint8Array(await item.arrayBuffer());
+      if (isVideo(bytes)) {
+        proof.videos++;
+        frames.push({
+          seq: frames.length,
+          contentType: item.type.startsWith('video/') ? item.type : 'video/webm',
+          bytes,
+          width: null,
+          height: null,
+          sharpness: null,
+          blurred: null,
+        });
+        continue;
+      }
+      const check = await engine.checkImage(bytes);
+      if (!check.ok) throw imageRefusal(check.code, check.detail, name);
+      frames.push({
+        seq: frames.length,
+        contentType: `image/${check.header.format}`,
+        bytes,
+        width: check.header.width,
+        height: check.header.height,
+        sharpness: check.sharpness.score,
+        blurred: check.sharpness.blurred,
+      });
+    }
+  }
+  return proof;
+}
+
+export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const { db, requireOnboarding } = rt;
+
+  app.put(
+    '/internal/portrayals/:id/:kind{obverse|reverse|selfie}',
+    requireOnboarding,
+    tooLarge(IMAGE_MAX_BYTES),
+    async (c) => {
+      const portrayal = await ownPortrayal(rt, c, c.req.param('id'));
+      const kind = c.req.param('kind') as ImageKind;
+      assertOpen(portrayal.onboarding_status);
+      if (kind !== 'selfie' && portrayal.portrayal_type !== 'document') {
+        throw new HttpProblem(
+          409,
+          `A ${portrayal.portrayal_type} portrayal has no ${kind} image.`,
+          'image_not_expected',
+        );
+      }
+      const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+      if (declared !== 'image/jpeg' && declared !== 'image/png' && declared !== 'image/jpg') {
+        throw new DetailedProblem(
+          415,
+          'Send the image as image/jpeg or image/png.',
+          'unsupported_media_type',
+          {
+            errors: [{ field: 'image', code: 'image_wrong_type' }],
+          },
+        );
+      }
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      const check = await (await rt.engine()).checkImage(bytes);
+      if (!check.ok) throw imageRefusal(check.code, check.detail);
+      const image: StoredImage = {
+        seq: 0,
+        contentType: `image/${check.header.format}`,
+        bytes,
+        width: check.header.width,
+        height: check.header.height,
+        sharpness: check.sharpness.score,
+        blurred: check.sharpness.blurred,
+      };
+      await replaceImages(db, c.get('tenant'), portrayal.portrayal_id, kind, [image], rt.now());
+      return c.json({
+        portrayal_id: portrayal.portrayal_id,
+        image: kind,
+        format: check.header.format,
+        width: check.header.width,
+        height: check.header.height,
+        bytes: bytes.length,
+      });
+    },
+  );
+
+  app.put(
+    '/internal/portrayals/:id/lifeproof',
+    requireOnboarding,
+    tooLarge(LIFEPROOF_MAX_BYTES),
+    async (c) => {
+      const portrayal = await ownPortrayal(rt, c, c.req.param('id'));
+      assertOpen(portrayal.onboarding_status);
+      if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+        throw new HttpProblem(
+          415,
+          'Send the liveness proof as multipart/form-data.',
+          'unsupported_media_type',
+        );
+      }
+      const engine = await rt.engine();
+      const { frames, videos, livenessData, challengeId } = await readProof(
+        await c.req.parseBody({ all: true }),
+        engine,
+      );
+      if (frames.length === 0) throw validationProblem([{ field: 'frames', code: 'required' }]);
+      let challenge: { actions: string[]; expiresAt: Date } | null = null;
+      if (challengeId !== null) {
+        const row = isUuid(challengeId) ? await findOwnChallenge(db, ownerOf(c), challengeId) : undefined;
+        if (!row) throw validationProblem([{ field: 'challenge', code: 'unknown_challenge' }]);
+        challenge = { actions: row.actions, expiresAt: row.expires_at };
+      }
+      const liveness = await engine.checkLiveness({
+        frames: frames
+          .filter((frame) => frame.contentType.startsWith('image/'))
+          .map((frame) => ({
+            kind: 'lifeproof',
+            bytes: frame.bytes,
+            sharpness: { score: frame.sharpness, blurred: frame.blurred },
+          })),
+        videos,
+        challenge,
+        submittedAt: rt.now(),
+      });
+      await replaceImages(db, c.get('tenant'), portrayal.portrayal_id, 'lifeproof', frames, rt.now(), {
+        livenessResult: liveness.result,
+        livenessDetail: liveness.detail,
+        livenessData,
+        challengeId: challengeId && isUuid(challengeId) ? challengeId : null,
+      });
+      return c.json({
+        portrayal_id: portrayal.portrayal_id,
+        frames: frames.length,
+        life_proofing: liveness.result,
+      });
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,98 @@
+// What every onboarding router works with: the options resolved once, and the per-request helpers that find
+// what the caller owns. A person reaches only the onboardings and portrayals they own or assist; anything else,
+// a made-up id included, is a 404.
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Permission } from '../../src/api/contract/permissions';
+import type { AuthEnv } from '../auth/verify';
+import type { AppDeps } from '../context';
+import type { Db } from '../db/db';
+import type { Logger } from '../logger';
+import { HttpProblem } from '../problem';
+import { type EnforcementSource, type Faults, referenceEnforcement } from './enforcement';
+import { type BiometricEngine, loadEngine } from './engine';
+import {
+  DEFAULT_RESULT_DELAY_MS,
+  type OnboardingAuth,
+  type OnboardingOptions,
+  QR_VALIDITY_MS,
+} from './options';
+import { type OnboardingSettings, settingsLoader } from './settings';
+import { findOwnOnboarding, type OnboardingRow, type Owner } from './store/onboardings';
+import { findOwnPortrayal, type PortrayalRow } from './store/portrayals';
+import { USER_CODE_TTL_MS } from './user-codes';
+import { isUuid } from './validation';
+
+export type Ctx = Context<AuthEnv>;
+
+export interface OnboardingRuntime {
+  db: Db;
+  logger: Logger;
+  now: () => Date;
+  engine: () => Promise<BiometricEngine>;
+  faults: Faults;
+  enforcement: EnforcementSource;
+  settingsOf: (tenant: string) => Promise<OnboardingSettings>;
+  lifeProofingOf: (tenant: string, settings: OnboardingSettings) => boolean;
+  resultDelayMs: number;
+  userCodeTtlMs: number;
+  qrValidityMs: number;
+  /** Every onboarding call needs one of the onboarding permissions (spec §6). */
+  requireOnboarding: MiddlewareHandler<AuthEnv>;
+  production: boolean;
+}
+
+const ONBOARDING_PERMISSIONS: Permission[] = ['post_onboardings_auto', 'post_onboardings_assisted'];
+
+export function onboardingRuntime(
+  deps: AppDeps,
+  auth: OnboardingAuth,
+  options: OnboardingOptions,
+): OnboardingRuntime {
+  const enginePromise = Promise.resolve(options.engine ?? loadEngine());
+  enginePromise.catch(() => undefined); // reported by the first call that needs it
+  const faults: Faults = options.faults ?? { enforcement: false };
+  return {
+    db: deps.db,
+    logger: deps.logger,
+    now: options.now ?? (() => new Date()),
+    engine: () => enginePromise,
+    faults,
+    enforcement: options.enforcement ?? referenceEnforcement(faults),
+    settingsOf: options.settings ?? settingsLoader(deps.config.publicDir),
+    lifeProofingOf: options.lifeProofing ?? ((_tenant, settings) => settings.lifeProofing === true),
+    resultDelayMs: options.resultDelayMs ?? DEFAULT_RESULT_DELAY_MS,
+    userCodeTtlMs: options.userCodeTtlMs ?? USER_CODE_TTL_MS,
+    qrValidityMs: options.qrValidityMs ?? QR_VALIDITY_MS,
+    requireOnboarding: auth.requireAuth(...ONBOARDING_PERMISSIONS),
+    production: options.production ?? false,
+  };
+}
+
+export const ownerOf = (c: Ctx): Owner => ({ tenant: c.get('tenant'), sub: c.get('auth').sub });
+
+export const notFound = (what: string) => new HttpProblem(404, `No ${what} with that id.`, 'not_found');
+
+export function assertOpen(status: string | null): void {
+  if (status === 'completed') {
+    throw new HttpProblem(409, 'This onboarding is already completed.', 'onboarding_completed');
+  }
+}
+
+export const legalTermsNotAccepted = () =>
+  new HttpProblem(
+    409,
+    'The legal terms of this onboarding are not accepted yet.',
+    'legal_terms_not_accepted',
+  );
+
+export async function ownOnboarding(rt: OnboardingRuntime, c: Ctx, id: string): Promise<OnboardingRow> {
+  const row = isUuid(id) ? await findOwnOnboarding(rt.db, ownerOf(c), id) : undefined;
+  if (!row) throw notFound('onboarding');
+  return row;
+}
+
+export async function ownPortrayal(rt: OnboardingRuntime, c: Ctx, id: string): Promise<PortrayalRow> {
+  const row = isUuid(id) ? await findOwnPortrayal(rt.db, ownerOf(c), id) : undefined;
+  if (!row) throw notFound('portrayal');
+  return row;
+}

@@ -1,0 +1,199 @@
+// SQL of the confirmation: the lookups the registration rules need, and the user, evidences and QR credential
+// an accepted registration creates, in one transaction.
+import type { RegistrationPayload, Verification } from '../../../src/api/contract/onboarding';
+import { OCR_FIELDS } from '../../../src/domain/registration';
+import type { Queryable } from '../../db/db';
+import { nonEmpty } from '../validation';
+
+const exists = async (q: Queryable, sql: string, params: unknown[]) =>
+  (await q.query(sql, params)).rows.length > 0;
+
+/** The account already has a user record. */
+export function accountHasUser(q: Queryable, tenant: string, accountId: string): Promise<boolean> {
+  return exists(q, 'select 1 from users where tenant = $1 and account_id = $2', [tenant, accountId]);
+}
+
+/** A user holds this document number (already uppercased), whatever case it was stored in. */
+export function documentInUse(q: Queryable, tenant: string, documentNumber: string): Promise<boolean> {
+  return exists(q, 'select 1 from users where tenant = $1 and upper(document_number) = $2', [
+    tenant,
+    documentNumber,
+  ]);
+}
+
+/** Another account's user has this email (case-insensitive). */
+export function emailInUse(
+  q: Queryable,
+  tenant: string,
+  email: string,
+  accountId: string | null,
+): Promise<boolean> {
+  return exists(
+    q,
+    'select 1 from users where tenant = $1 and lower(email) = lower($2) and account_id is distinct from $3',
+    [tenant, email, accountId],
+  );
+}
+
+export function acsIdInUse(q: Queryable, tenant: string, acsId: string): Promise<boolean> {
+  return exists(q, 'select 1 from users where tenant = $1 and acs_id = $2', [tenant, acsId]);
+}
+
+export interface ProhibitedPerson {
+  first_name: string;
+  last_name: string;
+  birth_date: string;
+  document_number: string;
+  id_number: string | null;
+}
+
+/**
+ * The legal domain of a prohibited_list entry of the tenant, restricted to its legal domains, that matches on
+ * document number, on id number, or on first name, last name and birth date together (names without case).
+ */
+export async function findProhibitedMatch(
+  q: Queryable,
+  tenant: string,
+  legalDomains: string[],
+  person: ProhibitedPerson,
+): Promise<{ legal_domain: string } | null> {
+  const { rows } = await q.query<{ legal_domain: string }>(
+    `select legal_domain from prohibited_list
+      where tenant = $1 and legal_domain = any($2::text[])
+        and (upper(document_number) = upper($3)
+          or ($4::text is not null and upper(id_number) = upper($4))
+          or (birth_date = $5::date and lower(first_name) = lower($6) and lower(last_name) = lower($7)))
+      limit 1`,
+    [
+      tenant,
+      legalDomains,
+      person.document_number,
+      person.id_number,
+      person.birth_date,
+      person.first_name.trim(),
+      person.last_name.trim(),
+    ],
+  );
+  return rows[0] ?? null;
+}
+
+export interface NewUser {
+  tenant: string;
+  onboarding: {
+    onboarding_id: string;
+    mode: string;
+    assisted_by: string | null;
+    host: string | null;
+  };
+  portrayalId: string;
+  payload: RegistrationPayload;
+  documentNumber: string;
+  email: string | null;
+  acsId: string;
+  accountId: string | null;
+  username: string | null;
+  liveness: Verification;
+  stamp: Date;
+  qrEndsAt: Date;
+}
+
+const upperOrNull = (value: string | null | undefined) => nonEmpty(value)?.toUpperCase() ?? null;
+
+/**
+ * The user record, its evidences, its QR credential; the portrayal keeps what was confirmed and the onboarding
+ * is completed. Run inside a transaction: a unique violation (users_account…, users_document_number…) undoes it.
+ */
+export async function createUser(tx: Queryable, n: NewUser): Promise<{ user_id: string; qr_sid: string }> {
+  const { tenant, onboarding, payload } = n;
+  const documentValidity: Verification = payload.expiry_date ? 'passing' : 'not_computed';
+  const { rows } = await tx.query<{ user_id: string }>(
+    `insert into users (tenant, account_id, username, first_name, last_name, email, acs_id, id_number, nie, nationality,
+       birth_date, expiry_date, document_number, document_type, expedition_country, extra_fields, portrayal_id,
+       onboarding_id, host, onboarding_date, active, onboarding_state, register_mode, assisted_by,
+       life_proofing_result, identity_proofing_result, ocr_integrity, document_validity, selfie_authenticity, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, true,
+       'completed', $21, $22, $23, 'not_computed', 'not_computed', $24, 'not_computed', $20)
+     returning user_id`,
+    [
+      tenant,
+      n.accountId,
+      n.username,
+      payload.first_name.trim(),
+      payload.last_name.trim(),
+      n.email,
+      n.acsId,
+      upperOrNull(payload.id_number),
+      upperOrNull(payload.nie),
+      upperOrNull(payload.nationality),
+      payload.birth_date,
+      payload.expiry_date ?? null,
+      n.documentNumber,
+      payload.document_type,
+      upperOrNull(payload.expedition_country),
+      JSON.stringify(payload.extra_fields ?? {}),
+      n.portrayalId,
+      onboarding.onboarding_id,
+      onboarding.host,
+      n.stamp,
+      onboarding.mode,
+      onboarding.assisted_by,
+      n.liveness,
+      documentValidity,
+    ],
+  );
+  const userId = rows[0]?.user_id;
+  if (!userId) throw new Error('user insert returned no id');
+  // Evidences: the obverse, the reverse and the selfie (or the first still frame of the liveness proof).
+  await tx.query(
+    `insert into user_evidences (tenant, user_id, kind, content_type, bytes, created_at)
+     select tenant, $3, kind, content_type, bytes, $4 from portrayal_images
+      where tenant = $1 and portrayal_id = $2 and kind in ('obverse', 'reverse', 'selfie') and seq = 0`,
+    [tenant, n.portrayalId, userId, n.stamp],
+  );
+  await tx.query(
+    `insert into user_evidences (tenant, user_id, kind, content_type, bytes, created_at)
+     select tenant, $3, 'selfie', content_type, bytes, $4 from portrayal_images
+      where tenant = $1 and portrayal_id = $2 and kind = 'lifeproof' and content_type like 'image/%'
+        and not exists (select 1 from user_evidences where tenant = $1 and user_id = $3 and kind = 'selfie')
+      order by seq limit 1`,
+    [tenant, n.portrayalId, userId, n.stamp],
+  );
+  const { rows: credential } = await tx.query<{ sid: string }>(
+    `insert into credentials (tenant, user_id, credential_type, state, starts_at, ends_at, created_at)
+     values ($1, $2, 'qr', 'active', $3, $4, $3) returning sid`,
+    [tenant, userId, n.stamp, n.qrEndsAt],
+  );
+  const sid = credential[0]?.sid;
+  if (!sid) throw new Error('credential insert returned no sid');
+  // What the person confirmed, beside what the document reading gave: GET /internal/onboardings/{id} compares them.
+  const registration = Object.fromEntries(
+    OCR_FIELDS.map((field) => [field, (payload as Record<string, unknown>)[field] ?? null]),
+  );
+  await tx.query('update portrayals set registration = $3 where tenant = $1 and portrayal_id = $2', [
+    tenant,
+    n.portrayalId,
+    JSON.stringify(registration),
+  ]);
+  await tx.query(
+    `update onboardings set status = 'completed', user_id = $3, qr_sid = $4, last_outcome = 'accepted',
+            last_reason = null, updated_at = $5
+      where tenant = $1 and onboarding_id = $2`,
+    [tenant, onboarding.onboarding_id, userId, sid, n.stamp],
+  );
+  if (n.accountId) await linkAccount(tx, tenant, n.accountId, n.acsId);
+  return { user_id: userId, qr_sid: sid };
+}
+
+/** Marks the IAM account enrolled, with its acs_id: its next access token says so (server/auth/accounts.ts). */
+export async function linkAccount(
+  tx: Queryable,
+  tenant: string,
+  accountId: string,
+  acsId: string,
+): Promise<void> {
+  await tx.query(
+    `update accounts set enrolled = true, acs_id = $3, onboarding_status = 'completed'
+      where tenant = $1 and id::text = $2`,
+    [tenant, accountId, acsId],
+  );
+}
