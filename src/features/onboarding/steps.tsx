@@ -28,7 +28,7 @@ export function Landing() {
     ? `${settings.assetsUrl}/${settings.customImages.landing}`
     : landingImage;
   return (
-    <EnrolmentFrame screen="Landing" deviceChecked={false}>
+    <EnrolmentFrame screen="Landing">
       {({ actor, snapshot }) => {
         // Assisted mode (spec §4): the assistant registers someone else, named by their email.
         const assisted = snapshot.context.registerMode === 'assisted';
@@ -85,7 +85,7 @@ const LEADS = defineMessages({
 /** NextSteps (spec §2, setting showNextSteps): what the enrolment will ask for, before it starts. */
 export function NextSteps() {
   return (
-    <EnrolmentFrame screen="NextSteps" deviceChecked={false}>
+    <EnrolmentFrame screen="NextSteps">
       {({ actor, snapshot }) => (
         <>
           {/* Without identity proofing (OnlySelfieWithId) there is no document to photograph. */}
@@ -122,7 +122,7 @@ export function NextSteps() {
 /** IdentityProofingStep (spec §2, setting onboardingSteps): why the document is checked. */
 export function IdentityProofingStep() {
   return (
-    <EnrolmentFrame screen="IdentityProofingStep" deviceChecked={false}>
+    <EnrolmentFrame screen="IdentityProofingStep">
       {({ actor }) => (
         <>
           <ScreenTitle titleId="identityProofing.title" leadId="identityProofing.lead" />

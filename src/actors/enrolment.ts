@@ -1,0 +1,341 @@
+// The enrolment machine with its real effects (ARCHITECTURE.md: machines name effects, src/actors implements
+// them). Loaded with the onboarding chunk, one actor per signed-in person and tenant, its snapshot kept in
+// localStorage (spec §3: the onboarding state persists) so that a reload resumes the same step. Captured pictures
+// live only in memory, in the image store beside the actor.
+import { type ActorRefFrom, createActor, fromPromise, type Snapshot } from 'xstate';
+import {
+  type ConfirmationError,
+  type EnrolmentInput,
+  enrolmentMachine,
+  type HomeScreen,
+} from '../../machines/enrolment.machine';
+import {
+  type CapturedImage,
+  imageUploadMachine,
+  type UploadError,
+} from '../../machines/image-upload.machine';
+import { portrayalResultMachine } from '../../machines/portrayal-result.machine';
+import type { ApiClient } from '../api/client';
+import { isApiError } from '../api/errors';
+import {
+  acceptLegalTerms,
+  confirmRegistration,
+  createOnboarding,
+  deleteOnboarding,
+  getOnboarding,
+  getOnboardingStatus,
+} from '../api/onboardings';
+import {
+  createPortrayal,
+  fetchPortrayalResult,
+  requestChallenge,
+  uploadLifeproof,
+  uploadPortrayalImage,
+} from '../api/portrayals';
+import { homeScreen, registerMode, type Session } from '../auth/access';
+import { checkBrowser, parseUserAgent } from '../domain/browser-check';
+import { pathFor, type ScreenName } from '../domain/screens';
+import type { Runtime } from '../runtime/context';
+
+export type EnrolmentActor = ActorRefFrom<typeof enrolmentMachine>;
+
+/** Pictures by ref: one photo, or the frames of a liveness proof. */
+export type ImageStore = Map<string, Blob | Blob[]>;
+
+/** Upload progress (0–1) of the picture being sent, for the screens; null when nothing is uploading. */
+export interface UploadProgress {
+  get(): number | null;
+  subscribe(listener: () => void): () => void;
+}
+
+export interface EnrolmentRuntime {
+  /** The enrolment of whoever is signed in (made, or restored from storage, on first use). */
+  actor(): EnrolmentActor | undefined;
+  images: ImageStore;
+  progress: UploadProgress;
+  /** Keeps a picture in the store and returns its ref for `image.captured`. */
+  keep(image: Blob | Blob[]): CapturedImage;
+}
+
+const STORAGE_PREFIX = 'portal.enrolment';
+const storageKey = (tenant: string, userId: string) => `${STORAGE_PREFIX}:${tenant}:${userId}`;
+
+/** What the image upload problems of the server (spec §5) are called in the machine. */
+const IMAGE_CODES = new Set([
+  'image_too_small',
+  'image_too_large',
+  'image_wrong_type',
+  'image_not_available',
+]);
+
+function uploadErrorOf(error: unknown): UploadError {
+  if (isApiError(error)) {
+    const code = error.problem?.errors?.find((e) => IMAGE_CODES.has(e.code))?.code;
+    if (code) return { code };
+  }
+  return { code: 'upload_failed' };
+}
+
+function createProgress() {
+  let value: number | null = null;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => value,
+    set(next: number | null) {
+      value = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+function readSnapshot(key: string): Snapshot<unknown> | undefined {
+  try {
+    const raw = window.localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as Snapshot<unknown>) : undefined;
+  } catch {
+    window.localStorage.removeItem(key);
+    return undefined;
+  }
+}
+
+export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
+  const images: ImageStore = new Map();
+  const progress = createProgress();
+  let current: { key: string; actor: EnrolmentActor } | undefined;
+  let refs = 0;
+
+  const api = (): Promise<ApiClient> => runtime.apiClient();
+  const signedIn = (): Session | null => runtime.session.getSnapshot().context.session;
+
+  async function send(image: CapturedImage, upload: (blob: Blob | Blob[]) => Promise<void>) {
+    const blob = images.get(image.ref);
+    if (!blob) throw { code: 'image_not_available' } satisfies UploadError;
+    progress.set(0);
+    try {
+      try {
+        await upload(blob);
+      } catch (error) {
+        // One quiet second try when the network dropped; the picture is still here either way.
+        if (!isApiError(error) || error.kind !== 'network') throw error;
+        await upload(blob);
+      }
+      images.delete(image.ref);
+    } catch (error) {
+      throw uploadErrorOf(error);
+    } finally {
+      progress.set(null);
+    }
+  }
+
+  // Entry actions run before the new snapshot exists: save once it does. The image upload child saves the
+  // enrolment too (its snapshot is part of the enrolment's).
+  function persistNow(key: string) {
+    queueMicrotask(() => {
+      if (current?.key !== key) return;
+      window.localStorage.setItem(key, JSON.stringify(current.actor.getPersistedSnapshot()));
+    });
+  }
+
+  /** Spec §2, §5: a phone in a supported, recent browser may take the data and capture steps. */
+  function deviceSupported(): boolean {
+    const browsers = runtime.app.getSnapshot().context.tenant?.browsers ?? {};
+    return checkBrowser(parseUserAgent(navigator.userAgent, navigator.maxTouchPoints), browsers).ok;
+  }
+
+  /**
+   * Leaving the enrolment is a transition to a `left` state naming the person's home screen; the URL follows
+   * it here, since the screen the person left from (DeviceDetect among them) need not mirror the machine.
+   */
+  function followHome(actor: EnrolmentActor) {
+    let left = actor.getSnapshot().matches('left');
+    actor.subscribe((snapshot) => {
+      const entered = snapshot.matches('left') && !left;
+      left = snapshot.matches('left');
+      if (!entered) return;
+      const screen = Object.values(snapshot.getMeta()).find(
+        (meta) => typeof meta?.screen === 'string',
+      )?.screen;
+      const path = screen ? pathFor(screen as ScreenName) : undefined;
+      if (path) runtime.navigate(path);
+    });
+  }
+
+  function machineFor(key: string) {
+    return enrolmentMachine.provide({
+      actors: {
+        createOnboarding: fromPromise(async ({ input }) =>
+          createOnboarding(await api(), {
+            mode: input.mode,
+            ...(input.userId ? { user_id: input.userId } : {}),
+            ...(input.userData ? { userData: input.userData } : {}),
+          }),
+        ),
+        acceptLegalTerms: fromPromise(async ({ input }) => acceptLegalTerms(await api(), input.onboardingId)),
+        createPortrayal: fromPromise(async ({ input }) =>
+          createPortrayal(await api(), {
+            onboarding_id: input.onboardingId,
+            portrayal_type: input.portrayalType,
+            document_type: input.documentType === 'none' ? null : input.documentType,
+            document_country: input.documentCountry,
+          }),
+        ),
+        imageUpload: imageUploadMachine.provide({
+          actors: {
+            uploadImage: fromPromise(async ({ input }) => {
+              const client = await api();
+              await send(input.image, (blob) => {
+                if (input.kind === 'lifeproof') {
+                  const frames = Array.isArray(blob) ? blob : [blob];
+                  return uploadLifeproof(
+                    client,
+                    input.portrayalId,
+                    { frames, challengeId: input.challengeId },
+                    progress.set,
+                  );
+                }
+                if (Array.isArray(blob)) throw { code: 'image_wrong_type' } satisfies UploadError;
+                return uploadPortrayalImage(client, input.portrayalId, input.kind, blob, progress.set);
+              });
+            }),
+            requestChallenge: fromPromise(async ({ input }) => requestChallenge(await api(), input)),
+          },
+          actions: { persist: () => persistNow(key) },
+        }),
+        confirmRegistration: fromPromise(async ({ input }) => {
+          try {
+            return await confirmRegistration(
+              await api(),
+              input.onboardingId,
+              input.portrayalId,
+              input.payload,
+            );
+          } catch (error) {
+            throw {
+              code: isApiError(error) ? (error.problem?.code ?? null) : null,
+              errors: isApiError(error) ? (error.problem?.errors ?? []) : [],
+            } satisfies ConfirmationError;
+          }
+        }),
+        deleteOnboarding: fromPromise(async ({ input }) => deleteOnboarding(await api(), input.onboardingId)),
+        loadOnboarding: fromPromise(async ({ input }) => {
+          const client = await api();
+          const [onboarding, status] = await Promise.all([
+            getOnboarding(client, input.onboardingId),
+            getOnboardingStatus(client, input.onboardingId),
+          ]);
+          return { ...onboarding, legal_terms_accepted: status.legal_terms_accepted };
+        }),
+        // GET /public/credentials/{userId}/sids/{sid} as a PNG. The screen says what failed and offers a
+        // retry: no general notice as well.
+        fetchQrImage: fromPromise(async ({ input, signal }) => {
+          const client = await api();
+          const path = `/public/credentials/${encodeURIComponent(input.userId)}/sids/${encodeURIComponent(input.qrSid)}?format=png`;
+          const blob = await client.get<Blob>(path, { responseType: 'blob', silent: true, signal });
+          if (blob.type && !blob.type.startsWith('image/')) throw new Error(`not an image: ${blob.type}`);
+          return blob;
+        }),
+        portrayalResult: portrayalResultMachine.provide({
+          actors: {
+            fetchPortrayalResult: fromPromise(async ({ input }) =>
+              fetchPortrayalResult(await api(), input.portrayalId),
+            ),
+          },
+        }),
+      },
+      actions: {
+        persist: () => persistNow(key),
+        forgetOnboarding: () => {
+          queueMicrotask(() => window.localStorage.removeItem(key));
+          images.clear();
+        },
+        // The server has marked the account enrolled: a renewed token says so.
+        markEnrolled: () => runtime.session.send({ type: 'session.renew' }),
+      },
+      guards: {
+        // Read when the person leaves, so that a session renewed meanwhile (now enrolled) counts.
+        homeIs: (_, params: { screen: HomeScreen }) => {
+          const session = signedIn();
+          return (session ? homeScreen(session) : 'Landing') === params.screen;
+        },
+      },
+    });
+  }
+
+  function inputOf(session: Session): EnrolmentInput {
+    const tenant = runtime.app.getSnapshot().context.tenant;
+    const settings = tenant?.settings;
+    return {
+      settings: {
+        domain: settings?.domain ?? '',
+        showNextSteps: settings?.showNextSteps ?? false,
+        onboardingSteps: settings?.onboardingSteps ?? false,
+        biometricQR: settings?.biometricQR ?? false,
+      },
+      registerMode: registerMode(session),
+      claims: session.claims,
+      email: session.email || null,
+    };
+  }
+
+  return {
+    images,
+    progress,
+    keep(image) {
+      refs += 1;
+      const ref = `image-${Date.now().toString(36)}-${refs}`;
+      images.set(ref, image);
+      return { ref };
+    },
+    actor() {
+      const session = signedIn();
+      const tenant = runtime.app.getSnapshot().context.tenant;
+      if (!session || !tenant) return undefined;
+      const key = storageKey(tenant.tenant, session.userId);
+      // An enrolment the person has left is over (and forgotten): coming back starts a new one.
+      const left = current?.key === key && current.actor.getSnapshot().matches('left');
+      if (current?.key === key && !left) return current.actor;
+      current?.actor.stop();
+      images.clear();
+      const machine = machineFor(key);
+      const input = inputOf(session);
+      const snapshot = left ? undefined : readSnapshot(key);
+      let actor: EnrolmentActor | undefined;
+      if (snapshot) {
+        try {
+          actor = createActor(machine, { input, snapshot });
+          current = { key, actor };
+          actor.start();
+        } catch {
+          // A snapshot this version cannot restore: start again (the server still has the onboarding).
+          window.localStorage.removeItem(key);
+          actor = undefined;
+        }
+      }
+      if (!actor) {
+        actor = createActor(machine, { input });
+        current = { key, actor };
+        actor.start();
+      }
+      followHome(actor);
+      // A restored step for a phone may now be on a computer: the machine decides what the person sees.
+      actor.send({ type: 'device.checked', ok: deviceSupported() });
+      return actor;
+    },
+  };
+}
+
+const runtimes = new WeakMap<Runtime, EnrolmentRuntime>();
+
+/** The enrolment runtime of this app runtime (one per page). */
+export function enrolmentRuntimeOf(runtime: Runtime): EnrolmentRuntime {
+  let enrolment = runtimes.get(runtime);
+  if (!enrolment) {
+    enrolment = createEnrolmentRuntime(runtime);
+    runtimes.set(runtime, enrolment);
+  }
+  return enrolment;
+}
