@@ -144,6 +144,8 @@ export interface EnrolmentContext {
   deviceSupported: boolean;
   /** FinishRegisterWithQr: the QR credential as a PNG (the enrolled states are never persisted). */
   qrImage: Blob | null;
+  /** PrivacyOnboarding: the tenant's terms of use (markdown) in the person's language. */
+  terms: string | null;
 }
 
 export type EnrolmentEvent =
@@ -172,7 +174,9 @@ export type EnrolmentEvent =
   /** FinishRegisterWithQr: fetch the QR credential again. */
   | { type: 'qr.retry' }
   /** Spec §2, §5: what the browser check said of this device (sent by the app when the actor starts). */
-  | { type: 'device.checked'; ok: boolean };
+  | { type: 'device.checked'; ok: boolean }
+  /** The person chose another language: texts such as the terms of use follow it. */
+  | { type: 'locale.changed' };
 
 /** Spec §3 onboarding client state: the same facts under the names the spec gives them. */
 export interface OnboardingClientState {
@@ -305,6 +309,10 @@ export const enrolmentMachine = setup({
     fetchQrImage: fromPromise<Blob, QrImageInput>(async () => {
       throw new Error('fetchQrImage is provided by the app');
     }),
+    /** Spec §7 GET {assets}/tos-{lang}.md, without auth, in the person's language (else Spanish). */
+    fetchTerms: fromPromise<string>(async () => {
+      throw new Error('fetchTerms is provided by the app');
+    }),
     imageUpload: imageUploadMachine,
     portrayalResult: portrayalResultMachine,
   },
@@ -378,6 +386,7 @@ export const enrolmentMachine = setup({
     storeConfirmationError: assign({ confirmationError: ({ event }) => confirmationErrorOf(errorOf(event)) }),
     setEnrolled: assign({ enrolled: true }),
     storeQrImage: assign({ qrImage: ({ event }) => outputOf<Blob>(event) }),
+    storeTerms: assign({ terms: ({ event }) => outputOf<string>(event) }),
   },
   guards: {
     nextStepIs: ({ context }, params: { step: EnrolmentStep }) =>
@@ -452,6 +461,7 @@ export const enrolmentMachine = setup({
     enrolled: false,
     deviceSupported: true,
     qrImage: null,
+    terms: null,
   }),
   initial: 'notEnrolled',
   on: {
@@ -549,7 +559,30 @@ export const enrolmentMachine = setup({
           meta: { screen: 'PrivacyOnboarding' },
           entry: 'persist',
           always: { guard: 'deviceUnsupported', target: 'otherDevice' },
-          on: { 'legalTerms.accept': { guard: 'acceptsLegalTerms', target: 'acceptingLegalTerms' } },
+          on: {
+            'legalTerms.accept': { guard: 'acceptsLegalTerms', target: 'acceptingLegalTerms' },
+            'locale.changed': '.loadingTerms',
+          },
+          initial: 'loadingTerms',
+          states: {
+            loadingTerms: {
+              description: 'PrivacyOnboarding, the terms spinner: GET {assets}/tos-{lang}.md.',
+              invoke: {
+                id: 'fetchTerms',
+                src: 'fetchTerms',
+                onDone: { target: 'termsShown', actions: 'storeTerms' },
+                onError: 'termsUnavailable',
+              },
+            },
+            termsShown: {
+              description: 'PrivacyOnboarding: the terms of use, scrollable, and the accept checkbox.',
+            },
+            termsUnavailable: {
+              description:
+                'PrivacyOnboarding, error terms_unavailable: the terms of use could not be loaded; they cannot be accepted.',
+              meta: { screen: 'PrivacyOnboarding', errorCode: 'terms_unavailable' },
+            },
+          },
         },
         acceptingLegalTerms: {
           description: 'PrivacyOnboarding, accept busy: PUT /internal/onboardings/{id}/legal_terms.',
@@ -560,7 +593,7 @@ export const enrolmentMachine = setup({
             src: 'acceptLegalTerms',
             input: ({ context }) => ({ onboardingId: context.onboardingId ?? '' }),
             onDone: 'legalTermsDone',
-            onError: 'legalTerms',
+            onError: 'legalTerms.termsShown',
           },
         },
         legalTermsDone: {

@@ -105,7 +105,7 @@ function readSnapshot(key: string): Snapshot<unknown> | undefined {
 export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
   const images: ImageStore = new Map();
   const progress = createProgress();
-  let current: { key: string; actor: EnrolmentActor } | undefined;
+  let current: { key: string; actor: EnrolmentActor; locale: { unsubscribe(): void } } | undefined;
   let refs = 0;
 
   const api = (): Promise<ApiClient> => runtime.apiClient();
@@ -138,6 +138,38 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
       if (current?.key !== key) return;
       window.localStorage.setItem(key, JSON.stringify(current.actor.getPersistedSnapshot()));
     });
+  }
+
+  /** The tenant's terms of use in the current language, else Spanish (spec §7 {assets}/tos-{lang}.md). */
+  async function fetchTerms(signal: AbortSignal): Promise<string> {
+    const { tenant, locale } = runtime.app.getSnapshot().context;
+    const load = async (lang: string) => {
+      const response = await fetch(`${tenant?.settings.assetsUrl ?? ''}/tos-${lang}.md`, {
+        cache: 'no-cache',
+        signal,
+      });
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.ok || type.includes('text/html')) throw new Error(`terms ${lang}: ${response.status}`);
+      return response.text();
+    };
+    try {
+      return await load(locale);
+    } catch (error) {
+      if (locale === 'es' || signal.aborted) throw error;
+      return load('es');
+    }
+  }
+
+  /** The terms follow the language the person chooses. */
+  function followLocale(actor: EnrolmentActor) {
+    let locale = runtime.app.getSnapshot().context.locale;
+    const subscription = runtime.app.subscribe((snapshot) => {
+      if (snapshot.context.locale === locale) return;
+      locale = snapshot.context.locale;
+      actor.send({ type: 'locale.changed' });
+    });
+    actor.subscribe({ complete: () => subscription.unsubscribe() });
+    return subscription;
   }
 
   /** Spec §2, §5: a phone in a supported, recent browser may take the data and capture steps. */
@@ -229,6 +261,7 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
           ]);
           return { ...onboarding, legal_terms_accepted: status.legal_terms_accepted };
         }),
+        fetchTerms: fromPromise(({ signal }) => fetchTerms(signal)),
         // GET /public/credentials/{userId}/sids/{sid} as a PNG. The screen says what failed and offers a
         // retry: no general notice as well.
         fetchQrImage: fromPromise(async ({ input, signal }) => {
@@ -299,6 +332,7 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
       const left = current?.key === key && current.actor.getSnapshot().matches('left');
       if (current?.key === key && !left) return current.actor;
       current?.actor.stop();
+      current?.locale.unsubscribe();
       images.clear();
       const machine = machineFor(key);
       const input = inputOf(session);
@@ -307,7 +341,6 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
       if (snapshot) {
         try {
           actor = createActor(machine, { input, snapshot });
-          current = { key, actor };
           actor.start();
         } catch {
           // A snapshot this version cannot restore: start again (the server still has the onboarding).
@@ -317,10 +350,10 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
       }
       if (!actor) {
         actor = createActor(machine, { input });
-        current = { key, actor };
         actor.start();
       }
       followHome(actor);
+      current = { key, actor, locale: followLocale(actor) };
       // A restored step for a phone may now be on a computer: the machine decides what the person sees.
       actor.send({ type: 'device.checked', ok: deviceSupported() });
       return actor;

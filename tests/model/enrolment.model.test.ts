@@ -114,6 +114,9 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
     { type: 'legalTerms.accept', termsAccepted: true, legitimacyConfirmed: false } satisfies EnrolmentEvent,
     done('acceptLegalTerms'),
     failed('acceptLegalTerms', new Error('409')),
+    done('fetchTerms', '# Condiciones'),
+    failed('fetchTerms', new Error('404')),
+    { type: 'locale.changed' } satisfies EnrolmentEvent,
     // Spec §2: a computer (or a browser that will not do) is told so by the app at any moment.
     { type: 'device.checked', ok: false } satisfies EnrolmentEvent,
     { type: 'device.checked', ok: true } satisfies EnrolmentEvent,
@@ -167,7 +170,11 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
         : variant.stepsOnly
           ? onboardingEvents
           : [...onboardingEvents, ...laterEvents],
-    serialize: (s) => ({ value: s.value, document: s.context.documentType, device: s.context.deviceSupported }),
+    serialize: (s) => ({
+      value: s.value,
+      document: s.context.documentType,
+      device: s.context.deviceSupported,
+    }),
     provide: (control) =>
       machine.provide({
         actors: {
@@ -176,6 +183,7 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
           createPortrayal: control.actor('createPortrayal'),
           imageUpload: control.actor('imageUpload'),
           fetchQrImage: control.actor('fetchQrImage'),
+          fetchTerms: control.actor('fetchTerms'),
           confirmRegistration: control.actor('confirmRegistration'),
           deleteOnboarding: control.actor('deleteOnboarding'),
           loadOnboarding: control.actor('loadOnboarding'),
@@ -196,6 +204,7 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
         ...PORTRAYAL_FAILURES.filter((failure) => failure !== 'unknown'),
         // upload_failed, image_not_available and challenge_unavailable: image-upload.model.test.ts
         'qr_unavailable',
+        'terms_unavailable',
       ],
       read: codesInMeta('errorCode'),
     },
