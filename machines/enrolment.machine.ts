@@ -41,17 +41,20 @@ export type { CapturedImage, UploadError, UploadImageInput } from './image-uploa
 // Self-enrolment (spec §4 "Enrolment flow"): not enrolled → onboarding started → legal terms accepted →
 // document chosen → identity portrayal started → images sent → result polled → review → optional form →
 // confirmed → enrolled, with every registration failure reason of spec §8 and every portrayal result error
-// as a state of its own. The calls, navigation and storage are named effects that src/app provides.
+// as a state of its own. The calls, the device check, the home screen and storage are named effects that
+// src/actors provides; the URL follows meta.screen, also when the person leaves for home (the `left` states).
 //
-// Persistence and resume (spec §3: onboarding state persists). The context is plain JSON: captured pictures
-// are never in it, only a CapturedImage key into an in-memory image store that the app keeps beside the
-// actor (a Blob cannot be serialised, and a photo should not outlive the tab in local storage). Every screen
-// where the person may stop runs `persist`, which the runtime implements as
-//   ({ self }) => queueMicrotask(() => save(self.getPersistedSnapshot()))
-// (entry actions run before the new snapshot is committed, hence the microtask); none of those states has an
-// invoked actor, so restoring with createActor(enrolmentMachine, { snapshot }) restarts nothing and the person
-// is back on the screen they left. After a reload the image store is empty: a picture that was waiting to be
-// re-sent is then reported by uploadImage as image_not_available and the person takes it again.
+// Persistence and resume (spec §3: onboarding state persists). The context is plain JSON until the person is
+// enrolled (the QR picture of the finish screen is never saved): captured pictures are never in it, only a
+// CapturedImage key into an in-memory image store that the app keeps beside the actor (a photo should not
+// outlive the tab in local storage). Every screen where the person may stop runs `persist` (here or in the
+// imageUpload child, whose snapshot is part of this one), which the runtime implements as
+//   () => queueMicrotask(() => save(enrolment.getPersistedSnapshot()))
+// (entry actions run before the new snapshot is committed, hence the microtask). Restoring with
+// createActor(enrolmentMachine, { snapshot }) brings the imageUpload child back in its state (and re-runs a
+// call that was out, such as the terms of use), so the person is back on the screen they left. After a reload
+// the image store is empty: a picture that was waiting to be re-sent is then reported by uploadImage as
+// image_not_available and the person takes it again.
 
 /** The tenant settings enrolment needs (spec §3 Tenant settings). */
 export interface EnrolmentSettings {

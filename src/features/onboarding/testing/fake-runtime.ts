@@ -3,10 +3,12 @@
 import { vi } from 'vitest';
 import { createActor, createMachine, type StateValue } from 'xstate';
 import { type EnrolmentContext, enrolmentMachine } from '../../../../machines/enrolment.machine';
-import type { ApiClient } from '../../../api/client';
 import type { BrowserSettings } from '../../../api/contract/settings';
 import type { Session } from '../../../auth/access';
 import type { Runtime } from '../../../runtime/context';
+
+/** The API client as the runtime hands it to src/actors (screens never import src/api). */
+type ApiClient = Awaited<ReturnType<Runtime['apiClient']>>;
 
 export const SESSION: Session = {
   accessToken: 'token',
