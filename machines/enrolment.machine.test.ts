@@ -416,6 +416,43 @@ describe('enrolment machine', () => {
     expect(resumed.spies.upload).toHaveBeenCalledWith(expect.objectContaining({ portrayalId: 'p-1' }));
   });
 
+  it('on a computer the data and capture steps show DeviceDetect; the steps before them do not (spec §2)', async () => {
+    const pc = start({
+      input: { ...input, settings: { ...input.settings, showNextSteps: true, onboardingSteps: false } },
+    });
+    pc.actor.send({ type: 'device.checked', ok: false });
+    pc.actor.send({ type: 'onboarding.start' });
+    await waitFor(pc.actor, (s) => s.matches({ onboarding: 'nextSteps' }));
+    expect(screen(pc)).toBe('NextSteps');
+    pc.actor.send({ type: 'steps.continue' });
+    expect(pc.actor.getSnapshot().matches({ onboarding: 'otherDevice' })).toBe(true);
+    expect(screen(pc)).toBe('DeviceDetect');
+    // A step restored from storage is checked too: the app sends device.checked when the actor starts.
+    const restored = start({});
+    await toObverseScan(restored);
+    restored.actor.send({ type: 'image.captured', image: { ref: 'obverse-1' } });
+    await atUpload(restored, 'reverse', 'capturing');
+    restored.actor.send({ type: 'device.checked', ok: false });
+    expect(screen(restored)).toBe('DocumentScan');
+    restored.actor.send({ type: 'image.captured', image: { ref: 'reverse-1' } });
+    await waitFor(restored.actor, (s) => s.matches({ onboarding: 'otherDevice' }));
+    expect(restored.spies.upload).toHaveBeenCalledTimes(2);
+  });
+
+  it('leaving names the home screen the app gives (homeIs), and the enrolment is over', async () => {
+    const machine = enrolmentMachine.provide({
+      actors: { createOnboarding: fromPromise(async () => onboarding) },
+      guards: { homeIs: (_, params) => params.screen === 'PortalManagement' },
+    });
+    const actor = createActor(machine, { input }).start();
+    actor.send({ type: 'onboarding.start' });
+    await waitFor(actor, (s) => s.matches({ onboarding: 'legalTerms' }));
+    actor.send({ type: 'onboarding.stop' });
+    expect(actor.getSnapshot().matches({ left: 'portalManagement' })).toBe(true);
+    expect(screenOf(actor.getSnapshot())).toBe('PortalManagement');
+    expect(actor.getSnapshot().can({ type: 'onboarding.start' })).toBe(false);
+  });
+
   it('cancelling deletes the onboarding and goes home; stopping forgets it without deleting', async () => {
     const cancelled = start({});
     await toObverseScan(cancelled);
