@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type AnyMachineSnapshot, createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
+import {
+  type ActorRefFrom,
+  type AnyMachineSnapshot,
+  createActor,
+  fromPromise,
+  SimulatedClock,
+  type SnapshotFrom,
+  waitFor,
+} from 'xstate';
 import type {
   ConfirmationResult,
   CreatedOnboarding,
@@ -14,6 +22,7 @@ import {
   onboardingClientState,
   type UploadImageInput,
 } from './enrolment.machine';
+import { imageUploadMachine } from './image-upload.machine';
 import { type PortrayalFetch, portrayalResultMachine } from './portrayal-result.machine';
 
 const onboarding: CreatedOnboarding = {
@@ -94,7 +103,6 @@ function start(options: {
     deleteOnboarding: vi.fn(),
     persist: vi.fn(),
     forgetOnboarding: vi.fn(),
-    goHome: vi.fn(),
     markEnrolled: vi.fn(),
   };
   const clock = new SimulatedClock();
@@ -109,16 +117,21 @@ function start(options: {
         spies.createPortrayal(input);
         return { portrayal_id: 'p-1', life_proofing: false };
       }),
-      uploadImage: fromPromise(async ({ input }) => {
-        spies.upload(input);
-        await options.upload?.(input);
+      imageUpload: imageUploadMachine.provide({
+        actors: {
+          uploadImage: fromPromise(async ({ input }) => {
+            spies.upload(input);
+            await options.upload?.(input);
+          }),
+          requestChallenge: fromPromise(async () => ({
+            challenge_id: 'c-1',
+            actions: ['blink', 'smile', 'turn_left'],
+            expiration: 60,
+            expires_at: '2030-01-01T00:00:00Z',
+          })),
+        },
+        actions: { persist: spies.persist },
       }),
-      requestChallenge: fromPromise(async () => ({
-        challenge_id: 'c-1',
-        actions: ['blink', 'smile', 'turn_left'],
-        expiration: 60,
-        expires_at: '2030-01-01T00:00:00Z',
-      })),
       confirmRegistration: fromPromise(async ({ input }) => {
         spies.confirm(input);
         return options.confirm ? options.confirm(input) : accepted;
@@ -138,7 +151,6 @@ function start(options: {
     actions: {
       persist: spies.persist,
       forgetOnboarding: spies.forgetOnboarding,
-      goHome: spies.goHome,
       markEnrolled: spies.markEnrolled,
     },
   });
@@ -155,6 +167,24 @@ type Started = ReturnType<typeof start>;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const screen = (started: Started) => screenOf(started.actor.getSnapshot());
 
+type Picture = 'obverse' | 'reverse' | 'selfie' | 'lifeproof';
+type UploadState = Parameters<SnapshotFrom<typeof imageUploadMachine>['matches']>[0];
+
+/** The image upload child of the capture step the enrolment is at. */
+const upload = (started: Started) =>
+  started.actor.getSnapshot().children.imageUpload as ActorRefFrom<typeof imageUploadMachine>;
+
+/** Whether the enrolment is at this picture and its upload in this state. */
+const isAtUpload = (started: Started, picture: Picture, state: UploadState) =>
+  started.actor.getSnapshot().matches({ onboarding: { images: picture } }) &&
+  upload(started).getSnapshot().matches(state);
+
+/** Waits for the enrolment to be at this picture, then for its upload to be in this state. */
+async function atUpload(started: Started, picture: Picture, state: UploadState) {
+  await waitFor(started.actor, (s) => s.matches({ onboarding: { images: picture } }));
+  await waitFor(upload(started), (s) => s.matches(state));
+}
+
 /** From Landing to the obverse scan of a Spanish ID card. */
 async function toObverseScan(started: Started) {
   started.actor.send({ type: 'onboarding.start' });
@@ -162,15 +192,15 @@ async function toObverseScan(started: Started) {
   started.actor.send({ type: 'legalTerms.accept', termsAccepted: true, legitimacyConfirmed: false });
   await waitFor(started.actor, (s) => s.matches({ onboarding: 'choosingDocument' }));
   started.actor.send({ type: 'document.chosen', documentType: 'id_card', documentCountry: 'es' });
-  await waitFor(started.actor, (s) => s.matches({ onboarding: { images: { obverse: 'capturing' } } }));
+  await atUpload(started, 'obverse', 'capturing');
 }
 
 async function toReview(started: Started) {
   if (!started.actor.getSnapshot().matches({ onboarding: 'images' })) await toObverseScan(started);
   started.actor.send({ type: 'image.captured', image: { ref: 'obverse-1' } });
-  await waitFor(started.actor, (s) => s.matches({ onboarding: { images: { reverse: 'capturing' } } }));
+  await atUpload(started, 'reverse', 'capturing');
   started.actor.send({ type: 'image.captured', image: { ref: 'reverse-1' } });
-  await waitFor(started.actor, (s) => s.matches({ onboarding: { images: { selfie: 'capturing' } } }));
+  await atUpload(started, 'selfie', 'capturing');
   started.actor.send({ type: 'image.captured', image: { ref: 'selfie-1' } });
   await waitFor(started.actor, (s) => s.matches({ onboarding: 'result' }));
   await settle();
@@ -260,17 +290,18 @@ describe('enrolment machine', () => {
     });
     await toObverseScan(started);
     started.actor.send({ type: 'image.captured', image: { ref: 'obverse-1' } });
-    await waitFor(started.actor, (s) => s.matches({ onboarding: { images: { obverse: 'uploadFailed' } } }));
+    await atUpload(started, 'obverse', 'uploadFailed');
     expect(screen(started)).toBe('DocumentScan');
-    expect(started.actor.getSnapshot().context.pendingImage).toEqual({ ref: 'obverse-1' });
+    expect(upload(started).getSnapshot().context.image).toEqual({ ref: 'obverse-1' });
 
     started.actor.send({ type: 'upload.retry' });
-    await waitFor(started.actor, (s) => s.matches({ onboarding: { images: { reverse: 'capturing' } } }));
+    await atUpload(started, 'reverse', 'capturing');
     expect(started.spies.upload.mock.calls.map(([call]) => call.image.ref)).toEqual([
       'obverse-1',
       'obverse-1',
     ]);
-    expect(started.actor.getSnapshot().context.pendingImage).toBeNull();
+    // The reverse's upload starts with no picture: the obverse's was let go once the server had it.
+    expect(upload(started).getSnapshot().context.image).toBeNull();
   });
 
   it('asks for the picture again when it is no longer available (after a reload)', async () => {
@@ -281,11 +312,9 @@ describe('enrolment machine', () => {
     });
     await toObverseScan(started);
     started.actor.send({ type: 'image.captured', image: { ref: 'gone' } });
-    await waitFor(started.actor, (s) =>
-      s.matches({ onboarding: { images: { obverse: 'imageNotAvailable' } } }),
-    );
-    expect(started.actor.getSnapshot().context.pendingImage).toBeNull();
-    expect(started.actor.getSnapshot().can({ type: 'upload.retry' })).toBe(false);
+    await atUpload(started, 'obverse', 'imageNotAvailable');
+    expect(upload(started).getSnapshot().context.image).toBeNull();
+    expect(upload(started).getSnapshot().can({ type: 'upload.retry' })).toBe(false);
   });
 
   it('sets enrolled when the server answers user_already_registered', async () => {
@@ -338,7 +367,7 @@ describe('enrolment machine', () => {
     await toObverseScan(started);
     for (const ref of ['obverse-1', 'reverse-1', 'selfie-1']) {
       started.actor.send({ type: 'image.captured', image: { ref } });
-      await waitFor(started.actor, (s) => !s.matches({ onboarding: { images: { obverse: 'uploading' } } }));
+      await settle();
       await settle();
     }
     expect(started.actor.getSnapshot().matches({ onboarding: 'result' })).toBe(true);
@@ -358,16 +387,15 @@ describe('enrolment machine', () => {
     });
 
     started.actor.send({ type: 'scan.retry' });
-    const snapshot = started.actor.getSnapshot();
-    expect(snapshot.matches({ onboarding: { images: { obverse: 'capturing' } } })).toBe(true);
-    expect(snapshot.context.onboardingId).toBe('o-1');
+    expect(isAtUpload(started, 'obverse', 'capturing')).toBe(true);
+    expect(started.actor.getSnapshot().context.onboardingId).toBe('o-1');
   });
 
   it('resumes from a persisted snapshot on the screen the person left', async () => {
     const first = start({});
     await toObverseScan(first);
     first.actor.send({ type: 'image.captured', image: { ref: 'obverse-1' } });
-    await waitFor(first.actor, (s) => s.matches({ onboarding: { images: { reverse: 'capturing' } } }));
+    await atUpload(first, 'reverse', 'capturing');
     const stored = JSON.parse(JSON.stringify(first.actor.getPersistedSnapshot()));
     first.actor.stop();
     expect(onboardingClientState(stored.context)).toMatchObject({
@@ -382,27 +410,63 @@ describe('enrolment machine', () => {
 
     const resumed = start({ snapshot: stored });
     expect(screen(resumed)).toBe('DocumentScan');
-    expect(resumed.actor.getSnapshot().matches({ onboarding: { images: { reverse: 'capturing' } } })).toBe(
-      true,
-    );
+    expect(isAtUpload(resumed, 'reverse', 'capturing')).toBe(true);
     resumed.actor.send({ type: 'image.captured', image: { ref: 'reverse-1' } });
-    await waitFor(resumed.actor, (s) => s.matches({ onboarding: { images: { selfie: 'capturing' } } }));
+    await atUpload(resumed, 'selfie', 'capturing');
     expect(resumed.spies.upload).toHaveBeenCalledWith(expect.objectContaining({ portrayalId: 'p-1' }));
+  });
+
+  it('on a computer the data and capture steps show DeviceDetect; the steps before them do not (spec §2)', async () => {
+    const pc = start({
+      input: { ...input, settings: { ...input.settings, showNextSteps: true, onboardingSteps: false } },
+    });
+    pc.actor.send({ type: 'device.checked', ok: false });
+    pc.actor.send({ type: 'onboarding.start' });
+    await waitFor(pc.actor, (s) => s.matches({ onboarding: 'nextSteps' }));
+    expect(screen(pc)).toBe('NextSteps');
+    pc.actor.send({ type: 'steps.continue' });
+    expect(pc.actor.getSnapshot().matches({ onboarding: 'otherDevice' })).toBe(true);
+    expect(screen(pc)).toBe('DeviceDetect');
+    // A step restored from storage is checked too: the app sends device.checked when the actor starts.
+    const restored = start({});
+    await toObverseScan(restored);
+    restored.actor.send({ type: 'image.captured', image: { ref: 'obverse-1' } });
+    await atUpload(restored, 'reverse', 'capturing');
+    restored.actor.send({ type: 'device.checked', ok: false });
+    expect(screen(restored)).toBe('DocumentScan');
+    restored.actor.send({ type: 'image.captured', image: { ref: 'reverse-1' } });
+    await waitFor(restored.actor, (s) => s.matches({ onboarding: 'otherDevice' }));
+    expect(restored.spies.upload).toHaveBeenCalledTimes(2);
+  });
+
+  it('leaving names the home screen the app gives (homeIs), and the enrolment is over', async () => {
+    const machine = enrolmentMachine.provide({
+      actors: { createOnboarding: fromPromise(async () => onboarding) },
+      guards: { homeIs: (_, params) => params.screen === 'PortalManagement' },
+    });
+    const actor = createActor(machine, { input }).start();
+    actor.send({ type: 'onboarding.start' });
+    await waitFor(actor, (s) => s.matches({ onboarding: 'legalTerms' }));
+    actor.send({ type: 'onboarding.stop' });
+    expect(actor.getSnapshot().matches({ left: 'portalManagement' })).toBe(true);
+    expect(screenOf(actor.getSnapshot())).toBe('PortalManagement');
+    expect(actor.getSnapshot().can({ type: 'onboarding.start' })).toBe(false);
   });
 
   it('cancelling deletes the onboarding and goes home; stopping forgets it without deleting', async () => {
     const cancelled = start({});
     await toObverseScan(cancelled);
     cancelled.actor.send({ type: 'onboarding.cancel' });
-    await waitFor(cancelled.actor, (s) => s.matches('notEnrolled'));
+    // Home, for someone not enrolled, is Landing (the app names the home screen: homeIs).
+    await waitFor(cancelled.actor, (s) => s.matches({ left: 'landing' }));
     expect(cancelled.spies.deleteOnboarding).toHaveBeenCalledWith({ onboardingId: 'o-1' });
-    expect(cancelled.spies.goHome).toHaveBeenCalledOnce();
+    expect(screen(cancelled)).toBe('Landing');
     expect(cancelled.actor.getSnapshot().context.onboardingId).toBeNull();
 
     const stopped = start({});
     await toObverseScan(stopped);
     stopped.actor.send({ type: 'onboarding.stop' });
-    expect(stopped.actor.getSnapshot().matches('notEnrolled')).toBe(true);
+    expect(stopped.actor.getSnapshot().matches({ left: 'landing' })).toBe(true);
     expect(stopped.spies.deleteOnboarding).not.toHaveBeenCalled();
     expect(stopped.spies.forgetOnboarding).toHaveBeenCalledOnce();
     expect(stopped.actor.getSnapshot().context.documentType).toBeNull();
@@ -424,7 +488,7 @@ describe('enrolment machine', () => {
     await waitFor(selfieOnly.actor, (s) => s.matches({ onboarding: 'registerSelfie' }));
     expect(selfieOnly.actor.getSnapshot().context.registerType).toBe('OnlySelfieWithId');
     selfieOnly.actor.send({ type: 'selfie.start' });
-    await waitFor(selfieOnly.actor, (s) => s.matches({ onboarding: { images: { selfie: 'capturing' } } }));
+    await atUpload(selfieOnly, 'selfie', 'capturing');
     expect(selfieOnly.spies.createPortrayal).toHaveBeenCalledWith(
       expect.objectContaining({ portrayalType: 'selfie', documentType: 'none', documentCountry: null }),
     );
@@ -447,10 +511,10 @@ describe('enrolment machine', () => {
     started.actor.send({ type: 'legalTerms.accept', termsAccepted: true, legitimacyConfirmed: true });
     await waitFor(started.actor, (s) => s.matches({ onboarding: 'choosingDocument' }));
     started.actor.send({ type: 'document.chosen', documentType: 'passport', documentCountry: null });
-    await waitFor(started.actor, (s) => s.matches({ onboarding: { images: { obverse: 'capturing' } } }));
+    await atUpload(started, 'obverse', 'capturing');
     started.actor.send({ type: 'image.captured', image: { ref: 'obverse-1' } });
     // a passport has no reverse
-    await waitFor(started.actor, (s) => s.matches({ onboarding: { images: { selfie: 'capturing' } } }));
+    await atUpload(started, 'selfie', 'capturing');
     started.actor.send({ type: 'image.captured', image: { ref: 'selfie-1' } });
     await waitFor(started.actor, (s) => s.matches({ onboarding: 'review' }));
     started.actor.send({ type: 'review.confirm', fields: reviewed });

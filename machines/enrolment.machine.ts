@@ -1,11 +1,9 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, forwardTo, fromPromise, setup } from 'xstate';
 import type {
-  Challenge,
   ConfirmationResult,
   CreatedOnboarding,
   CreatedPortrayal,
   DocumentChoice,
-  ImageKind,
   PortrayalResult,
   RegistrationPayload,
   RegistrationReason,
@@ -35,27 +33,28 @@ import {
   type ReviewFields,
   reviewDraft,
 } from '../src/domain/registration';
+import { type ImageUploadEvent, type ImageUploadInput, imageUploadMachine } from './image-upload.machine';
 import { type PortrayalResultOutput, portrayalResultMachine } from './portrayal-result.machine';
+
+export type { CapturedImage, UploadError, UploadImageInput } from './image-upload.machine';
 
 // Self-enrolment (spec §4 "Enrolment flow"): not enrolled → onboarding started → legal terms accepted →
 // document chosen → identity portrayal started → images sent → result polled → review → optional form →
 // confirmed → enrolled, with every registration failure reason of spec §8 and every portrayal result error
-// as a state of its own. The calls, navigation and storage are named effects that src/app provides.
+// as a state of its own. The calls, the device check, the home screen and storage are named effects that
+// src/actors provides; the URL follows meta.screen, also when the person leaves for home (the `left` states).
 //
-// Persistence and resume (spec §3: onboarding state persists). The context is plain JSON: captured pictures
-// are never in it, only a CapturedImage key into an in-memory image store that the app keeps beside the
-// actor (a Blob cannot be serialised, and a photo should not outlive the tab in local storage). Every screen
-// where the person may stop runs `persist`, which the runtime implements as
-//   ({ self }) => queueMicrotask(() => save(self.getPersistedSnapshot()))
-// (entry actions run before the new snapshot is committed, hence the microtask); none of those states has an
-// invoked actor, so restoring with createActor(enrolmentMachine, { snapshot }) restarts nothing and the person
-// is back on the screen they left. After a reload the image store is empty: a picture that was waiting to be
-// re-sent is then reported by uploadImage as image_not_available and the person takes it again.
-
-/** A captured picture (or liveness proof): its key in the app's in-memory image store. */
-export interface CapturedImage {
-  ref: string;
-}
+// Persistence and resume (spec §3: onboarding state persists). The context is plain JSON until the person is
+// enrolled (the QR picture of the finish screen is never saved): captured pictures are never in it, only a
+// CapturedImage key into an in-memory image store that the app keeps beside the actor (a photo should not
+// outlive the tab in local storage). Every screen where the person may stop runs `persist` (here or in the
+// imageUpload child, whose snapshot is part of this one), which the runtime implements as
+//   () => queueMicrotask(() => save(enrolment.getPersistedSnapshot()))
+// (entry actions run before the new snapshot is committed, hence the microtask). Restoring with
+// createActor(enrolmentMachine, { snapshot }) brings the imageUpload child back in its state (and re-runs a
+// call that was out, such as the terms of use), so the person is back on the screen they left. After a reload
+// the image store is empty: a picture that was waiting to be re-sent is then reported by uploadImage as
+// image_not_available and the person takes it again.
 
 /** The tenant settings enrolment needs (spec §3 Tenant settings). */
 export interface EnrolmentSettings {
@@ -96,19 +95,6 @@ export interface CreatePortrayalInput {
   documentCountry: string | null;
 }
 
-export interface UploadImageInput {
-  portrayalId: string;
-  kind: ImageKind;
-  image: CapturedImage;
-  /** The liveness challenge the proof answers (kind lifeproof). */
-  challengeId: string | null;
-}
-
-/** What uploadImage rejects with; image_not_available when the store no longer has the picture. */
-export interface UploadError {
-  code?: string;
-}
-
 export interface ConfirmRegistrationInput {
   onboardingId: string;
   portrayalId: string;
@@ -138,10 +124,6 @@ export interface EnrolmentContext {
   documentType: DocumentChoice | null;
   documentCountry: string | null;
   identityPortrayalId: string | null;
-  /** The picture being sent, kept until the upload succeeds so that a failed upload can be re-sent. */
-  pendingImage: CapturedImage | null;
-  uploadError: string | null;
-  challenge: Challenge | null;
   result: PortrayalResult | null;
   scanFailure: PortrayalFailure | null;
   /** The review: the document reading (with claims) until confirmed, then what the person confirmed. */
@@ -158,6 +140,15 @@ export interface EnrolmentContext {
     qrSid: string | null;
   } | null;
   enrolled: boolean;
+  /**
+   * Spec §2, §5: whether this device and browser may take the data and capture steps (device.checked; a phone
+   * until told otherwise).
+   */
+  deviceSupported: boolean;
+  /** FinishRegisterWithQr: the QR credential as a PNG (the enrolled states are never persisted). */
+  qrImage: Blob | null;
+  /** PrivacyOnboarding: the tenant's terms of use (markdown) in the person's language. */
+  terms: string | null;
 }
 
 export type EnrolmentEvent =
@@ -175,16 +166,20 @@ export type EnrolmentEvent =
   | { type: 'document.chosen'; documentType: DocumentChoice; documentCountry: string | null }
   /** RegisterSelfie: take the selfie. */
   | { type: 'selfie.start' }
-  /** A capture screen has its picture (in the image store under image.ref). */
-  | { type: 'image.captured'; image: CapturedImage }
-  | { type: 'upload.retry' }
-  | { type: 'challenge.retry' }
+  /** The capture screens: for the image upload machine of the current picture (forwarded to it). */
+  | ImageUploadEvent
   | { type: 'scan.retry' }
   | { type: 'review.confirm'; fields: ReviewFields }
   | { type: 'form.submit'; email?: string; phone?: string; nie?: string }
   | { type: 'form.back' }
   | { type: 'registration.retry' }
-  | { type: 'enrolment.finish' };
+  | { type: 'enrolment.finish' }
+  /** FinishRegisterWithQr: fetch the QR credential again. */
+  | { type: 'qr.retry' }
+  /** Spec §2, §5: what the browser check said of this device (sent by the app when the actor starts). */
+  | { type: 'device.checked'; ok: boolean }
+  /** The person chose another language: texts such as the terms of use follow it. */
+  | { type: 'locale.changed' };
 
 /** Spec §3 onboarding client state: the same facts under the names the spec gives them. */
 export interface OnboardingClientState {
@@ -243,9 +238,6 @@ function noOnboarding(context: EnrolmentContext) {
     documentType: null,
     documentCountry: null,
     identityPortrayalId: null,
-    pendingImage: null,
-    uploadError: null,
-    challenge: null,
     result: null,
     scanFailure: null,
     review: null,
@@ -254,16 +246,8 @@ function noOnboarding(context: EnrolmentContext) {
     confirmData: null,
     confirmationError: null,
     registration: null,
+    qrImage: null,
   } satisfies Partial<EnrolmentContext>;
-}
-
-function uploadOf(context: EnrolmentContext, kind: ImageKind): UploadImageInput {
-  return {
-    portrayalId: context.identityPortrayalId ?? '',
-    kind,
-    image: context.pendingImage ?? { ref: '' },
-    challengeId: kind === 'lifeproof' ? (context.challenge?.challenge_id ?? null) : null,
-  };
 }
 
 function confirmationErrorOf(error: unknown): ConfirmationError {
@@ -282,6 +266,19 @@ const isComplete = (fields: ReviewFields) =>
     (value) => typeof value === 'string' && value.trim() !== '',
   );
 
+/** The home screens a person may leave the enrolment for (src/auth/access.ts homeScreen). */
+export type HomeScreen = 'Landing' | 'UserHome' | 'MyAccreditations' | 'MyVisits' | 'PortalManagement';
+
+/** Where the QR credential of a finished enrolment is (spec §7 GET /public/credentials/{userId}/sids/{sid}). */
+export interface QrImageInput {
+  userId: string;
+  qrSid: string;
+}
+
+// Named actions read the done and error events of invoked actors, which the event union does not list.
+const outputOf = <T>(event: unknown): T => (event as { output: T }).output;
+const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error;
+
 export const enrolmentMachine = setup({
   types: {
     context: {} as EnrolmentContext,
@@ -289,7 +286,7 @@ export const enrolmentMachine = setup({
     input: {} as EnrolmentInput,
   },
   actors: {
-    // Placeholders: src/app provides the real calls (src/api onboardings and portrayals).
+    // Placeholders: src/actors provides the real calls (src/api onboardings, portrayals, credentials).
     createOnboarding: fromPromise<CreatedOnboarding, CreateOnboardingInput>(async () => {
       throw new Error('createOnboarding is provided by the app');
     }),
@@ -298,12 +295,6 @@ export const enrolmentMachine = setup({
     }),
     createPortrayal: fromPromise<CreatedPortrayal, CreatePortrayalInput>(async () => {
       throw new Error('createPortrayal is provided by the app');
-    }),
-    uploadImage: fromPromise<void, UploadImageInput>(async () => {
-      throw new Error('uploadImage is provided by the app');
-    }),
-    requestChallenge: fromPromise<Challenge, { length: number; expiration: number }>(async () => {
-      throw new Error('requestChallenge is provided by the app');
     }),
     /**
      * Resolves with the confirmation result, also when the server refuses with a registration reason (a 409 or
@@ -318,6 +309,14 @@ export const enrolmentMachine = setup({
     loadOnboarding: fromPromise<ContinuedOnboarding, { onboardingId: string }>(async () => {
       throw new Error('loadOnboarding is provided by the app');
     }),
+    fetchQrImage: fromPromise<Blob, QrImageInput>(async () => {
+      throw new Error('fetchQrImage is provided by the app');
+    }),
+    /** Spec §7 GET {assets}/tos-{lang}.md, without auth, in the person's language (else Spanish). */
+    fetchTerms: fromPromise<string>(async () => {
+      throw new Error('fetchTerms is provided by the app');
+    }),
+    imageUpload: imageUploadMachine,
     portrayalResult: portrayalResultMachine,
   },
   actions: {
@@ -325,9 +324,72 @@ export const enrolmentMachine = setup({
     persist: () => {},
     /** Remove the saved onboarding and the captured pictures. */
     forgetOnboarding: () => {},
-    goHome: () => {},
     /** The session is enrolled now (session.updated). */
     markEnrolled: () => {},
+    recordDevice: assign({
+      deviceSupported: ({ context, event }) =>
+        event.type === 'device.checked' ? event.ok : context.deviceSupported,
+    }),
+    storeAssistedEmail: assign({
+      assistedEmail: ({ context, event }) =>
+        (event.type === 'onboarding.start' ? event.assistedEmail?.trim() : undefined) ||
+        context.assistedEmail,
+    }),
+    /** Another device's onboarding, continued here: nothing of an earlier one is kept. */
+    takeContinuedOnboarding: assign(({ context, event }) => ({
+      ...noOnboarding(context),
+      onboardingId: event.type === 'onboarding.continue' ? event.onboardingId : null,
+    })),
+    storeOnboarding: assign(({ event }) => onboardingFacts(outputOf<CreatedOnboarding>(event))),
+    clearOnboarding: assign(({ context }) => noOnboarding(context)),
+    chooseSelfieOnly: assign({ documentType: 'none' as const, documentCountry: null }),
+    storeDocumentChoice: assign(({ event }) =>
+      event.type === 'document.chosen'
+        ? {
+            documentType: event.documentType,
+            documentCountry: normaliseDocumentCountry(event.documentType, event.documentCountry),
+          }
+        : {},
+    ),
+    storePortrayal: assign(({ event }) => {
+      const portrayal = outputOf<CreatedPortrayal>(event);
+      return { identityPortrayalId: portrayal.portrayal_id, lifeProofing: portrayal.life_proofing };
+    }),
+    forwardToImageUpload: forwardTo('imageUpload'),
+    storePortrayalResult: assign(({ context, event }) => {
+      const output = outputOf<PortrayalResultOutput>(event);
+      const result = output.status === 'done' ? output.result : null;
+      return { result, review: reviewDraft(result?.document_info ?? {}, context.claims), scanFailure: null };
+    }),
+    recordScanFailure: assign((_, params: { failure: PortrayalFailure }) => ({
+      scanFailure: params.failure,
+    })),
+    clearScanResult: assign({ scanFailure: null, result: null }),
+    storeReview: assign(({ context, event }) =>
+      event.type === 'review.confirm'
+        ? {
+            ocrAdaptations: ocrAdaptations(context.result?.document_info ?? {}, event.fields),
+            review: event.fields,
+          }
+        : {},
+    ),
+    storeForm: assign(({ event }) =>
+      event.type === 'form.submit'
+        ? {
+            form: { email: event.email ?? '', phone: event.phone ?? '', nie: event.nie ?? '' },
+            confirmationError: null,
+          }
+        : {},
+    ),
+    /** The registration payload (spec §3) from the review and the form; registration.retry re-sends it. */
+    storeConfirmData: assign({ confirmData: ({ context }) => payloadOf(context) }),
+    storeRegistration: assign({
+      registration: ({ event }) => registrationOf(outputOf<ConfirmationResult>(event)),
+    }),
+    storeConfirmationError: assign({ confirmationError: ({ event }) => confirmationErrorOf(errorOf(event)) }),
+    setEnrolled: assign({ enrolled: true }),
+    storeQrImage: assign({ qrImage: ({ event }) => outputOf<Blob>(event) }),
+    storeTerms: assign({ terms: ({ event }) => outputOf<string>(event) }),
   },
   guards: {
     nextStepIs: ({ context }, params: { step: EnrolmentStep }) =>
@@ -336,36 +398,45 @@ export const enrolmentMachine = setup({
       stepAfterNextSteps(context.settings, context.identityProofing) === params.step,
     identityProofingOn: ({ context }) => context.identityProofing,
     lifeProofingOn: ({ context }) => context.lifeProofing,
-    legalTermsAlreadyAccepted: (_, params: { onboarding: ContinuedOnboarding }) =>
-      params.onboarding.legal_terms_accepted,
-    acceptsLegalTerms: ({ context }, params: { termsAccepted: boolean; legitimacyConfirmed: boolean }) =>
-      legalTermsAccepted(context.registerMode, params),
-    choosesSelfieOnly: ({ context }, params: { documentType: DocumentChoice }) =>
-      params.documentType === 'none' && isCompleteDocumentChoice(context.supportedDocs, 'none', null),
-    isCompleteDocumentChoice: (
-      { context },
-      params: { documentType: DocumentChoice; documentCountry: string | null },
-    ) => isCompleteDocumentChoice(context.supportedDocs, params.documentType, params.documentCountry),
+    /** Spec §2: a computer, or a browser that will not do, takes no data or capture step. */
+    deviceUnsupported: ({ context }) => !context.deviceSupported,
+    reportsSupportedDevice: ({ event }) => event.type === 'device.checked' && event.ok,
+    /** The person's home screen (src/auth/access.ts homeScreen); the app provides it from the session. */
+    homeIs: (_, _params: { screen: HomeScreen }) => false,
+    legalTermsAlreadyAccepted: ({ event }) => outputOf<ContinuedOnboarding>(event).legal_terms_accepted,
+    acceptsLegalTerms: ({ context, event }) =>
+      event.type === 'legalTerms.accept' && legalTermsAccepted(context.registerMode, event),
+    choosesSelfieOnly: ({ context, event }) =>
+      event.type === 'document.chosen' &&
+      event.documentType === 'none' &&
+      isCompleteDocumentChoice(context.supportedDocs, 'none', null),
+    isCompleteDocumentChoice: ({ context, event }) =>
+      event.type === 'document.chosen' &&
+      isCompleteDocumentChoice(context.supportedDocs, event.documentType, event.documentCountry),
     needsDocumentImages: ({ context }) => context.documentType !== null && context.documentType !== 'none',
     hasReverse: ({ context }) => context.documentType !== null && hasReverse(context.documentType),
-    isImageNotAvailable: (_, params: { error: unknown }) =>
-      (params.error as UploadError | null)?.code === 'image_not_available',
-    portrayalFound: (_, params: { output: PortrayalResultOutput }) => params.output.status === 'done',
-    portrayalFailedWith: (_, params: { output: PortrayalResultOutput; failure: PortrayalFailure }) =>
-      params.output.status === 'failed' && params.output.failure === params.failure,
-    isCompleteReview: (_, params: { fields: ReviewFields }) => isComplete(params.fields),
-    acceptedWithQr: ({ context }, params: { confirmation: ConfirmationResult }) =>
-      params.confirmation.result.outcome === 'accepted' &&
-      params.confirmation.qr_sid !== null &&
-      context.biometricQR,
-    accepted: (_, params: { confirmation: ConfirmationResult }) =>
-      params.confirmation.result.outcome === 'accepted',
-    rejectedFor: (_, params: { confirmation: ConfirmationResult; reason: RegistrationReason }) =>
-      params.confirmation.result.outcome !== 'accepted' &&
-      params.confirmation.result.reason === params.reason,
+    portrayalFound: ({ event }) => outputOf<PortrayalResultOutput>(event).status === 'done',
+    portrayalFailedWith: ({ event }, params: { failure: PortrayalFailure }) => {
+      const output = outputOf<PortrayalResultOutput>(event);
+      return output.status === 'failed' && output.failure === params.failure;
+    },
+    isCompleteReview: ({ event }) => event.type === 'review.confirm' && isComplete(event.fields),
+    acceptedWithQr: ({ context, event }) => {
+      const confirmation = outputOf<ConfirmationResult>(event);
+      return (
+        confirmation.result.outcome === 'accepted' && confirmation.qr_sid !== null && context.biometricQR
+      );
+    },
+    accepted: ({ event }) => outputOf<ConfirmationResult>(event).result.outcome === 'accepted',
+    rejectedFor: ({ event }, params: { reason: RegistrationReason }) => {
+      const confirmation = outputOf<ConfirmationResult>(event);
+      return confirmation.result.outcome !== 'accepted' && confirmation.result.reason === params.reason;
+    },
   },
 }).createMachine({
   id: 'enrolment',
+  description:
+    'Spec §4 "Enrolment flow": not enrolled; onboarding started (supported docs stored); legal terms accepted; document chosen; identity portrayal started; images sent (obverse, reverse, selfie, liveness); result polled until it is no longer 404; review; optional form; confirmed; enrolled. The enrolled flag is also set when the server answers user_already_registered. Cancelling deletes the onboarding; stopping resets all onboarding state and goes home. Spec §2: on a computer or an unsupported browser the data and capture steps show DeviceDetect.',
   context: ({ input }) => ({
     settings: input.settings,
     registerMode: input.registerMode,
@@ -382,9 +453,6 @@ export const enrolmentMachine = setup({
     documentType: null,
     documentCountry: null,
     identityPortrayalId: null,
-    pendingImage: null,
-    uploadError: null,
-    challenge: null,
     result: null,
     scanFailure: null,
     review: null,
@@ -394,30 +462,24 @@ export const enrolmentMachine = setup({
     confirmationError: null,
     registration: null,
     enrolled: false,
+    deviceSupported: true,
+    qrImage: null,
+    terms: null,
   }),
   initial: 'notEnrolled',
   on: {
-    'onboarding.continue': {
-      target: '.continuingOnboarding',
-      actions: assign(({ context, event }) => ({
-        ...noOnboarding(context),
-        onboardingId: event.onboardingId,
-      })),
-    },
+    'onboarding.continue': { target: '.continuingOnboarding', actions: 'takeContinuedOnboarding' },
+    'device.checked': { actions: 'recordDevice' },
   },
   states: {
     notEnrolled: {
+      description:
+        'Landing: image, title, description and the Start button (assisted mode: the email of the person).',
       meta: { screen: 'Landing' },
-      on: {
-        'onboarding.start': {
-          target: 'startingOnboarding',
-          actions: assign({
-            assistedEmail: ({ context, event }) => event.assistedEmail?.trim() || context.assistedEmail,
-          }),
-        },
-      },
+      on: { 'onboarding.start': { target: 'startingOnboarding', actions: 'storeAssistedEmail' } },
     },
     startingOnboarding: {
+      description: 'Landing, Start busy: POST /internal/onboardings.',
       meta: { screen: 'Landing' },
       tags: ['loading'],
       invoke: {
@@ -431,12 +493,14 @@ export const enrolmentMachine = setup({
               ? { email: context.assistedEmail }
               : null,
         }),
-        onDone: { target: 'onboarding', actions: assign(({ event }) => onboardingFacts(event.output)) },
+        onDone: { target: 'onboarding', actions: 'storeOnboarding' },
         // The API client has told the person; Start tries again.
         onError: 'notEnrolled',
       },
     },
     continuingOnboarding: {
+      description:
+        'An onboarding another device started (DeviceDetect, after its user code) is loaded to pick its step.',
       tags: ['loading'],
       invoke: {
         id: 'loadOnboarding',
@@ -444,25 +508,19 @@ export const enrolmentMachine = setup({
         input: ({ context }) => ({ onboardingId: context.onboardingId ?? '' }),
         onDone: [
           {
-            guard: {
-              type: 'legalTermsAlreadyAccepted',
-              params: ({ event }) => ({ onboarding: event.output }),
-            },
+            guard: 'legalTermsAlreadyAccepted',
             target: 'onboarding.legalTermsDone',
-            actions: assign(({ event }) => onboardingFacts(event.output)),
+            actions: 'storeOnboarding',
           },
-          { target: 'onboarding.legalTerms', actions: assign(({ event }) => onboardingFacts(event.output)) },
+          { target: 'onboarding.legalTerms', actions: 'storeOnboarding' },
         ],
-        onError: { target: 'notEnrolled', actions: assign(({ context }) => noOnboarding(context)) },
+        onError: { target: 'notEnrolled', actions: 'clearOnboarding' },
       },
     },
     onboarding: {
       on: {
         'onboarding.cancel': '#enrolment.cancelling',
-        'onboarding.stop': {
-          target: '#enrolment.notEnrolled',
-          actions: [assign(({ context }) => noOnboarding(context)), 'forgetOnboarding', 'goHome'],
-        },
+        'onboarding.stop': { target: '#enrolment.leaving', actions: ['clearOnboarding', 'forgetOnboarding'] },
       },
       initial: 'routing',
       states: {
@@ -478,6 +536,7 @@ export const enrolmentMachine = setup({
           ],
         },
         nextSteps: {
+          description: 'NextSteps (setting showNextSteps): what the enrolment will ask for, and Continue.',
           meta: { screen: 'NextSteps' },
           entry: 'persist',
           on: {
@@ -491,27 +550,45 @@ export const enrolmentMachine = setup({
           },
         },
         identityProofingStep: {
+          description:
+            'IdentityProofingStep (setting onboardingSteps): why the document is checked, and Continue.',
           meta: { screen: 'IdentityProofingStep' },
           entry: 'persist',
           on: { 'steps.continue': 'legalTerms' },
         },
         legalTerms: {
+          description:
+            'PrivacyOnboarding: the terms of use to accept (assisted mode: also the legal legitimacy to confirm).',
           meta: { screen: 'PrivacyOnboarding' },
           entry: 'persist',
+          always: { guard: 'deviceUnsupported', target: 'otherDevice' },
           on: {
-            'legalTerms.accept': {
-              guard: {
-                type: 'acceptsLegalTerms',
-                params: ({ event }) => ({
-                  termsAccepted: event.termsAccepted,
-                  legitimacyConfirmed: event.legitimacyConfirmed,
-                }),
+            'legalTerms.accept': { guard: 'acceptsLegalTerms', target: 'acceptingLegalTerms' },
+            'locale.changed': '.loadingTerms',
+          },
+          initial: 'loadingTerms',
+          states: {
+            loadingTerms: {
+              description: 'PrivacyOnboarding, the terms spinner: GET {assets}/tos-{lang}.md.',
+              invoke: {
+                id: 'fetchTerms',
+                src: 'fetchTerms',
+                onDone: { target: 'termsShown', actions: 'storeTerms' },
+                onError: 'termsUnavailable',
               },
-              target: 'acceptingLegalTerms',
+            },
+            termsShown: {
+              description: 'PrivacyOnboarding: the terms of use, scrollable, and the accept checkbox.',
+            },
+            termsUnavailable: {
+              description:
+                'PrivacyOnboarding, error terms_unavailable: the terms of use could not be loaded; they cannot be accepted.',
+              meta: { screen: 'PrivacyOnboarding', errorCode: 'terms_unavailable' },
             },
           },
         },
         acceptingLegalTerms: {
+          description: 'PrivacyOnboarding, accept busy: PUT /internal/onboardings/{id}/legal_terms.',
           meta: { screen: 'PrivacyOnboarding' },
           tags: ['loading'],
           invoke: {
@@ -519,53 +596,42 @@ export const enrolmentMachine = setup({
             src: 'acceptLegalTerms',
             input: ({ context }) => ({ onboardingId: context.onboardingId ?? '' }),
             onDone: 'legalTermsDone',
-            onError: 'legalTerms',
+            onError: 'legalTerms.termsShown',
           },
         },
         legalTermsDone: {
           always: [
             { guard: 'identityProofingOn', target: 'choosingDocument' },
             // OnlySelfieWithId: a selfie-only portrayal.
-            { target: 'registerSelfie', actions: assign({ documentType: 'none', documentCountry: null }) },
+            { target: 'registerSelfie', actions: 'chooseSelfieOnly' },
           ],
         },
         choosingDocument: {
+          description:
+            'RegisterDocuments: the document types the onboarding supports, and the country of issue.',
           meta: { screen: 'RegisterDocuments' },
           entry: 'persist',
+          always: { guard: 'deviceUnsupported', target: 'otherDevice' },
           on: {
             'document.chosen': [
+              { guard: 'choosesSelfieOnly', target: 'registerSelfie', actions: 'chooseSelfieOnly' },
               {
-                guard: {
-                  type: 'choosesSelfieOnly',
-                  params: ({ event }) => ({ documentType: event.documentType }),
-                },
-                target: 'registerSelfie',
-                actions: assign({ documentType: 'none', documentCountry: null }),
-              },
-              {
-                guard: {
-                  type: 'isCompleteDocumentChoice',
-                  params: ({ event }) => ({
-                    documentType: event.documentType,
-                    documentCountry: event.documentCountry,
-                  }),
-                },
+                guard: 'isCompleteDocumentChoice',
                 target: 'startingPortrayal',
-                actions: assign({
-                  documentType: ({ event }) => event.documentType,
-                  documentCountry: ({ event }) =>
-                    normaliseDocumentCountry(event.documentType, event.documentCountry),
-                }),
+                actions: 'storeDocumentChoice',
               },
             ],
           },
         },
         registerSelfie: {
+          description: 'RegisterSelfie: what the selfie is for, tips, and the button that opens the camera.',
           meta: { screen: 'RegisterSelfie' },
           entry: 'persist',
+          always: { guard: 'deviceUnsupported', target: 'otherDevice' },
           on: { 'selfie.start': 'startingPortrayal' },
         },
         startingPortrayal: {
+          description: 'The step before stays shown, busy: POST /internal/portrayals.',
           tags: ['loading'],
           invoke: {
             id: 'createPortrayal',
@@ -576,20 +642,21 @@ export const enrolmentMachine = setup({
               documentType: context.documentType ?? 'none',
               documentCountry: context.documentCountry,
             }),
-            onDone: {
-              target: 'images',
-              actions: assign({
-                identityPortrayalId: ({ event }) => event.output.portrayal_id,
-                lifeProofing: ({ event }) => event.output.life_proofing,
-              }),
-            },
+            onDone: { target: 'images', actions: 'storePortrayal' },
             onError: [
               { guard: 'needsDocumentImages', target: 'choosingDocument' },
               { target: 'registerSelfie' },
             ],
           },
         },
+        // One imageUpload child per picture (machines/image-upload.machine.ts); the capture screens read its
+        // snapshot (snapshot.children.imageUpload) for the upload and its errors, and their events reach it.
         images: {
+          on: {
+            'image.captured': { actions: 'forwardToImageUpload' },
+            'upload.retry': { actions: 'forwardToImageUpload' },
+            'challenge.retry': { actions: 'forwardToImageUpload' },
+          },
           initial: 'routing',
           states: {
             routing: {
@@ -600,306 +667,73 @@ export const enrolmentMachine = setup({
               ],
             },
             obverse: {
+              description:
+                'DocumentScan, front side: the back camera, then the upload (errors upload_failed, image_not_available from imageUpload).',
               meta: { screen: 'DocumentScan', side: 'obverse' },
-              initial: 'capturing',
-              states: {
-                capturing: {
-                  entry: 'persist',
-                  on: {
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
-                uploading: {
-                  tags: ['loading'],
-                  invoke: {
-                    id: 'uploadImage',
-                    src: 'uploadImage',
-                    input: ({ context }) => uploadOf(context, 'obverse'),
-                    onDone: [
-                      {
-                        guard: 'hasReverse',
-                        target: '#enrolment.onboarding.images.reverse',
-                        actions: assign({ pendingImage: null }),
-                      },
-                      {
-                        guard: 'lifeProofingOn',
-                        target: '#enrolment.onboarding.images.lifeproof',
-                        actions: assign({ pendingImage: null }),
-                      },
-                      {
-                        target: '#enrolment.onboarding.images.selfie',
-                        actions: assign({ pendingImage: null }),
-                      },
-                    ],
-                    onError: [
-                      {
-                        guard: {
-                          type: 'isImageNotAvailable',
-                          params: ({ event }) => ({ error: event.error }),
-                        },
-                        target: 'imageNotAvailable',
-                        actions: assign({ pendingImage: null, uploadError: 'image_not_available' }),
-                      },
-                      {
-                        target: 'uploadFailed',
-                        actions: assign({
-                          uploadError: ({ event }) =>
-                            (event.error as UploadError | null)?.code ?? 'upload_failed',
-                        }),
-                      },
-                    ],
-                  },
-                },
-                uploadFailed: {
-                  meta: { screen: 'DocumentScan', side: 'obverse', uploadError: 'upload_failed' },
-                  entry: 'persist',
-                  on: {
-                    'upload.retry': 'uploading',
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
-                imageNotAvailable: {
-                  meta: { screen: 'DocumentScan', side: 'obverse', uploadError: 'image_not_available' },
-                  entry: 'persist',
-                  on: {
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
+              invoke: {
+                id: 'imageUpload',
+                src: 'imageUpload',
+                input: ({ context }): ImageUploadInput => ({
+                  kind: 'obverse',
+                  portrayalId: context.identityPortrayalId ?? '',
+                }),
+                onDone: [
+                  { guard: 'hasReverse', target: 'reverse' },
+                  { guard: 'lifeProofingOn', target: 'lifeproof' },
+                  { target: 'selfie' },
+                ],
               },
             },
             reverse: {
+              description:
+                'DocumentScan, back side: the back camera, then the upload (errors upload_failed, image_not_available from imageUpload).',
               meta: { screen: 'DocumentScan', side: 'reverse' },
-              initial: 'capturing',
-              states: {
-                capturing: {
-                  entry: 'persist',
-                  on: {
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
-                uploading: {
-                  tags: ['loading'],
-                  invoke: {
-                    id: 'uploadImage',
-                    src: 'uploadImage',
-                    input: ({ context }) => uploadOf(context, 'reverse'),
-                    onDone: [
-                      {
-                        guard: 'lifeProofingOn',
-                        target: '#enrolment.onboarding.images.lifeproof',
-                        actions: assign({ pendingImage: null }),
-                      },
-                      {
-                        target: '#enrolment.onboarding.images.selfie',
-                        actions: assign({ pendingImage: null }),
-                      },
-                    ],
-                    onError: [
-                      {
-                        guard: {
-                          type: 'isImageNotAvailable',
-                          params: ({ event }) => ({ error: event.error }),
-                        },
-                        target: 'imageNotAvailable',
-                        actions: assign({ pendingImage: null, uploadError: 'image_not_available' }),
-                      },
-                      {
-                        target: 'uploadFailed',
-                        actions: assign({
-                          uploadError: ({ event }) =>
-                            (event.error as UploadError | null)?.code ?? 'upload_failed',
-                        }),
-                      },
-                    ],
-                  },
-                },
-                uploadFailed: {
-                  meta: { screen: 'DocumentScan', side: 'reverse', uploadError: 'upload_failed' },
-                  entry: 'persist',
-                  on: {
-                    'upload.retry': 'uploading',
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
-                imageNotAvailable: {
-                  meta: { screen: 'DocumentScan', side: 'reverse', uploadError: 'image_not_available' },
-                  entry: 'persist',
-                  on: {
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
+              invoke: {
+                id: 'imageUpload',
+                src: 'imageUpload',
+                input: ({ context }): ImageUploadInput => ({
+                  kind: 'reverse',
+                  portrayalId: context.identityPortrayalId ?? '',
+                }),
+                onDone: [{ guard: 'lifeProofingOn', target: 'lifeproof' }, { target: 'selfie' }],
               },
             },
             selfie: {
+              description:
+                'TakeSelfie: the front camera, then the upload (errors upload_failed, image_not_available from imageUpload).',
               meta: { screen: 'TakeSelfie' },
-              initial: 'capturing',
-              states: {
-                capturing: {
-                  entry: 'persist',
-                  on: {
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
-                uploading: {
-                  tags: ['loading'],
-                  invoke: {
-                    id: 'uploadImage',
-                    src: 'uploadImage',
-                    input: ({ context }) => uploadOf(context, 'selfie'),
-                    onDone: {
-                      target: '#enrolment.onboarding.result',
-                      actions: assign({ pendingImage: null }),
-                    },
-                    onError: [
-                      {
-                        guard: {
-                          type: 'isImageNotAvailable',
-                          params: ({ event }) => ({ error: event.error }),
-                        },
-                        target: 'imageNotAvailable',
-                        actions: assign({ pendingImage: null, uploadError: 'image_not_available' }),
-                      },
-                      {
-                        target: 'uploadFailed',
-                        actions: assign({
-                          uploadError: ({ event }) =>
-                            (event.error as UploadError | null)?.code ?? 'upload_failed',
-                        }),
-                      },
-                    ],
-                  },
-                },
-                uploadFailed: {
-                  meta: { screen: 'TakeSelfie', uploadError: 'upload_failed' },
-                  entry: 'persist',
-                  on: {
-                    'upload.retry': 'uploading',
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
-                imageNotAvailable: {
-                  meta: { screen: 'TakeSelfie', uploadError: 'image_not_available' },
-                  entry: 'persist',
-                  on: {
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
+              always: { guard: 'deviceUnsupported', target: '#enrolment.onboarding.otherDevice' },
+              invoke: {
+                id: 'imageUpload',
+                src: 'imageUpload',
+                input: ({ context }): ImageUploadInput => ({
+                  kind: 'selfie',
+                  portrayalId: context.identityPortrayalId ?? '',
+                }),
+                onDone: '#enrolment.onboarding.result',
               },
             },
             lifeproof: {
+              description:
+                'TakeSelfieAlive: the liveness challenge, one picture per action, then the upload (errors challenge_unavailable, upload_failed, image_not_available from imageUpload).',
               meta: { screen: 'TakeSelfieAlive' },
-              initial: 'requestingChallenge',
-              states: {
-                requestingChallenge: {
-                  tags: ['loading'],
-                  invoke: {
-                    id: 'requestChallenge',
-                    src: 'requestChallenge',
-                    // Three actions, valid for one minute.
-                    input: { length: 3, expiration: 60 },
-                    onDone: {
-                      target: 'capturing',
-                      actions: assign({ challenge: ({ event }) => event.output }),
-                    },
-                    onError: 'challengeFailed',
-                  },
-                },
-                challengeFailed: {
-                  meta: { screen: 'TakeSelfieAlive', challengeError: 'challenge_unavailable' },
-                  on: { 'challenge.retry': 'requestingChallenge' },
-                },
-                capturing: {
-                  entry: 'persist',
-                  on: {
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
-                uploading: {
-                  tags: ['loading'],
-                  invoke: {
-                    id: 'uploadImage',
-                    src: 'uploadImage',
-                    input: ({ context }) => uploadOf(context, 'lifeproof'),
-                    onDone: {
-                      target: '#enrolment.onboarding.result',
-                      actions: assign({ pendingImage: null }),
-                    },
-                    onError: [
-                      {
-                        guard: {
-                          type: 'isImageNotAvailable',
-                          params: ({ event }) => ({ error: event.error }),
-                        },
-                        target: 'imageNotAvailable',
-                        actions: assign({ pendingImage: null, uploadError: 'image_not_available' }),
-                      },
-                      {
-                        target: 'uploadFailed',
-                        actions: assign({
-                          uploadError: ({ event }) =>
-                            (event.error as UploadError | null)?.code ?? 'upload_failed',
-                        }),
-                      },
-                    ],
-                  },
-                },
-                uploadFailed: {
-                  meta: { screen: 'TakeSelfieAlive', uploadError: 'upload_failed' },
-                  entry: 'persist',
-                  on: {
-                    'upload.retry': 'uploading',
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
-                imageNotAvailable: {
-                  meta: { screen: 'TakeSelfieAlive', uploadError: 'image_not_available' },
-                  entry: 'persist',
-                  on: {
-                    'image.captured': {
-                      target: 'uploading',
-                      actions: assign({ pendingImage: ({ event }) => event.image, uploadError: null }),
-                    },
-                  },
-                },
+              always: { guard: 'deviceUnsupported', target: '#enrolment.onboarding.otherDevice' },
+              invoke: {
+                id: 'imageUpload',
+                src: 'imageUpload',
+                input: ({ context }): ImageUploadInput => ({
+                  kind: 'lifeproof',
+                  portrayalId: context.identityPortrayalId ?? '',
+                }),
+                onDone: '#enrolment.onboarding.result',
               },
             },
           },
         },
         // The review screen waits for the result: polled every 2 s, at most 16 s (portrayal-result.machine).
         result: {
+          description:
+            'ReviewRegister, waiting: the result of the portrayal is polled every 2 s for at most 16 s.',
           meta: { screen: 'ReviewRegister' },
           tags: ['loading'],
           invoke: {
@@ -907,74 +741,53 @@ export const enrolmentMachine = setup({
             src: 'portrayalResult',
             input: ({ context }) => ({ portrayalId: context.identityPortrayalId ?? '' }),
             onDone: [
+              { guard: 'portrayalFound', target: 'review', actions: 'storePortrayalResult' },
               {
-                guard: { type: 'portrayalFound', params: ({ event }) => ({ output: event.output }) },
-                target: 'review',
-                actions: assign({
-                  result: ({ event }) => (event.output.status === 'done' ? event.output.result : null),
-                  review: ({ context, event }) =>
-                    reviewDraft(
-                      event.output.status === 'done' ? event.output.result.document_info : {},
-                      context.claims,
-                    ),
-                  scanFailure: null,
-                }),
-              },
-              {
-                guard: {
-                  type: 'portrayalFailedWith',
-                  params: ({ event }) => ({ output: event.output, failure: 'blurred_image_error' }),
-                },
+                guard: { type: 'portrayalFailedWith', params: { failure: 'blurred_image_error' } },
                 target: 'scanFailed.blurred',
-                actions: assign({ scanFailure: 'blurred_image_error' }),
+                actions: { type: 'recordScanFailure', params: { failure: 'blurred_image_error' } },
               },
               {
-                guard: {
-                  type: 'portrayalFailedWith',
-                  params: ({ event }) => ({ output: event.output, failure: 'document_classification_error' }),
-                },
+                guard: { type: 'portrayalFailedWith', params: { failure: 'document_classification_error' } },
                 target: 'scanFailed.classification',
-                actions: assign({ scanFailure: 'document_classification_error' }),
+                actions: { type: 'recordScanFailure', params: { failure: 'document_classification_error' } },
               },
               {
-                guard: {
-                  type: 'portrayalFailedWith',
-                  params: ({ event }) => ({ output: event.output, failure: 'spoofed_image_error' }),
-                },
+                guard: { type: 'portrayalFailedWith', params: { failure: 'spoofed_image_error' } },
                 target: 'scanFailed.spoofed',
-                actions: assign({ scanFailure: 'spoofed_image_error' }),
+                actions: { type: 'recordScanFailure', params: { failure: 'spoofed_image_error' } },
               },
               {
-                guard: {
-                  type: 'portrayalFailedWith',
-                  params: ({ event }) => ({ output: event.output, failure: 'validas_error' }),
-                },
+                guard: { type: 'portrayalFailedWith', params: { failure: 'validas_error' } },
                 target: 'scanFailed.validation',
-                actions: assign({ scanFailure: 'validas_error' }),
+                actions: { type: 'recordScanFailure', params: { failure: 'validas_error' } },
               },
               {
-                guard: {
-                  type: 'portrayalFailedWith',
-                  params: ({ event }) => ({ output: event.output, failure: 'timeout' }),
-                },
+                guard: { type: 'portrayalFailedWith', params: { failure: 'timeout' } },
                 target: 'scanFailed.timeout',
-                actions: assign({ scanFailure: 'timeout' }),
+                actions: { type: 'recordScanFailure', params: { failure: 'timeout' } },
               },
-              { target: 'scanFailed.unknown', actions: assign({ scanFailure: 'unknown' }) },
+              {
+                target: 'scanFailed.unknown',
+                actions: { type: 'recordScanFailure', params: { failure: 'unknown' } },
+              },
             ],
-            onError: { target: 'scanFailed.unknown', actions: assign({ scanFailure: 'unknown' }) },
+            onError: {
+              target: 'scanFailed.unknown',
+              actions: { type: 'recordScanFailure', params: { failure: 'unknown' } },
+            },
           },
         },
         // Spec §8 document scan failure screens; scan.retry takes the pictures again for the same onboarding
         // and portrayal (the server computes a new result for new pictures).
         scanFailed: {
           entry: 'persist',
-          on: {
-            'scan.retry': { target: 'images', actions: assign({ scanFailure: null, result: null }) },
-          },
+          on: { 'scan.retry': { target: 'images', actions: 'clearScanResult' } },
           initial: 'unknown',
           states: {
             classification: {
+              description:
+                'DocumentScan, classification failure screen, error document_classification_error: the document does not match the type chosen; retry.',
               meta: {
                 screen: 'DocumentScan',
                 scanError: 'classification',
@@ -982,60 +795,53 @@ export const enrolmentMachine = setup({
               },
             },
             blurred: {
+              description: 'DocumentScan, error blurred_image_error: the picture is blurred; retry.',
               meta: { screen: 'DocumentScan', scanError: 'blurred', errorCode: 'blurred_image_error' },
             },
             spoofed: {
+              description: 'DocumentScan, error spoofed_image_error: the analysis failed; retry.',
               meta: { screen: 'DocumentScan', scanError: 'analysis', errorCode: 'spoofed_image_error' },
             },
             validation: {
+              description:
+                'DocumentScan, analysis failure screen, error validas_error: the validation failed; retry.',
               meta: { screen: 'DocumentScan', scanError: 'analysis', errorCode: 'validas_error' },
             },
             unknown: {
+              description: 'DocumentScan, error unknown: the result named no known error; retry.',
               meta: { screen: 'DocumentScan', scanError: 'unknown', errorCode: 'unknown' },
             },
             timeout: {
+              description:
+                'DocumentScan, error timeout: no result within 16 s (the undefined failure screen); retry.',
               meta: { screen: 'DocumentScan', scanError: 'undefined', errorCode: 'timeout' },
             },
           },
         },
         review: {
+          description: 'ReviewRegister: the document reading (with the token claims) to correct and confirm.',
           meta: { screen: 'ReviewRegister' },
           entry: 'persist',
+          always: { guard: 'deviceUnsupported', target: 'otherDevice' },
           on: {
-            'review.confirm': {
-              guard: { type: 'isCompleteReview', params: ({ event }) => ({ fields: event.fields }) },
-              target: 'registerForm',
-              actions: assign({
-                ocrAdaptations: ({ context, event }) =>
-                  ocrAdaptations(context.result?.document_info ?? {}, event.fields),
-                review: ({ event }) => event.fields,
-              }),
-            },
+            'review.confirm': { guard: 'isCompleteReview', target: 'registerForm', actions: 'storeReview' },
           },
         },
         registerForm: {
+          description:
+            'RegisterForm: email, phone and NIE (optional form), with the field errors of a refused confirmation.',
           meta: { screen: 'RegisterForm' },
           entry: 'persist',
+          always: { guard: 'deviceUnsupported', target: 'otherDevice' },
           on: {
-            'form.submit': {
-              target: 'confirming',
-              actions: [
-                assign({
-                  form: ({ event }) => ({
-                    email: event.email ?? '',
-                    phone: event.phone ?? '',
-                    nie: event.nie ?? '',
-                  }),
-                  confirmationError: null,
-                }),
-                assign({ confirmData: ({ context }) => payloadOf(context) }),
-              ],
-            },
+            'form.submit': { target: 'confirming', actions: ['storeForm', 'storeConfirmData'] },
             'form.back': 'review',
           },
         },
         // No screen of its own: the form (or the retryable failure) stays shown while the server decides.
         confirming: {
+          description:
+            'RegisterForm (or the retryable failure) stays shown, busy: PUT /internal/onboardings/{id}/portrayals/{portrayalId}.',
           tags: ['loading'],
           invoke: {
             id: 'confirmRegistration',
@@ -1048,93 +854,54 @@ export const enrolmentMachine = setup({
             }),
             onDone: [
               {
-                guard: {
-                  type: 'acceptedWithQr',
-                  params: ({ event }) => ({ confirmation: event.output }),
-                },
+                guard: 'acceptedWithQr',
                 target: '#enrolment.enrolled.withQr',
-                actions: assign({
-                  registration: ({ event }) => registrationOf(event.output),
-                  enrolled: true,
-                }),
+                actions: ['storeRegistration', 'setEnrolled'],
               },
               {
-                guard: { type: 'accepted', params: ({ event }) => ({ confirmation: event.output }) },
+                guard: 'accepted',
                 target: '#enrolment.enrolled.withoutQr',
-                actions: assign({
-                  registration: ({ event }) => registrationOf(event.output),
-                  enrolled: true,
-                }),
+                actions: ['storeRegistration', 'setEnrolled'],
               },
               {
-                guard: {
-                  type: 'rejectedFor',
-                  params: ({ event }) => ({ confirmation: event.output, reason: 'underaged' }),
-                },
+                guard: { type: 'rejectedFor', params: { reason: 'underaged' } },
                 target: 'registrationFailed.underage',
-                actions: assign({ registration: ({ event }) => registrationOf(event.output) }),
+                actions: 'storeRegistration',
               },
               {
-                guard: {
-                  type: 'rejectedFor',
-                  params: ({ event }) => ({ confirmation: event.output, reason: 'user_interdicted' }),
-                },
+                guard: { type: 'rejectedFor', params: { reason: 'user_interdicted' } },
                 target: 'registrationFailed.forbiddenList',
-                actions: assign({ registration: ({ event }) => registrationOf(event.output) }),
+                actions: 'storeRegistration',
               },
               {
-                guard: {
-                  type: 'rejectedFor',
-                  params: ({ event }) => ({ confirmation: event.output, reason: 'document_expired' }),
-                },
+                guard: { type: 'rejectedFor', params: { reason: 'document_expired' } },
                 target: 'registrationFailed.documentExpired',
-                actions: assign({ registration: ({ event }) => registrationOf(event.output) }),
+                actions: 'storeRegistration',
               },
               {
-                guard: {
-                  type: 'rejectedFor',
-                  params: ({ event }) => ({ confirmation: event.output, reason: 'life_proofing_failed' }),
-                },
+                guard: { type: 'rejectedFor', params: { reason: 'life_proofing_failed' } },
                 target: 'registrationFailed.lifeProofingFailed',
-                actions: assign({ registration: ({ event }) => registrationOf(event.output) }),
+                actions: 'storeRegistration',
               },
               {
-                guard: {
-                  type: 'rejectedFor',
-                  params: ({ event }) => ({ confirmation: event.output, reason: 'user_already_registered' }),
-                },
+                guard: { type: 'rejectedFor', params: { reason: 'user_already_registered' } },
                 target: 'registrationFailed.alreadyRegistered',
-                actions: assign({ registration: ({ event }) => registrationOf(event.output) }),
+                actions: 'storeRegistration',
               },
               {
-                guard: {
-                  type: 'rejectedFor',
-                  params: ({ event }) => ({ confirmation: event.output, reason: 'document_already_exists' }),
-                },
+                guard: { type: 'rejectedFor', params: { reason: 'document_already_exists' } },
                 target: 'registrationFailed.documentAlreadyInUse',
-                actions: assign({ registration: ({ event }) => registrationOf(event.output) }),
+                actions: 'storeRegistration',
               },
               {
-                guard: {
-                  type: 'rejectedFor',
-                  params: ({ event }) => ({
-                    confirmation: event.output,
-                    reason: 'enforcement_source_unavailable',
-                  }),
-                },
+                guard: { type: 'rejectedFor', params: { reason: 'enforcement_source_unavailable' } },
                 target: 'registrationFailed.enforcementSourceUnavailable',
-                actions: assign({ registration: ({ event }) => registrationOf(event.output) }),
+                actions: 'storeRegistration',
               },
-              {
-                target: 'registrationFailed.unknown',
-                actions: assign({ registration: ({ event }) => registrationOf(event.output) }),
-              },
+              { target: 'registrationFailed.unknown', actions: 'storeRegistration' },
             ],
             // No registration reason (a field refused, the network): back to the form to correct or resend.
-            onError: {
-              target: 'registerForm',
-              actions: assign({ confirmationError: ({ event }) => confirmationErrorOf(event.error) }),
-            },
+            onError: { target: 'registerForm', actions: 'storeConfirmationError' },
           },
         },
         // Spec §8 registration failures, each with its code on the finish-with-error screen.
@@ -1143,61 +910,165 @@ export const enrolmentMachine = setup({
           initial: 'unknown',
           states: {
             underage: {
+              description:
+                'FinishRegisterWithError, error underage (reason underaged): the person is under age.',
               meta: { screen: 'FinishRegisterWithError', errorCode: 'underage' },
             },
             forbiddenList: {
+              description:
+                'FinishRegisterWithError, error forbidden-list (reason user_interdicted): the person is on the prohibited list.',
               meta: { screen: 'FinishRegisterWithError', errorCode: 'forbidden-list' },
             },
             documentExpired: {
+              description: 'FinishRegisterWithError, error document-expired (reason document_expired).',
               meta: { screen: 'FinishRegisterWithError', errorCode: 'document-expired' },
             },
             lifeProofingFailed: {
+              description:
+                'FinishRegisterWithError, error life-proofing-failed (reason life_proofing_failed).',
               meta: { screen: 'FinishRegisterWithError', errorCode: 'life-proofing-failed' },
             },
             // Spec §4: the enrolled flag is also set when the server answers user_already_registered.
             alreadyRegistered: {
+              description:
+                'FinishRegisterWithError, error already-registered (reason user_already_registered): the person is enrolled already, and now marked so.',
               meta: { screen: 'FinishRegisterWithError', errorCode: 'already-registered' },
-              entry: [assign({ enrolled: true }), 'markEnrolled'],
+              entry: ['setEnrolled', 'markEnrolled'],
             },
             documentAlreadyInUse: {
+              description:
+                'FinishRegisterWithError, error document-already-in-use (reason document_already_exists).',
               meta: { screen: 'FinishRegisterWithError', errorCode: 'document-already-in-use' },
             },
             // The only retryable reason: the prohibited-list service is unavailable, try later.
             enforcementSourceUnavailable: {
+              description:
+                'FinishRegisterWithError, error enforcement-source-unavailable (reason enforcement_source_unavailable): the prohibited-list service is down; the only retryable reason, with a retry button.',
               meta: { screen: 'FinishRegisterWithError', errorCode: 'enforcement-source-unavailable' },
               on: { 'registration.retry': '#enrolment.onboarding.confirming' },
             },
             unknown: {
+              description: 'FinishRegisterWithError, error unknown: a reason this portal does not know.',
               meta: { screen: 'FinishRegisterWithError', errorCode: 'unknown' },
+            },
+          },
+        },
+        // Spec §2: the data and capture steps are for a phone; the person continues there with a user code.
+        otherDevice: {
+          description:
+            'DeviceDetect: this computer or browser cannot take the data and capture steps; a user code and its QR continue the same onboarding on a phone, whose progress is shown.',
+          meta: { screen: 'DeviceDetect' },
+          on: {
+            // The same browser passes the check after all: the server says which step the onboarding is at.
+            'device.checked': {
+              guard: 'reportsSupportedDevice',
+              target: '#enrolment.continuingOnboarding',
+              actions: 'recordDevice',
             },
           },
         },
       },
     },
     cancelling: {
+      description: 'The step stays shown, busy: DELETE /internal/onboardings/{id}.',
       tags: ['loading'],
       invoke: {
         id: 'deleteOnboarding',
         src: 'deleteOnboarding',
         input: ({ context }) => ({ onboardingId: context.onboardingId ?? '' }),
-        onDone: {
-          target: 'notEnrolled',
-          actions: [assign(({ context }) => noOnboarding(context)), 'forgetOnboarding', 'goHome'],
-        },
+        onDone: { target: 'leaving', actions: ['clearOnboarding', 'forgetOnboarding'] },
         // The person asked to leave: they leave, and the server forgets the onboarding in its own time.
-        onError: {
-          target: 'notEnrolled',
-          actions: [assign(({ context }) => noOnboarding(context)), 'forgetOnboarding', 'goHome'],
-        },
+        onError: { target: 'leaving', actions: ['clearOnboarding', 'forgetOnboarding'] },
       },
     },
     enrolled: {
       entry: ['markEnrolled', 'forgetOnboarding'],
-      on: { 'enrolment.finish': { actions: 'goHome' } },
+      on: { 'enrolment.finish': 'leaving' },
       initial: 'withoutQr',
       states: {
-        withQr: { meta: { screen: 'FinishRegisterWithQr' } },
-        withoutQr: { meta: { screen: 'FinishRegister' } },
+        withQr: {
+          description:
+            'FinishRegisterWithQr: enrolled, with the new QR credential (valid 15 days) to show and download, and Continue.',
+          meta: { screen: 'FinishRegisterWithQr' },
+          initial: 'loadingQr',
+          states: {
+            loadingQr: {
+              description:
+                'FinishRegisterWithQr, the QR spinner: GET /public/credentials/{userId}/sids/{sid} as PNG.',
+              tags: ['loading'],
+              invoke: {
+                id: 'fetchQrImage',
+                src: 'fetchQrImage',
+                input: ({ context }) => ({
+                  userId: context.registration?.userId ?? '',
+                  qrSid: context.registration?.qrSid ?? '',
+                }),
+                onDone: { target: 'qrShown', actions: 'storeQrImage' },
+                onError: 'qrUnavailable',
+              },
+            },
+            qrShown: {
+              description: 'FinishRegisterWithQr: the QR image and its download link.',
+            },
+            qrUnavailable: {
+              description:
+                'FinishRegisterWithQr, error qr_unavailable: the QR image could not be loaded; a retry button.',
+              meta: { screen: 'FinishRegisterWithQr', errorCode: 'qr_unavailable' },
+              on: { 'qr.retry': 'loadingQr' },
+            },
+          },
+        },
+        withoutQr: {
+          description: 'FinishRegister: enrolled (no QR credential issued), and Continue.',
+          meta: { screen: 'FinishRegister' },
+        },
+      },
+    },
+    // Leaving the enrolment: the person's home screen (src/auth/access.ts homeScreen), which the app names.
+    leaving: {
+      always: [
+        { guard: { type: 'homeIs', params: { screen: 'UserHome' } }, target: 'left.userHome' },
+        {
+          guard: { type: 'homeIs', params: { screen: 'MyAccreditations' } },
+          target: 'left.myAccreditations',
+        },
+        { guard: { type: 'homeIs', params: { screen: 'MyVisits' } }, target: 'left.myVisits' },
+        {
+          guard: { type: 'homeIs', params: { screen: 'PortalManagement' } },
+          target: 'left.portalManagement',
+        },
+        // Someone not enrolled is at home on Landing.
+        { target: 'left.landing' },
+      ],
+    },
+    // The enrolment is over: the app shows the home screen named here and starts a new enrolment when the
+    // person comes back to one of its screens.
+    left: {
+      initial: 'landing',
+      states: {
+        landing: {
+          description:
+            'Landing: someone not enrolled is at home on Landing, where Start begins a new enrolment.',
+          meta: { screen: 'Landing' },
+        },
+        userHome: {
+          description: 'UserHome: the enrolment is left for the home of an enrolled user.',
+          meta: { screen: 'UserHome' },
+        },
+        myAccreditations: {
+          description:
+            'MyAccreditations: the enrolment is left for the home of a person enrolled with claims.',
+          meta: { screen: 'MyAccreditations' },
+        },
+        myVisits: {
+          description: 'MyVisits: the enrolment is left for the home of an enrolled visitor.',
+          meta: { screen: 'MyVisits' },
+        },
+        portalManagement: {
+          description:
+            'PortalManagement: the enrolment is left for the home of staff (an assistant after an assisted registration).',
+          meta: { screen: 'PortalManagement' },
+        },
       },
     },
   },

@@ -6,6 +6,9 @@ import type { PortrayalFailure } from '../src/domain/enrolment';
 // longer 404, giving up 16 s after the first request. Each result error of spec §8 ends in its own final
 // state; the enrolment machine invokes this one as a child and reads its output.
 
+// Named actions and guards read the done event of the fetch, which the machine's event union does not list.
+const fetchedOf = (event: unknown): PortrayalFetch => (event as { output: PortrayalFetch }).output;
+
 /** What one GET answered: 404 (not computed yet), the result, or a 422 naming the error. */
 export type PortrayalFetch =
   | { status: 'pending' }
@@ -39,11 +42,22 @@ export const portrayalResultMachine = setup({
       throw new Error('fetchPortrayalResult is provided by the app');
     }),
   },
+  actions: {
+    countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
+    storeResult: assign({
+      result: ({ event }) => {
+        const fetched = fetchedOf(event);
+        return fetched.status === 'done' ? fetched.result : null;
+      },
+    }),
+  },
   guards: {
-    isFound: (_, params: { fetched: PortrayalFetch }) => params.fetched.status === 'done',
-    isPending: (_, params: { fetched: PortrayalFetch }) => params.fetched.status === 'pending',
-    hasErrorCode: (_, params: { fetched: PortrayalFetch; code: PortrayalErrorCode }) =>
-      params.fetched.status === 'error' && params.fetched.code === params.code,
+    isFound: ({ event }) => fetchedOf(event).status === 'done',
+    isPending: ({ event }) => fetchedOf(event).status === 'pending',
+    hasErrorCode: ({ event }, params: { code: PortrayalErrorCode }) => {
+      const fetched = fetchedOf(event);
+      return fetched.status === 'error' && fetched.code === params.code;
+    },
   },
   delays: {
     pollInterval: 2000,
@@ -51,6 +65,8 @@ export const portrayalResultMachine = setup({
   },
 }).createMachine({
   id: 'portrayalResult',
+  description:
+    'Spec §7 Portrayals: GET /internal/portrayals/{id} polled every 2 s until it is no longer 404, with a 16 s timeout; spec §8 portrayal result errors blurred_image_error, document_classification_error, spoofed_image_error, validas_error, plus the timeout. The enrolment shows ReviewRegister, waiting, meanwhile.',
   context: ({ input }) => ({ portrayalId: input.portrayalId, attempts: 0, result: null }),
   initial: 'polling',
   output: ({ event }) => event.output as PortrayalResultOutput,
@@ -61,49 +77,29 @@ export const portrayalResultMachine = setup({
       initial: 'fetching',
       states: {
         fetching: {
-          entry: assign({ attempts: ({ context }) => context.attempts + 1 }),
+          description: 'One GET /internal/portrayals/{id} is out.',
+          entry: 'countAttempt',
           invoke: {
             id: 'fetchPortrayalResult',
             src: 'fetchPortrayalResult',
             input: ({ context }) => ({ portrayalId: context.portrayalId }),
             onDone: [
+              { guard: 'isFound', target: '#portrayalResult.done', actions: 'storeResult' },
+              { guard: 'isPending', target: 'waiting' },
               {
-                guard: { type: 'isFound', params: ({ event }) => ({ fetched: event.output }) },
-                target: '#portrayalResult.done',
-                actions: assign({
-                  result: ({ event }) => (event.output.status === 'done' ? event.output.result : null),
-                }),
-              },
-              {
-                guard: { type: 'isPending', params: ({ event }) => ({ fetched: event.output }) },
-                target: 'waiting',
-              },
-              {
-                guard: {
-                  type: 'hasErrorCode',
-                  params: ({ event }) => ({ fetched: event.output, code: 'blurred_image_error' }),
-                },
+                guard: { type: 'hasErrorCode', params: { code: 'blurred_image_error' } },
                 target: '#portrayalResult.blurredImage',
               },
               {
-                guard: {
-                  type: 'hasErrorCode',
-                  params: ({ event }) => ({ fetched: event.output, code: 'document_classification_error' }),
-                },
+                guard: { type: 'hasErrorCode', params: { code: 'document_classification_error' } },
                 target: '#portrayalResult.documentClassification',
               },
               {
-                guard: {
-                  type: 'hasErrorCode',
-                  params: ({ event }) => ({ fetched: event.output, code: 'spoofed_image_error' }),
-                },
+                guard: { type: 'hasErrorCode', params: { code: 'spoofed_image_error' } },
                 target: '#portrayalResult.spoofedImage',
               },
               {
-                guard: {
-                  type: 'hasErrorCode',
-                  params: ({ event }) => ({ fetched: event.output, code: 'validas_error' }),
-                },
+                guard: { type: 'hasErrorCode', params: { code: 'validas_error' } },
                 target: '#portrayalResult.validasError',
               },
               // An error code this portal does not know.
@@ -114,11 +110,13 @@ export const portrayalResultMachine = setup({
           },
         },
         waiting: {
+          description: 'The result is not computed yet (404): the next GET in 2 s.',
           after: { pollInterval: 'fetching' },
         },
       },
     },
     done: {
+      description: 'The result is in: the enrolment shows it on ReviewRegister.',
       type: 'final',
       output: ({ context }): PortrayalResultOutput =>
         context.result
@@ -126,26 +124,39 @@ export const portrayalResultMachine = setup({
           : { status: 'failed', failure: 'unknown' },
     },
     timeout: {
+      description: 'Error timeout: no result within 16 s (DocumentScan, the undefined failure screen).',
+      meta: { errorCode: 'timeout' },
       type: 'final',
       output: { status: 'failed', failure: 'timeout' },
     },
     blurredImage: {
+      description: 'Error blurred_image_error (DocumentScan, the blurred failure screen).',
+      meta: { errorCode: 'blurred_image_error' },
       type: 'final',
       output: { status: 'failed', failure: 'blurred_image_error' },
     },
     documentClassification: {
+      description: 'Error document_classification_error (DocumentScan, the classification failure screen).',
+      meta: { errorCode: 'document_classification_error' },
       type: 'final',
       output: { status: 'failed', failure: 'document_classification_error' },
     },
     spoofedImage: {
+      description: 'Error spoofed_image_error (DocumentScan, the analysis failure screen).',
+      meta: { errorCode: 'spoofed_image_error' },
       type: 'final',
       output: { status: 'failed', failure: 'spoofed_image_error' },
     },
     validasError: {
+      description: 'Error validas_error (DocumentScan, the analysis failure screen).',
+      meta: { errorCode: 'validas_error' },
       type: 'final',
       output: { status: 'failed', failure: 'validas_error' },
     },
     unknownError: {
+      description:
+        'Error unknown: an error code this portal does not know (DocumentScan, the unknown failure screen).',
+      meta: { errorCode: 'unknown' },
       type: 'final',
       output: { status: 'failed', failure: 'unknown' },
     },

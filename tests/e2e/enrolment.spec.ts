@@ -109,6 +109,9 @@ test.describe('self-enrolment', () => {
     await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
     await expect(page.getByRole('img', { name: /QR/i })).toBeVisible();
     await expectAccessible(page);
+    // Leaving is a transition of the enrolment to the person's home screen; the URL follows it.
+    await page.getByTestId('finish-continue').click();
+    await expect(page).toHaveURL(/\/home$/);
   });
 
   test('a reload in the middle resumes the same step', async ({ page }) => {
@@ -146,6 +149,10 @@ test.describe('self-enrolment', () => {
       await expect(page).toHaveURL(new RegExp(`/finish-register-error/${reason.code}$`), { timeout: 20_000 });
       await expect(page.getByRole('alert')).toContainText(reason.text);
       await expect(page.getByRole('button', { name: /reintentar|volver a intentar/i })).toHaveCount(0);
+      // Someone not enrolled is at home on Landing, where a new enrolment starts.
+      await page.getByTestId('finish-error-back').click();
+      await expect(page).toHaveURL(/\/landing$/);
+      await expect(page.getByTestId('enrolment-start')).toBeEnabled();
     });
   }
 

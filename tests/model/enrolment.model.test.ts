@@ -5,6 +5,7 @@ import {
   type EnrolmentInput,
   type EnrolmentSettings,
   enrolmentMachine,
+  type HomeScreen,
 } from '../../machines/enrolment.machine';
 import type { PortrayalResultOutput } from '../../machines/portrayal-result.machine';
 import type {
@@ -63,6 +64,10 @@ interface Variant {
   documents: EnrolmentEvent[];
   /** Stop exploring once the legal terms are accepted (a variant only for the steps before them). */
   stepsOnly?: boolean;
+  /** The person's home screen when they leave (the app's homeIs); Landing unless said. */
+  home?: HomeScreen;
+  /** Only start and leave (a variant for the other home screens). */
+  leaveOnly?: boolean;
 }
 
 const ID_CARD: EnrolmentEvent = { type: 'document.chosen', documentType: 'id_card', documentCountry: 'es' };
@@ -83,6 +88,15 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
     claims: { given_name: 'Ana' },
     email: 'ana@gambling.example',
   };
+  const home = variant.home ?? 'Landing';
+  const machine = enrolmentMachine.provide({
+    guards: { homeIs: (_, params: { screen: HomeScreen }) => params.screen === home },
+  });
+  const leaveEvents: (EnrolmentEvent | EventObject)[] = [
+    { type: 'onboarding.start' } satisfies EnrolmentEvent,
+    done('createOnboarding', created),
+    { type: 'onboarding.stop' } satisfies EnrolmentEvent,
+  ];
   const onboardingEvents: (EnrolmentEvent | EventObject)[] = [
     { type: 'onboarding.start' } satisfies EnrolmentEvent,
     { type: 'onboarding.start', assistedEmail: 'jon@example.com' } satisfies EnrolmentEvent,
@@ -100,25 +114,23 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
     { type: 'legalTerms.accept', termsAccepted: true, legitimacyConfirmed: false } satisfies EnrolmentEvent,
     done('acceptLegalTerms'),
     failed('acceptLegalTerms', new Error('409')),
+    done('fetchTerms', '# Condiciones'),
+    failed('fetchTerms', new Error('404')),
+    { type: 'locale.changed' } satisfies EnrolmentEvent,
+    // Spec §2: a computer (or a browser that will not do) is told so by the app at any moment.
+    { type: 'device.checked', ok: false } satisfies EnrolmentEvent,
+    { type: 'device.checked', ok: true } satisfies EnrolmentEvent,
   ];
   const laterEvents: (EnrolmentEvent | EventObject)[] = [
     ...variant.documents,
     { type: 'selfie.start' } satisfies EnrolmentEvent,
     done('createPortrayal', { portrayal_id: 'p-1', life_proofing: variant.lifeProofing }),
     failed('createPortrayal', new Error('422')),
+    // Each picture is an imageUpload child (its own model: image-upload.model.test.ts); here it ends.
     { type: 'image.captured', image: { ref: 'img-1' } } satisfies EnrolmentEvent,
-    done('uploadImage'),
-    failed('uploadImage', { code: 'upload_failed' }),
-    failed('uploadImage', { code: 'image_not_available' }),
     { type: 'upload.retry' } satisfies EnrolmentEvent,
-    done('requestChallenge', {
-      challenge_id: 'c-1',
-      actions: ['blink', 'smile', 'turn_left'],
-      expiration: 60,
-      expires_at: '2030-01-01T00:00:00Z',
-    }),
-    failed('requestChallenge', new Error('500')),
     { type: 'challenge.retry' } satisfies EnrolmentEvent,
+    done('imageUpload', { kind: 'obverse' }),
     done('portrayalResult', { status: 'done', result } satisfies PortrayalResultOutput),
     ...PORTRAYAL_FAILURES.map((failure) =>
       done('portrayalResult', { status: 'failed', failure } satisfies PortrayalResultOutput),
@@ -144,21 +156,34 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
     done('confirmRegistration', rejected('engine_on_fire')),
     failed('confirmRegistration', { code: 'email_already_in_use', errors: [{ field: 'email', code: 'x' }] }),
     { type: 'registration.retry' } satisfies EnrolmentEvent,
+    done('fetchQrImage', new Blob(['png'], { type: 'image/png' })),
+    failed('fetchQrImage', new Error('offline')),
+    { type: 'qr.retry' } satisfies EnrolmentEvent,
     { type: 'enrolment.finish' } satisfies EnrolmentEvent,
   ];
   return {
-    machine: enrolmentMachine,
+    machine,
     input,
-    events: () => (variant.stepsOnly ? onboardingEvents : [...onboardingEvents, ...laterEvents]),
-    serialize: (s) => ({ value: s.value, document: s.context.documentType }),
+    events: () =>
+      variant.leaveOnly
+        ? leaveEvents
+        : variant.stepsOnly
+          ? onboardingEvents
+          : [...onboardingEvents, ...laterEvents],
+    serialize: (s) => ({
+      value: s.value,
+      document: s.context.documentType,
+      device: s.context.deviceSupported,
+    }),
     provide: (control) =>
-      enrolmentMachine.provide({
+      machine.provide({
         actors: {
           createOnboarding: control.actor('createOnboarding'),
           acceptLegalTerms: control.actor('acceptLegalTerms'),
           createPortrayal: control.actor('createPortrayal'),
-          uploadImage: control.actor('uploadImage'),
-          requestChallenge: control.actor('requestChallenge'),
+          imageUpload: control.actor('imageUpload'),
+          fetchQrImage: control.actor('fetchQrImage'),
+          fetchTerms: control.actor('fetchTerms'),
           confirmRegistration: control.actor('confirmRegistration'),
           deleteOnboarding: control.actor('deleteOnboarding'),
           loadOnboarding: control.actor('loadOnboarding'),
@@ -177,11 +202,11 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
         'enforcement-source-unavailable',
         'unknown',
         ...PORTRAYAL_FAILURES.filter((failure) => failure !== 'unknown'),
-        'upload_failed',
-        'image_not_available',
-        'challenge_unavailable',
+        // upload_failed, image_not_available and challenge_unavailable: image-upload.model.test.ts
+        'qr_unavailable',
+        'terms_unavailable',
       ],
-      read: codesInMeta('errorCode', 'uploadError', 'challengeError'),
+      read: codesInMeta('errorCode'),
     },
   };
 }
@@ -220,6 +245,18 @@ const variants: Variant[] = [
     biometricQR: false,
     documents: [],
   },
+  // Leaving for each home screen other than Landing (src/auth/access.ts homeScreen)
+  ...(['UserHome', 'MyAccreditations', 'MyVisits', 'PortalManagement'] as const).map(
+    (home): Variant => ({
+      settings: { showNextSteps: false, onboardingSteps: false },
+      identityProofing: true,
+      lifeProofing: false,
+      biometricQR: true,
+      documents: [],
+      home,
+      leaveOnly: true,
+    }),
+  ),
 ];
 
 describe('enrolment machine (generated paths)', () => {

@@ -195,7 +195,9 @@ export async function replay<M extends AnyStateMachine>(
     clock,
     input: spec.input,
     inspect: (inspection: InspectionEvent) => {
-      if (inspection.type !== '@xstate.microstep' || inspection.actorRef !== root) return;
+      // Before `root` is known the actor is computing its initial state (its own eventless transitions).
+      if (inspection.type !== '@xstate.microstep' || (root !== undefined && inspection.actorRef !== root))
+        return;
       for (const t of (inspection as unknown as { _transitions: AnyTransitionDefinition[] })._transitions) {
         const key = transitionKey(t.source, t);
         if (key) taken.add(key);

@@ -1,6 +1,8 @@
+import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { CapturedPhoto } from '../../../machines/capture.machine';
+import type { EnrolmentActor, EnrolmentRuntime } from '../../actors/enrolment';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -8,12 +10,13 @@ import { CaptureView } from './capture/capture-view';
 import {
   CancelEnrolment,
   EnrolmentFrame,
-  type EnrolmentSnapshot,
+  type ImageUploadActor,
+  imageUploadOf,
   metaOf,
   ScreenTitle,
+  uploadMetaOf,
   useUploadProgress,
 } from './enrolment-frame';
-import type { EnrolmentActor, EnrolmentRuntime } from './enrolment-runtime';
 
 /** The picture is on its way: a progress bar while it uploads. */
 function Uploading({ enrolment }: { enrolment: EnrolmentRuntime }) {
@@ -35,31 +38,40 @@ function Uploading({ enrolment }: { enrolment: EnrolmentRuntime }) {
   );
 }
 
+/** The picture's upload has not started yet (the step is being entered). */
+function Waiting() {
+  const intl = useIntl();
+  return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
+}
+
 /**
- * What a capture step shows: the upload, a failed upload (re-send the same picture or take another), a
- * picture no longer available (take it again), or the camera.
+ * What a capture step shows, from its image upload machine: the upload, a failed upload (re-send the same
+ * picture or take another), a picture no longer available (take it again), or the camera.
  */
 function CaptureStep({
   actor,
-  snapshot,
+  upload,
+  portrayalId,
   enrolment,
   facing,
   purpose,
 }: {
   actor: EnrolmentActor;
-  snapshot: EnrolmentSnapshot;
+  upload: ImageUploadActor;
+  portrayalId: string | null;
   enrolment: EnrolmentRuntime;
   facing: 'environment' | 'user';
   purpose: 'obverse' | 'reverse' | 'selfie';
 }) {
   const [retaking, setRetaking] = useState(false);
-  const meta = metaOf(snapshot);
+  const busy = useSelector(upload, (s) => s.hasTag('loading'));
+  const uploadError = useSelector(upload, (s) => uploadMetaOf(s).uploadError);
   const send = (photo: CapturedPhoto) => {
     setRetaking(false);
     actor.send({ type: 'image.captured', image: enrolment.keep(photo.blob) });
   };
-  if (snapshot.hasTag('loading')) return <Uploading enrolment={enrolment} />;
-  if (meta.uploadError === 'upload_failed' && !retaking) {
+  if (busy) return <Uploading enrolment={enrolment} />;
+  if (uploadError === 'upload_failed' && !retaking) {
     return (
       <Card role="alert" className="flex flex-col gap-4" data-testid="upload-failed">
         <p className="font-medium">
@@ -76,17 +88,12 @@ function CaptureStep({
   }
   return (
     <>
-      {meta.uploadError === 'image_not_available' && (
+      {uploadError === 'image_not_available' && (
         <p role="alert" className="rounded-lg bg-amber-50 p-3 text-amber-900">
           <FormattedMessage id="upload.imageNotAvailable" />
         </p>
       )}
-      <CaptureView
-        key={`${purpose}-${snapshot.context.identityPortrayalId}`}
-        facing={facing}
-        purpose={purpose}
-        onPhoto={send}
-      />
+      <CaptureView key={`${purpose}-${portrayalId}`} facing={facing} purpose={purpose} onPhoto={send} />
     </>
   );
 }
@@ -111,7 +118,7 @@ function ScanFailure({ actor, scanError }: { actor: EnrolmentActor; scanError: s
 /** DocumentScan (spec §2): the obverse, then the reverse where the document has one. */
 export function DocumentScan() {
   return (
-    <EnrolmentFrame screen="DocumentScan" deviceChecked={false}>
+    <EnrolmentFrame screen="DocumentScan">
       {({ actor, snapshot, enrolment }) => {
         const meta = metaOf(snapshot);
         if (meta.scanError) {
@@ -124,16 +131,23 @@ export function DocumentScan() {
           );
         }
         const side = meta.side === 'reverse' ? 'reverse' : 'obverse';
+        const upload = imageUploadOf(snapshot);
         return (
           <>
             <ScreenTitle titleId={`documentScan.${side}.title`} leadId={`documentScan.${side}.lead`} />
-            <CaptureStep
-              actor={actor}
-              snapshot={snapshot}
-              enrolment={enrolment}
-              facing="environment"
-              purpose={side}
-            />
+            {upload ? (
+              <CaptureStep
+                key={upload.id + side}
+                actor={actor}
+                upload={upload}
+                portrayalId={snapshot.context.identityPortrayalId}
+                enrolment={enrolment}
+                facing="environment"
+                purpose={side}
+              />
+            ) : (
+              <Waiting />
+            )}
             <CancelEnrolment actor={actor} />
           </>
         );
@@ -179,19 +193,27 @@ export function RegisterSelfie() {
 export function TakeSelfie() {
   return (
     <EnrolmentFrame screen="TakeSelfie">
-      {({ actor, snapshot, enrolment }) => (
-        <>
-          <ScreenTitle titleId="takeSelfie.title" leadId="takeSelfie.lead" />
-          <CaptureStep
-            actor={actor}
-            snapshot={snapshot}
-            enrolment={enrolment}
-            facing="user"
-            purpose="selfie"
-          />
-          <CancelEnrolment actor={actor} />
-        </>
-      )}
+      {({ actor, snapshot, enrolment }) => {
+        const upload = imageUploadOf(snapshot);
+        return (
+          <>
+            <ScreenTitle titleId="takeSelfie.title" leadId="takeSelfie.lead" />
+            {upload ? (
+              <CaptureStep
+                actor={actor}
+                upload={upload}
+                portrayalId={snapshot.context.identityPortrayalId}
+                enrolment={enrolment}
+                facing="user"
+                purpose="selfie"
+              />
+            ) : (
+              <Waiting />
+            )}
+            <CancelEnrolment actor={actor} />
+          </>
+        );
+      }}
     </EnrolmentFrame>
   );
 }
@@ -201,91 +223,112 @@ export function TakeSelfie() {
  * the pictures together are the liveness proof (multipart lifeproof).
  */
 export function TakeSelfieAlive() {
-  const intl = useIntl();
-  const [frames, setFrames] = useState<Blob[]>([]);
   return (
     <EnrolmentFrame screen="TakeSelfieAlive">
       {({ actor, snapshot, enrolment }) => {
-        const meta = metaOf(snapshot);
-        const challenge = snapshot.context.challenge;
-        if (meta.challengeError) {
+        const upload = imageUploadOf(snapshot);
+        if (!upload) {
           return (
             <>
               <ScreenTitle titleId="takeSelfieAlive.title" />
-              <Card role="alert" className="flex flex-col gap-3">
-                <p>
-                  <FormattedMessage id="takeSelfieAlive.challengeFailed" />
-                </p>
-                <Button onClick={() => actor.send({ type: 'challenge.retry' })}>
-                  <FormattedMessage id="enrolment.retry" />
-                </Button>
-              </Card>
-              <CancelEnrolment actor={actor} />
+              <Waiting />
             </>
           );
         }
-        if (!challenge || (snapshot.hasTag('loading') && !meta.uploadError)) {
-          return (
-            <>
-              <ScreenTitle titleId="takeSelfieAlive.title" />
-              {snapshot.hasTag('loading') && challenge ? (
-                <Uploading enrolment={enrolment} />
-              ) : (
-                <Spinner label={intl.formatMessage({ id: 'common.loading' })} />
-              )}
-            </>
-          );
-        }
-        const action = challenge.actions[frames.length];
-        const onPhoto = (photo: CapturedPhoto) => {
-          const next = [...frames, photo.blob];
-          if (next.length < challenge.actions.length) {
-            setFrames(next);
-            return;
-          }
-          setFrames([]);
-          actor.send({ type: 'image.captured', image: enrolment.keep(next) });
-        };
-        if (meta.uploadError === 'upload_failed') {
-          return (
-            <>
-              <ScreenTitle titleId="takeSelfieAlive.title" />
-              <Card role="alert" className="flex flex-col gap-4">
-                <p className="font-medium">
-                  <FormattedMessage id="upload.failed" />
-                </p>
-                <Button onClick={() => actor.send({ type: 'upload.retry' })}>
-                  <FormattedMessage id="upload.retry" />
-                </Button>
-              </Card>
-            </>
-          );
-        }
-        return (
-          <>
-            <ScreenTitle titleId="takeSelfieAlive.title" leadId="takeSelfieAlive.lead" />
-            <ol
-              className="flex flex-col gap-1"
-              aria-label={intl.formatMessage({ id: 'takeSelfieAlive.actions' })}
-            >
-              {challenge.actions.map((name, index) => (
-                <li
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the steps never reorder and an action may repeat.
-                  key={`${name}-${index}`}
-                  aria-current={index === frames.length ? 'step' : undefined}
-                  className={index === frames.length ? 'font-semibold text-brand' : 'text-slate-600'}
-                >
-                  {intl.formatMessage({ id: `takeSelfieAlive.action.${name}`, defaultMessage: name })}
-                </li>
-              ))}
-            </ol>
-            {action && (
-              <CaptureView key={`alive-${frames.length}`} facing="user" purpose="selfie" onPhoto={onPhoto} />
-            )}
-            <CancelEnrolment actor={actor} />
-          </>
-        );
+        return <LivenessProof actor={actor} upload={upload} enrolment={enrolment} />;
       }}
     </EnrolmentFrame>
   );
+}
+
+function LivenessProof({
+  actor,
+  upload,
+  enrolment,
+}: {
+  actor: EnrolmentActor;
+  upload: ImageUploadActor;
+  enrolment: EnrolmentRuntime;
+}) {
+  const intl = useIntl();
+  const [frames, setFrames] = useState<Blob[]>([]);
+  const meta = useSelector(upload, (s) => uploadMetaOf(s), shallowEqual);
+  const busy = useSelector(upload, (s) => s.hasTag('loading'));
+  const challenge = useSelector(upload, (s) => s.context.challenge);
+  if (meta.challengeError) {
+    return (
+      <>
+        <ScreenTitle titleId="takeSelfieAlive.title" />
+        <Card role="alert" className="flex flex-col gap-3">
+          <p>
+            <FormattedMessage id="takeSelfieAlive.challengeFailed" />
+          </p>
+          <Button onClick={() => actor.send({ type: 'challenge.retry' })}>
+            <FormattedMessage id="enrolment.retry" />
+          </Button>
+        </Card>
+        <CancelEnrolment actor={actor} />
+      </>
+    );
+  }
+  if (!challenge || (busy && !meta.uploadError)) {
+    return (
+      <>
+        <ScreenTitle titleId="takeSelfieAlive.title" />
+        {busy && challenge ? <Uploading enrolment={enrolment} /> : <Waiting />}
+      </>
+    );
+  }
+  const action = challenge.actions[frames.length];
+  const onPhoto = (photo: CapturedPhoto) => {
+    const next = [...frames, photo.blob];
+    if (next.length < challenge.actions.length) {
+      setFrames(next);
+      return;
+    }
+    setFrames([]);
+    actor.send({ type: 'image.captured', image: enrolment.keep(next) });
+  };
+  if (meta.uploadError === 'upload_failed') {
+    return (
+      <>
+        <ScreenTitle titleId="takeSelfieAlive.title" />
+        <Card role="alert" className="flex flex-col gap-4">
+          <p className="font-medium">
+            <FormattedMessage id="upload.failed" />
+          </p>
+          <Button onClick={() => actor.send({ type: 'upload.retry' })}>
+            <FormattedMessage id="upload.retry" />
+          </Button>
+        </Card>
+      </>
+    );
+  }
+  return (
+    <>
+      <ScreenTitle titleId="takeSelfieAlive.title" leadId="takeSelfieAlive.lead" />
+      <ol className="flex flex-col gap-1" aria-label={intl.formatMessage({ id: 'takeSelfieAlive.actions' })}>
+        {challenge.actions.map((name, index) => (
+          <li
+            // biome-ignore lint/suspicious/noArrayIndexKey: the steps never reorder and an action may repeat.
+            key={`${name}-${index}`}
+            aria-current={index === frames.length ? 'step' : undefined}
+            className={index === frames.length ? 'font-semibold text-brand' : 'text-slate-600'}
+          >
+            {intl.formatMessage({ id: `takeSelfieAlive.action.${name}`, defaultMessage: name })}
+          </li>
+        ))}
+      </ol>
+      {action && (
+        <CaptureView key={`alive-${frames.length}`} facing="user" purpose="selfie" onPhoto={onPhoto} />
+      )}
+      <CancelEnrolment actor={actor} />
+    </>
+  );
+}
+
+/** Two metas with the same keys and values. */
+function shallowEqual(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }

@@ -5,13 +5,13 @@ import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { HandoffStatus } from '../../../machines/device-handoff.machine';
 import { redeemProblemOf } from '../../../machines/phone-handoff.machine';
+import { enrolmentRuntimeOf } from '../../actors/enrolment';
 import { ApiError } from '../../api/errors';
 import { compactUserCode, isUserCode } from '../../domain/user-code';
 import catalogue from '../../i18n/messages/es.json';
 import type { Runtime } from '../../runtime/context';
 import { RuntimeProvider } from '../../runtime/context';
 import { DeviceDetect, formatCountdown, groupUserCode, handoffSteps, safeDownloadUrl } from './device-detect';
-import { enrolmentRuntimeOf } from './enrolment-runtime';
 import { fakeRuntime, storeEnrolment } from './testing/fake-runtime';
 
 const messages: Record<string, string> = catalogue;

@@ -6,6 +6,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { deviceHandoffMachine, HandoffStatus } from '../../../machines/device-handoff.machine';
 import type { phoneHandoffMachine, RedeemProblem } from '../../../machines/phone-handoff.machine';
 import { deviceHandoffLogic, phoneHandoffLogic } from '../../actors/device-handoff';
+import type { EnrolmentActor } from '../../actors/enrolment';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -16,7 +17,6 @@ import { pathFor } from '../../domain/screens';
 import { compactUserCode, isUserCode } from '../../domain/user-code';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { EnrolmentFrame, useDeviceVerdict, useEnrolment } from './enrolment-frame';
-import type { EnrolmentActor } from './enrolment-runtime';
 import { RegistrationErrorMessage, useLeaveEnrolment, useSessionPresence } from './finish';
 
 // DeviceDetect (spec §2, §5): enrolment happens on a phone, in a supported browser. On a computer (or a browser

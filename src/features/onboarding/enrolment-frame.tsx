@@ -1,18 +1,19 @@
 import { useSelector } from '@xstate/react';
 import { type ReactNode, useMemo, useSyncExternalStore } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Redirect } from 'wouter';
-import type { SnapshotFrom } from 'xstate';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { enrolmentMachine } from '../../../machines/enrolment.machine';
+import type { imageUploadMachine } from '../../../machines/image-upload.machine';
+import { type EnrolmentActor, type EnrolmentRuntime, enrolmentRuntimeOf } from '../../actors/enrolment';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { checkBrowser, parseUserAgent } from '../../domain/browser-check';
-import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
-import { type EnrolmentActor, type EnrolmentRuntime, enrolmentRuntimeOf } from './enrolment-runtime';
 
 export type EnrolmentSnapshot = SnapshotFrom<typeof enrolmentMachine>;
+export type ImageUploadActor = ActorRefFrom<typeof imageUploadMachine>;
+export type ImageUploadSnapshot = SnapshotFrom<typeof imageUploadMachine>;
 
 /** The enrolment runtime and actor of whoever is signed in (undefined while signed out). */
 export function useEnrolment(): { enrolment: EnrolmentRuntime; actor: EnrolmentActor | undefined } {
@@ -27,8 +28,17 @@ export function useEnrolment(): { enrolment: EnrolmentRuntime; actor: EnrolmentA
 /** The meta of the screen the enrolment is on (screen, side, error codes). */
 export const metaOf = (snapshot: EnrolmentSnapshot): Record<string, string> => screenMeta(snapshot) ?? {};
 
+/** The upload of the picture the capture step is at (machines/image-upload.machine.ts), if one runs. */
+export const imageUploadOf = (snapshot: EnrolmentSnapshot): ImageUploadActor | undefined =>
+  snapshot.children.imageUpload as ImageUploadActor | undefined;
+
+/** What the upload's active state says of itself (errorCode, uploadError, challengeError). */
+export function uploadMetaOf(snapshot: ImageUploadSnapshot): Record<string, string> {
+  return Object.assign({}, ...Object.values(snapshot.getMeta())) as Record<string, string>;
+}
+
 /** Route params of the screens the machine names (finish screens carry ids and codes in their path). */
-function paramsOf(snapshot: EnrolmentSnapshot): Record<string, string | undefined> {
+export function paramsOf(snapshot: EnrolmentSnapshot): Record<string, string | undefined> {
   const registration = snapshot.context.registration;
   return {
     userId: registration?.userId ?? undefined,
@@ -37,7 +47,7 @@ function paramsOf(snapshot: EnrolmentSnapshot): Record<string, string | undefine
   };
 }
 
-/** Spec §2: onboarding screens on a PC or an unsupported browser go to DeviceDetect. */
+/** Spec §2, §5: what DeviceDetect tells of this device (the enrolment machine hears it as device.checked). */
 export function useDeviceVerdict() {
   const { browsers } = useTenant();
   return useMemo(
@@ -53,15 +63,14 @@ export function useUploadProgress(enrolment: EnrolmentRuntime): number | null {
 
 /**
  * Every enrolment screen: follows the machine (the URL mirrors its state, so a typed URL or a reload lands
- * on the step the person is really at), and, when `deviceChecked`, sends a PC or an unsupported browser to
- * DeviceDetect (spec §2).
+ * on the step the person is really at; on a computer the machine names DeviceDetect, spec §2).
  */
 export function EnrolmentFrame({
   screen,
-  deviceChecked = true,
   children,
 }: {
   screen: string;
+  /** No longer read: the enrolment machine decides where a computer goes (device.checked). */
   deviceChecked?: boolean;
   children: (props: {
     actor: EnrolmentActor;
@@ -70,9 +79,7 @@ export function EnrolmentFrame({
   }) => ReactNode;
 }) {
   const { enrolment, actor } = useEnrolment();
-  const verdict = useDeviceVerdict();
   if (!actor) return <Spinner label="…" />;
-  if (deviceChecked && !verdict.ok) return <Redirect to={pathFor('DeviceDetect') ?? '/'} replace />;
   return (
     <Mirrored actor={actor} screen={screen}>
       {(snapshot) => children({ actor, snapshot, enrolment })}

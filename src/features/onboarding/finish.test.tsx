@@ -132,6 +132,8 @@ function reg(qrSid: string | null): EnrolmentContext['registration'] {
   return { outcome: 'accepted', reason: null, userId: 'u-1', qrSid };
 }
 
+const QR = { userId: 'u-1', qrSid: 'q-1' };
+
 describe('FinishRegisterWithQr', () => {
   function stubObjectUrls() {
     const create = vi.fn(() => 'blob:qr-1');
@@ -142,7 +144,7 @@ describe('FinishRegisterWithQr', () => {
 
   it('shows the QR credential as an image and frees it on leaving', async () => {
     const urls = stubObjectUrls();
-    storeEnrolment({ enrolled: 'withQr' }, { registration: reg('q-1') });
+    storeEnrolment({ enrolled: 'withQr' }, { registration: reg('q-1') }, { fetchQrImage: QR });
     const get = vi.fn(async () => new Blob(['png'], { type: 'image/png' }));
     const { unmount } = renderAt('/finish-register/u-1/q-1', fakeRuntime({ signedIn: true, api: { get } }));
     const image = await screen.findByTestId('finish-qr');
@@ -159,7 +161,7 @@ describe('FinishRegisterWithQr', () => {
 
   it('says when the QR could not be loaded and tries again', async () => {
     stubObjectUrls();
-    storeEnrolment({ enrolled: 'withQr' }, { registration: reg('q-1') });
+    storeEnrolment({ enrolled: 'withQr' }, { registration: reg('q-1') }, { fetchQrImage: QR });
     const get = vi
       .fn()
       .mockRejectedValueOnce(new Error('offline'))

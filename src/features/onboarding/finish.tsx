@@ -1,16 +1,14 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
-import { Link, useLocation, useParams } from 'wouter';
-import { homeScreen } from '../../auth/access';
+import { Link, useParams } from 'wouter';
+import type { EnrolmentActor } from '../../actors/enrolment';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { REGISTRATION_ERROR_CODE_LIST, type RegistrationErrorCode } from '../../domain/enrolment';
-import { pathFor } from '../../domain/screens';
 import { useRuntime } from '../../runtime/context';
 import { EnrolmentFrame, ScreenTitle } from './enrolment-frame';
-import type { EnrolmentActor } from './enrolment-runtime';
 
 // The end of an enrolment (spec §2, §8): success, success with the new QR credential (spec §1: valid 15 days),
 // or the registration failure with its code. The URL follows the enrolment machine (EnrolmentFrame); the
@@ -80,18 +78,19 @@ export function useSessionPresence(): 'pending' | 'signedIn' | 'signedOut' {
   );
 }
 
-/** Leaves the enrolment: the machine forgets the onboarding here and goes home; without one, just home. */
+/**
+ * Leaving is a transition (spec §4: stopping resets the onboarding state and goes home): the machine forgets
+ * the onboarding here and names the person's home screen.
+ */
+export function leaveEnrolment(actor: EnrolmentActor): void {
+  const snapshot = actor.getSnapshot();
+  if (snapshot.can({ type: 'onboarding.stop' })) actor.send({ type: 'onboarding.stop' });
+  else if (snapshot.can({ type: 'enrolment.finish' })) actor.send({ type: 'enrolment.finish' });
+}
+
+/** The way out for DeviceDetect (its own screen): the same transition. */
 export function useLeaveEnrolment(actor: EnrolmentActor) {
-  const { session } = useRuntime();
-  const [, navigate] = useLocation();
-  return () => {
-    if (actor.getSnapshot().can({ type: 'onboarding.stop' })) {
-      actor.send({ type: 'onboarding.stop' });
-      return;
-    }
-    const signedIn = session.getSnapshot().context.session;
-    navigate(signedIn ? (pathFor(homeScreen(signedIn)) ?? '/') : '/');
-  };
+  return () => leaveEnrolment(actor);
 }
 
 function FinishContinue({ actor }: { actor: EnrolmentActor }) {
@@ -111,7 +110,7 @@ function FinishContinue({ actor }: { actor: EnrolmentActor }) {
 /** FinishRegister (finish-register/{userId}): the person is enrolled. */
 export function FinishRegister() {
   return (
-    <EnrolmentFrame screen="FinishRegister" deviceChecked={false}>
+    <EnrolmentFrame screen="FinishRegister">
       {({ actor }) => (
         <Card className="mx-auto flex w-full max-w-xl flex-col gap-6">
           <ScreenTitle titleId={finishMessages.title.id} leadId={finishMessages.lead.id} />
@@ -122,65 +121,45 @@ export function FinishRegister() {
   );
 }
 
-type QrImage = { kind: 'loading' } | { kind: 'ready'; url: string } | { kind: 'failed' };
-
-/** GET /public/credentials/{userId}/sids/{sid} as a PNG, shown through an object URL freed on unmount. */
-function useCredentialQr(userId: string, qrId: string): { image: QrImage; retry: () => void } {
-  const { apiClient } = useRuntime();
-  const [attempt, setAttempt] = useState(0);
-  const [image, setImage] = useState<QrImage>({ kind: 'loading' });
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry: the same request again.
+/** An object URL for the picture while it is shown, freed when it is not. */
+function useObjectUrl(blob: Blob | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
-    const controller = new AbortController();
-    let url: string | undefined;
-    setImage({ kind: 'loading' });
-    const path = `/public/credentials/${encodeURIComponent(userId)}/sids/${encodeURIComponent(qrId)}?format=png`;
-    void (async () => {
-      try {
-        const api = await apiClient();
-        // The screen says what failed and offers a retry: no general notice as well.
-        const blob = await api.get<Blob>(path, {
-          responseType: 'blob',
-          silent: true,
-          signal: controller.signal,
-        });
-        if (controller.signal.aborted) return;
-        if (blob.type && !blob.type.startsWith('image/')) throw new Error(`not an image: ${blob.type}`);
-        url = URL.createObjectURL(blob);
-        setImage({ kind: 'ready', url });
-      } catch {
-        if (!controller.signal.aborted) setImage({ kind: 'failed' });
-      }
-    })();
+    if (!blob) return;
+    const next = URL.createObjectURL(blob);
+    setUrl(next);
     return () => {
-      controller.abort();
-      if (url) URL.revokeObjectURL(url);
+      URL.revokeObjectURL(next);
+      setUrl(null);
     };
-  }, [apiClient, userId, qrId, attempt]);
-  return { image, retry: () => setAttempt((n) => n + 1) };
+  }, [blob]);
+  return url;
 }
 
-function CredentialQr({ userId, qrId }: { userId: string; qrId: string }) {
+/** The QR credential the machine fetched (enrolled.withQr: loadingQr, qrShown, qrUnavailable). */
+function CredentialQr({ actor, qrId }: { actor: EnrolmentActor; qrId: string }) {
   const intl = useIntl();
-  const { image, retry } = useCredentialQr(userId, qrId);
+  const loading = useSelector(actor, (s) => s.matches({ enrolled: { withQr: 'loadingQr' } }));
+  const failed = useSelector(actor, (s) => s.matches({ enrolled: { withQr: 'qrUnavailable' } }));
+  const url = useObjectUrl(useSelector(actor, (s) => s.context.qrImage));
   return (
     <section
       aria-labelledby="finish-qr-heading"
-      aria-busy={image.kind === 'loading'}
+      aria-busy={loading}
       className="flex flex-col items-center gap-4 text-center"
     >
       <h2 id="finish-qr-heading" className="text-lg font-semibold">
         <FormattedMessage id="finish.qr.heading" />
       </h2>
-      {image.kind === 'loading' && (
+      {loading && (
         <div className="flex size-56 items-center justify-center">
           <Spinner label={intl.formatMessage({ id: 'finish.qr.loading' })} />
         </div>
       )}
-      {image.kind === 'ready' && (
+      {!loading && !failed && url && (
         <>
           <img
-            src={image.url}
+            src={url}
             alt={intl.formatMessage({ id: 'finish.qr.alt' })}
             width={224}
             height={224}
@@ -188,7 +167,7 @@ function CredentialQr({ userId, qrId }: { userId: string; qrId: string }) {
             data-testid="finish-qr"
           />
           <a
-            href={image.url}
+            href={url}
             download={`qr-${qrId}.png`}
             className={buttonVariants({ variant: 'secondary', size: 'sm' })}
           >
@@ -196,12 +175,16 @@ function CredentialQr({ userId, qrId }: { userId: string; qrId: string }) {
           </a>
         </>
       )}
-      {image.kind === 'failed' && (
+      {failed && (
         <div role="alert" className="flex flex-col items-center gap-3">
           <p className="text-slate-700">
             <FormattedMessage id="finish.qr.failed" />
           </p>
-          <Button variant="secondary" onClick={retry} data-testid="finish-qr-retry">
+          <Button
+            variant="secondary"
+            onClick={() => actor.send({ type: 'qr.retry' })}
+            data-testid="finish-qr-retry"
+          >
             <FormattedMessage id="finish.qr.retry" />
           </Button>
         </div>
@@ -215,13 +198,13 @@ function CredentialQr({ userId, qrId }: { userId: string; qrId: string }) {
 
 /** FinishRegisterWithQr (finish-register/{userId}/{qrId}): enrolled, with the new QR credential. */
 export function FinishRegisterWithQr() {
-  const { userId = '', qrId = '' } = useParams<{ userId: string; qrId: string }>();
+  const { qrId = '' } = useParams<{ userId: string; qrId: string }>();
   return (
-    <EnrolmentFrame screen="FinishRegisterWithQr" deviceChecked={false}>
+    <EnrolmentFrame screen="FinishRegisterWithQr">
       {({ actor }) => (
         <Card className="mx-auto flex w-full max-w-xl flex-col gap-6">
           <ScreenTitle titleId={finishMessages.title.id} leadId={finishMessages.lead.id} />
-          {userId && qrId && <CredentialQr userId={userId} qrId={qrId} />}
+          <CredentialQr actor={actor} qrId={qrId} />
           <FinishContinue actor={actor} />
         </Card>
       )}
@@ -246,7 +229,6 @@ export function RegistrationErrorMessage({ code }: { code: RegistrationErrorCode
 
 function EnrolmentError({ code, actor }: { code: RegistrationErrorCode; actor: EnrolmentActor }) {
   const intl = useIntl();
-  const leave = useLeaveEnrolment(actor);
   const canRetry = useSelector(actor, (s) => s.can({ type: 'registration.retry' }));
   const retrying = useSelector(actor, (s) => s.hasTag('loading'));
   return (
@@ -268,7 +250,7 @@ function EnrolmentError({ code, actor }: { code: RegistrationErrorCode; actor: E
           className="w-full"
           data-testid="finish-error-back"
           disabled={retrying}
-          onClick={leave}
+          onClick={() => leaveEnrolment(actor)}
         >
           {code === 'already-registered' ? (
             <FormattedMessage id="finishError.home" />
@@ -290,7 +272,7 @@ export function FinishRegisterWithError() {
   if (presence === 'pending') return <Spinner label={intl.formatMessage({ id: 'finishError.loading' })} />;
   if (presence === 'signedIn') {
     return (
-      <EnrolmentFrame screen="FinishRegisterWithError" deviceChecked={false}>
+      <EnrolmentFrame screen="FinishRegisterWithError">
         {({ actor }) => <EnrolmentError code={code} actor={actor} />}
       </EnrolmentFrame>
     );

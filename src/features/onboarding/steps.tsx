@@ -1,5 +1,4 @@
-import { useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { Markdown } from '../../components/markdown';
 import { Button } from '../../components/ui/button';
@@ -7,7 +6,7 @@ import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { isEmail } from '../../domain/email';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
 import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 import landingImage from './landing.svg';
 
@@ -28,7 +27,7 @@ export function Landing() {
     ? `${settings.assetsUrl}/${settings.customImages.landing}`
     : landingImage;
   return (
-    <EnrolmentFrame screen="Landing" deviceChecked={false}>
+    <EnrolmentFrame screen="Landing">
       {({ actor, snapshot }) => {
         // Assisted mode (spec §4): the assistant registers someone else, named by their email.
         const assisted = snapshot.context.registerMode === 'assisted';
@@ -85,7 +84,7 @@ const LEADS = defineMessages({
 /** NextSteps (spec §2, setting showNextSteps): what the enrolment will ask for, before it starts. */
 export function NextSteps() {
   return (
-    <EnrolmentFrame screen="NextSteps" deviceChecked={false}>
+    <EnrolmentFrame screen="NextSteps">
       {({ actor, snapshot }) => (
         <>
           {/* Without identity proofing (OnlySelfieWithId) there is no document to photograph. */}
@@ -122,7 +121,7 @@ export function NextSteps() {
 /** IdentityProofingStep (spec §2, setting onboardingSteps): why the document is checked. */
 export function IdentityProofingStep() {
   return (
-    <EnrolmentFrame screen="IdentityProofingStep" deviceChecked={false}>
+    <EnrolmentFrame screen="IdentityProofingStep">
       {({ actor }) => (
         <>
           <ScreenTitle titleId="identityProofing.title" leadId="identityProofing.lead" />
@@ -136,39 +135,9 @@ export function IdentityProofingStep() {
   );
 }
 
-/** The tenant's terms of use in the current language (spec §7 {assets}/tos-{lang}.md, no auth), else Spanish. */
-function useTerms(): { text: string | null; failed: boolean } {
-  const { settings } = useTenant();
-  const { app } = useRuntime();
-  const locale = useSelector(app, (s) => s.context.locale);
-  const [state, setState] = useState<{ text: string | null; failed: boolean }>({ text: null, failed: false });
-  useEffect(() => {
-    const controller = new AbortController();
-    const load = async (lang: string) => {
-      const response = await fetch(`${settings.assetsUrl}/tos-${lang}.md`, {
-        cache: 'no-cache',
-        signal: controller.signal,
-      });
-      const type = response.headers.get('content-type') ?? '';
-      if (!response.ok || type.includes('text/html')) throw new Error(`terms ${lang}: ${response.status}`);
-      return response.text();
-    };
-    setState({ text: null, failed: false });
-    load(locale)
-      .catch(() => (locale === 'es' ? Promise.reject(new Error('no terms')) : load('es')))
-      .then(
-        (text) => setState({ text, failed: false }),
-        () => !controller.signal.aborted && setState({ text: null, failed: true }),
-      );
-    return () => controller.abort();
-  }, [settings.assetsUrl, locale]);
-  return state;
-}
-
 /** PrivacyOnboarding (spec §2, §5): accept the legal terms; assisted mode also confirms legal legitimacy. */
 export function PrivacyOnboarding() {
   const intl = useIntl();
-  const terms = useTerms();
   const [accepted, setAccepted] = useState(false);
   const [legitimacy, setLegitimacy] = useState(false);
   const [tried, setTried] = useState(false);
@@ -178,6 +147,11 @@ export function PrivacyOnboarding() {
         const assisted = snapshot.context.registerMode === 'assisted';
         const complete = accepted && (!assisted || legitimacy);
         const busy = snapshot.hasTag('loading');
+        // The machine fetches the terms (legalTerms.loadingTerms) in the person's language.
+        const terms = snapshot.matches({ onboarding: { legalTerms: 'termsShown' } })
+          ? snapshot.context.terms
+          : null;
+        const termsFailed = snapshot.matches({ onboarding: { legalTerms: 'termsUnavailable' } });
         return (
           <form
             className="flex flex-col gap-6"
@@ -202,9 +176,9 @@ export function PrivacyOnboarding() {
               tabIndex={0}
               aria-label={intl.formatMessage({ id: 'privacy.termsLabel' })}
             >
-              {terms.text !== null ? (
-                <Markdown source={terms.text} />
-              ) : terms.failed ? (
+              {terms !== null ? (
+                <Markdown source={terms} />
+              ) : termsFailed ? (
                 <p role="alert">
                   <FormattedMessage id="privacy.termsUnavailable" />
                 </p>
@@ -230,7 +204,7 @@ export function PrivacyOnboarding() {
                 }
               />
             )}
-            <Button type="submit" disabled={busy || terms.text === null} data-testid="privacy-accept">
+            <Button type="submit" disabled={busy || terms === null} data-testid="privacy-accept">
               {busy ? <Spinner label="" /> : null}
               <FormattedMessage id="privacy.submit" />
             </Button>

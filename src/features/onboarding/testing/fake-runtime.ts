@@ -3,10 +3,12 @@
 import { vi } from 'vitest';
 import { createActor, createMachine, type StateValue } from 'xstate';
 import { type EnrolmentContext, enrolmentMachine } from '../../../../machines/enrolment.machine';
-import type { ApiClient } from '../../../api/client';
 import type { BrowserSettings } from '../../../api/contract/settings';
 import type { Session } from '../../../auth/access';
 import type { Runtime } from '../../../runtime/context';
+
+/** The API client as the runtime hands it to src/actors (screens never import src/api). */
+type ApiClient = Awaited<ReturnType<Runtime['apiClient']>>;
 
 export const SESSION: Session = {
   accessToken: 'token',
@@ -71,8 +73,15 @@ export function fakeRuntime({
   return runtime as unknown as Runtime & { navigate: ReturnType<typeof vi.fn> };
 }
 
-/** Leaves the signed-in person's enrolment where the test needs it. */
-export function storeEnrolment(value: StateValue, context: Partial<EnrolmentContext> = {}) {
+/**
+ * Leaves the signed-in person's enrolment where the test needs it. A state that invokes an actor names it in
+ * `running` (with its input), as a snapshot saved while the call was out would: restoring starts it again.
+ */
+export function storeEnrolment(
+  value: StateValue,
+  context: Partial<EnrolmentContext> = {},
+  running: Record<string, unknown> = {},
+) {
   const initial = createActor(enrolmentMachine, {
     input: { settings: SETTINGS, registerMode: 'auto', claims: null, email: SESSION.email },
   }).getSnapshot();
@@ -80,8 +89,14 @@ export function storeEnrolment(value: StateValue, context: Partial<EnrolmentCont
     value,
     context: { ...initial.context, onboardingId: 'o-1', ...context },
   });
-  localStorage.setItem(
-    `portal.enrolment:gambling:${SESSION.userId}`,
-    JSON.stringify(enrolmentMachine.getPersistedSnapshot(snapshot)),
-  );
+  const persisted = enrolmentMachine.getPersistedSnapshot(snapshot) as unknown as {
+    children: Record<string, unknown>;
+  };
+  for (const [src, input] of Object.entries(running)) {
+    persisted.children[src] = {
+      src,
+      snapshot: { status: 'active', output: undefined, error: undefined, input },
+    };
+  }
+  localStorage.setItem(`portal.enrolment:gambling:${SESSION.userId}`, JSON.stringify(persisted));
 }

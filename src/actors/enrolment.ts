@@ -1,18 +1,22 @@
-// The enrolment machine with its real effects (ARCHITECTURE.md: machines name effects, the app provides them).
-// Loaded with the onboarding chunk, one actor per signed-in person and tenant, its snapshot kept in localStorage
-// (spec §3: the onboarding state persists) so that a reload resumes the same step. Captured pictures live only
-// in memory, in the image store beside the actor.
+// The enrolment machine with its real effects (ARCHITECTURE.md: machines name effects, src/actors implements
+// them). Loaded with the onboarding chunk, one actor per signed-in person and tenant, its snapshot kept in
+// localStorage (spec §3: the onboarding state persists) so that a reload resumes the same step. Captured pictures
+// live only in memory, in the image store beside the actor.
 import { type ActorRefFrom, createActor, fromPromise, type Snapshot } from 'xstate';
 import {
-  type CapturedImage,
   type ConfirmationError,
   type EnrolmentInput,
   enrolmentMachine,
+  type HomeScreen,
+} from '../../machines/enrolment.machine';
+import {
+  type CapturedImage,
+  imageUploadMachine,
   type UploadError,
-} from '../../../machines/enrolment.machine';
-import { portrayalResultMachine } from '../../../machines/portrayal-result.machine';
-import type { ApiClient } from '../../api/client';
-import { isApiError } from '../../api/errors';
+} from '../../machines/image-upload.machine';
+import { portrayalResultMachine } from '../../machines/portrayal-result.machine';
+import type { ApiClient } from '../api/client';
+import { isApiError } from '../api/errors';
 import {
   acceptLegalTerms,
   confirmRegistration,
@@ -20,17 +24,18 @@ import {
   deleteOnboarding,
   getOnboarding,
   getOnboardingStatus,
-} from '../../api/onboardings';
+} from '../api/onboardings';
 import {
   createPortrayal,
   fetchPortrayalResult,
   requestChallenge,
   uploadLifeproof,
   uploadPortrayalImage,
-} from '../../api/portrayals';
-import { homeScreen, registerMode, type Session } from '../../auth/access';
-import { pathFor } from '../../domain/screens';
-import type { Runtime } from '../../runtime/context';
+} from '../api/portrayals';
+import { homeScreen, registerMode, type Session } from '../auth/access';
+import { checkBrowser, parseUserAgent } from '../domain/browser-check';
+import { pathFor, type ScreenName } from '../domain/screens';
+import type { Runtime } from '../runtime/context';
 
 export type EnrolmentActor = ActorRefFrom<typeof enrolmentMachine>;
 
@@ -100,7 +105,7 @@ function readSnapshot(key: string): Snapshot<unknown> | undefined {
 export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
   const images: ImageStore = new Map();
   const progress = createProgress();
-  let current: { key: string; actor: EnrolmentActor } | undefined;
+  let current: { key: string; actor: EnrolmentActor; locale: { unsubscribe(): void } } | undefined;
   let refs = 0;
 
   const api = (): Promise<ApiClient> => runtime.apiClient();
@@ -126,6 +131,71 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
     }
   }
 
+  // Entry actions run before the new snapshot exists: save once it does. The image upload child saves the
+  // enrolment too (its snapshot is part of the enrolment's).
+  function persistNow(key: string) {
+    queueMicrotask(() => {
+      if (current?.key !== key) return;
+      window.localStorage.setItem(key, JSON.stringify(current.actor.getPersistedSnapshot()));
+    });
+  }
+
+  /** The tenant's terms of use in the current language, else Spanish (spec §7 {assets}/tos-{lang}.md). */
+  async function fetchTerms(signal: AbortSignal): Promise<string> {
+    const { tenant, locale } = runtime.app.getSnapshot().context;
+    const load = async (lang: string) => {
+      const response = await fetch(`${tenant?.settings.assetsUrl ?? ''}/tos-${lang}.md`, {
+        cache: 'no-cache',
+        signal,
+      });
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.ok || type.includes('text/html')) throw new Error(`terms ${lang}: ${response.status}`);
+      return response.text();
+    };
+    try {
+      return await load(locale);
+    } catch (error) {
+      if (locale === 'es' || signal.aborted) throw error;
+      return load('es');
+    }
+  }
+
+  /** The terms follow the language the person chooses. */
+  function followLocale(actor: EnrolmentActor) {
+    let locale = runtime.app.getSnapshot().context.locale;
+    const subscription = runtime.app.subscribe((snapshot) => {
+      if (snapshot.context.locale === locale) return;
+      locale = snapshot.context.locale;
+      actor.send({ type: 'locale.changed' });
+    });
+    actor.subscribe({ complete: () => subscription.unsubscribe() });
+    return subscription;
+  }
+
+  /** Spec §2, §5: a phone in a supported, recent browser may take the data and capture steps. */
+  function deviceSupported(): boolean {
+    const browsers = runtime.app.getSnapshot().context.tenant?.browsers ?? {};
+    return checkBrowser(parseUserAgent(navigator.userAgent, navigator.maxTouchPoints), browsers).ok;
+  }
+
+  /**
+   * Leaving the enrolment is a transition to a `left` state naming the person's home screen; the URL follows
+   * it here, since the screen the person left from (DeviceDetect among them) need not mirror the machine.
+   */
+  function followHome(actor: EnrolmentActor) {
+    let left = actor.getSnapshot().matches('left');
+    actor.subscribe((snapshot) => {
+      const entered = snapshot.matches('left') && !left;
+      left = snapshot.matches('left');
+      if (!entered) return;
+      const screen = Object.values(snapshot.getMeta()).find(
+        (meta) => typeof meta?.screen === 'string',
+      )?.screen;
+      const path = screen ? pathFor(screen as ScreenName) : undefined;
+      if (path) runtime.navigate(path);
+    });
+  }
+
   function machineFor(key: string) {
     return enrolmentMachine.provide({
       actors: {
@@ -145,23 +215,28 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
             document_country: input.documentCountry,
           }),
         ),
-        uploadImage: fromPromise(async ({ input }) => {
-          const client = await api();
-          await send(input.image, (blob) => {
-            if (input.kind === 'lifeproof') {
-              const frames = Array.isArray(blob) ? blob : [blob];
-              return uploadLifeproof(
-                client,
-                input.portrayalId,
-                { frames, challengeId: input.challengeId },
-                progress.set,
-              );
-            }
-            if (Array.isArray(blob)) throw { code: 'image_wrong_type' } satisfies UploadError;
-            return uploadPortrayalImage(client, input.portrayalId, input.kind, blob, progress.set);
-          });
+        imageUpload: imageUploadMachine.provide({
+          actors: {
+            uploadImage: fromPromise(async ({ input }) => {
+              const client = await api();
+              await send(input.image, (blob) => {
+                if (input.kind === 'lifeproof') {
+                  const frames = Array.isArray(blob) ? blob : [blob];
+                  return uploadLifeproof(
+                    client,
+                    input.portrayalId,
+                    { frames, challengeId: input.challengeId },
+                    progress.set,
+                  );
+                }
+                if (Array.isArray(blob)) throw { code: 'image_wrong_type' } satisfies UploadError;
+                return uploadPortrayalImage(client, input.portrayalId, input.kind, blob, progress.set);
+              });
+            }),
+            requestChallenge: fromPromise(async ({ input }) => requestChallenge(await api(), input)),
+          },
+          actions: { persist: () => persistNow(key) },
         }),
-        requestChallenge: fromPromise(async ({ input }) => requestChallenge(await api(), input)),
         confirmRegistration: fromPromise(async ({ input }) => {
           try {
             return await confirmRegistration(
@@ -186,6 +261,16 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
           ]);
           return { ...onboarding, legal_terms_accepted: status.legal_terms_accepted };
         }),
+        fetchTerms: fromPromise(({ signal }) => fetchTerms(signal)),
+        // GET /public/credentials/{userId}/sids/{sid} as a PNG. The screen says what failed and offers a
+        // retry: no general notice as well.
+        fetchQrImage: fromPromise(async ({ input, signal }) => {
+          const client = await api();
+          const path = `/public/credentials/${encodeURIComponent(input.userId)}/sids/${encodeURIComponent(input.qrSid)}?format=png`;
+          const blob = await client.get<Blob>(path, { responseType: 'blob', silent: true, signal });
+          if (blob.type && !blob.type.startsWith('image/')) throw new Error(`not an image: ${blob.type}`);
+          return blob;
+        }),
         portrayalResult: portrayalResultMachine.provide({
           actors: {
             fetchPortrayalResult: fromPromise(async ({ input }) =>
@@ -195,22 +280,20 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
         }),
       },
       actions: {
-        // Entry actions run before the new snapshot exists: save once it does.
-        persist: ({ self }) =>
-          queueMicrotask(() => {
-            if (current?.key !== key) return;
-            window.localStorage.setItem(key, JSON.stringify(self.getPersistedSnapshot()));
-          }),
+        persist: () => persistNow(key),
         forgetOnboarding: () => {
           queueMicrotask(() => window.localStorage.removeItem(key));
           images.clear();
         },
-        goHome: () => {
-          const session = signedIn();
-          runtime.navigate(session ? (pathFor(homeScreen(session)) ?? '/') : '/');
-        },
         // The server has marked the account enrolled: a renewed token says so.
         markEnrolled: () => runtime.session.send({ type: 'session.renew' }),
+      },
+      guards: {
+        // Read when the person leaves, so that a session renewed meanwhile (now enrolled) counts.
+        homeIs: (_, params: { screen: HomeScreen }) => {
+          const session = signedIn();
+          return (session ? homeScreen(session) : 'Landing') === params.screen;
+        },
       },
     });
   }
@@ -245,17 +328,19 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
       const tenant = runtime.app.getSnapshot().context.tenant;
       if (!session || !tenant) return undefined;
       const key = storageKey(tenant.tenant, session.userId);
-      if (current?.key === key) return current.actor;
+      // An enrolment the person has left is over (and forgotten): coming back starts a new one.
+      const left = current?.key === key && current.actor.getSnapshot().matches('left');
+      if (current?.key === key && !left) return current.actor;
       current?.actor.stop();
+      current?.locale.unsubscribe();
       images.clear();
       const machine = machineFor(key);
       const input = inputOf(session);
-      const snapshot = readSnapshot(key);
+      const snapshot = left ? undefined : readSnapshot(key);
       let actor: EnrolmentActor | undefined;
       if (snapshot) {
         try {
           actor = createActor(machine, { input, snapshot, inspect: runtime.inspect });
-          current = { key, actor };
           actor.start();
         } catch {
           // A snapshot this version cannot restore: start again (the server still has the onboarding).
@@ -265,9 +350,12 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
       }
       if (!actor) {
         actor = createActor(machine, { input, inspect: runtime.inspect });
-        current = { key, actor };
         actor.start();
       }
+      followHome(actor);
+      current = { key, actor, locale: followLocale(actor) };
+      // A restored step for a phone may now be on a computer: the machine decides what the person sees.
+      actor.send({ type: 'device.checked', ok: deviceSupported() });
       return actor;
     },
   };

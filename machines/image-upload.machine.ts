@@ -1,0 +1,162 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { Challenge, ImageKind } from '../src/api/contract/onboarding';
+
+// One picture of an enrolment (spec §7 PUT /internal/portrayals/{id}/obverse|reverse|selfie|lifeproof): take
+// it, send it, and say what went wrong (spec §5: upload failed → re-upload, image not available → take it
+// again). The enrolment machine invokes it once per picture with the kind it needs; the liveness proof
+// (lifeproof) first asks for its challenge (spec §7 POST /internal/challenges). It ends when the server has
+// the picture.
+
+/** A captured picture (or liveness proof): its key in the app's in-memory image store. */
+export interface CapturedImage {
+  ref: string;
+}
+
+export interface ImageUploadInput {
+  kind: ImageKind;
+  portrayalId: string;
+}
+
+export interface UploadImageInput {
+  portrayalId: string;
+  kind: ImageKind;
+  image: CapturedImage;
+  /** The liveness challenge the proof answers (kind lifeproof). */
+  challengeId: string | null;
+}
+
+/** What uploadImage rejects with; image_not_available when the store no longer has the picture. */
+export interface UploadError {
+  code?: string;
+}
+
+export interface ImageUploadContext {
+  kind: ImageKind;
+  portrayalId: string;
+  /** The picture being sent, kept until the upload succeeds so that a failed upload can be re-sent. */
+  image: CapturedImage | null;
+  challenge: Challenge | null;
+}
+
+export type ImageUploadEvent =
+  /** The screen has its picture (in the image store under image.ref). */
+  { type: 'image.captured'; image: CapturedImage } | { type: 'upload.retry' } | { type: 'challenge.retry' };
+
+export interface ImageUploadOutput {
+  kind: ImageKind;
+}
+
+export const imageUploadMachine = setup({
+  types: {
+    context: {} as ImageUploadContext,
+    events: {} as ImageUploadEvent,
+    input: {} as ImageUploadInput,
+    output: {} as ImageUploadOutput,
+  },
+  actors: {
+    // Placeholders: src/actors provides the real calls (src/api portrayals).
+    uploadImage: fromPromise<void, UploadImageInput>(async () => {
+      throw new Error('uploadImage is provided by the app');
+    }),
+    requestChallenge: fromPromise<Challenge, { length: number; expiration: number }>(async () => {
+      throw new Error('requestChallenge is provided by the app');
+    }),
+  },
+  actions: {
+    /** Save the enrolment (this machine is part of its snapshot) once this step has settled. */
+    persist: () => {},
+    keepImage: assign({
+      image: ({ event }) => (event.type === 'image.captured' ? event.image : null),
+    }),
+    forgetImage: assign({ image: null }),
+    storeChallenge: assign({
+      challenge: ({ event }) => (event as unknown as { output: Challenge }).output,
+    }),
+  },
+  guards: {
+    isLifeproof: ({ context }) => context.kind === 'lifeproof',
+    isImageNotAvailable: ({ event }) =>
+      ((event as unknown as { error?: UploadError }).error ?? null)?.code === 'image_not_available',
+  },
+}).createMachine({
+  id: 'imageUpload',
+  description:
+    'Spec §5 and §7: one picture of the enrolment (obverse, reverse, selfie or the liveness proof) is taken and sent to PUT /internal/portrayals/{id}/{kind}; a failed upload is re-sent, a picture no longer available is taken again.',
+  context: ({ input }) => ({
+    kind: input.kind,
+    portrayalId: input.portrayalId,
+    image: null,
+    challenge: null,
+  }),
+  initial: 'routing',
+  output: ({ context }) => ({ kind: context.kind }),
+  states: {
+    routing: {
+      always: [{ guard: 'isLifeproof', target: 'requestingChallenge' }, { target: 'capturing' }],
+    },
+    requestingChallenge: {
+      description:
+        'TakeSelfieAlive: a spinner while the liveness challenge (three actions, one minute) is fetched.',
+      tags: ['loading'],
+      invoke: {
+        id: 'requestChallenge',
+        src: 'requestChallenge',
+        input: { length: 3, expiration: 60 },
+        onDone: { target: 'capturing', actions: 'storeChallenge' },
+        onError: 'challengeUnavailable',
+      },
+    },
+    challengeUnavailable: {
+      description:
+        'TakeSelfieAlive, error challenge_unavailable: the liveness challenge could not be fetched; a retry button asks again.',
+      meta: { errorCode: 'challenge_unavailable', challengeError: 'challenge_unavailable' },
+      on: { 'challenge.retry': 'requestingChallenge' },
+    },
+    capturing: {
+      description:
+        'The camera of the screen that invoked this upload (DocumentScan obverse or reverse, TakeSelfie, TakeSelfieAlive with the challenge actions).',
+      entry: 'persist',
+      on: { 'image.captured': { target: 'uploading', actions: 'keepImage' } },
+    },
+    uploading: {
+      description: 'The picture is on its way: a progress bar.',
+      tags: ['loading'],
+      invoke: {
+        id: 'uploadImage',
+        src: 'uploadImage',
+        input: ({ context }) => ({
+          portrayalId: context.portrayalId,
+          kind: context.kind,
+          image: context.image ?? { ref: '' },
+          challengeId: context.kind === 'lifeproof' ? (context.challenge?.challenge_id ?? null) : null,
+        }),
+        onDone: { target: 'uploaded', actions: 'forgetImage' },
+        onError: [
+          { guard: 'isImageNotAvailable', target: 'imageNotAvailable', actions: 'forgetImage' },
+          { target: 'uploadFailed' },
+        ],
+      },
+    },
+    uploadFailed: {
+      description:
+        'Error upload_failed: the upload failed (network, or the server refused the picture); the person re-sends the same picture or takes another.',
+      meta: { errorCode: 'upload_failed', uploadError: 'upload_failed' },
+      entry: 'persist',
+      on: {
+        'upload.retry': 'uploading',
+        'image.captured': { target: 'uploading', actions: 'keepImage' },
+      },
+    },
+    imageNotAvailable: {
+      description:
+        'Error image_not_available: the picture is gone (a reload empties the in-memory image store); the camera asks for it again.',
+      meta: { errorCode: 'image_not_available', uploadError: 'image_not_available' },
+      entry: 'persist',
+      on: { 'image.captured': { target: 'uploading', actions: 'keepImage' } },
+    },
+    uploaded: {
+      description: 'The server has the picture: the enrolment goes on to its next step.',
+      type: 'final',
+    },
+  },
+});
