@@ -1,9 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+// Timeouts here only stop a test that hangs: on 2 cores shared with other work a test may take several
+// times its usual wall time, and none of these tests is about how fast it runs (see README "Test it").
 export default defineConfig({
   plugins: [react()],
   test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,
@@ -16,7 +20,15 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'server', include: ['server/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'server',
+          include: ['server/**/*.test.ts'],
+          environment: 'node',
+          // One initdb per run instead of one per database: every test database starts from an image of
+          // a new (or a migrated and seeded) database made by the global setup.
+          globalSetup: ['tests/support/pglite-global-setup.ts'],
+          setupFiles: ['tests/support/setup-server.ts'],
+        },
       },
       {
         extends: true,
@@ -30,7 +42,7 @@ export default defineConfig({
           name: 'model',
           include: ['tests/model/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 60_000,
+          testTimeout: 120_000,
         },
       },
     ],

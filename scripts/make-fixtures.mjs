@@ -87,6 +87,10 @@ export async function makeFixtures() {
   const stamp = join(OUT, `.version-${VERSION}`);
   if (existsSync(stamp)) return OUT;
   mkdirSync(OUT, { recursive: true });
+  // One line per file drawn: on a busy machine the 12-megapixel photo alone can take many seconds.
+  const started = Date.now();
+  const done = (file) => console.log(`  ${file} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`Drawing the camera and photo fixtures in Chromium into ${OUT}/…`);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -98,21 +102,29 @@ export async function makeFixtures() {
       const jpeg = await page.screenshot({ type: 'jpeg', quality });
       writeFileSync(join(OUT, file), jpeg);
       await page.close();
+      done(file);
     };
     const video = async (html, file) => {
       const [width, height] = [640, 480];
       const page = await browser.newPage({ viewport: { width, height } });
       await page.setContent(html);
       const png = await page.screenshot({ type: 'png' });
+      // The pixels come back base64-encoded: as a JSON array of 1.2 million numbers they took tens of seconds.
       const rgba = await page.evaluate(async (b64) => {
         const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
         const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
         const context = canvas.getContext('2d');
         context.drawImage(bitmap, 0, 0);
-        return Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data);
+        const data = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+        let binary = '';
+        for (let i = 0; i < data.length; i += 0x8000) {
+          binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
+        }
+        return btoa(binary);
       }, png.toString('base64'));
-      writeFileSync(join(OUT, file), toY4m(Uint8Array.from(rgba), width, height, 60));
+      writeFileSync(join(OUT, file), toY4m(Buffer.from(rgba, 'base64'), width, height, 60));
       await page.close();
+      done(file);
     };
     await shoot(card(0), 1280, 960, 'document.jpg');
     await shoot(card(9), 1280, 960, 'document-blurred.jpg');

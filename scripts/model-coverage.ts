@@ -1,54 +1,34 @@
-// Prints the model-based coverage report written by tests/model (one JSON per machine) and fails when a
-// machine in machines/ has no report or a transition no generated path took.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// npm run test:model-coverage: runs the model-based tests (vitest --project model), which replay generated
+// paths on every machine and write coverage/model/<machine id>.json, then checks those reports against the
+// machines of machines/*.machine.ts as they are now, and fails when a machine has no report, when a report
+// was written for another version of its machine (stale: a transition added, removed or changed since), or
+// when a transition or an expected error code was never reached.
+//   --no-run   check the reports of an earlier `npm run test:model` without running the tests again
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { checkCoverage, loadMachineFiles, REPORTS_DIR, readReports } from '../tests/model/harness-report';
 import { formatTable } from './table';
 
-interface Report {
-  machine: string;
-  paths: number;
-  transitions: number;
-  covered: number;
-  missing: string[];
-  errorCodes?: { total: number; covered: number; missing: string[] };
+const run = !process.argv.includes('--no-run');
+let testsFailed = false;
+if (run) {
+  // A report left from an earlier run must not stand in for one this run did not write.
+  rmSync(REPORTS_DIR, { recursive: true, force: true });
+  const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+  const result = spawnSync(process.execPath, [vitest, 'run', '--project', 'model'], { stdio: 'inherit' });
+  testsFailed = result.status !== 0;
 }
 
-const dir = 'coverage/model';
-const machines = readdirSync('machines')
-  .filter((f) => f.endsWith('.machine.ts'))
-  .map((f) => f.replace('.machine.ts', ''));
-const reports = new Map<string, Report>();
-if (existsSync(dir)) {
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const report = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as Report;
-    // Reports are named by machine id (portrayalResult), machine files in kebab-case (portrayal-result).
-    reports.set(
-      report.machine.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
-      report,
-    );
-  }
-}
-
-const problems: string[] = [];
-const rows = machines.map((name) => {
-  const r = reports.get(name);
-  if (!r) {
-    problems.push(`${name}: no generated paths (add tests/model/${name}.model.test.ts)`);
-    return [name, '—', '—', 'no report'];
-  }
-  for (const t of r.missing) problems.push(`${name}: transition never taken: ${t}`);
-  for (const c of r.errorCodes?.missing ?? []) problems.push(`${name}: error code never reached: ${c}`);
-  const codes = r.errorCodes ? ` · codes ${r.errorCodes.covered}/${r.errorCodes.total}` : '';
-  return [
-    name,
-    String(r.paths),
-    `${r.covered}/${r.transitions}${codes}`,
-    r.missing.length ? 'MISSING' : 'ok',
-  ];
-});
-
+const check = checkCoverage(await loadMachineFiles(), readReports());
 console.log('\nModel-based coverage (generated paths replayed on real actors)\n');
-console.log(formatTable(['machine', 'paths', 'transitions covered', 'result'], rows));
-if (problems.length) {
-  console.error(`\n${problems.join('\n')}`);
-  process.exit(1);
-}
+console.log(
+  formatTable(
+    ['machine', 'id', 'paths', 'transitions covered', 'result'],
+    check.rows.map((r) => [r.file, r.machine, r.paths, r.covered, r.verdict]),
+  ),
+);
+if (check.problems.length) console.error(`\n${check.problems.join('\n')}`);
+if (testsFailed) console.error('\nThe model tests failed (see above).');
+if (check.problems.length || testsFailed) process.exit(1);

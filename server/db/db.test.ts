@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DbClosedError } from './db';
-import { openPglite } from './pglite';
+import { openPglite, pgliteImage } from './pglite';
 
 describe('Db (PGlite)', () => {
   it('queries with parameters, commits and rolls back transactions', async () => {
@@ -36,5 +36,29 @@ describe('Db (PGlite)', () => {
     expect((await slow).rows).toEqual([{ n: 7 }]);
     await closing;
     expect(db.close()).toBe(closing);
+  });
+});
+
+describe('PGlite images', () => {
+  it('start each database as a copy of the prepared one, and the copies do not share rows', async () => {
+    const image = await pgliteImage(async (db) => {
+      await db.exec(
+        "create table t (tenant text not null, n int not null); insert into t values ('demo', 1)",
+      );
+    });
+    const [a, b] = await Promise.all([
+      openPglite('memory://', { from: image }),
+      openPglite(undefined, { from: image }),
+    ]);
+    try {
+      await a.query("insert into t values ('demo', 2)");
+      await b.query("insert into t values ('demo', 3)");
+      const rows = async (db: typeof a) =>
+        (await db.query<{ n: number }>('select n from t order by n')).rows.map((r) => r.n);
+      expect(await rows(a)).toEqual([1, 2]);
+      expect(await rows(b)).toEqual([1, 3]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });

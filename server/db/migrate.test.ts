@@ -9,18 +9,22 @@ import { SEED_DATA, seed } from './seed';
 
 let db: Db;
 
-beforeEach(async () => {
-  db = await openPglite('memory://');
-});
-
-afterEach(async () => {
-  await db.close();
-});
+/** Each test of the suite gets a new database (a copy of the run's image: tests/support/setup-server.ts). */
+function newDatabaseEachTest() {
+  beforeEach(async () => {
+    db = await openPglite('memory://');
+  });
+  afterEach(async () => {
+    await db.close();
+  });
+}
 
 const count = async (sql: string, params?: unknown[]) =>
   (await db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, params)).rows[0]?.n;
 
 describe('migrate', () => {
+  newDatabaseEachTest();
+
   it('applies every migration once, in order, and a second run is a no-op', async () => {
     const files = readMigrations().map((m) => m.name);
     expect(files[0]).toBe('001_facilities.sql');
@@ -55,6 +59,19 @@ describe('migrate', () => {
     }
   });
 
+  it('gives every table a tenant column', async () => {
+    await migrate(db);
+    const missing = await db.query<{ table_name: string }>(
+      `select t.table_name from information_schema.tables t
+       where t.table_schema = 'public' and t.table_name <> 'schema_migrations'
+         and not exists (select 1 from information_schema.columns c
+           where c.table_name = t.table_name and c.column_name = 'tenant' and c.is_nullable = 'NO')`,
+    );
+    expect(missing.rows).toEqual([]);
+  });
+});
+
+describe('readMigrations', () => {
   it('orders by number and refuses badly named or duplicate files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'portal-migrations-'));
     try {
@@ -70,20 +87,10 @@ describe('migrate', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
-
-  it('gives every table a tenant column', async () => {
-    await migrate(db);
-    const missing = await db.query<{ table_name: string }>(
-      `select t.table_name from information_schema.tables t
-       where t.table_schema = 'public' and t.table_name <> 'schema_migrations'
-         and not exists (select 1 from information_schema.columns c
-           where c.table_name = t.table_name and c.column_name = 'tenant' and c.is_nullable = 'NO')`,
-    );
-    expect(missing.rows).toEqual([]);
-  });
 });
 
 describe('seed', () => {
+  newDatabaseEachTest();
   const tenants = ['demo', 'gambling'];
 
   it('seeds three distinct facilities per tenant on a new database', async () => {

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { type Db, guardDb, type Queryable } from './db';
 
@@ -17,16 +17,37 @@ function wrap(target: PGlite | Transaction): Queryable {
   };
 }
 
-/** Embedded PostgreSQL; dataDir undefined or 'memory://' keeps everything in memory (tests). */
-export async function openPglite(dataDir?: string): Promise<Db> {
-  let pg: PGlite;
-  if (dataDir === undefined || dataDir === IN_MEMORY) {
-    pg = await PGlite.create();
-  } else {
-    const dir = resolve(dataDir);
-    mkdirSync(dir, { recursive: true });
-    pg = await PGlite.create(dir);
-  }
+/** An image of a PGlite data folder (PGlite dumpDataDir), from which a new in-memory database starts. */
+export type PgliteImage = Blob;
+
+// Creating a PGlite database runs initdb: seconds of CPU (about 3 s alone here, several times that on a
+// busy machine). Loading the image of a data folder that initdb already made is several times cheaper, so
+// the tests register the image of a new database once per run (tests/support/pglite-global-setup.ts) and
+// every new database of the process, in memory or in a new data folder, starts from it. An image is only a
+// faster way to the same new database; nothing registers one outside the tests, and without one initdb
+// runs as before.
+let newDatabaseImage: (() => PgliteImage) | undefined;
+
+/** The image new databases start from instead of running initdb; undefined to run initdb again. */
+export function setNewDatabaseImage(image: PgliteImage | (() => PgliteImage) | undefined): void {
+  newDatabaseImage = image === undefined || typeof image === 'function' ? image : () => image;
+}
+
+function create(dataDir: string | undefined, image: PgliteImage | undefined): Promise<PGlite> {
+  if (dataDir === undefined) return image ? PGlite.create({ loadDataDir: image }) : PGlite.create();
+  return image ? PGlite.create(dataDir, { loadDataDir: image }) : PGlite.create(dataDir);
+}
+
+async function openEngine(dataDir: string | undefined, image: PgliteImage | undefined): Promise<PGlite> {
+  if (dataDir === undefined || dataDir === IN_MEMORY) return create(undefined, image ?? newDatabaseImage?.());
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  // An existing data folder is opened as it is; only a new one starts from an image.
+  const isNew = !existsSync(join(dir, 'PG_VERSION'));
+  return create(dir, isNew ? (image ?? newDatabaseImage?.()) : undefined);
+}
+
+function guard(pg: PGlite): Db {
   const self = wrap(pg);
   return guardDb({
     kind: 'pglite',
@@ -35,4 +56,28 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     close: () => pg.close(),
   });
+}
+
+/**
+ * Embedded PostgreSQL; dataDir undefined or 'memory://' keeps everything in memory (tests). `from` starts a
+ * new database (in memory or in a new data folder) from an image (see pgliteImage) instead of an empty one.
+ */
+export async function openPglite(dataDir?: string, options: { from?: PgliteImage } = {}): Promise<Db> {
+  return guard(await openEngine(dataDir, options.from));
+}
+
+/**
+ * The image of a new in-memory database after `prepare` (e.g. migrate and seed): openPglite(…, { from })
+ * gives each caller its own copy of that database without redoing the work.
+ */
+export async function pgliteImage(prepare?: (db: Db) => Promise<void>): Promise<PgliteImage> {
+  const pg = await openEngine(IN_MEMORY, undefined);
+  try {
+    await prepare?.(guard(pg));
+    // Everything on the data pages, so the image does not depend on replaying the write-ahead log.
+    await pg.exec('checkpoint');
+    return await pg.dumpDataDir('none');
+  } finally {
+    await pg.close();
+  }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
-import { openPglite } from '../db/pglite';
+import { openPglite, type PgliteImage, pgliteImage } from '../db/pglite';
 import { seed } from '../db/seed';
 import { silentLogger } from '../logger';
 
@@ -44,11 +44,42 @@ export function createSiteFixture(options: { withIndex?: boolean } = {}): SiteFi
   return { root, publicDir, distDir, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-/** In-memory database, migrated and seeded for the fixture tenants. */
-export async function createTestDb(tenants: readonly string[] = ['gambling', 'demo']): Promise<Db> {
-  const db = await openPglite('memory://');
+const TEST_ENV = 'test';
+const DEFAULT_TENANTS = ['gambling', 'demo'] as const;
+const tenantsKey = (tenants: readonly string[]) => tenants.join(',');
+
+/** Migrates and seeds a new database the way createTestDb hands it out. */
+export async function prepareTestDb(db: Db, tenants: readonly string[] = DEFAULT_TENANTS): Promise<void> {
   const { wasNew } = await migrate(db);
-  await seed(db, { isNewDb: wasNew, nodeEnv: 'test', tenants });
+  await seed(db, { isNewDb: wasNew, nodeEnv: TEST_ENV, tenants });
+}
+
+/** The image of a migrated and seeded database (prepareTestDb), for setTestDbImage. */
+export function testDbImage(tenants: readonly string[] = DEFAULT_TENANTS): Promise<PgliteImage> {
+  return pgliteImage((db) => prepareTestDb(db, tenants));
+}
+
+const images = new Map<string, () => PgliteImage>();
+
+/**
+ * Registers the image of a migrated and seeded database (testDbImage, made once per test run by
+ * tests/support/pglite-global-setup.ts): createTestDb for those tenants then loads a copy of it instead of
+ * creating, migrating and seeding a database of its own.
+ */
+export function setTestDbImage(
+  image: PgliteImage | (() => PgliteImage) | undefined,
+  tenants: readonly string[] = DEFAULT_TENANTS,
+): void {
+  if (image === undefined) images.delete(tenantsKey(tenants));
+  else images.set(tenantsKey(tenants), typeof image === 'function' ? image : () => image);
+}
+
+/** In-memory database, migrated and seeded for the fixture tenants; each call gets a database of its own. */
+export async function createTestDb(tenants: readonly string[] = DEFAULT_TENANTS): Promise<Db> {
+  const image = images.get(tenantsKey(tenants));
+  if (image) return openPglite('memory://', { from: image() });
+  const db = await openPglite('memory://');
+  await prepareTestDb(db, tenants);
   return db;
 }
 

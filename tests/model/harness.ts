@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import {
   type AnyActorRef,
@@ -54,6 +55,33 @@ export function declaredTransitions(machine: AnyStateMachine): Transition[] {
     }
   });
   return found;
+}
+
+/**
+ * What a coverage report is valid for: a hash of the machine's declared transitions and of its definition
+ * (machine.toJSON(): states, events, targets, guards and actors by name, meta). A report whose fingerprint
+ * differs from the machine's current one was written for another version of it (npm run test:model-coverage).
+ */
+export function machineFingerprint(machine: AnyStateMachine): string {
+  const content = JSON.stringify({
+    transitions: declaredTransitions(machine).map((t) => t.key),
+    definition: machine.toJSON(),
+  });
+  return `sha256:${createHash('sha256').update(content).digest('hex')}`;
+}
+
+/** What coverMachine writes to coverage/model/<machine id>.json. */
+export interface CoverageReport {
+  machine: string;
+  /** machineFingerprint of the machine the paths were replayed on. */
+  fingerprint: string;
+  /** The declared transitions (keys) of that machine. */
+  declared: string[];
+  paths: number;
+  transitions: number;
+  covered: number;
+  missing: string[];
+  errorCodes?: { total: number; covered: number; missing: string[] };
 }
 
 /** Promise actors whose settling the test decides, one pending call per invoked actor id. */
@@ -245,7 +273,7 @@ export async function replay<M extends AnyStateMachine>(
 export async function coverMachine<M extends AnyStateMachine>(
   specOrSpecs: ModelSpec<M> | ModelSpec<M>[],
   { writeReport = true } = {},
-) {
+): Promise<CoverageReport> {
   const specs = Array.isArray(specOrSpecs) ? specOrSpecs : [specOrSpecs];
   const machine = specs[0]?.machine;
   if (!machine) throw new Error('coverMachine needs at least one spec');
@@ -264,8 +292,10 @@ export async function coverMachine<M extends AnyStateMachine>(
   const declared = declaredTransitions(machine);
   const missing = declared.filter((t) => !taken.has(t.key));
   const expectedCodes = [...new Set(specs.flatMap((spec) => spec.errorCodes?.expected ?? []))];
-  const report = {
+  const report: CoverageReport = {
     machine: machine.id,
+    fingerprint: machineFingerprint(machine),
+    declared: declared.map((t) => t.key),
     paths: pathCount,
     transitions: declared.length,
     covered: declared.length - missing.length,
