@@ -16,6 +16,8 @@ export const API_RESOURCE = 'urn:identity-portal:api';
 export const PORTAL_SCOPE = 'openid profile roles email';
 export const REALMS_PREFIX = '/auth/realms';
 export const LOGOUT_SCRIPT = '/auth/assets/logout.js';
+/** The access-token claim naming the grant it was issued under: the API refuses the token once that grant ends. */
+export const GRANT_ID_CLAIM = 'grant_id';
 
 export interface IdentityProviderOptions {
   db: Db;
@@ -160,7 +162,7 @@ export function createIdentityProviders(options: IdentityProviderOptions) {
       async extraTokenClaims(_ctx, token) {
         if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
         const account = await findAccountById(db, tenant, token.accountId);
-        return account ? tokenClaimsOf(account, tenant) : undefined;
+        return account ? { ...tokenClaimsOf(account, tenant), [GRANT_ID_CLAIM]: token.grantId } : undefined;
       },
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       // Public client: every refresh spends the token and returns a new one; a spent token is refused and
