@@ -375,8 +375,9 @@ describe('registration outcomes from the confirmed data', () => {
 
   it('enforcement_source_unavailable: 503 with the reason while the fault is on (dev endpoint), then accepted', async () => {
     const me = someone();
+    const admin = person('admin-faults', 'gambling', ['delete_users_all']);
     const started = await readyPortrayal(h, me);
-    const on = await h.call('POST', '/dev/faults/enforcement', undefined, { on: true });
+    const on = await h.call('POST', '/dev/faults/enforcement', admin, { on: true });
     expect(await json(on)).toEqual({ on: true });
     try {
       const body = await expectProblem(await confirm(h, me, started), 503, 'enforcement_source_unavailable');
@@ -385,7 +386,7 @@ describe('registration outcomes from the confirmed data', () => {
         result: { outcome: 'rejected' },
       });
     } finally {
-      await h.call('POST', '/dev/faults/enforcement', undefined, { on: false });
+      await h.call('POST', '/dev/faults/enforcement', admin, { on: false });
     }
     expect(h.faults.enforcement).toBe(false);
     expect((await json(await confirm(h, me, started))).result).toEqual({ outcome: 'accepted', reason: null });
