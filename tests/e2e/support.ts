@@ -38,7 +38,7 @@ export async function accessTokenOf(
     state: 'e2e',
   });
   const started = await request.get(`${realm}/auth?${query}`, { maxRedirects: 0 });
-  let res = await request.post(new URL(started.headers().location ?? '', base).toString() + '/login', {
+  let res = await request.post(`${new URL(started.headers().location ?? '', base).toString()}/login`, {
     form: { username, password: username },
     maxRedirects: 0,
   });
