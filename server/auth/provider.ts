@@ -26,6 +26,8 @@ export interface IdentityProviderOptions {
   logger: Logger;
   /** Access-token lifetime in seconds (ACCESS_TOKEN_TTL; 300 by default). */
   accessTokenTtl: number;
+  /** TRUST_PROXY: X-Forwarded-Proto says whether the browser came over https (then cookies are Secure). */
+  trustProxy?: boolean;
 }
 
 export function issuerOf(origin: string, tenant: string): string {
@@ -72,6 +74,8 @@ export function createIdentityProviders(options: IdentityProviderOptions) {
         },
       ],
       jwks: tenantKeys.jwks as Configuration['jwks'],
+      // Cross-origin calls (token, revocation, userinfo) only from the portal itself: the origin of its redirect URIs.
+      clientBasedCORS: (_ctx, requestOrigin) => requestOrigin === origin,
       cookies: {
         keys: tenantKeys.cookieKeys,
         names: {
@@ -214,6 +218,18 @@ export function createIdentityProviders(options: IdentityProviderOptions) {
     };
 
     const provider = new Provider(issuerOf(origin, tenant), configuration);
+    // Koa's ctx.secure then follows X-Forwarded-Proto, and oidc-provider marks its cookies Secure over https.
+    provider.proxy = options.trustProxy ?? false;
+    // oidc-provider answers every CORS preflight by echoing the Origin (the client is known only on the real
+    // request). No other origin gets an Access-Control-* header: its browser then never sends the request.
+    provider.use(async (ctx, next) => {
+      await next();
+      const requestOrigin = ctx.get('Origin');
+      if (!requestOrigin || requestOrigin === origin) return;
+      for (const name of Object.keys(ctx.response.headers)) {
+        if (name.toLowerCase().startsWith('access-control-')) ctx.remove(name);
+      }
+    });
     provider.on('server_error', (_ctx, error) =>
       logger.log('error', 'identity provider error', { tenant, err: String(error) }),
     );

@@ -29,7 +29,8 @@ const ISSUER = new RegExp(`^https?://[^/]+${REALMS_PREFIX}/([a-z0-9][a-z0-9-]*)$
 
 const unauthorized = (detail: string) => new HttpProblem(401, detail, 'unauthorized');
 
-const BEARER = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/;
+// The auth scheme is case-insensitive (RFC 7235 §2.1, RFC 6750 §2.1): `bearer` and `BEARER` are `Bearer`.
+const BEARER = /^Bearer +([\w-]+\.[\w-]+\.[\w-]+)$/i;
 
 /**
  * How long a grant found alive is believed alive. Every API call checks the token's grant, and the portal makes
