@@ -263,7 +263,6 @@ describe('enrolment machine', () => {
       nationality: 'ESP',
       // gambling domain in auto mode: the email travels in extra_fields (spec §5)
       extra_fields: { phone: '600 000 000', email: 'ana@example.com' },
-      skip_email_check: false,
     } satisfies RegistrationPayload);
     expect(sent?.ocrAdaptations).toEqual([{ field: 'first_name', value: 'Ana María' }]);
     expect(started.actor.getSnapshot().context.registration).toMatchObject({ userId: 'u-1', qrSid: 'qr-1' });

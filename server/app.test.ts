@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from './app';
 import type { Db } from './db/db';
 import { SECURITY_HEADERS } from './security-headers';
-import { createSiteFixture, createTestDb, SECRET, type SiteFixture, testDeps } from './testing/fixtures';
+import {
+  createSiteFixture,
+  createTestDb,
+  SECRET,
+  type SiteFixture,
+  TEST_BEARER,
+  testAuth,
+  testDeps,
+} from './testing/fixtures';
 
 let db: Db;
 let site: SiteFixture;
@@ -76,8 +84,14 @@ describe('tenancy', () => {
 
 describe('GET /api/internal/facilities', () => {
   type Facility = { facility_id: string; alias: string; timezone: string };
+  let signedIn: App;
+  beforeAll(() => {
+    signedIn = createApp({ ...testDeps(db, site), auth: testAuth });
+  });
+  const facilities = (tenant: string, authorization = TEST_BEARER) =>
+    signedIn.request('/api/internal/facilities', { headers: { 'tenant-id': tenant, authorization } });
   const list = async (tenant: string) => {
-    const res = await api('/api/internal/facilities', tenant);
+    const res = await facilities(tenant);
     expect(res.status).toBe(200);
     return (await res.json()) as Facility[];
   };
@@ -94,8 +108,15 @@ describe('GET /api/internal/facilities', () => {
     expect(demo.map((f) => f.alias)).toEqual(['Demo HQ', 'Demo Lab', 'Demo Warehouse']);
   });
 
+  it('needs a token of the tenant, like every other API call', async () => {
+    await expectProblem(await facilities('demo', ''), 401, 'unauthorized');
+    await expectProblem(await facilities('demo', 'Bearer forged'), 401, 'unauthorized');
+    // Without a token verifier the app mounts no authenticated API at all.
+    expect((await api('/api/internal/facilities', 'demo')).status).toBe(404);
+  });
+
   it('is not cacheable', async () => {
-    const res = await api('/api/internal/facilities', 'demo');
+    const res = await facilities('demo');
     expect(res.headers.get('cache-control')).toBe('no-store');
     expectSecurityHeaders(res);
   });

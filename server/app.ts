@@ -36,8 +36,8 @@ export function createApp(deps: AppDeps): App {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
-  app.route('/api', facilitiesRoutes(deps));
   if (deps.auth) {
+    app.route('/api', facilitiesRoutes(deps, deps.auth));
     app.route('/api', accountsRoutes(deps, deps.auth));
     app.route('/api', credentialsRoutes(deps, deps.auth));
     app.route('/api', onboardingRoutes(deps, deps.auth, deps.onboarding));

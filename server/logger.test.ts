@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app';
 import type { Db } from './db/db';
 import { createLogger, silentLogger } from './logger';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from './testing/fixtures';
+import {
+  createSiteFixture,
+  createTestDb,
+  type SiteFixture,
+  TEST_BEARER,
+  testAuth,
+  testDeps,
+} from './testing/fixtures';
 
 describe('createLogger', () => {
   it('writes one JSON line per entry at or above the level', () => {
@@ -43,9 +50,9 @@ describe('request log', () => {
   it('logs method, path, status, ms, tenant and reqId for each request', async () => {
     const lines: string[] = [];
     const logger = createLogger({ nodeEnv: 'production', write: (line) => lines.push(line) });
-    const app = createApp({ ...testDeps(db, site), logger });
+    const app = createApp({ ...testDeps(db, site), logger, auth: testAuth });
     const res = await app.request('/api/internal/facilities', {
-      headers: { 'tenant-id': 'demo', 'x-request-id': 'abc-123' },
+      headers: { 'tenant-id': 'demo', 'x-request-id': 'abc-123', authorization: TEST_BEARER },
     });
     expect(res.headers.get('x-request-id')).toBe('abc-123');
     await app.request('/api/internal/facilities');

@@ -7,6 +7,7 @@ import { openPglite } from './db/pglite';
 import { type RunningServer, type StartServerOptions, startServer } from './main';
 import { SECURITY_HEADERS } from './security-headers';
 import { createSiteFixture, SECRET, type SiteFixture } from './testing/fixtures';
+import { signIn } from './testing/oidc';
 
 let site: SiteFixture;
 
@@ -70,8 +71,9 @@ describe('startServer', () => {
   });
 
   it('serves the API for a tenant over HTTP', async () => {
+    const { access_token } = await signIn(server.url, 'gambling', 'user');
     const res = await fetch(`http://127.0.0.1:${server.port}/api/internal/facilities`, {
-      headers: { 'tenant-id': 'gambling' },
+      headers: { 'tenant-id': 'gambling', authorization: `Bearer ${access_token}` },
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as unknown[]).length).toBe(3);
@@ -147,10 +149,8 @@ describe('startServer', () => {
   it('does not seed in production', async () => {
     const prod = await startServer(options({ nodeEnv: 'production' }));
     try {
-      const res = await fetch(`http://127.0.0.1:${prod.port}/api/internal/facilities`, {
-        headers: { 'tenant-id': 'demo' },
-      });
-      expect(await res.json()).toEqual([]);
+      const { rows } = await prod.db.query('select count(*)::int as n from facilities');
+      expect(rows).toEqual([{ n: 0 }]);
     } finally {
       await prod.close();
     }

@@ -97,6 +97,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       publicDir,
       logger,
       accessTokenTtl: options.accessTokenTtl ?? 300,
+      trustProxy: options.trustProxy ?? false,
     });
     const deps: AppDeps = {
       db,

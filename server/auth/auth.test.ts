@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningServer, startServer } from '../main';
 import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { apiCall, Browser, openLogin as openLoginAt, signIn as signInAt, type Tokens } from '../testing/oidc';
 import { SEED_ACCOUNTS } from './accounts';
 import { hashPassword, passwordProblems, verifyPassword } from './passwords';
 import { API_RESOURCE } from './provider';
@@ -11,41 +12,8 @@ import { createThrottle } from './throttle';
 
 // The development identity provider and the bearer checks of the API, through HTTP on a real server.
 
-/** fetch with a cookie jar (names only; paths do not matter for these flows) and no automatic redirects. */
-class Browser {
-  private cookies = new Map<string, string>();
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size > 0) {
-      headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-    }
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const index = pair.indexOf('=');
-      const name = pair.slice(0, index);
-      const value = pair.slice(index + 1);
-      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return res;
-  }
-
-  post(url: string, form: Record<string, string>): Promise<Response> {
-    return this.fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(form).toString(),
-    });
-  }
-}
-
-interface Tokens {
-  access_token: string;
-  refresh_token: string;
-  id_token: string;
-}
+// A real server and scrypt on a shared machine take longer than vitest's 5 s / 10 s defaults.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
 let site: SiteFixture;
 let server: RunningServer;
@@ -73,53 +41,10 @@ afterAll(async () => {
 
 const realm = (tenant: string) => `${base}/auth/realms/${tenant}`;
 
-/** Starts the code flow and returns the login page's address (the provider's interaction). */
-async function openLogin(browser: Browser, tenant: string, verifier: string, extra = '') {
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const query = new URLSearchParams({
-    client_id: 'portal',
-    response_type: 'code',
-    scope: 'openid profile roles email',
-    redirect_uri: `${base}/callback`,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'state-1',
-    nonce: 'nonce-1',
-  });
-  const res = await browser.fetch(`${realm(tenant)}/auth?${query}${extra}`);
-  expect(res.status).toBe(303);
-  const location = res.headers.get('location') ?? '';
-  expect(location).toMatch(new RegExp(`^/auth/realms/${tenant}/interaction/[\\w-]+$`));
-  return `${base}${location}`;
-}
-
-async function signIn(tenant: string, username: string, password = username): Promise<Tokens> {
-  const browser = new Browser();
-  const verifier = randomBytes(32).toString('base64url');
-  const login = await openLogin(browser, tenant, verifier);
-  let res = await browser.post(`${login}/login`, { username, password });
-  let location = res.headers.get('location') ?? '';
-  for (
-    let hops = 0;
-    res.status >= 300 && res.status < 400 && !location.startsWith(`${base}/callback`);
-    hops++
-  ) {
-    if (hops > 5) throw new Error('too many redirects');
-    res = await browser.fetch(new URL(location, base).toString());
-    location = res.headers.get('location') ?? '';
-  }
-  expect(location.startsWith(`${base}/callback?`), `no code for ${username}: ${res.status}`).toBe(true);
-  const code = new URL(location).searchParams.get('code') ?? '';
-  const token = await browser.post(`${realm(tenant)}/token`, {
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: `${base}/callback`,
-    client_id: 'portal',
-    code_verifier: verifier,
-  });
-  expect(token.status).toBe(200);
-  return (await token.json()) as Tokens;
-}
+const openLogin = (browser: Browser, tenant: string, verifier: string, extra = '') =>
+  openLoginAt(browser, base, tenant, verifier, extra);
+const signIn = (tenant: string, username: string, password = username): Promise<Tokens> =>
+  signInAt(base, tenant, username, password);
 
 function refresh(tenant: string, refreshToken: string) {
   return new Browser().post(`${realm(tenant)}/token`, {
@@ -129,12 +54,8 @@ function refresh(tenant: string, refreshToken: string) {
   });
 }
 
-function api(path: string, tenant: string, token?: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers);
-  headers.set('tenant-id', tenant);
-  if (token) headers.set('authorization', `Bearer ${token}`);
-  return fetch(`${base}/api${path}`, { ...init, headers });
-}
+const api = (path: string, tenant: string, token?: string, init: RequestInit = {}) =>
+  apiCall(base, path, tenant, token, init);
 
 describe('roles', () => {
   it('maps role names to the permission strings of spec §6, admin holding every one', () => {

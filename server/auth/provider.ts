@@ -16,6 +16,8 @@ export const API_RESOURCE = 'urn:identity-portal:api';
 export const PORTAL_SCOPE = 'openid profile roles email';
 export const REALMS_PREFIX = '/auth/realms';
 export const LOGOUT_SCRIPT = '/auth/assets/logout.js';
+/** The access-token claim naming the grant it was issued under: the API refuses the token once that grant ends. */
+export const GRANT_ID_CLAIM = 'grant_id';
 
 export interface IdentityProviderOptions {
   db: Db;
@@ -24,6 +26,8 @@ export interface IdentityProviderOptions {
   logger: Logger;
   /** Access-token lifetime in seconds (ACCESS_TOKEN_TTL; 300 by default). */
   accessTokenTtl: number;
+  /** TRUST_PROXY: X-Forwarded-Proto says whether the browser came over https (then cookies are Secure). */
+  trustProxy?: boolean;
 }
 
 export function issuerOf(origin: string, tenant: string): string {
@@ -70,6 +74,8 @@ export function createIdentityProviders(options: IdentityProviderOptions) {
         },
       ],
       jwks: tenantKeys.jwks as Configuration['jwks'],
+      // Cross-origin calls (token, revocation, userinfo) only from the portal itself: the origin of its redirect URIs.
+      clientBasedCORS: (_ctx, requestOrigin) => requestOrigin === origin,
       cookies: {
         keys: tenantKeys.cookieKeys,
         names: {
@@ -160,7 +166,7 @@ export function createIdentityProviders(options: IdentityProviderOptions) {
       async extraTokenClaims(_ctx, token) {
         if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
         const account = await findAccountById(db, tenant, token.accountId);
-        return account ? tokenClaimsOf(account, tenant) : undefined;
+        return account ? { ...tokenClaimsOf(account, tenant), [GRANT_ID_CLAIM]: token.grantId } : undefined;
       },
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       // Public client: every refresh spends the token and returns a new one; a spent token is refused and
@@ -212,6 +218,18 @@ export function createIdentityProviders(options: IdentityProviderOptions) {
     };
 
     const provider = new Provider(issuerOf(origin, tenant), configuration);
+    // Koa's ctx.secure then follows X-Forwarded-Proto, and oidc-provider marks its cookies Secure over https.
+    provider.proxy = options.trustProxy ?? false;
+    // oidc-provider answers every CORS preflight by echoing the Origin (the client is known only on the real
+    // request). No other origin gets an Access-Control-* header: its browser then never sends the request.
+    provider.use(async (ctx, next) => {
+      await next();
+      const requestOrigin = ctx.get('Origin');
+      if (!requestOrigin || requestOrigin === origin) return;
+      for (const name of Object.keys(ctx.response.headers)) {
+        if (name.toLowerCase().startsWith('access-control-')) ctx.remove(name);
+      }
+    });
     provider.on('server_error', (_ctx, error) =>
       logger.log('error', 'identity provider error', { tenant, err: String(error) }),
     );

@@ -1,6 +1,7 @@
 // Every authenticated API call: the bearer is a JWT of one of our tenants' issuers, verified against that
 // tenant's keys; its tenant must equal the tenant-id header (403 otherwise); it must hold one of the permission
-// strings the endpoint names (403 otherwise). No or a bad token is a 401.
+// strings the endpoint names (403 otherwise). No or a bad token is a 401, and so is the token of a grant that
+// has ended (sign-out, a reused authorization or refresh token, a password reset).
 import { type } from 'arktype';
 import type { MiddlewareHandler } from 'hono';
 import { createLocalJWKSet, decodeJwt, type JWTVerifyGetKey, jwtVerify } from 'jose';
@@ -8,7 +9,7 @@ import { type AccessTokenClaims, accessTokenClaims } from '../../src/api/contrac
 import type { Permission } from '../../src/api/contract/permissions';
 import { getOrCreatePromise } from '../get-or-create';
 import { HttpProblem } from '../problem';
-import { API_RESOURCE, type IdentityProviders, REALMS_PREFIX } from './provider';
+import { API_RESOURCE, GRANT_ID_CLAIM, type IdentityProviders, REALMS_PREFIX } from './provider';
 
 export type AuthEnv = {
   Variables: {
@@ -28,16 +29,53 @@ const ISSUER = new RegExp(`^https?://[^/]+${REALMS_PREFIX}/([a-z0-9][a-z0-9-]*)$
 
 const unauthorized = (detail: string) => new HttpProblem(401, detail, 'unauthorized');
 
-export function createTokenVerifier(idp: Pick<IdentityProviders, 'keysOf' | 'tenants'>) {
+// The auth scheme is case-insensitive (RFC 7235 §2.1, RFC 6750 §2.1): `bearer` and `BEARER` are `Bearer`.
+const BEARER = /^Bearer +([\w-]+\.[\w-]+\.[\w-]+)$/i;
+
+/**
+ * How long a grant found alive is believed alive. Every API call checks the token's grant, and the portal makes
+ * calls in bursts (a screen's loads, a result polled every 2 s): a few seconds spare the database most of those
+ * lookups, and are the longest a token outlives its revoked grant, against the minutes of its own lifetime.
+ */
+export const GRANT_CHECK_CACHE_MS = 3_000;
+const GRANT_CACHE_LIMIT = 10_000;
+
+type GrantSource = Pick<IdentityProviders, 'keysOf' | 'tenants' | 'db'>;
+
+/** Whether the grant a token was issued under still exists (oidc-provider destroys it when it revokes it). */
+function grantChecker(db: GrantSource['db'], now: () => number) {
+  const checked = new Map<string, { alive: boolean; until: number }>();
+  return async function grantAlive(tenant: string, grantId: string): Promise<boolean> {
+    const key = `${tenant}|${grantId}`;
+    const cached = checked.get(key);
+    if (cached && cached.until > now()) return cached.alive;
+    const { rows } = await db.query<{ expires_at: Date | null }>(
+      `select expires_at from oidc_payloads where tenant = $1 and model = 'Grant' and id = $2`,
+      [tenant, grantId],
+    );
+    const row = rows[0];
+    const alive = Boolean(row && (!row.expires_at || new Date(row.expires_at).getTime() > now()));
+    checked.delete(key);
+    if (checked.size >= GRANT_CACHE_LIMIT) {
+      const oldest = checked.keys().next().value;
+      if (oldest !== undefined) checked.delete(oldest);
+    }
+    checked.set(key, { alive, until: now() + GRANT_CHECK_CACHE_MS });
+    return alive;
+  };
+}
+
+export function createTokenVerifier(idp: GrantSource, now: () => number = Date.now) {
   const keySets = new Map<string, Promise<JWTVerifyGetKey>>();
   const keySetOf = (tenant: string) =>
     getOrCreatePromise(keySets, tenant, () =>
       idp.keysOf(tenant).then((keys) => createLocalJWKSet(keys.publicJwks)),
     );
+  const grantAlive = grantChecker(idp.db, now);
 
   /** The verified claims of a bearer token, or a 401 problem. */
   return async function verify(authorization: string | undefined): Promise<AccessTokenClaims> {
-    const match = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(authorization?.trim() ?? '');
+    const match = BEARER.exec(authorization?.trim() ?? '');
     if (!match?.[1]) throw unauthorized('A bearer token is required.');
     const token = match[1];
     let issuer: string | undefined;
@@ -64,11 +102,15 @@ export function createTokenVerifier(idp: Pick<IdentityProviders, 'keysOf' | 'ten
     if (claims instanceof type.errors || claims.tenant !== issuerTenant) {
       throw unauthorized('The bearer token does not carry the portal claims.');
     }
+    const grantId = (payload as { [GRANT_ID_CLAIM]?: unknown })[GRANT_ID_CLAIM];
+    if (typeof grantId !== 'string' || !(await grantAlive(issuerTenant, grantId))) {
+      throw unauthorized('The sign-in this token belongs to has ended.');
+    }
     return claims;
   };
 }
 
-export function createApiAuth(idp: Pick<IdentityProviders, 'keysOf' | 'tenants'>): ApiAuth {
+export function createApiAuth(idp: GrantSource): ApiAuth {
   const verify = createTokenVerifier(idp);
   return {
     requireAuth:

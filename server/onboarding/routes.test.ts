@@ -375,8 +375,9 @@ describe('registration outcomes from the confirmed data', () => {
 
   it('enforcement_source_unavailable: 503 with the reason while the fault is on (dev endpoint), then accepted', async () => {
     const me = someone();
+    const admin = person('admin-faults', 'gambling', ['delete_users_all']);
     const started = await readyPortrayal(h, me);
-    const on = await h.call('POST', '/dev/faults/enforcement', undefined, { on: true });
+    const on = await h.call('POST', '/dev/faults/enforcement', admin, { on: true });
     expect(await json(on)).toEqual({ on: true });
     try {
       const body = await expectProblem(await confirm(h, me, started), 503, 'enforcement_source_unavailable');
@@ -385,32 +386,42 @@ describe('registration outcomes from the confirmed data', () => {
         result: { outcome: 'rejected' },
       });
     } finally {
-      await h.call('POST', '/dev/faults/enforcement', undefined, { on: false });
+      await h.call('POST', '/dev/faults/enforcement', admin, { on: false });
     }
     expect(h.faults.enforcement).toBe(false);
     expect((await json(await confirm(h, me, started))).result).toEqual({ outcome: 'accepted', reason: null });
   });
 
-  it('checks e-mail and acs_id uniqueness as field errors, unless the e-mail check is skipped', async () => {
-    const a = someone();
+  it('checks e-mail and acs_id uniqueness as field errors, unless the e-mail check is skipped (assisted)', async () => {
+    // Choosing an acs_id and skipping the e-mail check are for the assisted flow only (spec §5).
+    const assistant = person(`assistant-${randomUUID()}`, 'gambling', ASSISTANT_ROLES);
+    const assisted = (email: string) => ({
+      mode: 'assisted',
+      user_id: `acc-${randomUUID()}`,
+      userData: { email },
+      registerMode: 'Assisted',
+    });
     await confirm(
       h,
-      a,
-      await readyPortrayal(h, a),
+      assistant,
+      await readyPortrayal(h, assistant, assisted('dup@example.test')),
       payload({ email: 'dup@example.test', acs_id: 'ACS-DUP-1' }),
     );
     const b = someone();
-    const started = await readyPortrayal(h, b);
     const mail = await expectProblem(
-      await confirm(h, b, started, payload({ email: 'DUP@example.test' })),
+      await confirm(h, b, await readyPortrayal(h, b), payload({ email: 'DUP@example.test' })),
       409,
     );
     expect(mail.errors).toEqual([{ field: 'email', code: 'email_already_in_use' }]);
-    const acs = await expectProblem(await confirm(h, b, started, payload({ acs_id: 'ACS-DUP-1' })), 409);
+    const started = await readyPortrayal(h, assistant, assisted('other@example.test'));
+    const acs = await expectProblem(
+      await confirm(h, assistant, started, payload({ acs_id: 'ACS-DUP-1' })),
+      409,
+    );
     expect(acs.errors).toEqual([{ field: 'acs_id', code: 'acs_id_already_in_use' }]);
     const skipped = await confirm(
       h,
-      b,
+      assistant,
       started,
       payload({ email: 'dup@example.test', skip_email_check: true }),
     );

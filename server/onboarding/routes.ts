@@ -28,6 +28,6 @@ export function onboardingRoutes(
   app.route('/', portrayalImagesRouter(rt));
   app.route('/', confirmationRouter(rt));
   app.route('/', userCodesRouter(rt));
-  if (!rt.production) app.route('/', devFaultsRouter(rt));
+  if (!rt.production) app.route('/', devFaultsRouter(rt, auth));
   return app;
 }

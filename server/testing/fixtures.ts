@@ -1,12 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ApiAuth } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
 import { openPglite, type PgliteImage, pgliteImage } from '../db/pglite';
 import { seed } from '../db/seed';
 import { silentLogger } from '../logger';
+import { HttpProblem } from '../problem';
 
 export const SECRET = 'top-secret-outside-the-roots';
 
@@ -97,3 +99,30 @@ export function testDeps(db: Db, site: SiteFixture, overrides: Partial<AppDeps['
     },
   };
 }
+
+/** The bearer `testAuth` accepts. */
+export const TEST_BEARER = 'Bearer test-token';
+
+/**
+ * A stand-in for the token verifier in app-level tests without an identity provider: `TEST_BEARER` is a token
+ * of whatever tenant the call names, holding no permission; anything else is a 401.
+ */
+export const testAuth: ApiAuth = {
+  requireAuth:
+    (...anyOf) =>
+    async (c, next) => {
+      if (c.req.header('authorization') !== TEST_BEARER) {
+        throw new HttpProblem(401, 'A bearer token is required.', 'unauthorized');
+      }
+      if (anyOf.length > 0) throw new HttpProblem(403, 'Missing permission.', 'forbidden');
+      c.set('auth', {
+        iss: 'test',
+        sub: 'test',
+        exp: 4_000_000_000,
+        tenant: c.get('tenant'),
+        roles: [],
+        enrolled: false,
+      });
+      await next();
+    },
+};

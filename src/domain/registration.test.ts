@@ -47,8 +47,16 @@ describe('registration payload', () => {
       document_type: 'id_card',
       email: 'ana@example.com',
       extra_fields: { phone: '600 000 000' },
-      skip_email_check: false,
     });
+  });
+
+  it('never sends the staff-only fields in auto mode (spec §5; the server refuses them)', () => {
+    for (const domain of ['demo', 'gambling']) {
+      const payload = buildRegistrationPayload({ ...base, domain });
+      for (const field of ['skip_email_check', 'username', 'acs_id', 'id']) {
+        expect(Object.hasOwn(payload, field), field).toBe(false);
+      }
+    }
   });
 
   it('puts the email in extra_fields for gambling in auto mode and for document type others', () => {

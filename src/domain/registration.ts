@@ -135,8 +135,10 @@ export function buildRegistrationPayload(input: RegistrationInput): Registration
     birth_date: toApiDateString(reviewed.birth_date) ?? '',
     document_number: upper(reviewed.document_number) ?? '',
     document_type: input.documentType,
-    skip_email_check: input.registerMode === 'assisted',
   };
+  // Spec §5: only the assisted flow skips the email check; the server refuses it (and username, acs_id, id,
+  // which the portal never sends here) in auto mode.
+  if (input.registerMode === 'assisted') payload.skip_email_check = true;
   const optional: Partial<RegistrationPayload> = {
     expiry_date: toApiDateString(reviewed.expiry_date),
     id_number: upper(reviewed.id_number),

@@ -1,5 +1,5 @@
 import { devices, expect, type Page, test } from '@playwright/test';
-import { expectAccessible, port } from './support';
+import { accessTokenOf, expectAccessible, port } from './support';
 
 // Self-enrolment journeys (issue #4) in a phone (Pixel 7) whose camera is Chromium's fake device fed with the
 // specimen document, against the real server: the reference engine reads no text, so the person types their
@@ -256,9 +256,11 @@ test.describe('enforcement source unavailable (20-second-token server)', () => {
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);
     await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+    // The fault switch needs the tenant admin's token.
+    const admin = await accessTokenOf(request, other, 'gambling');
     const fault = (on: boolean) =>
       request.post(`${other}/api/dev/faults/enforcement`, {
-        headers: { 'tenant-id': 'gambling' },
+        headers: { 'tenant-id': 'gambling', authorization: `Bearer ${admin}` },
         data: { on },
       });
     expect((await fault(true)).ok()).toBe(true);

@@ -1,5 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const port = Number(process.env.E2E_PORT ?? 8090);
 export const demoUrl = `http://demo.localhost:${port}`;
@@ -12,4 +13,50 @@ export async function expectAccessible(page: Page) {
 
 export async function brandColourOf(page: Page, testId: string) {
   return page.getByTestId(testId).evaluate((el) => getComputedStyle(el).backgroundColor);
+}
+
+/**
+ * An access token of a seeded account (the password is the username), by the real code flow with PKCE on the
+ * server at `base`, without a browser page. The development fault switches need the admin's.
+ */
+export async function accessTokenOf(
+  request: APIRequestContext,
+  base: string,
+  tenant: string,
+  username = 'admin',
+): Promise<string> {
+  const realm = `${base}/auth/realms/${tenant}`;
+  const verifier = randomBytes(32).toString('base64url');
+  const redirectUri = `${base}/callback`;
+  const query = new URLSearchParams({
+    client_id: 'portal',
+    response_type: 'code',
+    scope: 'openid profile roles email',
+    redirect_uri: redirectUri,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    state: 'e2e',
+  });
+  const started = await request.get(`${realm}/auth?${query}`, { maxRedirects: 0 });
+  let res = await request.post(`${new URL(started.headers().location ?? '', base).toString()}/login`, {
+    form: { username, password: username },
+    maxRedirects: 0,
+  });
+  let location = res.headers().location ?? '';
+  for (let hops = 0; !location.startsWith(`${redirectUri}?`); hops++) {
+    if (hops > 5 || !location) throw new Error(`no code for ${username}: ${res.status()}`);
+    res = await request.get(new URL(location, base).toString(), { maxRedirects: 0 });
+    location = res.headers().location ?? '';
+  }
+  const token = await request.post(`${realm}/token`, {
+    form: {
+      grant_type: 'authorization_code',
+      code: new URL(location).searchParams.get('code') ?? '',
+      redirect_uri: redirectUri,
+      client_id: 'portal',
+      code_verifier: verifier,
+    },
+  });
+  expect(token.ok()).toBe(true);
+  return ((await token.json()) as { access_token: string }).access_token;
 }

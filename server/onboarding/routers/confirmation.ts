@@ -44,6 +44,26 @@ function conflict(reason: RegistrationReason): DetailedProblem {
 const fieldConflict = (field: string, code: string, detail: string) =>
   new DetailedProblem(409, detail, code, { errors: [{ field, code }] });
 
+/**
+ * Spec §5: only the assisted flow skips the email check, and only staff choose a person's username, acs_id or
+ * id. A person registering themselves (auto mode) who sends any of them gets one not_allowed per field.
+ */
+export function staffOnlyFieldErrors(
+  payload: RegistrationPayload,
+  mode: OnboardingRow['mode'],
+): { field: string; code: 'not_allowed' }[] {
+  if (mode === 'assisted') return [];
+  const given = {
+    skip_email_check: payload.skip_email_check === true,
+    username: nonEmpty(payload.username) !== null,
+    acs_id: nonEmpty(payload.acs_id) !== null,
+    id: nonEmpty(payload.id) !== null,
+  };
+  return Object.entries(given)
+    .filter(([, sent]) => sent)
+    .map(([field]) => ({ field, code: 'not_allowed' as const }));
+}
+
 /** A portrayal whose result was computed from its latest images and did not fail. */
 function assertJudged(portrayal: PortrayalRow): void {
   if (portrayal.computed_version === null || portrayal.computed_version !== portrayal.images_version) {
@@ -130,6 +150,8 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       if (onboarding.status === 'completed') return refuse('user_already_registered');
       if (!onboarding.legal_terms_accepted_at) throw legalTermsNotAccepted();
       const payload = await readBody(c, registrationPayload);
+      const notAllowed = staffOnlyFieldErrors(payload, onboarding.mode);
+      if (notAllowed.length > 0) throw validationProblem(notAllowed);
       assertJudged(portrayal);
       const now = rt.now();
       if (payload.birth_date > isoDay(now)) {

@@ -1,14 +1,25 @@
 // Development only (not mounted in production): switches the reference prohibited-list service off and on,
-// so that enforcement_source_unavailable can be seen without a real outage.
+// so that enforcement_source_unavailable can be seen without a real outage. Besides answering only loopback
+// callers (server/dev-routes.ts), the switch turns a tenant's prohibited-list check off for everyone: only the
+// tenant's administrator may touch it.
 import { Hono } from 'hono';
+import type { Permission } from '../../../src/api/contract/permissions';
 import type { AuthEnv } from '../../auth/verify';
+import type { OnboardingAuth } from '../options';
 import type { OnboardingRuntime } from '../runtime';
 import { faultBody, jsonBodyLimit, readBody } from '../validation';
 
-export function devFaultsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
+/**
+ * The administrator's token: delete_users_all is the one permission of spec §6 that only the admin holds
+ * ("Admins manage the tenant: activate, deactivate, delete all users and data"); no staff role carries it.
+ */
+export const FAULT_SWITCH_PERMISSION: Permission = 'delete_users_all';
+
+export function devFaultsRouter(rt: OnboardingRuntime, auth: OnboardingAuth): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get('/dev/faults/enforcement', (c) => c.json({ on: rt.faults.enforcement }));
-  app.post('/dev/faults/enforcement', jsonBodyLimit, async (c) => {
+  const admin = auth.requireAuth(FAULT_SWITCH_PERMISSION);
+  app.get('/dev/faults/enforcement', admin, (c) => c.json({ on: rt.faults.enforcement }));
+  app.post('/dev/faults/enforcement', admin, jsonBodyLimit, async (c) => {
     const body = await readBody(c, faultBody);
     rt.faults.enforcement = body.on;
     return c.json({ on: rt.faults.enforcement });

@@ -1,0 +1,67 @@
+// Issue #9 row 9: an access token dies with its grant. Reusing an authorization code makes oidc-provider revoke
+// the grant (RFC 6749 §4.1.2: the code may have been stolen); the access token of the first exchange must stop
+// working on the API too, not only the refresh token.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRANT_CHECK_CACHE_MS } from '../auth/verify';
+import { type RunningServer, startServer } from '../main';
+import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { apiCall, authorize, exchangeCode, signIn, type Tokens } from '../testing/oidc';
+
+let site: SiteFixture;
+let server: RunningServer;
+let base: string;
+
+beforeAll(async () => {
+  site = createSiteFixture();
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: 'memory://',
+    nodeEnv: 'test',
+    logLevel: 'silent',
+    publicDir: 'public',
+    distDir: site.distDir,
+  });
+  base = `http://localhost:${server.port}`;
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  site.remove();
+});
+
+const me = (token: string) =>
+  apiCall(base, '/internal/accounts?email=user@gambling.example', 'gambling', token);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('access tokens of a revoked grant', { timeout: 120_000 }, () => {
+  it('a reused authorization code ends the first exchange’s access token on the API', async () => {
+    const code = await authorize(base, 'gambling', 'accountmanager');
+    const first = await exchangeCode(base, 'gambling', code);
+    expect(first.status).toBe(200);
+    const tokens = (await first.json()) as Tokens;
+    expect((await me(tokens.access_token)).status).toBe(200);
+
+    const reused = await exchangeCode(base, 'gambling', code);
+    expect(reused.status).toBe(400);
+    expect(((await reused.json()) as { error: string }).error).toBe('invalid_grant');
+
+    // The API may believe the grant alive for GRANT_CHECK_CACHE_MS after it last looked.
+    await sleep(GRANT_CHECK_CACHE_MS + 100);
+    const refused = await me(tokens.access_token);
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { code: string }).code).toBe('unauthorized');
+  });
+
+  it('a token never seen before is refused at once once its grant is gone', async () => {
+    const code = await authorize(base, 'gambling', 'accountmanager');
+    const tokens = (await (await exchangeCode(base, 'gambling', code)).json()) as Tokens;
+    expect((await exchangeCode(base, 'gambling', code)).status).toBe(400);
+    expect((await me(tokens.access_token)).status).toBe(401);
+  });
+
+  it('another sign-in of the same person keeps working', async () => {
+    const tokens = await signIn(base, 'gambling', 'accountmanager');
+    expect((await me(tokens.access_token)).status).toBe(200);
+  });
+});

@@ -1,0 +1,130 @@
+// Test helpers for the development identity provider: a cookie-jar browser and the real code flow with PKCE,
+// against a server started by the test (its base URL, e.g. http://localhost:<port>).
+import { createHash, randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+
+/** fetch with a cookie jar (names only; paths do not matter for these flows) and no automatic redirects. */
+export class Browser {
+  private cookies = new Map<string, string>();
+
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size > 0) {
+      headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    }
+    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index);
+      const value = pair.slice(index + 1);
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  post(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+    return this.fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form).toString(),
+    });
+  }
+}
+
+export interface Tokens {
+  access_token: string;
+  refresh_token: string;
+  id_token: string;
+}
+
+export const realmOf = (base: string, tenant: string) => `${base}/auth/realms/${tenant}`;
+
+/** Starts the code flow and returns the login page's address (the provider's interaction). */
+export async function openLogin(
+  browser: Browser,
+  base: string,
+  tenant: string,
+  verifier: string,
+  extra = '',
+) {
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const query = new URLSearchParams({
+    client_id: 'portal',
+    response_type: 'code',
+    scope: 'openid profile roles email',
+    redirect_uri: `${base}/callback`,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'state-1',
+    nonce: 'nonce-1',
+  });
+  const res = await browser.fetch(`${realmOf(base, tenant)}/auth?${query}${extra}`);
+  expect(res.status).toBe(303);
+  const location = res.headers.get('location') ?? '';
+  expect(location).toMatch(new RegExp(`^/auth/realms/${tenant}/interaction/[\\w-]+$`));
+  return `${base}${location}`;
+}
+
+export interface AuthorizationCode {
+  code: string;
+  verifier: string;
+  browser: Browser;
+}
+
+/** Signs in on the login page and follows the redirects up to the portal's callback: the code and its verifier. */
+export async function authorize(
+  base: string,
+  tenant: string,
+  username: string,
+  password = username,
+): Promise<AuthorizationCode> {
+  const browser = new Browser();
+  const verifier = randomBytes(32).toString('base64url');
+  const login = await openLogin(browser, base, tenant, verifier);
+  let res = await browser.post(`${login}/login`, { username, password });
+  let location = res.headers.get('location') ?? '';
+  for (
+    let hops = 0;
+    res.status >= 300 && res.status < 400 && !location.startsWith(`${base}/callback`);
+    hops++
+  ) {
+    if (hops > 5) throw new Error('too many redirects');
+    res = await browser.fetch(new URL(location, base).toString());
+    location = res.headers.get('location') ?? '';
+  }
+  expect(location.startsWith(`${base}/callback?`), `no code for ${username}: ${res.status}`).toBe(true);
+  return { code: new URL(location).searchParams.get('code') ?? '', verifier, browser };
+}
+
+/** The token endpoint's answer to an authorization code. */
+export function exchangeCode(base: string, tenant: string, { code, verifier, browser }: AuthorizationCode) {
+  return browser.post(`${realmOf(base, tenant)}/token`, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: `${base}/callback`,
+    client_id: 'portal',
+    code_verifier: verifier,
+  });
+}
+
+/** The whole code flow with PKCE: the tokens a person gets by signing in. */
+export async function signIn(
+  base: string,
+  tenant: string,
+  username: string,
+  password = username,
+): Promise<Tokens> {
+  const token = await exchangeCode(base, tenant, await authorize(base, tenant, username, password));
+  expect(token.status).toBe(200);
+  return (await token.json()) as Tokens;
+}
+
+/** A call to the reference API with the tenant header and, when given, the bearer token. */
+export function apiCall(base: string, path: string, tenant: string, token?: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.set('tenant-id', tenant);
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  return fetch(`${base}/api${path}`, { ...init, headers });
+}
