@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, AppEnv } from './context';
+import { apiBodyLimit, apiQueryLimits } from './middleware/request-limits';
 import { requestLog } from './middleware/request-log';
 import { requireTenant } from './middleware/tenant';
 import { onboardingRoutes } from './onboarding/routes';
@@ -31,6 +32,10 @@ export function createApp(deps: AppDeps): App {
   app.route('/', healthRoutes(deps));
 
   app.use('/api/*', requireTenant(deps.tenants));
+  // Bodies of at most 64 KB (the image uploads have their own limits) and clean query parameters: 413 or 400
+  // problems before any handler reads them.
+  app.use('/api/*', apiBodyLimit);
+  app.use('/api/*', apiQueryLimits);
   // API answers carry personal data: no shared or browser cache unless a handler says otherwise.
   app.use('/api/*', async (c, next) => {
     await next();

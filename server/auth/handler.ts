@@ -230,9 +230,9 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
           { login: { accountId: account.id } },
           { mergeWithLastSubmission: false },
         );
-      } catch {
+      } catch (error) {
         html(
-          500,
+          error instanceof FormTooLarge ? 413 : 500,
           lang,
           text(lang, 'signInTitle'),
           loginBody(lang, { action, username, error: 'unknown', forgotHref }),
@@ -300,9 +300,9 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
         }
         // The same answer whether or not the account exists.
         html(200, lang, title, resetRequestBody(lang, { action, login, sent: true, portalHref }));
-      } catch {
+      } catch (error) {
         html(
-          500,
+          error instanceof FormTooLarge ? 413 : 500,
           lang,
           title,
           resetRequestBody(lang, { action, login, sent: false, error: 'unknown', portalHref }),
@@ -386,8 +386,9 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
           title,
           messageBody(text(lang, 'changed'), 'ok', { href: `${origin}/`, label: text(lang, 'backToPortal') }),
         );
-      } catch {
-        html(500, lang, title, newPasswordBody(lang, { action, problems: [], error: 'unknown' }));
+      } catch (error) {
+        const status = error instanceof FormTooLarge ? 413 : 500;
+        html(status, lang, title, newPasswordBody(lang, { action, problems: [], error: 'unknown' }));
       }
       return;
     }

@@ -34,6 +34,8 @@ const CODES: Record<string, string> = {
 function codeOf(error: ArkErrors[number]): string {
   // A union of literals compiles to a predicate whose expectation lists the quoted choices.
   if (error.code === 'predicate' && error.expected.startsWith('"')) return 'wrong_value';
+  // The size and depth limits of free-form JSON (src/api/contract/text.ts).
+  if (error.code === 'predicate' && error.expected.startsWith('at most')) return 'too_long';
   if (error.code === 'union') {
     const branches = (error as unknown as { errors?: { code: string }[] }).errors ?? [];
     return branches.some((branch) => branch.code === 'pattern') ? 'wrong_format' : 'wrong_value';
@@ -68,6 +70,24 @@ export const jsonBodyLimit = bodyLimit({
   },
 });
 
+/** No request body of the contract nests deeper than this (userData has its own, lower limit). */
+export const JSON_MAX_DEPTH = 16;
+
+/** The top-level member (or 'body') under which a value nests deeper than maxDepth; null when none does. */
+export function tooDeep(value: unknown, maxDepth = JSON_MAX_DEPTH): string | null {
+  // Iterative: a body nested thousands of levels must not overflow the stack here (nor in the schema).
+  const stack: { node: unknown; depth: number; field: string }[] = [{ node: value, depth: 1, field: 'body' }];
+  while (stack.length > 0) {
+    const { node, depth, field } = stack.pop() as { node: unknown; depth: number; field: string };
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > maxDepth) return field;
+    for (const [key, child] of Object.entries(node)) {
+      stack.push({ node: child, depth: depth + 1, field: depth === 1 && !Array.isArray(node) ? key : field });
+    }
+  }
+  return null;
+}
+
 /** Parses a JSON body (an empty body is {}) and validates it; throws 400 or 422 problems. */
 export async function readBody<T>(c: Context, schema: (input: unknown) => T | ArkErrors): Promise<T> {
   const text = await c.req.text();
@@ -79,6 +99,8 @@ export async function readBody<T>(c: Context, schema: (input: unknown) => T | Ar
       throw new HttpProblem(400, 'The body must be JSON.', 'invalid_json');
     }
   }
+  const deep = tooDeep(raw);
+  if (deep !== null) throw validationProblem([{ field: deep, code: 'too_long' }]);
   const out = schema(raw);
   if (out instanceof type.errors) throw validationProblem(fieldErrors(out));
   return out as T;

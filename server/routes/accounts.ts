@@ -1,12 +1,11 @@
 // IAM accounts (spec §3, §7 "Accounts and users"): GET /public/accounts (pages), GET /internal/accounts
 // (lookup by userId or email), PUT /internal/accounts/{userId}/locale.
-import { type } from 'arktype';
 import { Hono } from 'hono';
-import { localeCode } from '../../src/api/contract/settings';
+import { localeBody } from '../../src/api/contract/accounts';
 import { findAccountById, iamAccountOf, listAccounts } from '../auth/accounts';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
-import { validationProblem } from '../onboarding/validation';
+import { isUuid, readBody } from '../onboarding/validation';
 import { HttpProblem } from '../problem';
 
 const MAX_PAGE_SIZE = 100;
@@ -73,10 +72,10 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
     if (userId !== claims.sub && !claims.roles.includes('get_accounts_all')) {
       throw new HttpProblem(403, 'You may only change your own language.', 'forbidden');
     }
-    const body = (await c.req.json().catch(() => null)) as { locale?: unknown } | null;
-    // The portal's own list of locales (spec §1: es, en, eu).
-    const locale = localeCode(body?.locale);
-    if (locale instanceof type.errors) throw validationProblem([{ field: 'locale', code: 'wrong_value' }]);
+    // The portal's own list of locales (spec §1: es, en, eu); the body as every JSON body (depth, JSON, schema).
+    const { locale } = await readBody(c, localeBody);
+    // Account ids are UUIDs; anything else (a NUL, say, which PostgreSQL text refuses) names no account.
+    if (!isUuid(userId)) throw new HttpProblem(404, 'No such account.', 'not_found');
     const { rows } = await db.query(
       'update accounts set locale = $3 where tenant = $1 and id::text = $2 returning 1',
       [tenant, userId, locale],

@@ -4,6 +4,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ImageKind } from '../../../src/api/contract/onboarding';
+import { jsonProblem } from '../../../src/api/contract/text';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
 import type { BiometricEngine } from '../engine';
@@ -66,6 +67,13 @@ async function readProof(
             proof.livenessData = JSON.parse(item);
           } catch {
             proof.livenessData = item;
+          }
+          // Stored as JSON: within the limits of free-form JSON, and no NUL (PostgreSQL refuses it).
+          const why = jsonProblem(proof.livenessData);
+          if (why) {
+            throw validationProblem([
+              { field: 'life_proofing', code: why === 'control_characters' ? 'wrong_format' : 'too_long' },
+            ]);
           }
         } else if (name === 'challenge' || name === 'challenge_id') {
           proof.challengeId = item;
@@ -171,10 +179,16 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
         );
       }
       const engine = await rt.engine();
-      const { frames, videos, livenessData, challengeId } = await readProof(
-        await c.req.parseBody({ all: true }),
-        engine,
-      );
+      let form: Awaited<ReturnType<typeof c.req.parseBody>>;
+      try {
+        form = await c.req.parseBody({ all: true });
+      } catch {
+        // No boundary, a truncated part, an empty body: what the form parser cannot read.
+        throw new DetailedProblem(400, 'The multipart body cannot be read.', 'invalid_multipart', {
+          errors: [{ field: 'body', code: 'wrong_format' }],
+        });
+      }
+      const { frames, videos, livenessData, challengeId } = await readProof(form, engine);
       if (frames.length === 0) throw validationProblem([{ field: 'frames', code: 'required' }]);
       let challenge: { actions: string[]; expiresAt: Date } | null = null;
       if (challengeId !== null) {

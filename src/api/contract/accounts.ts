@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { localeCode } from './settings';
 
 // IAM account (spec §3): id, username, firstName, lastName, email, createdTimestamp, onboarding_status.
 export const iamAccount = type({
@@ -21,3 +22,6 @@ export const iamAccountPage = type({
   pageSize: 'number.integer > 0',
 });
 export type IamAccountPage = typeof iamAccountPage.infer;
+
+// PUT /internal/accounts/{userId}/locale: the person's language (spec §1: es, en, eu).
+export const localeBody = type({ locale: localeCode });

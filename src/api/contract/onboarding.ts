@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { EMAIL_PATTERN } from '../../domain/email.ts';
+import { isCleanText, jsonObject, requiredText, TEXT_LIMITS, text } from './text.ts';
 
 // Self-enrolment calls (spec §7 Onboarding and Portrayals): the request bodies, which the reference server
 // (server/onboarding) validates with these very schemas, and the responses, which src/api parses with them.
@@ -8,17 +9,27 @@ import { EMAIL_PATTERN } from '../../domain/email.ts';
 /** Ids the server hands out (onboarding, portrayal, challenge). */
 export const uuid = type(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 
-/** API dates (spec §9): YYYY-MM-DD, and a day that exists (no 2023-02-30). */
+/** The earliest year an API date may have (no birth or expiry date comes before it; PostgreSQL has no year 0). */
+export const MIN_API_YEAR = 1900;
+
+/** API dates (spec §9): YYYY-MM-DD, a day that exists (no 2023-02-30), from MIN_API_YEAR on. */
 export const apiDate = type(/^\d{4}-\d{2}-\d{2}$/).narrow((value, ctx) => {
   const date = new Date(`${value}T00:00:00Z`);
-  return (!Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value) || ctx.mustBe('a date');
+  return (
+    (!Number.isNaN(date.getTime()) &&
+      date.toISOString().slice(0, 10) === value &&
+      date.getUTCFullYear() >= MIN_API_YEAR) ||
+    ctx.mustBe('a date')
+  );
 });
 
 /** Spec §5 wrong email format, with the portal's own pattern. */
-export const emailAddress = type(EMAIL_PATTERN).and('string <= 254');
+export const emailAddress = type(EMAIL_PATTERN)
+  .and(`string <= ${TEXT_LIMITS.email}`)
+  .narrow((value, ctx) => isCleanText(value) || ctx.mustBe('an email address'));
 
-const shortText = type('string <= 200');
-const optionalText = shortText.or('null');
+const optionalText = text(TEXT_LIMITS.text).or('null');
+const optionalId = text(TEXT_LIMITS.id).or('null');
 
 /** Document types (spec §3); 'none' is the selfie-only choice. */
 export const documentChoice = type(
@@ -45,11 +56,11 @@ export type PortrayalType = typeof portrayalType.infer;
 export const createOnboardingBody = type({
   mode: onboardingMode,
   'location?': optionalText,
-  'user_id?': optionalText,
-  'userData?': type({ '[string]': 'unknown' }).or('null'),
-  'registerMode?': type('string <= 64').or('null'),
+  'user_id?': optionalId,
+  'userData?': jsonObject.or('null'),
+  'registerMode?': optionalId,
   'visit_date?': optionalText,
-  'host?': optionalText,
+  'host?': text(TEXT_LIMITS.email).or('null'),
 });
 export type CreateOnboardingBody = typeof createOnboardingBody.inferIn;
 
@@ -69,12 +80,12 @@ export type LegalTermsAccepted = typeof legalTermsAccepted.infer;
 
 // POST /internal/portrayals: an identity portrayal of an onboarding, or a stand-alone one named by process.
 export const createPortrayalBody = type({
-  'user_id?': optionalText,
+  'user_id?': optionalId,
   portrayal_type: portrayalType,
   'document_type?': documentChoice.or('null'),
   'document_country?': type(/^[A-Za-z]{2}$/).or('null'),
   'onboarding_id?': uuid.or('null'),
-  'process?': type('string <= 64').or('null'),
+  'process?': optionalId,
 });
 export type CreatePortrayalBody = typeof createPortrayalBody.inferIn;
 
@@ -183,8 +194,8 @@ const countryCode = type(/^[A-Za-z]{2,3}$/);
 // The registration payload (spec §3), the body of the confirmation. Optional text fields may come empty ('');
 // extra_fields carries the phone and, for the gambling domain, the email (spec §5).
 export const registrationPayload = type({
-  first_name: 'string > 0',
-  last_name: 'string > 0',
+  first_name: requiredText(TEXT_LIMITS.name),
+  last_name: requiredText(TEXT_LIMITS.name),
   birth_date: apiDate,
   'expiry_date?': apiDate.or('null'),
   'id_number?': alphanumeric.or("null | ''"),
@@ -194,11 +205,11 @@ export const registrationPayload = type({
   'nationality?': countryCode.or("null | ''"),
   'email?': emailAddress.or("null | ''"),
   'nie?': alphanumeric.or("null | ''"),
-  'extra_fields?': type({ 'email?': emailAddress, 'phone?': 'string', '[string]': 'unknown' }).or('null'),
+  'extra_fields?': jsonObject.and({ 'email?': emailAddress, 'phone?': text(TEXT_LIMITS.phone) }).or('null'),
   'skip_email_check?': 'boolean',
-  'username?': optionalText,
+  'username?': text(TEXT_LIMITS.email).or('null'),
   'acs_id?': type(/^[\x21-\x7e]{1,64}$/).or("null | ''"),
-  'id?': optionalText,
+  'id?': optionalId,
 });
 export type RegistrationPayload = typeof registrationPayload.infer;
 
@@ -206,4 +217,4 @@ export type RegistrationPayload = typeof registrationPayload.infer;
 export const userCodeGenerateBody = type({ 'onboarding_id?': uuid.or('null') });
 
 // POST /user-code/redeem: the code as typed.
-export const userCodeRedeemBody = type({ code: 'string <= 32' });
+export const userCodeRedeemBody = type({ code: text(32) });

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { MIN_API_YEAR } from '../../api/contract/onboarding';
+import { isCleanText, TEXT_LIMITS } from '../../api/contract/text';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -32,6 +34,14 @@ function displayValue(field: OcrField, value: string | null): string {
   return date ? formatDate(date) : value;
 }
 
+/** The longest value each text field may have: the limits of the registration payload's schema. */
+const MAX_LENGTH: Partial<Record<OcrField, number>> = {
+  first_name: TEXT_LIMITS.name,
+  last_name: TEXT_LIMITS.name,
+  document_number: 32,
+  id_number: 32,
+};
+
 /** Spec §5 validation of the reviewed data; message ids by field. */
 export function reviewErrors(
   values: Record<OcrField, string>,
@@ -44,9 +54,18 @@ export function reviewErrors(
       if (REQUIRED.includes(field)) errors[field] = 'validation.required';
       continue;
     }
+    if (!isCleanText(value)) {
+      errors[field] = 'validation.invalidCharacters';
+      continue;
+    }
+    const max = MAX_LENGTH[field];
+    if (max !== undefined && value.length > max) {
+      errors[field] = 'validation.tooLong';
+      continue;
+    }
     if (DATE_FIELDS.includes(field)) {
       const date = fromDisplayDate(value);
-      if (!date) errors[field] = 'validation.date';
+      if (!date || date.getFullYear() < MIN_API_YEAR) errors[field] = 'validation.date';
       else if (field === 'birth_date' && date > today) errors[field] = 'validation.birthDateFuture';
       continue;
     }
@@ -220,6 +239,7 @@ function ContactForm({
   const [tried, setTried] = useState(false);
   const local: Record<string, string> = {};
   if (values.email.trim() && !isEmail(values.email)) local.email = 'validation.email';
+  else if (values.email.trim().length > TEXT_LIMITS.email) local.email = 'validation.tooLong';
   if (values.phone.trim() && !PHONE.test(values.phone.trim())) local.phone = 'validation.phone';
   if (values.nie.trim()) {
     const problem = nationalIdProblem(values.nie);

@@ -1,0 +1,34 @@
+// Limits every /api request meets before its handler (issue #9): a body of at most JSON_MAX_BYTES, except the
+// image uploads, which have larger limits of their own (onboarding/routers/portrayal-images.ts); and query
+// parameters of bounded length without control characters (PostgreSQL text refuses NUL).
+import type { MiddlewareHandler } from 'hono';
+import { isCleanText } from '../../src/api/contract/text';
+import type { AppEnv } from '../context';
+import { DetailedProblem, jsonBodyLimit } from '../onboarding/validation';
+
+/** PUT /api/internal/portrayals/{id}/obverse|reverse|selfie|lifeproof: images, limited by their route. */
+const IMAGE_UPLOAD = /^\/api\/internal\/portrayals\/[^/]+\/(obverse|reverse|selfie|lifeproof)\/?$/;
+
+/** No query parameter of the API needs more (a filter, an email, an id). */
+export const QUERY_VALUE_MAX_CHARS = 1024;
+
+export const apiBodyLimit: MiddlewareHandler<AppEnv> = (c, next) =>
+  IMAGE_UPLOAD.test(c.req.path) ? next() : jsonBodyLimit(c, next);
+
+export const apiQueryLimits: MiddlewareHandler<AppEnv> = async (c, next) => {
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    const field = isCleanText(name) && name.length <= 64 ? name : 'query';
+    const code =
+      field === 'query' || values.some((value) => !isCleanText(value))
+        ? 'wrong_format'
+        : values.some((value) => value.length > QUERY_VALUE_MAX_CHARS)
+          ? 'too_long'
+          : null;
+    if (code) {
+      throw new DetailedProblem(400, `The query parameter ${field} is not valid.`, 'invalid_query', {
+        errors: [{ field, code }],
+      });
+    }
+  }
+  await next();
+};

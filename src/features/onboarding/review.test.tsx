@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { registrationPayload } from '../../api/contract/onboarding';
+import { TEXT_LIMITS } from '../../api/contract/text';
+import type { OcrField } from '../../domain/registration';
+import { reviewErrors } from './review';
+
+// The review checks the limits of the registration payload's schema before sending, so that a too-long name or
+// a pasted control character shows a translated field error rather than a 422 from the server.
+
+const valid: Record<OcrField, string> = {
+  first_name: 'Carmen',
+  last_name: 'Española',
+  birth_date: '01/01/1980',
+  expiry_date: '01/01/2031',
+  document_number: 'ABC123',
+  id_number: '',
+  nationality: 'ESP',
+  expedition_country: 'ES',
+};
+
+describe('reviewErrors and the schema limits', () => {
+  it('passes a valid review', () => {
+    expect(reviewErrors(valid)).toEqual({});
+  });
+
+  it('refuses a name over the limit, which the server would refuse too', () => {
+    const long = 'A'.repeat(TEXT_LIMITS.name + 1);
+    expect(reviewErrors({ ...valid, first_name: long })).toEqual({ first_name: 'validation.tooLong' });
+    expect(
+      registrationPayload.allows({
+        first_name: long,
+        last_name: 'B',
+        birth_date: '1980-01-01',
+        document_number: 'A1',
+        document_type: 'id',
+      }),
+    ).toBe(false);
+    expect(reviewErrors({ ...valid, last_name: 'A'.repeat(TEXT_LIMITS.name) })).toEqual({});
+  });
+
+  it('refuses control characters and a document number over 32 characters', () => {
+    expect(reviewErrors({ ...valid, last_name: 'Es\u0000pañola' })).toEqual({
+      last_name: 'validation.invalidCharacters',
+    });
+    expect(reviewErrors({ ...valid, document_number: 'A'.repeat(33) })).toEqual({
+      document_number: 'validation.tooLong',
+    });
+  });
+
+  it('refuses a date before 1900', () => {
+    expect(reviewErrors({ ...valid, birth_date: '01/01/0000' })).toEqual({ birth_date: 'validation.date' });
+    expect(reviewErrors({ ...valid, birth_date: '31/12/1899' })).toEqual({ birth_date: 'validation.date' });
+  });
+});
