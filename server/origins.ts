@@ -1,14 +1,18 @@
-// The origins the portal is served at, each serving the tenant its host names by the portal's own rule
+// The origins the portal is served at, each the portal of the tenant its host names by the portal's own rule
 // (src/tenant/resolve.ts: the first label; localhost, an IP address and `app` mean the default tenant).
 // PUBLIC_URL lists them; without it they are http://localhost:PORT and http://<tenant>.localhost:PORT for
 // every shipped tenant. Issuers, redirect URIs and the links in mail are made only for these origins: a
 // request whose Host header (with the scheme it came in on) forms any other origin is refused before one is.
+// Like Keycloak's host, a known origin answers for every realm; its tenant is checked only at start-up, so
+// that an origin whose portal would show "no such tenant" is a configuration error, not a silent one.
 import type { IncomingMessage } from 'node:http';
 import { tenantFromHost } from '../src/tenant/resolve';
 import { isHttpsRequest } from './security-headers';
 
 export interface KnownOrigins {
-  /** The tenant served at the origin; undefined when the origin is not a known one. */
+  /** Whether the origin is a known one. */
+  has(origin: string): boolean;
+  /** The tenant whose portal is at the origin; undefined when the origin is not a known one. */
   tenantOf(origin: string): string | undefined;
   /** Every known origin with the tenant it serves. */
   all(): ReadonlyMap<string, string>;
@@ -75,7 +79,7 @@ export function createKnownOrigins(options: {
     known ??= make(defaultOrigins(options.tenants, options.port()));
     return known;
   };
-  return { all, tenantOf: (origin) => all().get(origin) };
+  return { all, has: (origin) => all().has(origin), tenantOf: (origin) => all().get(origin) };
 }
 
 const HOST = /^[a-z0-9.-]+(:\d{1,5})?$/i;

@@ -28,7 +28,7 @@ const ISSUER = new RegExp(`^https?://[^/]+${REALMS_PREFIX}/([a-z0-9][a-z0-9-]*)$
 
 const unauthorized = (detail: string) => new HttpProblem(401, detail, 'unauthorized');
 
-export function createTokenVerifier(idp: Pick<IdentityProviders, 'keysOf' | 'tenants'>) {
+export function createTokenVerifier(idp: Pick<IdentityProviders, 'keysOf' | 'tenants' | 'isKnownIssuer'>) {
   const keySets = new Map<string, Promise<JWTVerifyGetKey>>();
   const keySetOf = (tenant: string) =>
     getOrCreatePromise(keySets, tenant, () =>
@@ -47,7 +47,8 @@ export function createTokenVerifier(idp: Pick<IdentityProviders, 'keysOf' | 'ten
       throw unauthorized('The bearer token cannot be read.');
     }
     const issuerTenant = issuer ? ISSUER.exec(issuer)?.[1] : undefined;
-    if (!issuer || !issuerTenant || !idp.tenants.includes(issuerTenant)) {
+    // The issuer of a known origin only (PUBLIC_URL): never one a made-up Host header would have named.
+    if (!issuer || !issuerTenant || !idp.tenants.includes(issuerTenant) || !idp.isKnownIssuer(issuer)) {
       throw unauthorized('The bearer token comes from an unknown issuer.');
     }
     let payload: unknown;
@@ -68,7 +69,7 @@ export function createTokenVerifier(idp: Pick<IdentityProviders, 'keysOf' | 'ten
   };
 }
 
-export function createApiAuth(idp: Pick<IdentityProviders, 'keysOf' | 'tenants'>): ApiAuth {
+export function createApiAuth(idp: Pick<IdentityProviders, 'keysOf' | 'tenants' | 'isKnownIssuer'>): ApiAuth {
   const verify = createTokenVerifier(idp);
   return {
     requireAuth:
