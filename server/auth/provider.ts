@@ -1,5 +1,5 @@
-// One oidc-provider per tenant at /auth/realms/{tenant} (Keycloak's layout), for each known origin
-// (server/origins.ts: PUBLIC_URL, or localhost:PORT and demo.localhost:PORT, different issuers). Code flow with PKCE S256, a public client,
+// One oidc-provider per tenant at /auth/realms/{tenant} (Keycloak's layout), per known origin (origins.ts)
+// (localhost:8080 and demo.localhost:8080 are different issuers). Code flow with PKCE S256, a public client,
 // refresh tokens that rotate, access tokens as JWTs carrying the permission strings of spec §6.
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/db';
