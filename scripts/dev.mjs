@@ -6,7 +6,14 @@ const apiPort = Number(process.env.API_PORT ?? port + 1);
 const children = [
   spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, PORT: String(apiPort), SERVE_SPA: 'false' },
+    // The browser's origin is Vite's port (the Host header is kept): the identity provider's known origins
+    // are localhost:PORT and <tenant>.localhost:PORT, unless PUBLIC_URL or PUBLIC_PORT says otherwise.
+    env: {
+      ...process.env,
+      PUBLIC_PORT: process.env.PUBLIC_PORT || String(port),
+      PORT: String(apiPort),
+      SERVE_SPA: 'false',
+    },
   }),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js', '--port', String(port), '--strictPort'], {
     stdio: 'inherit',

@@ -16,6 +16,8 @@ describe('configFromEnv', () => {
       devMailbox: false,
       trustProxy: false,
       accessTokenTtl: 300,
+      publicUrls: undefined,
+      publicPort: undefined,
     });
   });
 
@@ -34,6 +36,8 @@ describe('configFromEnv', () => {
         DEV_MAILBOX: '1',
         TRUST_PROXY: 'true',
         ACCESS_TOKEN_TTL: '20',
+        PUBLIC_URL: 'https://app.example.com/, https://Demo.Example.com:8443',
+        PUBLIC_PORT: '8080',
       },
       '/srv',
     );
@@ -50,6 +54,8 @@ describe('configFromEnv', () => {
       devMailbox: true,
       trustProxy: true,
       accessTokenTtl: 20,
+      publicUrls: ['https://app.example.com', 'https://demo.example.com:8443'],
+      publicPort: 8080,
     });
   });
 
@@ -60,5 +66,9 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ DEV_MAILBOX: 'please' })).toThrow(/DEV_MAILBOX/);
     expect(() => configFromEnv({ ACCESS_TOKEN_TTL: '5' })).toThrow(/ACCESS_TOKEN_TTL/);
     expect(() => configFromEnv({ ACCESS_TOKEN_TTL: 'soon' })).toThrow(/ACCESS_TOKEN_TTL/);
+    expect(() => configFromEnv({ PUBLIC_URL: 'https://app.example.com/portal' })).toThrow(/PUBLIC_URL/);
+    expect(() => configFromEnv({ PUBLIC_URL: 'app.example.com' })).toThrow(/PUBLIC_URL/);
+    expect(() => configFromEnv({ PUBLIC_URL: 'ftp://app.example.com' })).toThrow(/PUBLIC_URL/);
+    expect(() => configFromEnv({ PUBLIC_PORT: 'dev' })).toThrow(/PUBLIC_PORT/);
   });
 });

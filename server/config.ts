@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parsePublicUrls } from './origins';
 
 export interface ServerConfig {
   port: number;
@@ -18,12 +19,20 @@ export interface ServerConfig {
   devMailbox: boolean;
   /** Access-token lifetime of the development identity provider, in seconds (ACCESS_TOKEN_TTL). */
   accessTokenTtl: number;
+  /** PUBLIC_URL: the origins the portal is served at (server/origins.ts); undefined: the localhost ones. */
+  publicUrls: string[] | undefined;
+  /** PUBLIC_PORT: the port of the default origins when the browser uses another than PORT (npm run dev). */
+  publicPort: number | undefined;
 }
 
-function parsePort(value: string | undefined, fallback: number): number {
+function parsePort<T extends number | undefined>(
+  value: string | undefined,
+  fallback: T,
+  name = 'PORT',
+): number | T {
   if (value === undefined || value === '') return fallback;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT is not a port: ${value}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} is not a port: ${value}`);
   return port;
 }
 
@@ -60,5 +69,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = proces
     devMailbox: parseBool('DEV_MAILBOX', env.DEV_MAILBOX, false),
     trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
     accessTokenTtl: parseTtl(env.ACCESS_TOKEN_TTL),
+    publicUrls: parsePublicUrls(env.PUBLIC_URL),
+    publicPort: parsePort(env.PUBLIC_PORT, undefined, 'PUBLIC_PORT'),
   };
 }

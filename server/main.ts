@@ -18,6 +18,7 @@ import { openDb } from './db/open-db';
 import { seed } from './db/seed';
 import { devRequestAllowed, devRoutesPolicy, isDevPath } from './dev-routes';
 import { createLogger, type Logger } from './logger';
+import { createKnownOrigins, type KnownOrigins } from './origins';
 import { makeProblem, PROBLEM_CONTENT_TYPE } from './problem';
 import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
 import { applySecurityHeaders, isHttpsRequest, STRICT_TRANSPORT_SECURITY } from './security-headers';
@@ -46,6 +47,8 @@ export interface RunningServer {
   app: App;
   server: Server;
   rawHandlers: RawHandlers;
+  /** The origins it answers sign-in at (PUBLIC_URL, or localhost and <tenant>.localhost on its port). */
+  origins: KnownOrigins;
   /** Stops accepting, lets in-flight requests finish, then closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -86,11 +89,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   };
   let app: App;
+  // Without PUBLIC_URL the origins are on the port the browser uses: PUBLIC_PORT, else the one we listen on.
+  let listeningPort: number | undefined;
+  let origins: KnownOrigins;
   const rawHandlers = options.rawHandlers ?? createRawHandlers();
   try {
     const migration = await migrate(db);
     const seeded = await seed(db, { isNewDb: migration.wasNew, nodeEnv: options.nodeEnv, tenants });
     logger.log('info', 'database ready', { kind: db.kind, applied: migration.applied, seed: seeded });
+    origins = createKnownOrigins({
+      publicUrls: options.publicUrls,
+      tenants,
+      port: () => options.publicPort ?? listeningPort ?? options.port ?? 8080,
+    });
     const idp = createIdentityProviders({
       db,
       tenants,
@@ -98,6 +109,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       logger,
       accessTokenTtl: options.accessTokenTtl ?? 300,
       trustProxy: options.trustProxy ?? false,
+      origins,
     });
     const deps: AppDeps = {
       db,
@@ -113,7 +125,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
     app = createApp(deps);
     if (devRoutes !== 'off') app.route('/', mailboxRoutes(db));
-    rawHandlers.mount('/auth', createAuthHandler(idp));
+    rawHandlers.mount('/auth', createAuthHandler(idp, { trustProxy: options.trustProxy ?? false }));
     options.configureApp?.(app, deps);
   } catch (error) {
     await closeDb();
@@ -197,6 +209,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  listeningPort = port;
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -227,7 +240,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     return closed;
   };
 
-  return { url: `http://localhost:${port}`, port, db, app, server, rawHandlers, close };
+  return { url: `http://localhost:${port}`, port, db, app, server, rawHandlers, origins, close };
 }
 
 /** `npm run server` / `npm start`: configuration from the environment, stop on SIGTERM or SIGINT. */

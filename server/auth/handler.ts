@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { getOrCreate } from '../get-or-create';
+import { requestOrigin } from '../origins';
 import { makeProblem, PROBLEM_CONTENT_TYPE } from '../problem';
 import type { RawHandler } from '../raw-handlers';
 import { stripPrefix } from '../raw-handlers';
@@ -47,6 +48,8 @@ document.addEventListener('DOMContentLoaded', function () {
 `;
 
 export interface AuthHandlerOptions {
+  /** TRUST_PROXY: X-Forwarded-Proto says whether the browser's origin is https. */
+  trustProxy?: boolean;
   throttle?: Throttle;
   now?: () => number;
 }
@@ -79,15 +82,6 @@ const REALM_PATH = new RegExp(`^${REALMS_PREFIX}/([a-z0-9][a-z0-9-]*)(/.*)?$`);
 
 const methodNotAllowed = (res: ServerResponse) => sendProblem(res, 405, 'Method not allowed.');
 
-const HOST = /^[a-z0-9.-]+(:\d{1,5})?$/i;
-
-/** The origin the browser used; the provider's issuer and redirect URIs are made for it. */
-function originOf(req: IncomingMessage): string | undefined {
-  const host = req.headers.host;
-  if (!host || !HOST.test(host)) return undefined;
-  return `http://${host.toLowerCase()}`;
-}
-
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOptions = {}): RawHandler {
@@ -112,9 +106,20 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
       sendProblem(res, 404, 'No identity provider here.', 'not_found');
       return;
     }
-    const origin = originOf(req);
+    // The origin the browser used, when it is a known origin (PUBLIC_URL): the provider's issuer, its
+    // redirect URIs and every link below (the reset link in mail too) are made for it and no other.
+    const origin = requestOrigin(req, options.trustProxy ?? false);
     if (!origin) {
       sendProblem(res, 400, 'Malformed Host header.');
+      return;
+    }
+    if (!idp.origins.has(origin)) {
+      sendProblem(
+        res,
+        400,
+        'Unknown host: this server signs in only at its known origins (PUBLIC_URL).',
+        'unknown_host',
+      );
       return;
     }
     const rest = match[2] ?? '/';

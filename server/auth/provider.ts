@@ -1,10 +1,11 @@
-// One oidc-provider per tenant at /auth/realms/{tenant} (Keycloak's layout), for the origin the browser uses
+// One oidc-provider per tenant at /auth/realms/{tenant} (Keycloak's layout), per known origin (origins.ts)
 // (localhost:8080 and demo.localhost:8080 are different issuers). Code flow with PKCE S256, a public client,
 // refresh tokens that rotate, access tokens as JWTs carrying the permission strings of spec §6.
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/db';
 import { getOrCreate, getOrCreatePromise } from '../get-or-create';
 import type { Logger } from '../logger';
+import type { KnownOrigins } from '../origins';
 import { findAccountById, tokenClaimsOf } from './accounts';
 import { databaseAdapter } from './adapter';
 import { loadTenantKeys, type TenantKeys } from './keys';
@@ -28,15 +29,13 @@ export interface IdentityProviderOptions {
   accessTokenTtl: number;
   /** TRUST_PROXY: X-Forwarded-Proto says whether the browser came over https (then cookies are Secure). */
   trustProxy?: boolean;
+  /** The only origins issuers are made for. */
+  origins: KnownOrigins;
 }
 
 export function issuerOf(origin: string, tenant: string): string {
   return `${origin}${REALMS_PREFIX}/${tenant}`;
 }
-
-// Issuers are made for the origins people really use; a bound keeps a flood of made-up Host headers from
-// growing the cache without end.
-const MAX_ORIGINS_PER_TENANT = 16;
 
 export function createIdentityProviders(options: IdentityProviderOptions) {
   const { db, logger } = options;
@@ -236,17 +235,30 @@ export function createIdentityProviders(options: IdentityProviderOptions) {
     return provider;
   }
 
-  /** The provider of a tenant for an origin, made on first use. */
+  /** The provider of a tenant for a known origin, made on first use. */
   function providerFor(origin: string, tenant: string): Promise<Provider> {
+    if (!options.origins.has(origin)) return Promise.reject(new Error(`${origin} is not a known origin`));
     const byOrigin = getOrCreate(providers, tenant, () => new Map<string, Promise<Provider>>());
-    if (!byOrigin.has(origin) && byOrigin.size >= MAX_ORIGINS_PER_TENANT) {
-      const oldest = byOrigin.keys().next().value;
-      if (oldest !== undefined) byOrigin.delete(oldest);
-    }
     return getOrCreatePromise(byOrigin, origin, () => build(origin, tenant));
   }
 
-  return { providerFor, keysOf, tenants: options.tenants, publicDir: options.publicDir, db };
+  /** Whether an access token's `iss` is the issuer of a tenant at a known origin. */
+  function isKnownIssuer(issuer: string): boolean {
+    for (const origin of options.origins.all().keys()) {
+      if (options.tenants.some((tenant) => issuerOf(origin, tenant) === issuer)) return true;
+    }
+    return false;
+  }
+
+  return {
+    providerFor,
+    keysOf,
+    isKnownIssuer,
+    origins: options.origins,
+    tenants: options.tenants,
+    publicDir: options.publicDir,
+    db,
+  };
 }
 
 export type IdentityProviders = ReturnType<typeof createIdentityProviders>;

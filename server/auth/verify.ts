@@ -40,7 +40,7 @@ const BEARER = /^Bearer +([\w-]+\.[\w-]+\.[\w-]+)$/i;
 export const GRANT_CHECK_CACHE_MS = 3_000;
 const GRANT_CACHE_LIMIT = 10_000;
 
-type GrantSource = Pick<IdentityProviders, 'keysOf' | 'tenants' | 'db'>;
+type GrantSource = Pick<IdentityProviders, 'keysOf' | 'tenants' | 'db' | 'isKnownIssuer'>;
 
 /** Whether the grant a token was issued under still exists (oidc-provider destroys it when it revokes it). */
 function grantChecker(db: GrantSource['db'], now: () => number) {
@@ -85,7 +85,8 @@ export function createTokenVerifier(idp: GrantSource, now: () => number = Date.n
       throw unauthorized('The bearer token cannot be read.');
     }
     const issuerTenant = issuer ? ISSUER.exec(issuer)?.[1] : undefined;
-    if (!issuer || !issuerTenant || !idp.tenants.includes(issuerTenant)) {
+    // The issuer of a known origin only (PUBLIC_URL): never one a made-up Host header would have named.
+    if (!issuer || !issuerTenant || !idp.tenants.includes(issuerTenant) || !idp.isKnownIssuer(issuer)) {
       throw unauthorized('The bearer token comes from an unknown issuer.');
     }
     let payload: unknown;
