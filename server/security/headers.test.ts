@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, type StartServerOptions, startServer } from '../main';
 import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
-import { signIn } from '../testing/oidc';
+import { send, signIn } from '../testing/oidc';
 
 let site: SiteFixture;
 beforeAll(() => {
@@ -102,31 +102,34 @@ describe('cross-origin calls to the identity provider', { timeout: 120_000 }, ()
 });
 
 describe('identity provider cookies', { timeout: 120_000 }, () => {
-  const authorize = (server: RunningServer, headers: Record<string, string>) =>
-    fetch(
-      `${server.url}/auth/realms/gambling/auth?${new URLSearchParams({
+  // The portal as a tenant deploys it: one public origin, reached over https or http through a proxy.
+  const origins = ['https://app.example.com', 'http://app.example.com'];
+  const authorize = (server: RunningServer, origin: string, headers: Record<string, string>) =>
+    send(
+      server.port,
+      `/auth/realms/gambling/auth?${new URLSearchParams({
         client_id: 'portal',
         response_type: 'code',
         scope: 'openid',
-        redirect_uri: `${server.url}/callback`,
+        redirect_uri: `${origin}/callback`,
         code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
         code_challenge_method: 'S256',
       })}`,
-      { headers, redirect: 'manual' },
+      { host: 'app.example.com', ...headers },
     );
-  const cookiesOf = (res: Response) => {
-    const cookies = res.headers.getSetCookie();
-    expect(cookies.length).toBeGreaterThan(0);
-    return cookies;
+  const cookiesOf = (answer: { setCookies: string[] }) => {
+    expect(answer.setCookies.length).toBeGreaterThan(0);
+    return answer.setCookies;
   };
 
   it('are Secure when the browser came over https through a trusted proxy, and not over http', async () => {
-    const server = await startServer(options({ trustProxy: true }));
+    const server = await startServer(options({ trustProxy: true, publicUrls: origins }));
     try {
-      const https = await authorize(server, { 'x-forwarded-proto': 'https' });
+      const https = await authorize(server, 'https://app.example.com', { 'x-forwarded-proto': 'https' });
       expect(https.status).toBe(303);
       for (const cookie of cookiesOf(https)) expect(cookie).toMatch(/;\s*secure/i);
-      const http = await authorize(server, { 'x-forwarded-proto': 'http' });
+      const http = await authorize(server, 'http://app.example.com', { 'x-forwarded-proto': 'http' });
+      expect(http.status).toBe(303);
       for (const cookie of cookiesOf(http)) expect(cookie).not.toMatch(/;\s*secure/i);
     } finally {
       await server.close();
@@ -134,9 +137,10 @@ describe('identity provider cookies', { timeout: 120_000 }, () => {
   });
 
   it('ignore a forged X-Forwarded-Proto when no proxy is trusted', async () => {
-    const server = await startServer(options());
+    const server = await startServer(options({ publicUrls: origins }));
     try {
-      const res = await authorize(server, { 'x-forwarded-proto': 'https' });
+      const res = await authorize(server, 'http://app.example.com', { 'x-forwarded-proto': 'https' });
+      expect(res.status).toBe(303);
       for (const cookie of cookiesOf(res)) expect(cookie).not.toMatch(/;\s*secure/i);
     } finally {
       await server.close();

@@ -1,67 +1,15 @@
-import { request as httpRequest } from 'node:http';
-import { importJWK, SignJWT } from 'jose';
+import { decodeJwt, importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTenantKeys } from '../auth/keys';
-import { API_RESOURCE } from '../auth/provider';
+import { API_RESOURCE, GRANT_ID_CLAIM } from '../auth/provider';
 import { type RunningServer, type StartServerOptions, startServer } from '../main';
 import { createKnownOrigins, defaultOrigins } from '../origins';
 import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { send, signIn } from '../testing/oidc';
 
 // Issue #9: the identity provider made an issuer, redirect URIs and the password-reset link in mail from
 // whatever Host header a request carried. Now it answers only at the known origins (PUBLIC_URL, or
 // localhost and <tenant>.localhost on the port) and the API accepts only the issuers of those origins.
-
-interface Answer {
-  status: number;
-  contentType: string;
-  body: string;
-}
-
-/** One request to the server's socket with exactly the headers given (fetch would not send a forged Host). */
-function send(
-  port: number,
-  path: string,
-  headers: Record<string, string>,
-  form?: Record<string, string>,
-): Promise<Answer> {
-  const body = form ? new URLSearchParams(form).toString() : undefined;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: body === undefined ? 'GET' : 'POST',
-        agent: false,
-        headers: {
-          ...headers,
-          ...(body === undefined
-            ? {}
-            : {
-                'content-type': 'application/x-www-form-urlencoded',
-                'content-length': String(Buffer.byteLength(body)),
-              }),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            contentType: res.headers['content-type'] ?? '',
-            body: text,
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const DISCOVERY = '/.well-known/openid-configuration';
 
@@ -211,8 +159,12 @@ describe('the identity provider with the default origins', { timeout: 120_000 },
     const jwk = jwks.keys[0];
     if (!jwk) throw new Error('no signing key');
     const key = await importJWK(jwk, 'RS256');
+    // A live grant of a real sign-in, so that only the issuer differs between the tokens below (the API also
+    // refuses a token whose grant has ended).
+    const real = await signIn(server.url, 'demo', 'accountmanager');
+    const grantId = decodeJwt(real.access_token)[GRANT_ID_CLAIM];
     const token = (issuer: string) =>
-      new SignJWT({ tenant: 'demo', roles: ['get_accounts_all'], enrolled: false })
+      new SignJWT({ tenant: 'demo', roles: ['get_accounts_all'], enrolled: false, [GRANT_ID_CLAIM]: grantId })
         .setProtectedHeader({ alg: 'RS256', kid: jwk.kid ?? '' })
         .setIssuer(issuer)
         .setSubject('someone')

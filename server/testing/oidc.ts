@@ -1,6 +1,7 @@
 // Test helpers for the development identity provider: a cookie-jar browser and the real code flow with PKCE,
 // against a server started by the test (its base URL, e.g. http://localhost:<port>).
 import { createHash, randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { expect } from 'vitest';
 
 /** fetch with a cookie jar (names only; paths do not matter for these flows) and no automatic redirects. */
@@ -127,4 +128,58 @@ export function apiCall(base: string, path: string, tenant: string, token?: stri
   headers.set('tenant-id', tenant);
   if (token) headers.set('authorization', `Bearer ${token}`);
   return fetch(`${base}/api${path}`, { ...init, headers });
+}
+
+export interface Answer {
+  status: number;
+  contentType: string;
+  body: string;
+  setCookies: string[];
+}
+
+/** One request to the server's socket with exactly the headers given (fetch would not send a forged Host). */
+export function send(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  form?: Record<string, string>,
+): Promise<Answer> {
+  const body = form ? new URLSearchParams(form).toString() : undefined;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: body === undefined ? 'GET' : 'POST',
+        agent: false,
+        headers: {
+          ...headers,
+          ...(body === undefined
+            ? {}
+            : {
+                'content-type': 'application/x-www-form-urlencoded',
+                'content-length': String(Buffer.byteLength(body)),
+              }),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: res.headers['content-type'] ?? '',
+            body: text,
+            setCookies: res.headers['set-cookie'] ?? [],
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
