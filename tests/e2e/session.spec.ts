@@ -295,6 +295,10 @@ test.describe('renewal (20-second access tokens)', () => {
     await logIn(page, 'accountmanager');
     await expect(page).toHaveURL(/\/portal-management$/);
     await page.goto(`${shortLived}/accounts`);
+    // The list has loaded before the revocation: a call made after it would be refused at once (the grant has
+    // ended, so the access token goes with it: a 401 that signs the person out), and this journey is about
+    // the renewal that follows.
+    await expect(page.getByTestId('accounts')).toContainText('accountmanager@gambling.example');
     const refreshToken = await page.evaluate(() => {
       const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:'));
       return key
