@@ -281,7 +281,7 @@ describe('the identity provider refuses an oversized form', { timeout: 120_000 }
   beforeAll(async () => {
     idpSite = createSiteFixture();
     server = await startServer({
-      port: 8241,
+      port: 0,
       host: '127.0.0.1',
       dataDir: 'memory://',
       nodeEnv: 'test',
