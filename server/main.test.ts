@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from './db/pglite';
 import { type RunningServer, type StartServerOptions, startServer } from './main';
 import { SECURITY_HEADERS } from './security-headers';
-import { createSiteFixture, SECRET, type SiteFixture } from './testing/fixtures';
+import { createSiteFixture, SECRET, type SiteFixture, testServerOptions } from './testing/fixtures';
 import { signIn } from './testing/oidc';
 
 let site: SiteFixture;
@@ -20,16 +20,7 @@ afterAll(() => {
 });
 
 function options(extra: StartServerOptions = {}): StartServerOptions {
-  return {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: 'memory://',
-    nodeEnv: 'test',
-    logLevel: 'silent',
-    publicDir: site.publicDir,
-    distDir: site.distDir,
-    ...extra,
-  };
+  return testServerOptions(site, extra);
 }
 
 /** Sends the path byte for byte (fetch would normalise '..' away before it leaves the client). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningServer, startServer } from '../main';
-import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, Browser, openLogin as openLoginAt, signIn as signInAt, type Tokens } from '../testing/oidc';
 import { SEED_ACCOUNTS } from './accounts';
 import { hashPassword, passwordProblems, verifyPassword } from './passwords';
@@ -21,16 +21,7 @@ let base: string;
 
 beforeAll(async () => {
   site = createSiteFixture();
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: 'memory://',
-    nodeEnv: 'test',
-    logLevel: 'silent',
-    publicDir: 'public',
-    distDir: site.distDir,
-    accessTokenTtl: 60,
-  });
+  server = await startServer(testServerOptions({ distDir: site.distDir }, { accessTokenTtl: 60 }));
   base = `http://localhost:${server.port}`;
 });
 
@@ -336,15 +327,9 @@ describe('password reset', () => {
 
 describe('production', () => {
   it('seeds no accounts and serves no mailbox', async () => {
-    const production = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      dataDir: 'memory://',
-      nodeEnv: 'production',
-      logLevel: 'silent',
-      publicDir: 'public',
-      distDir: site.distDir,
-    });
+    const production = await startServer(
+      testServerOptions({ distDir: site.distDir }, { nodeEnv: 'production' }),
+    );
     try {
       const { rows } = await production.db.query('select count(*)::int as n from accounts');
       expect(rows).toEqual([{ n: 0 }]);

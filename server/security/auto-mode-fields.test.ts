@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../main';
 import { fixture, payload } from '../onboarding/testing/harness';
-import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, signIn } from '../testing/oidc';
 
 let site: SiteFixture;
@@ -14,15 +14,7 @@ let base: string;
 
 beforeAll(async () => {
   site = createSiteFixture();
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: 'memory://',
-    nodeEnv: 'test',
-    logLevel: 'silent',
-    publicDir: 'public',
-    distDir: site.distDir,
-  });
+  server = await startServer(testServerOptions({ distDir: site.distDir }));
   base = `http://localhost:${server.port}`;
 }, 120_000);
 

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirInUseError, lockFileOf } from '../data-lock';
 import { type StartServerOptions, startServer } from '../main';
-import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 
 let site: SiteFixture;
 let scratch: string;
@@ -20,15 +20,7 @@ afterAll(() => {
 });
 
 function options(dataDir: string): StartServerOptions {
-  return {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    nodeEnv: 'test',
-    logLevel: 'silent',
-    publicDir: site.publicDir,
-    distDir: site.distDir,
-  };
+  return testServerOptions(site, { dataDir });
 }
 
 /** Runs `npm run server` (server/main.ts) on the folder and collects how it ended. */

@@ -2,7 +2,7 @@
 // not enough (any local process, any page the developer's browser opens): it needs the admin's token too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../main';
-import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, signIn } from '../testing/oidc';
 
 let site: SiteFixture;
@@ -11,15 +11,7 @@ let base: string;
 
 beforeAll(async () => {
   site = createSiteFixture();
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: 'memory://',
-    nodeEnv: 'development',
-    logLevel: 'silent',
-    publicDir: 'public',
-    distDir: site.distDir,
-  });
+  server = await startServer(testServerOptions({ distDir: site.distDir }, { nodeEnv: 'development' }));
   base = `http://localhost:${server.port}`;
 }, 120_000);
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../config';
 import { isLoopbackAddress } from '../dev-routes';
 import { type RunningServer, type StartServerOptions, startServer } from '../main';
-import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 
 let site: SiteFixture;
 beforeAll(() => {
@@ -13,15 +13,7 @@ beforeAll(() => {
 afterAll(() => site.remove());
 
 function options(extra: StartServerOptions = {}): StartServerOptions {
-  return {
-    port: 0,
-    dataDir: 'memory://',
-    nodeEnv: 'development',
-    logLevel: 'silent',
-    publicDir: site.publicDir,
-    distDir: site.distDir,
-    ...extra,
-  };
+  return testServerOptions(site, { nodeEnv: 'development', ...extra });
 }
 
 /** This machine's address on its network (how a neighbour on the same network reaches it). */

@@ -2,7 +2,7 @@
 // list, on a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, type StartServerOptions, startServer } from '../main';
-import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { send, signIn } from '../testing/oidc';
 
 let site: SiteFixture;
@@ -12,16 +12,7 @@ beforeAll(() => {
 afterAll(() => site.remove());
 
 function options(extra: StartServerOptions = {}): StartServerOptions {
-  return {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: 'memory://',
-    nodeEnv: 'test',
-    logLevel: 'silent',
-    publicDir: site.publicDir,
-    distDir: site.distDir,
-    ...extra,
-  };
+  return testServerOptions(site, extra);
 }
 
 const paths = ['/', '/health', '/auth/realms/gambling/.well-known/openid-configuration'];

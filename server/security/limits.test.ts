@@ -16,7 +16,13 @@ import {
   USER_ROLES,
 } from '../onboarding/testing/harness';
 import { JSON_MAX_BYTES } from '../onboarding/validation';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import {
+  createSiteFixture,
+  createTestDb,
+  type SiteFixture,
+  testDeps,
+  testServerOptions,
+} from '../testing/fixtures';
 
 // Issue #9 rows 4 and 7, one case each: the body limit on every JSON route of the API (not only the onboarding
 // routers), the string and userData limits of the contract's request schemas, and the inputs that made the
@@ -280,15 +286,7 @@ describe('the identity provider refuses an oversized form', { timeout: 120_000 }
 
   beforeAll(async () => {
     idpSite = createSiteFixture();
-    server = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      dataDir: 'memory://',
-      nodeEnv: 'test',
-      logLevel: 'silent',
-      publicDir: 'public',
-      distDir: idpSite.distDir,
-    });
+    server = await startServer(testServerOptions({ distDir: idpSite.distDir }));
   }, 120_000);
 
   afterAll(async () => {

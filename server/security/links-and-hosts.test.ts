@@ -4,7 +4,7 @@ import { loadTenantKeys } from '../auth/keys';
 import { API_RESOURCE, GRANT_ID_CLAIM } from '../auth/provider';
 import { type RunningServer, type StartServerOptions, startServer } from '../main';
 import { createKnownOrigins, defaultOrigins } from '../origins';
-import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { send, signIn } from '../testing/oidc';
 
 // Issue #9: the identity provider made an issuer, redirect URIs and the password-reset link in mail from
@@ -24,17 +24,8 @@ afterAll(() => {
 });
 
 function options(extra: StartServerOptions = {}): StartServerOptions {
-  return {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: 'memory://',
-    nodeEnv: 'test',
-    logLevel: 'silent',
-    // The shipped tenants: their themes for the pages, their seeded accounts (with e-mail) for the resets.
-    publicDir: 'public',
-    distDir: site.distDir,
-    ...extra,
-  };
+  // The shipped tenants: their themes for the pages, their seeded accounts (with e-mail) for the resets.
+  return testServerOptions({ distDir: site.distDir }, extra);
 }
 
 async function outboxLinks(server: RunningServer): Promise<string[]> {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANT_CHECK_CACHE_MS } from '../auth/verify';
 import { type RunningServer, startServer } from '../main';
-import { createSiteFixture, type SiteFixture } from '../testing/fixtures';
+import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, authorize, exchangeCode, signIn, type Tokens } from '../testing/oidc';
 
 let site: SiteFixture;
@@ -13,15 +13,7 @@ let base: string;
 
 beforeAll(async () => {
   site = createSiteFixture();
-  server = await startServer({
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: 'memory://',
-    nodeEnv: 'test',
-    logLevel: 'silent',
-    publicDir: 'public',
-    distDir: site.distDir,
-  });
+  server = await startServer(testServerOptions({ distDir: site.distDir }));
   base = `http://localhost:${server.port}`;
 }, 120_000);
 

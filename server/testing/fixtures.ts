@@ -8,6 +8,7 @@ import { migrate } from '../db/migrate';
 import { openPglite, type PgliteImage, pgliteImage } from '../db/pglite';
 import { seed } from '../db/seed';
 import { silentLogger } from '../logger';
+import type { StartServerOptions } from '../main';
 import { HttpProblem } from '../problem';
 
 export const SECRET = 'top-secret-outside-the-roots';
@@ -17,6 +18,26 @@ export interface SiteFixture {
   publicDir: string;
   distDir: string;
   remove(): void;
+}
+
+/**
+ * How a test starts a real server: an ephemeral loopback port, its own in-memory database, no logs. The
+ * tenants are the shipped ones (public/) unless the site's own publicDir is given.
+ */
+export function testServerOptions(
+  site: { distDir: string; publicDir?: string },
+  extra: StartServerOptions = {},
+): StartServerOptions {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: 'memory://',
+    nodeEnv: 'test',
+    logLevel: 'silent',
+    publicDir: site.publicDir ?? 'public',
+    distDir: site.distDir,
+    ...extra,
+  };
 }
 
 /** A temp folder with public/ (two tenants and a folder that is not one), dist/ and a secret beside them. */
