@@ -51,7 +51,7 @@ afterEach(() => {
 });
 
 const sent = async () => {
-  await vi.waitFor(() => expect(FakeXhr.last?.body).toBeDefined());
+  await vi.waitFor(() => expect(FakeXhr.last?.body).toBeDefined(), { timeout: 10_000 });
   return FakeXhr.last as FakeXhr;
 };
 
