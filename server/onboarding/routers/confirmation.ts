@@ -18,7 +18,7 @@ import { legalTermsNotAccepted, notFound, type OnboardingRuntime, ownOnboarding 
 import { type OnboardingRow, recordOutcome } from '../store/onboardings';
 import { findPortrayalOf, type PortrayalRow } from '../store/portrayals';
 import { accountHasUser, acsIdInUse, createUser, documentInUse, emailInUse } from '../store/registration';
-import { DetailedProblem, isUuid, jsonBodyLimit, nonEmpty, readBody, validationProblem } from '../validation';
+import { DetailedProblem, isUuid, nonEmpty, readBody, validationProblem } from '../validation';
 
 const rejected = (reason: RegistrationReason) => ({
   result: { outcome: 'rejected' as const, reason },
@@ -129,95 +129,90 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db } = rt;
 
-  app.put(
-    '/internal/onboardings/:id/portrayals/:portrayalId',
-    rt.requireOnboarding,
-    jsonBodyLimit,
-    async (c) => {
-      const onboarding = await ownOnboarding(rt, c, c.req.param('id'));
-      const portrayalId = c.req.param('portrayalId');
-      const tenant = c.get('tenant');
-      const claims = c.get('auth');
-      const portrayal = isUuid(portrayalId)
-        ? await findPortrayalOf(db, tenant, onboarding.onboarding_id, portrayalId)
-        : undefined;
-      if (!portrayal) throw notFound('portrayal');
-      const refuse = async (reason: RegistrationReason) => {
-        await recordOutcome(db, tenant, onboarding.onboarding_id, 'rejected', reason, rt.now());
-        if (reason in CONFLICT_DETAIL) throw conflict(reason);
-        return c.json(rejected(reason));
-      };
-      if (onboarding.status === 'completed') return refuse('user_already_registered');
-      if (!onboarding.legal_terms_accepted_at) throw legalTermsNotAccepted();
-      const payload = await readBody(c, registrationPayload);
-      const notAllowed = staffOnlyFieldErrors(payload, onboarding.mode);
-      if (notAllowed.length > 0) throw validationProblem(notAllowed);
-      assertJudged(portrayal);
-      const now = rt.now();
-      if (payload.birth_date > isoDay(now)) {
-        throw validationProblem([{ field: 'birth_date', code: 'date_in_future' }]);
-      }
+  app.put('/internal/onboardings/:id/portrayals/:portrayalId', rt.requireOnboarding, async (c) => {
+    const onboarding = await ownOnboarding(rt, c, c.req.param('id'));
+    const portrayalId = c.req.param('portrayalId');
+    const tenant = c.get('tenant');
+    const claims = c.get('auth');
+    const portrayal = isUuid(portrayalId)
+      ? await findPortrayalOf(db, tenant, onboarding.onboarding_id, portrayalId)
+      : undefined;
+    if (!portrayal) throw notFound('portrayal');
+    const refuse = async (reason: RegistrationReason) => {
+      await recordOutcome(db, tenant, onboarding.onboarding_id, 'rejected', reason, rt.now());
+      if (reason in CONFLICT_DETAIL) throw conflict(reason);
+      return c.json(rejected(reason));
+    };
+    if (onboarding.status === 'completed') return refuse('user_already_registered');
+    if (!onboarding.legal_terms_accepted_at) throw legalTermsNotAccepted();
+    const payload = await readBody(c, registrationPayload);
+    const notAllowed = staffOnlyFieldErrors(payload, onboarding.mode);
+    if (notAllowed.length > 0) throw validationProblem(notAllowed);
+    assertJudged(portrayal);
+    const now = rt.now();
+    if (payload.birth_date > isoDay(now)) {
+      throw validationProblem([{ field: 'birth_date', code: 'date_in_future' }]);
+    }
 
-      const accountId = onboarding.account_id;
-      const documentNumber = payload.document_number.toUpperCase();
-      const facts = {
-        lifeProofing: onboarding.life_proofing,
-        liveness: portrayal.liveness_result,
-        alreadyRegistered: accountId ? await accountHasUser(db, tenant, accountId) : false,
-        documentInUse: await documentInUse(db, tenant, documentNumber),
-      };
-      // The prohibited list comes last in the rules: it is asked only when nothing else refuses the person, and
-      // after the contact data are known to be free.
-      const before = registrationOutcome(payload, { ...facts, enforcement: 'clear' }, now);
-      if (before !== 'accepted') return refuse(before);
+    const accountId = onboarding.account_id;
+    const documentNumber = payload.document_number.toUpperCase();
+    const facts = {
+      lifeProofing: onboarding.life_proofing,
+      liveness: portrayal.liveness_result,
+      alreadyRegistered: accountId ? await accountHasUser(db, tenant, accountId) : false,
+      documentInUse: await documentInUse(db, tenant, documentNumber),
+    };
+    // The prohibited list comes last in the rules: it is asked only when nothing else refuses the person, and
+    // after the contact data are known to be free.
+    const before = registrationOutcome(payload, { ...facts, enforcement: 'clear' }, now);
+    if (before !== 'accepted') return refuse(before);
 
-      const email = contactEmail(payload, onboarding, claims);
-      if (email && !payload.skip_email_check && (await emailInUse(db, tenant, email, accountId))) {
-        throw fieldConflict('email', 'email_already_in_use', 'This email is already in use.');
-      }
-      const givenAcsId = nonEmpty(payload.acs_id);
-      if (givenAcsId && (await acsIdInUse(db, tenant, givenAcsId))) {
-        throw fieldConflict('acs_id', 'acs_id_already_in_use', 'This access-control id is already in use.');
-      }
+    const email = contactEmail(payload, onboarding, claims);
+    if (email && !payload.skip_email_check && (await emailInUse(db, tenant, email, accountId))) {
+      throw fieldConflict('email', 'email_already_in_use', 'This email is already in use.');
+    }
+    const givenAcsId = nonEmpty(payload.acs_id);
+    if (givenAcsId && (await acsIdInUse(db, tenant, givenAcsId))) {
+      throw fieldConflict('acs_id', 'acs_id_already_in_use', 'This access-control id is already in use.');
+    }
 
-      const enforcement = await askEnforcement(rt, tenant, payload, documentNumber);
-      const decision = registrationOutcome(payload, { ...facts, enforcement }, now);
-      if (decision !== 'accepted') return refuse(decision);
+    const enforcement = await askEnforcement(rt, tenant, payload, documentNumber);
+    const decision = registrationOutcome(payload, { ...facts, enforcement }, now);
+    if (decision !== 'accepted') return refuse(decision);
 
-      const liveness: Verification = onboarding.life_proofing
-        ? (portrayal.liveness_result ?? 'failing')
-        : 'not_computed';
-      const stamp = rt.now();
-      try {
-        const created = await db.transaction((tx) =>
-          createUser(tx, {
-            tenant,
-            onboarding,
-            portrayalId: portrayal.portrayal_id,
-            payload,
-            documentNumber,
+    const liveness: Verification = onboarding.life_proofing
+      ? (portrayal.liveness_result ?? 'failing')
+      : 'not_computed';
+    const stamp = rt.now();
+    try {
+      const created = await db.transaction((tx) =>
+        createUser(tx, {
+          tenant,
+          onboarding,
+          portrayalId: portrayal.portrayal_id,
+          payload,
+          documentNumber,
+          email,
+          acsId: givenAcsId ?? randomUUID().replaceAll('-', ''),
+          accountId,
+          username:
+            nonEmpty(payload.username) ??
+            (onboarding.mode === 'auto' ? claims.preferred_username : undefined) ??
             email,
-            acsId: givenAcsId ?? randomUUID().replaceAll('-', ''),
-            accountId,
-            username:
-              nonEmpty(payload.username) ??
-              (onboarding.mode === 'auto' ? claims.preferred_username : undefined) ??
-              email,
-            liveness,
-            stamp,
-            qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
-          }),
-        );
-        return c.json({ result: { outcome: 'accepted', reason: null }, ...created });
-      } catch (failure) {
-        // Two confirmations at once: the unique indexes decide, with the same reasons as the rules.
-        const text = failure instanceof Error ? failure.message : String(failure);
-        if (text.includes('users_account')) throw conflict('user_already_registered');
-        if (text.includes('users_document_number')) throw conflict('document_already_exists');
-        throw failure;
-      }
-    },
-  );
+          liveness,
+          stamp,
+          qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
+        }),
+      );
+      return c.json({ result: { outcome: 'accepted', reason: null }, ...created });
+    } catch (failure) {
+      // Two confirmations at once: the unique indexes decide, with the same reasons as the rules.
+      const text = failure instanceof Error ? failure.message : String(failure);
+      if (text.includes('users_account')) throw conflict('user_already_registered');
+      if (text.includes('users_document_number')) throw conflict('document_already_exists');
+      throw failure;
+    }
+  });
 
   return app;
 }

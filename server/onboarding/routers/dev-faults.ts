@@ -7,7 +7,7 @@ import type { Permission } from '../../../src/api/contract/permissions';
 import type { AuthEnv } from '../../auth/verify';
 import type { OnboardingAuth } from '../options';
 import type { OnboardingRuntime } from '../runtime';
-import { faultBody, jsonBodyLimit, readBody } from '../validation';
+import { faultBody, readBody } from '../validation';
 
 /**
  * The administrator's token: delete_users_all is the one permission of spec §6 that only the admin holds
@@ -19,7 +19,7 @@ export function devFaultsRouter(rt: OnboardingRuntime, auth: OnboardingAuth): Ho
   const app = new Hono<AuthEnv>();
   const admin = auth.requireAuth(FAULT_SWITCH_PERMISSION);
   app.get('/dev/faults/enforcement', admin, (c) => c.json({ on: rt.faults.enforcement }));
-  app.post('/dev/faults/enforcement', admin, jsonBodyLimit, async (c) => {
+  app.post('/dev/faults/enforcement', admin, async (c) => {
     const body = await readBody(c, faultBody);
     rt.faults.enforcement = body.on;
     return c.json({ on: rt.faults.enforcement });

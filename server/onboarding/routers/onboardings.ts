@@ -15,7 +15,7 @@ import {
   type OnboardingRow,
 } from '../store/onboardings';
 import { imageKindsOf, type PortrayalRow, portrayalsOf } from '../store/portrayals';
-import { jsonBodyLimit, readBody, validationProblem } from '../validation';
+import { readBody, validationProblem } from '../validation';
 
 /** Spec §3 Onboarding, each portrayal with its ocr_adaptations: what was read beside what was confirmed. */
 function onboardingView(row: OnboardingRow, portrayals: PortrayalRow[]) {
@@ -61,7 +61,7 @@ export function onboardingsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db, requireOnboarding } = rt;
 
-  app.post('/internal/onboardings', requireOnboarding, jsonBodyLimit, async (c) => {
+  app.post('/internal/onboardings', requireOnboarding, async (c) => {
     const body = await readBody(c, createOnboardingBody);
     const { tenant, sub } = ownerOf(c);
     const needed: Permission = body.mode === 'auto' ? 'post_onboardings_auto' : 'post_onboardings_assisted';

@@ -18,7 +18,7 @@ import {
 } from '../runtime';
 import { markInProgress, type OnboardingRow } from '../store/onboardings';
 import { deletePortrayal, imagesOf, insertChallenge, insertPortrayal } from '../store/portrayals';
-import { jsonBodyLimit, readBody, validationProblem } from '../validation';
+import { readBody, validationProblem } from '../validation';
 
 const CHALLENGE_ACTIONS = ['turn_left', 'turn_right', 'blink', 'smile', 'look_up', 'look_down'] as const;
 
@@ -26,7 +26,7 @@ export function portrayalsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db, requireOnboarding } = rt;
 
-  app.post('/internal/portrayals', requireOnboarding, jsonBodyLimit, async (c) => {
+  app.post('/internal/portrayals', requireOnboarding, async (c) => {
     const body = await readBody(c, createPortrayalBody);
     const { tenant, sub } = ownerOf(c);
     let onboarding: OnboardingRow | undefined;
@@ -96,7 +96,7 @@ export function portrayalsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     return c.body(null, 204);
   });
 
-  app.post('/internal/challenges', requireOnboarding, jsonBodyLimit, async (c) => {
+  app.post('/internal/challenges', requireOnboarding, async (c) => {
     const body = await readBody(c, challengeBody);
     const length = body.length ?? 3;
     const expiration = body.expiration ?? 60;

@@ -9,7 +9,7 @@ import { assertOpen, type OnboardingRuntime, ownerOf, ownOnboarding } from '../r
 import { latestOpenOnboarding } from '../store/onboardings';
 import { findOwnUserCode, insertUserCode, redeemUserCode } from '../store/user-codes';
 import { generateUserCode, normaliseUserCode } from '../user-codes';
-import { jsonBodyLimit, readBody, validationProblem } from '../validation';
+import { readBody, validationProblem } from '../validation';
 
 const MAX_DRAWS = 7;
 
@@ -17,7 +17,7 @@ export function userCodesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db, requireOnboarding } = rt;
 
-  app.post('/user-code/generate', requireOnboarding, jsonBodyLimit, async (c) => {
+  app.post('/user-code/generate', requireOnboarding, async (c) => {
     const body = await readBody(c, userCodeGenerateBody);
     const owner = ownerOf(c);
     const onboardingId = body.onboarding_id ?? (await latestOpenOnboarding(db, owner));
@@ -52,7 +52,7 @@ export function userCodesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     throw new Error('could not draw a free user code');
   });
 
-  app.post('/user-code/redeem', requireOnboarding, jsonBodyLimit, async (c) => {
+  app.post('/user-code/redeem', requireOnboarding, async (c) => {
     const body = await readBody(c, userCodeRedeemBody);
     const owner = ownerOf(c);
     const code = normaliseUserCode(body.code);
