@@ -1,9 +1,10 @@
-import type { PortrayalErrorCode, RegistrationReason } from '../api/contract/onboarding';
+import type { OnboardingMode, PortrayalErrorCode, RegistrationReason } from '../api/contract/onboarding';
 
 // Rules of self-enrolment that are neither screens nor calls: the step after Start (spec §2), register types
 // and mode (spec §4), the legal terms (spec §5) and the failure codes of spec §8.
 
-export type RegisterMode = 'auto' | 'assisted';
+/** Spec §4 register mode: the contract's onboarding mode. */
+export type RegisterMode = OnboardingMode;
 
 /** Spec §4: the server flag identity_proofing decides between these two register types. */
 export type EnrolmentRegisterType = 'WithIdentityProofing' | 'OnlySelfieWithId';
