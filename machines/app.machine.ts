@@ -1,6 +1,7 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import type { BrowserSettings, LocaleCode, TenantSettings } from '../src/api/contract/settings';
 import { screenAt } from '../src/domain/screens';
+import { errorOf, outputOf } from './actor-events';
 
 // The application's own life: which tenant this is, its language and texts, and whether any request is
 // in flight (the global loading indicator). Screens of the product live in their own machines.
@@ -37,11 +38,6 @@ export type AppEvent =
   | { type: 'loading.start' }
   | { type: 'loading.end' }
   | { type: 'route.changed'; path: string };
-
-/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
-const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
-/** What the invoked actor that failed threw. */
-const errorOf = (event: unknown): unknown => (event as ErrorActorEvent).error;
 
 export const appMachine = setup({
   types: {

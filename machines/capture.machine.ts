@@ -1,4 +1,5 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { errorOf, outputOf } from './actor-events';
 
 // Taking one picture for a scan or a selfie (spec §2 DocumentScan, TakeSelfie, TakeSelfieAlive; §5 image
 // rules; §8 "camera failure, mount or detection timeout in the scan widgets … with a distinct flag for camera
@@ -83,11 +84,6 @@ function cameraFailureOf(error: unknown): CameraFailure {
   const flag = (error as Partial<CameraError> | null)?.cameraFailure;
   return flag && CAMERA_FAILURES.includes(flag) ? flag : 'failed';
 }
-
-/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
-const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
-/** What the invoked actor that failed threw. */
-const errorOf = (event: unknown): unknown => (event as ErrorActorEvent).error;
 
 export const captureMachine = setup({
   types: {

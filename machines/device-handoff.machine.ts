@@ -1,4 +1,5 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
+import { errorOf, outputOf } from './actor-events';
 
 // DeviceDetect on a computer (spec §2, §5): the enrolment goes on on a phone. The computer shows a short user
 // code (POST /user-code/generate) that carries the onboarding to the phone, and follows what happens there by
@@ -44,11 +45,6 @@ export interface DeviceHandoffContext {
 }
 
 export type DeviceHandoffEvent = { type: 'code.renew' };
-
-/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
-const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
-/** What the invoked actor that failed threw. */
-const errorOf = (event: unknown): unknown => (event as ErrorActorEvent).error;
 
 export const deviceHandoffMachine = setup({
   types: {

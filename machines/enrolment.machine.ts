@@ -33,6 +33,7 @@ import {
   type ReviewFields,
   reviewDraft,
 } from '../src/domain/registration';
+import { errorOf, outputOf } from './actor-events';
 import { type ImageUploadEvent, type ImageUploadInput, imageUploadMachine } from './image-upload.machine';
 import { type PortrayalResultOutput, portrayalResultMachine } from './portrayal-result.machine';
 
@@ -274,10 +275,6 @@ export interface QrImageInput {
   userId: string;
   qrSid: string;
 }
-
-// Named actions read the done and error events of invoked actors, which the event union does not list.
-const outputOf = <T>(event: unknown): T => (event as { output: T }).output;
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error;
 
 export const enrolmentMachine = setup({
   types: {

@@ -1,4 +1,5 @@
-import { assign, type DoneActorEvent, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
+import { outputOf } from './actor-events';
 
 // A paged, filterable list from the API (spec §9: lists show items over totalItems and page over
 // totalPages; page count is the ceiling of total divided by page size). One machine serves every list
@@ -28,9 +29,6 @@ export type ListEvent =
 
 export const totalPages = (context: Pick<ListContext, 'totalItems' | 'pageSize'>) =>
   Math.max(1, Math.ceil(context.totalItems / context.pageSize));
-
-/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
-const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
 
 export const listMachine = setup({
   types: {

@@ -1,5 +1,6 @@
-import { assign, type DoneActorEvent, type ErrorActorEvent, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import { compactUserCode, isUserCode } from '../src/domain/user-code';
+import { errorOf, outputOf } from './actor-events';
 
 // DeviceDetect on a phone (spec §2, §7 POST /user-code/redeem): a user code shown on a computer carries the
 // onboarding here. The code comes as one event, code.submitted, whether it was typed in the form or came in
@@ -36,11 +37,6 @@ export function redeemProblemOf(error: unknown): RedeemProblem {
   if (status === 409) return 'used';
   return 'failed';
 }
-
-/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
-const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
-/** What the invoked actor that failed threw. */
-const errorOf = (event: unknown): unknown => (event as ErrorActorEvent).error;
 
 export const phoneHandoffMachine = setup({
   types: {

@@ -1,5 +1,6 @@
-import { assign, type DoneActorEvent, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import type { Session } from '../src/domain/session';
+import { outputOf } from './actor-events';
 
 // The session (spec §4 Session, §7 identity provider): sign-in by the OpenID code flow, silent renewal
 // before the access token expires, and sign-out. The effects (oidc-client-ts, storage, navigation) are
@@ -54,9 +55,6 @@ export interface SessionInput {
   onPublicRoute: boolean;
   path: string;
 }
-
-/** What the invoked actor that settled returned (its done event is not in the machine's own event type). */
-const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).output;
 
 export const sessionMachine = setup({
   types: {
