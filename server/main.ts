@@ -116,6 +116,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       tenants,
       logger,
       auth: createApiAuth(idp),
+      origins,
+      trustProxy: options.trustProxy ?? false,
       config: {
         distDir: options.distDir ?? 'dist',
         publicDir,
