@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { precompress } from './scripts/vite-precompress';
 
 // In development the reference server (API, identity provider, mailbox) runs on API_PORT and Vite
 // proxies to it, so the browser still sees one origin on PORT.
@@ -20,7 +21,7 @@ const dropMachineDescriptions: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), dropMachineDescriptions],
+  plugins: [react(), tailwindcss(), dropMachineDescriptions, precompress()],
   build: {
     target: 'es2022',
     sourcemap: false,
