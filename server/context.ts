@@ -2,6 +2,7 @@ import type { ApiAuth } from './auth/verify';
 import type { Db } from './db/db';
 import type { Logger } from './logger';
 import type { OnboardingOptions } from './onboarding/options';
+import type { KnownOrigins } from './origins';
 
 export interface AppConfig {
   distDir: string;
@@ -21,6 +22,8 @@ export interface AppDeps {
   auth?: ApiAuth;
   /** Options of the onboarding API (engine, result delay, faults); from the environment when omitted. */
   onboarding?: OnboardingOptions;
+  /** The origins the portal is served at: links in mail are made for these, never from the Host header. */
+  origins?: KnownOrigins;
 }
 
 export type AppEnv = {
