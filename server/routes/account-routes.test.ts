@@ -226,6 +226,14 @@ describe('DELETE /internal/accounts/{id}', () => {
   it('refuses a wrong DNI/NIE with 422 and a detail, a missing or malformed one with 400', async () => {
     const mismatch = await problem(await del({ id_number: '12345678Z' }), 422, 'id_mismatch');
     expect(mismatch.detail).toMatch(/DNI\/NIE does not match/);
+    const spanish = await app.request(`/api/internal/accounts/${who.accountId}`, {
+      method: 'DELETE',
+      headers: { ...headersOf(ownerOf(who)), 'content-type': 'application/json', 'accept-language': 'es' },
+      body: JSON.stringify({ id_number: '12345678Z' }),
+    });
+    expect((await problem(spanish, 422, 'id_mismatch')).detail).toBe(
+      'El DNI/NIE indicado no es el que consta en esta cuenta.',
+    );
     await problem(await del({}), 400, 'bad_request');
     await problem(await del(undefined), 400, 'bad_request');
     await problem(await del({ id_number: '1234' }), 400, 'bad_request');

@@ -73,6 +73,17 @@ function askFieldLoader(publicDir: string) {
   };
 }
 
+// Spec §8: the portal shows this detail as it comes, so it speaks the language the portal asks for.
+const ID_MISMATCH: Record<'es' | 'en' | 'eu', string> = {
+  es: 'El DNI/NIE indicado no es el que consta en esta cuenta.',
+  en: 'The DNI/NIE does not match the one of this account.',
+  eu: 'Adierazitako NAN/AIZ ez da kontu honetan jasota dagoena.',
+};
+function idMismatchDetail(acceptLanguage: string | undefined): string {
+  const first = (acceptLanguage ?? '').split(',')[0]?.trim().slice(0, 2).toLowerCase();
+  return first === 'es' || first === 'eu' ? ID_MISMATCH[first] : ID_MISMATCH.en;
+}
+
 const noAccount = () => new HttpProblem(404, 'No such account.', 'not_found');
 
 export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOptions = {}): Hono<AuthEnv> {
@@ -181,7 +192,7 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
           throw new HttpProblem(400, 'The DNI/NIE is not well formed.', 'bad_request');
         }
         if (!user?.id_number || normaliseIdNumber(given) !== normaliseIdNumber(user.id_number)) {
-          throw new HttpProblem(422, 'The DNI/NIE does not match the one of this account.', 'id_mismatch');
+          throw new HttpProblem(422, idMismatchDetail(c.req.header('accept-language')), 'id_mismatch');
         }
       }
       if (await hasVisitInProgress(db, tenant, id, now())) {

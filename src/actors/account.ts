@@ -97,7 +97,8 @@ export function accountDeletionLogic(runtime: AccountRuntime) {
             await runtime.apiClient(),
             accountIdOf(runtime),
             input.field ? { id_number: input.field } : {},
-            { silent: true },
+            // The refusal's detail is shown as it comes (spec §8): in the portal's language.
+            { silent: true, headers: { 'accept-language': runtime.app.getSnapshot().context.locale } },
           ),
         ),
       ),

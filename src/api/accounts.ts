@@ -11,7 +11,7 @@ import {
 } from './contract/accounts.ts';
 import type { LocaleCode } from './contract/settings.ts';
 
-type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;
+type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError' | 'headers'>;
 
 // GET /public/accounts with pageSize, pageIndex, filter (spec §7 "Accounts and users").
 export function listAccounts(

@@ -150,6 +150,8 @@ test.describe('the enrolled person’s account', () => {
     await expect(page.getByTestId('reset-credentials-done')).toContainText('Se ha anulado 1 credencial.');
     const qr = page.getByTestId('reset-credentials-qr');
     await expect(qr).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/account-reset-done-es.png', fullPage: true });
     const newSid = await qr.getAttribute('data-sid');
     expect(newSid).not.toBe(oldSid);
 
@@ -196,8 +198,10 @@ test.describe('the enrolled person’s account', () => {
     await expect(refused).toHaveAttribute('data-refusal', 'id_mismatch');
     await expect(refused).toContainText('El DNI / NIE no coincide con el de su cuenta.');
     await expect(page.getByTestId('delete-account-detail')).toHaveText(
-      'The DNI/NIE does not match the one of this account.',
+      'El DNI/NIE indicado no es el que consta en esta cuenta.',
     );
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/account-delete-refused-es.png', fullPage: true });
 
     await page.getByTestId('delete-account-id-number').fill(dniOf(4));
     await page.getByTestId('delete-account-submit').click();

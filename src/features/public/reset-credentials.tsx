@@ -86,13 +86,19 @@ export function ResetCredentials() {
           </p>
         )}
         {(view === 'form' || view === 'sending' || view === 'sent' || view === 'refused') &&
-          !waitingForLink && <RequestForm actor={actor} busy={view === 'sending'} />}
+          !waitingForLink && (
+            <RequestForm
+              actor={actor}
+              busy={view === 'sending'}
+              again={view === 'sent' || view === 'refused'}
+            />
+          )}
       </Card>
     </section>
   );
 }
 
-function RequestForm({ actor, busy }: { actor: ResetActor; busy: boolean }) {
+function RequestForm({ actor, busy, again }: { actor: ResetActor; busy: boolean; again: boolean }) {
   const intl = useIntl();
   const { session } = useRuntime();
   const signedInEmail = useSelector(session, (s) => s.context.session?.email ?? '');
@@ -110,9 +116,11 @@ function RequestForm({ actor, busy }: { actor: ResetActor; busy: boolean }) {
   };
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="reset-credentials-form">
-      <p className="text-slate-700">
-        <FormattedMessage id="resetCredentials.lead" />
-      </p>
+      {!again && (
+        <p className="text-slate-700">
+          <FormattedMessage id="resetCredentials.lead" />
+        </p>
+      )}
       {failed && (
         <p role="alert" className="text-red-700">
           <FormattedMessage id="resetCredentials.requestFailed" />
