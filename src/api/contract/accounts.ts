@@ -1,5 +1,7 @@
 import { type } from 'arktype';
+import { emailAddress } from './onboarding';
 import { localeCode } from './settings';
+import { requiredText, TEXT_LIMITS, text } from './text';
 
 // IAM account (spec §3): id, username, firstName, lastName, email, createdTimestamp, onboarding_status.
 export const iamAccount = type({
@@ -28,16 +30,16 @@ export const localeBody = type({ locale: localeCode });
 
 // POST /internal/accounts (spec §7): a new account named by its email; names are optional. Answers { user_id }.
 export const newAccountBody = type({
-  email: 'string.email <= 254',
-  'username?': '0 < string <= 100',
-  'first_name?': 'string <= 100',
-  'last_name?': 'string <= 100',
+  email: emailAddress,
+  'username?': requiredText(TEXT_LIMITS.name),
+  'first_name?': text(TEXT_LIMITS.name),
+  'last_name?': text(TEXT_LIMITS.name),
 });
 export type NewAccountBody = typeof newAccountBody.infer;
 export const newAccountResult = type({ user_id: 'string' });
 
 // DELETE /internal/accounts/{id} (spec §7, §8 Account cancellation): the field the tenant's askFieldForDelete names.
-export const deleteAccountBody = type({ 'id_number?': 'string <= 32' });
+export const deleteAccountBody = type({ 'id_number?': text(32) });
 export type DeleteAccountBody = typeof deleteAccountBody.infer;
 
 // GET /internal/accounts/{id}/profile: what UserProfile shows (spec §3 User, read from the user record).
@@ -66,7 +68,7 @@ export type AccountProfile = typeof accountProfile.infer;
 
 // POST /public/credential-resets: a person who lost access asks for a credential reset by email (issue 10).
 export const credentialResetRequest = type({
-  email: 'string.email <= 254',
+  email: emailAddress,
   'locale?': "'es' | 'en' | 'eu'",
 });
 export type CredentialResetRequest = typeof credentialResetRequest.infer;
