@@ -219,12 +219,11 @@ test.describe('the enrolled person’s account', () => {
     await expect(page).toHaveURL(/\/landing$/);
   });
 
-  test('UserProfile, DeleteAccount and ResetCredentials are accessible in es, en and eu', async ({
-    page,
-  }) => {
-    test.setTimeout(120_000);
-    await signInFromWelcome(page, member(5));
-    for (const locale of ['es', 'en', 'eu'] as const) {
+  for (const [index, locale] of (['es', 'en', 'eu'] as const).entries()) {
+    test(`UserProfile, DeleteAccount and ResetCredentials are accessible in ${locale}`, async ({ page }) => {
+      test.setTimeout(120_000);
+      const username = member(5 + index);
+      await signInFromWelcome(page, username);
       await page.goto('/profile');
       await page.getByTestId('language-menu').selectOption(locale);
       await expect(page.locator('html')).toHaveAttribute('lang', locale);
@@ -235,7 +234,7 @@ test.describe('the enrolled person’s account', () => {
       await page.getByTestId('profile-delete-account').click();
       await expect(page.getByTestId('delete-account-form')).toBeVisible();
       await expectAccessible(page);
-      await page.getByTestId('delete-account-id-number').fill(dniOf(5));
+      await page.getByTestId('delete-account-id-number').fill(dniOf(5 + index));
       await page.getByTestId('delete-account-submit').click();
       await expect(page.getByTestId('delete-account-confirm')).toBeVisible();
       await expectAccessible(page);
@@ -244,12 +243,12 @@ test.describe('the enrolled person’s account', () => {
       await expect(page.getByTestId('delete-account-confirm')).toBeHidden();
 
       await page.goto('/reset-credentials');
-      await expect(page.getByTestId('reset-credentials-email')).toHaveValue(`${member(5)}@gambling.example`);
+      await expect(page.getByTestId('reset-credentials-email')).toHaveValue(`${username}@gambling.example`);
       await expectAccessible(page);
       await page.getByTestId('reset-credentials-submit').click();
       await expect(page.getByTestId('reset-credentials-sent')).toBeVisible();
       await expectAccessible(page);
       await page.screenshot({ path: `test-results/account-reset-${locale}.png` });
-    }
-  });
+    });
+  }
 });
