@@ -8,6 +8,7 @@ import { requireTenant } from './middleware/tenant';
 import { onboardingRoutes } from './onboarding/routes';
 import { HttpProblem, makeProblem, problemResponse } from './problem';
 import { accountsRoutes } from './routes/accounts';
+import { credentialResetRoutes } from './routes/credential-reset';
 import { credentialsRoutes } from './routes/credentials';
 import { facilitiesRoutes } from './routes/facilities';
 import { healthRoutes } from './routes/health';
@@ -47,6 +48,10 @@ export function createApp(deps: AppDeps): App {
   if (deps.auth) {
     app.route('/api', facilitiesRoutes(deps, deps.auth));
     app.route('/api', accountsRoutes(deps, deps.auth));
+    app.route(
+      '/api',
+      credentialResetRoutes(deps, deps.auth, { origins: deps.origins, trustProxy: deps.trustProxy }),
+    );
     app.route('/api', credentialsRoutes(deps, deps.auth));
     app.route('/api', onboardingRoutes(deps, deps.auth, deps.onboarding));
   }

@@ -251,9 +251,8 @@ describe('API bearer checks and IAM accounts', () => {
     const found = await api('/internal/accounts?email=USER@gambling.example', 'gambling', manager);
     const [account] = (await found.json()) as { id: string; username: string }[];
     expect(account?.username).toBe('user');
-    expect(
-      await (await api('/internal/accounts?email=nobody@x.example', 'gambling', manager)).json(),
-    ).toEqual([]);
+    // Spec §5: an existence check answers 200 when the email is taken and 404 when it is free.
+    expect((await api('/internal/accounts?email=nobody@x.example', 'gambling', manager)).status).toBe(404);
 
     const sub = decodeJwt(user).sub ?? '';
     const put = (id: string, token: string, locale: string) =>

@@ -1,6 +1,7 @@
 import { seedAccounts } from '../auth/accounts';
 import { seedProhibitedList } from '../onboarding/seed';
 import type { Db } from './db';
+import { seedPeople } from './seed-people';
 import type { Seeder, TenantSeed } from './seeder';
 
 export const SEED_DATA: Readonly<Record<string, TenantSeed>> = {
@@ -30,7 +31,7 @@ const seedFacilities: Seeder = async (tx, tenant, data) => {
 };
 
 // Accounts come before what refers to them (the enrolled accounts' user records and credentials).
-export const SEEDERS: readonly Seeder[] = [seedFacilities, seedAccounts, seedProhibitedList];
+export const SEEDERS: readonly Seeder[] = [seedFacilities, seedAccounts, seedPeople, seedProhibitedList];
 
 export interface SeedOptions {
   /** From migrate(): only a database created by this start is seeded. */

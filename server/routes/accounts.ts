@@ -1,12 +1,36 @@
-// IAM accounts (spec §3, §7 "Accounts and users"): GET /public/accounts (pages), GET /internal/accounts
-// (lookup by userId or email), PUT /internal/accounts/{userId}/locale.
+// IAM accounts (spec §3, §7 "Accounts and users"; issue 10):
+//   GET    /public/accounts                 get_accounts_all | can_view_complete_onboardings (pages)
+//   GET    /internal/accounts?userId|email  staff lookups; 200 with the matches, 404 when none (spec §5)
+//   POST   /internal/accounts               post_onboardings_assisted | post_singles | get_accounts_all; { user_id }
+//   DELETE /internal/accounts/{id}          delete_accounts_me (one's own) | delete_accounts_one (staff)
+//   GET    /internal/accounts/{id}/profile  get_users_me (one's own): the account and its user record
+//   GET    /internal/accounts/{id}/export   get_all_data_me (one's own): everything stored, as one zip
+//   PUT    /internal/accounts/{id}/locale   any signed-in person for themselves; get_accounts_all for anyone
+// {id} is the account id (the token's sub). Another person's or another tenant's account answers 404.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Hono } from 'hono';
-import { localeBody } from '../../src/api/contract/accounts';
+import {
+  type DeleteAccountBody,
+  deleteAccountBody,
+  localeBody,
+  newAccountBody,
+} from '../../src/api/contract/accounts';
+import { nationalIdProblem } from '../../src/domain/dni';
 import { findAccountById, iamAccountOf, listAccounts } from '../auth/accounts';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import { isUuid, readBody } from '../onboarding/validation';
 import { HttpProblem } from '../problem';
+import {
+  collectAccountData,
+  eraseAccountData,
+  exportEntries,
+  hasVisitInProgress,
+  normaliseIdNumber,
+  userOfAccount,
+} from './account-data';
+import { zip } from './zip';
 
 const MAX_PAGE_SIZE = 100;
 
@@ -25,9 +49,54 @@ function intParam(
   return n;
 }
 
-export function accountsRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
+export interface AccountsOptions {
+  now?: () => Date;
+}
+
+/** The field a tenant asks for before deleting an account (spec §3 askFieldForDelete), read once per tenant. */
+function askFieldLoader(publicDir: string) {
+  const cache = new Map<string, Promise<'id_number' | 'none'>>();
+  return (tenant: string) => {
+    let entry = cache.get(tenant);
+    if (!entry) {
+      entry = readFile(join(publicDir, 'tenants', tenant, 'settings.json'), 'utf8')
+        .then(
+          (text) =>
+            ((JSON.parse(text) as { askFieldForDelete?: unknown }).askFieldForDelete === 'none'
+              ? 'none'
+              : 'id_number') as 'id_number' | 'none',
+        )
+        .catch(() => 'id_number' as const);
+      cache.set(tenant, entry);
+    }
+    return entry;
+  };
+}
+
+// Spec §8: the portal shows this detail as it comes, so it speaks the language the portal asks for.
+const ID_MISMATCH: Record<'es' | 'en' | 'eu', string> = {
+  es: 'El DNI/NIE indicado no es el que consta en esta cuenta.',
+  en: 'The DNI/NIE does not match the one of this account.',
+  eu: 'Adierazitako NAN/AIZ ez da kontu honetan jasota dagoena.',
+};
+function idMismatchDetail(acceptLanguage: string | undefined): string {
+  const first = (acceptLanguage ?? '').split(',')[0]?.trim().slice(0, 2).toLowerCase();
+  return first === 'es' || first === 'eu' ? ID_MISMATCH[first] : ID_MISMATCH.en;
+}
+
+const noAccount = () => new HttpProblem(404, 'No such account.', 'not_found');
+
+export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOptions = {}): Hono<AuthEnv> {
   const { db } = deps;
+  const now = options.now ?? (() => new Date());
+  const askField = askFieldLoader(deps.config.publicDir);
   const app = new Hono<AuthEnv>();
+
+  /** The account {id} when it is the caller's own; 404 for anyone else's (or a made-up id). */
+  const ownAccountId = (id: string, sub: string) => {
+    if (!isUuid(id) || id !== sub) throw noAccount();
+    return id;
+  };
 
   app.get(
     '/public/accounts',
@@ -40,7 +109,8 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
     },
   );
 
-  // Existence checks and lookups by staff: the accounts with this id or this email (an empty list when none).
+  // Existence checks and lookups by staff: the accounts with this id or this email; 404 when there is none
+  // (spec §5: existence checks treat 200 as existing and 404 as free).
   app.get(
     '/internal/accounts',
     auth.requireAuth('get_accounts_all', 'post_onboardings_assisted', 'get_users_all', 'post_singles'),
@@ -50,7 +120,8 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       const email = c.req.query('email')?.trim();
       if (userId) {
         const account = await findAccountById(db, tenant, userId);
-        return c.json(account ? [iamAccountOf(account)] : []);
+        if (!account) throw noAccount();
+        return c.json([iamAccountOf(account)]);
       }
       if (email) {
         const { items } = await listAccounts(db, tenant, {
@@ -58,11 +129,114 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
           pageSize: MAX_PAGE_SIZE,
           pageIndex: 0,
         });
-        return c.json(items.filter((item) => item.email?.toLowerCase() === email.toLowerCase()));
+        const matches = items.filter((item) => item.email?.toLowerCase() === email.toLowerCase());
+        if (matches.length === 0) throw noAccount();
+        return c.json(matches);
       }
       throw new HttpProblem(400, 'Give userId or email.', 'invalid_query');
     },
   );
+
+  // A new account named by its email (assisted onboarding, single registration, account managers): it cannot
+  // sign in until a password is set through the provider's password reset.
+  app.post(
+    '/internal/accounts',
+    auth.requireAuth('post_onboardings_assisted', 'post_singles', 'get_accounts_all'),
+    async (c) => {
+      const tenant = c.get('tenant');
+      const body = await readBody(c, newAccountBody);
+      const email = body.email.trim();
+      const username = body.username?.trim() || email;
+      const { rows } = await db.query<{ id: string }>(
+        `insert into accounts (tenant, username, first_name, last_name, email, roles)
+         values ($1, $2, $3, $4, $5, array['user'])
+         on conflict do nothing returning id::text as id`,
+        [tenant, username, body.first_name?.trim() || null, body.last_name?.trim() || null, email],
+      );
+      const id = rows[0]?.id;
+      if (!id)
+        throw new HttpProblem(409, 'That email or username is already in use.', 'email_already_in_use');
+      return c.json({ user_id: id }, 201);
+    },
+  );
+
+  // Account cancellation (spec §7, §8): refused on a visit in progress (409 visit_in_progress), a bad request
+  // (400 bad_request) or a DNI/NIE that is not the one of the user record (422 id_mismatch, with a detail).
+  app.delete(
+    '/internal/accounts/:id',
+    auth.requireAuth('delete_accounts_me', 'delete_accounts_one'),
+    async (c) => {
+      const tenant = c.get('tenant');
+      const claims = c.get('auth');
+      const id = c.req.param('id');
+      const staff = claims.roles.includes('delete_accounts_one');
+      if (!isUuid(id) || (id !== claims.sub && !staff)) throw noAccount();
+      let body: DeleteAccountBody;
+      try {
+        body = await readBody(c, deleteAccountBody);
+      } catch (error) {
+        if (error instanceof HttpProblem && error.problem.status === 413) throw error;
+        throw new HttpProblem(400, 'The request is not a valid account deletion.', 'bad_request');
+      }
+      const account = await findAccountById(db, tenant, id);
+      if (!account) throw noAccount();
+      const user = await userOfAccount(db, tenant, id);
+      const field = await askField(tenant);
+      const given = body.id_number?.trim() ?? '';
+      // The person deleting their own account confirms it with the field the tenant asks for; staff may give it.
+      if (field === 'id_number' && id === claims.sub && user?.id_number && given === '') {
+        throw new HttpProblem(400, 'The DNI/NIE is required to delete the account.', 'bad_request');
+      }
+      if (given !== '') {
+        if (nationalIdProblem(normaliseIdNumber(given)) !== null) {
+          throw new HttpProblem(400, 'The DNI/NIE is not well formed.', 'bad_request');
+        }
+        if (!user?.id_number || normaliseIdNumber(given) !== normaliseIdNumber(user.id_number)) {
+          throw new HttpProblem(422, idMismatchDetail(c.req.header('accept-language')), 'id_mismatch');
+        }
+      }
+      if (await hasVisitInProgress(db, tenant, id, now())) {
+        throw new HttpProblem(
+          409,
+          'The account has a visit in progress; it can be deleted once the visit has ended.',
+          'visit_in_progress',
+        );
+      }
+      await db.transaction((tx) => eraseAccountData(tx, tenant, id));
+      return c.body(null, 204);
+    },
+  );
+
+  // The person's own profile: the account and its user record (spec §3 User).
+  app.get('/internal/accounts/:id/profile', auth.requireAuth('get_users_me'), async (c) => {
+    const tenant = c.get('tenant');
+    const id = ownAccountId(c.req.param('id'), c.get('auth').sub);
+    const account = await findAccountById(db, tenant, id);
+    if (!account) throw noAccount();
+    const user = await userOfAccount(db, tenant, id);
+    return c.json({
+      account_id: account.id,
+      username: account.username,
+      email: account.email,
+      locale: account.locale,
+      user: user ?? null,
+    });
+  });
+
+  // "Download my data": everything stored about the person as one zip.
+  app.get('/internal/accounts/:id/export', auth.requireAuth('get_all_data_me'), async (c) => {
+    const tenant = c.get('tenant');
+    const id = ownAccountId(c.req.param('id'), c.get('auth').sub);
+    const data = await collectAccountData(db, tenant, id);
+    if (!data) throw noAccount();
+    const at = now();
+    const bytes = zip(exportEntries(data), at);
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="my-data-${at.toISOString().slice(0, 10)}.zip"`,
+      'Cache-Control': 'no-store',
+    });
+  });
 
   // A person sets their own language; account managers may set anyone's.
   app.put('/internal/accounts/:userId/locale', auth.requireAuth(), async (c) => {

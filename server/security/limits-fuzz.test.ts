@@ -16,6 +16,7 @@ import {
   person,
   USER_ROLES,
 } from '../onboarding/testing/harness';
+import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
 
 // Issue #9 rows 4 and 7: no request body or query of the API makes the server answer 5xx. A property-based
@@ -52,6 +53,7 @@ beforeAll(async () => {
       faults,
       production: false,
     },
+    origins: createKnownOrigins({ tenants: ['gambling', 'demo'], port: () => 8080 }),
   });
 }, 120_000);
 
@@ -436,6 +438,67 @@ describe('no JSON body makes the API answer 5xx', SLOW, () => {
       fc.asyncProperty(userId, bodies(valid, ['locale']), async (id, body) => {
         const path = `/internal/accounts/${pathSegment(id)}/locale`;
         await judged(await send('PUT', path, body), `PUT ${path}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('no JSON body makes the account routes answer 5xx (issue 10)', SLOW, () => {
+  const OWN = ['delete_accounts_me', 'get_users_me', 'show_reset_credentials_button_me'];
+  async function seededUser() {
+    const { rows } = await db.query<{ id: string }>(
+      "select id::text as id from accounts where tenant = 'gambling' and username = 'visitor'",
+    );
+    return person(rows[0]?.id ?? randomUUID(), 'gambling', OWN);
+  }
+
+  it('POST /internal/accounts', async () => {
+    const valid = fc.record({
+      email: fc.emailAddress().map((email) => email.slice(0, 254)),
+      username: fc.string({ maxLength: 120 }),
+      first_name: fc.constantFrom('Ana', ''),
+      last_name: fc.constantFrom('Pérez', ''),
+    });
+    await fc.assert(
+      fc.asyncProperty(bodies(valid, ['email', 'username', 'first_name', 'last_name']), async (body) => {
+        await judged(await send('POST', '/internal/accounts', body), 'POST /internal/accounts');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('DELETE /internal/accounts/{id}, with any id in the path', async () => {
+    const who = await seededUser();
+    const valid = fc.record({ id_number: fc.constantFrom('12345678Z', 'X1234567L', '1234', '') });
+    const id = fc.oneof(
+      fc.constant(who.sub),
+      fc.constant(randomUUID()),
+      nastyString.map((t) => t.slice(0, 2000)),
+    );
+    await fc.assert(
+      fc.asyncProperty(id, bodies(valid, ['id_number']), async (target, body) => {
+        const path = `/internal/accounts/${pathSegment(target)}`;
+        await judged(await send('DELETE', path, body, who), `DELETE ${path}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('POST /public/credential-resets and /internal/credential-resets/redeem', async () => {
+    const who = await seededUser();
+    const request = fc.record({
+      email: fc.constantFrom('visitor@gambling.example', 'nobody@example.test'),
+      locale: fc.constantFrom('es', 'en', 'eu', 'fr'),
+    });
+    const redeem = fc.record({ token: fc.constantFrom('a'.repeat(43), 'short', '') });
+    await fc.assert(
+      fc.asyncProperty(bodies(request, ['email', 'locale']), bodies(redeem, ['token']), async (ask, use) => {
+        await judged(await send('POST', '/public/credential-resets', ask), 'POST /public/credential-resets');
+        await judged(
+          await send('POST', '/internal/credential-resets/redeem', use, who),
+          'POST /internal/credential-resets/redeem',
+        );
       }),
       { numRuns: RUNS },
     );

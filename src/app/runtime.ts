@@ -3,6 +3,7 @@ import { appMachine, type TenantLoaded } from '../../machines/app.machine';
 import { notificationsMachine } from '../../machines/notifications.machine';
 import { sessionMachine } from '../../machines/session.machine';
 import type { ApiClient } from '../api/client';
+import type { LocaleCode } from '../api/contract/settings';
 import { homeScreen, passesGuard, type Session } from '../auth/access';
 import type { Oidc } from '../auth/oidc';
 import { brokerClaimsKey, type OidcConfig, userStorageKey } from '../auth/oidc-config';
@@ -62,7 +63,10 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
           applyTheme(themeFromBrandColour(settings.theme.brandColor));
           document.title = settings.title;
         },
-        persistLocale: ({ context }) => storeLocale(context.locale),
+        persistLocale: ({ context }) => {
+          storeLocale(context.locale);
+          saveLocaleOfAccount(context.locale);
+        },
         clearErrorNotices: () => notifications.send({ type: 'errors.clear' }),
         notifyLocaleUnavailable: () =>
           notifications.send({ type: 'notify', level: 'error', messageId: 'header.language.unavailable' }),
@@ -123,6 +127,7 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
       actions: {
         goAfterSignIn: ({ context }) => {
           if (!context.session) return;
+          applyAccountLocale(context.session);
           const domain = app.getSnapshot().context.tenant?.settings.domain ?? '';
           navigate(afterSignInPath(context.session, context.returnTo, domain), { replace: true });
         },
@@ -153,6 +158,29 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
       input: { onPublicRoute: isPublicPath(window.location.pathname), path: window.location.pathname },
     },
   );
+
+  // The language is the account's (issue 10): sign-in applies the one stored with the account (the token's locale
+  // claim), and a change made while signed in (the header menu or UserProfile) is saved to the account.
+  let accountLocale: string | null = null;
+  function applyAccountLocale(signedIn: Session) {
+    accountLocale = signedIn.locale;
+    const wanted = signedIn.locale;
+    if (!wanted || !(LOCALES as readonly string[]).includes(wanted)) return;
+    // At the Callback the texts may still be loading; the change waits until the portal is ready for it.
+    void waitFor(app, (s) => s.matches({ boot: { ready: 'idle' } })).then(() =>
+      app.send({ type: 'locale.change', locale: wanted as LocaleCode }),
+    );
+  }
+  function saveLocaleOfAccount(locale: LocaleCode) {
+    if (!session.getSnapshot().matches('authenticated') || locale === accountLocale) return;
+    accountLocale = locale;
+    void import('../actors/account')
+      .then(({ saveLocaleToAccount }) => saveLocaleToAccount({ apiClient, session, app }, locale))
+      .catch(() => {
+        // Kept in this browser all the same; the next change tries again.
+        accountLocale = null;
+      });
+  }
 
   /** One renewal for the API client's 403 rule: true when it produced a fresh token. */
   async function renewOnce(): Promise<boolean> {

@@ -1,7 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
-import { ScreenPending } from '../../components/screen-pending';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -94,4 +93,4 @@ export function Callback() {
   );
 }
 export const Silent = () => null;
-export const ResetCredentials = () => <ScreenPending screen="ResetCredentials" />;
+export { ResetCredentials } from './reset-credentials';

@@ -1,0 +1,208 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { errorOf, outputOf } from './actor-events';
+
+// ResetCredentials (spec §2, public; issue 10): a person who lost access asks for a reset by email; the mail
+// carries a link (/reset-credentials?token=…) that expires in 30 minutes and works once. The link comes in as
+// one event, link.opened; redeeming it needs the person signed in (the link is theirs alone), revokes every
+// credential they hold and shows the new 15-day QR.
+
+/** Why redeeming a link failed (the ResetCredentials texts resetCredentials.refused.*). */
+export type ResetRefusal = 'reset_link_expired' | 'reset_link_used' | 'reset_link_not_found' | 'unknown';
+
+/** What the actors reject with: the HTTP status (0 without an answer) and the problem's code. */
+export interface ResetError {
+  status: number;
+  code?: string;
+}
+
+/** The new QR credential (POST /internal/credential-resets/redeem). */
+export interface ResetCredential {
+  user_id: string;
+  sid: string;
+  starts_at: string;
+  ends_at: string;
+  revoked: number;
+}
+
+export interface CredentialResetContext {
+  email: string | null;
+  /** The token of the mailed link, for the way back after signing in. */
+  token: string | null;
+  credential: ResetCredential | null;
+  /** An object URL of the new QR's PNG, once loaded. */
+  qrUrl: string | null;
+}
+
+export type CredentialResetEvent =
+  | { type: 'reset.requested'; email: string }
+  | { type: 'link.opened'; token: string };
+
+/** The refusal a failed redemption is (the problem code, else its status). */
+export function resetRefusalOf(error: unknown): ResetRefusal {
+  const { status, code } = (error ?? {}) as Partial<ResetError>;
+  if (code === 'reset_link_expired' || status === 410) return 'reset_link_expired';
+  if (code === 'reset_link_used' || (status === 409 && code !== 'not_enrolled')) return 'reset_link_used';
+  if (code === 'reset_link_not_found' || status === 404 || status === 422) return 'reset_link_not_found';
+  return 'unknown';
+}
+
+export const credentialResetMachine = setup({
+  types: {
+    context: {} as CredentialResetContext,
+    events: {} as CredentialResetEvent,
+  },
+  actors: {
+    // Placeholders: src/actors/account.ts provides the calls (src/api/accounts).
+    requestReset: fromPromise<void, { email: string }>(async () => {
+      throw new Error('requestReset is provided by src/actors/account.ts');
+    }),
+    redeemReset: fromPromise<ResetCredential, { token: string }>(async () => {
+      throw new Error('redeemReset is provided by src/actors/account.ts');
+    }),
+    fetchQrImage: fromPromise<string, { userId: string; sid: string }>(async () => {
+      throw new Error('fetchQrImage is provided by src/actors/account.ts');
+    }),
+  },
+  actions: {
+    storeEmail: assign(({ context, event }) =>
+      event.type === 'reset.requested' ? { email: event.email.trim() } : context,
+    ),
+    storeToken: assign(({ context, event }) =>
+      event.type === 'link.opened' ? { token: event.token } : context,
+    ),
+    storeCredential: assign({ credential: ({ event }) => outputOf<ResetCredential>(event) }),
+    storeQr: assign({ qrUrl: ({ event }) => outputOf<string>(event) }),
+  },
+  guards: {
+    /** Someone is signed in (the link redeems only for its own account); provided by src/actors. */
+    isSignedIn: () => false,
+    isRefusal: ({ event }, params: { refusal: ResetRefusal }) =>
+      resetRefusalOf(errorOf(event)) === params.refusal,
+  },
+}).createMachine({
+  id: 'credentialReset',
+  description:
+    'ResetCredentials (spec §2, public; issue 10): ask for a reset by email (the same answer whether or not the address is known), then the mailed link, after signing in, revokes every credential of the person and shows the new 15-day QR. A link is refused when it has expired (reset_link_expired, 30 minutes), was already used (reset_link_used) or is unknown (reset_link_not_found).',
+  context: { email: null, token: null, credential: null, qrUrl: null },
+  initial: 'idle',
+  states: {
+    idle: {
+      description: 'ResetCredentials: the email form.',
+      meta: { screen: 'ResetCredentials' },
+      on: {
+        'reset.requested': { target: 'requesting', actions: 'storeEmail' },
+        'link.opened': { target: 'waitingForSession', actions: 'storeToken' },
+      },
+    },
+    requesting: {
+      description: 'ResetCredentials, busy: the request is being sent.',
+      meta: { screen: 'ResetCredentials' },
+      tags: ['loading'],
+      invoke: {
+        id: 'requestReset',
+        src: 'requestReset',
+        input: ({ context }) => ({ email: context.email ?? '' }),
+        onDone: 'sent',
+        onError: 'requestFailed',
+      },
+    },
+    sent: {
+      description:
+        'ResetCredentials: "if the address is yours, a mail with a link is on its way; it expires in 30 minutes"; the form may ask again.',
+      meta: { screen: 'ResetCredentials' },
+      on: { 'reset.requested': { target: 'requesting', actions: 'storeEmail' } },
+    },
+    requestFailed: {
+      description:
+        'ResetCredentials: the request could not be sent (no answer, or the server failed); the form to try again.',
+      meta: { screen: 'ResetCredentials' },
+      tags: ['error'],
+      on: { 'reset.requested': { target: 'requesting', actions: 'storeEmail' } },
+    },
+    waitingForSession: {
+      description: 'A link was opened: redeemed at once for someone signed in, else sign in first.',
+      always: [{ guard: 'isSignedIn', target: 'redeeming' }, { target: 'signInNeeded' }],
+    },
+    signInNeeded: {
+      description:
+        'ResetCredentials: "sign in to finish the reset" and a Log in button that comes back to this link.',
+      meta: { screen: 'ResetCredentials' },
+      on: { 'link.opened': { target: 'waitingForSession', actions: 'storeToken' } },
+    },
+    redeeming: {
+      description:
+        'ResetCredentials, busy: the link is checked, every credential revoked and a new QR issued.',
+      meta: { screen: 'ResetCredentials' },
+      tags: ['loading'],
+      invoke: {
+        id: 'redeemReset',
+        src: 'redeemReset',
+        input: ({ context }) => ({ token: context.token ?? '' }),
+        onDone: { target: 'done', actions: 'storeCredential' },
+        onError: [
+          {
+            guard: { type: 'isRefusal', params: { refusal: 'reset_link_expired' } },
+            target: 'refused.expired',
+          },
+          { guard: { type: 'isRefusal', params: { refusal: 'reset_link_used' } }, target: 'refused.used' },
+          {
+            guard: { type: 'isRefusal', params: { refusal: 'reset_link_not_found' } },
+            target: 'refused.notFound',
+          },
+          { target: 'refused.failed' },
+        ],
+      },
+    },
+    refused: {
+      description: 'ResetCredentials: why the link was refused, and the email form to ask for a new one.',
+      meta: { screen: 'ResetCredentials' },
+      tags: ['error'],
+      on: { 'reset.requested': { target: 'requesting', actions: 'storeEmail' } },
+      initial: 'failed',
+      states: {
+        expired: {
+          description: 'Error reset_link_expired: the link is more than 30 minutes old; ask for a new one.',
+          meta: { errorCode: 'reset_link_expired' },
+        },
+        used: {
+          description: 'Error reset_link_used: the link was already used; it works once.',
+          meta: { errorCode: 'reset_link_used' },
+        },
+        notFound: {
+          description:
+            'Error reset_link_not_found: no such link for this account (or it is not a link at all).',
+          meta: { errorCode: 'reset_link_not_found' },
+        },
+        failed: {
+          description:
+            'The link could not be checked (no answer, the server failed, or no credentials to reset).',
+          meta: { problem: 'unknown' },
+        },
+      },
+    },
+    done: {
+      description: 'ResetCredentials: every old credential is revoked; the new QR and its validity.',
+      meta: { screen: 'ResetCredentials' },
+      initial: 'loadingQr',
+      states: {
+        loadingQr: {
+          description: 'The new QR image is being loaded.',
+          invoke: {
+            id: 'fetchQrImage',
+            src: 'fetchQrImage',
+            input: ({ context }) => ({
+              userId: context.credential?.user_id ?? '',
+              sid: context.credential?.sid ?? '',
+            }),
+            onDone: { target: 'shown', actions: 'storeQr' },
+            onError: 'qrUnavailable',
+          },
+        },
+        shown: { description: 'The new QR, large, with its validity.' },
+        qrUnavailable: {
+          description: 'The QR image could not be loaded; the validity shows, and home has the QR.',
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,206 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useActorRef, useSelector } from '@xstate/react';
+import { type FormEvent, useState } from 'react';
+import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
+import { Link } from 'wouter';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { accountDeletionMachine, DeletionRefusal } from '../../../machines/account-deletion.machine';
+import { accountDeletionLogic } from '../../actors/account';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { nationalIdProblem } from '../../domain/dni';
+import { pathFor } from '../../domain/screens';
+import { useRuntime, useTenant } from '../../runtime/context';
+
+const REFUSALS: Record<DeletionRefusal, MessageDescriptor> = defineMessages({
+  visit_in_progress: { id: 'deleteAccount.refused.visit_in_progress' },
+  bad_request: { id: 'deleteAccount.refused.bad_request' },
+  id_mismatch: { id: 'deleteAccount.refused.id_mismatch' },
+  unknown: { id: 'deleteAccount.refused.unknown' },
+});
+const m = defineMessages({
+  submit: { id: 'deleteAccount.submit' },
+  deleting: { id: 'deleteAccount.deleting' },
+});
+
+type DeletionSnapshot = SnapshotFrom<typeof accountDeletionMachine>;
+type DeletionActor = ActorRefFrom<typeof accountDeletionMachine>;
+
+/** The refusal the machine is in (its meta names the error code). */
+function refusalIn(snapshot: DeletionSnapshot): DeletionRefusal | null {
+  if (!snapshot.hasTag('error')) return null;
+  const metas = Object.values(snapshot.getMeta()) as ({ errorCode?: DeletionRefusal } | undefined)[];
+  return metas.find((meta) => meta?.errorCode)?.errorCode ?? 'unknown';
+}
+
+/**
+ * DeleteAccount (spec §2 delete-account, delete_accounts_me; §8 Account cancellation): the field the tenant asks
+ * for (askFieldForDelete), checked for its shape here, a confirmation dialog, and the refusals in words.
+ */
+export function DeleteAccount() {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const { settings } = useTenant();
+  const [logic] = useState(() => accountDeletionLogic(runtime));
+  const actor = useActorRef(logic);
+  const confirming = useSelector(actor, (s) => s.matches('confirming'));
+  const busy = useSelector(
+    actor,
+    (s) => s.hasTag('loading') || s.matches('deleted') || s.matches('signedOut'),
+  );
+  const done = useSelector(actor, (s) => s.matches('signedOut'));
+  const refusal = useSelector(actor, refusalIn);
+  const asksIdNumber = settings.askFieldForDelete === 'id_number';
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | undefined>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (asksIdNumber) {
+      const compact = value.replace(/[\s-]/g, '').toUpperCase();
+      const problem = compact === '' ? 'required' : nationalIdProblem(compact);
+      if (problem) {
+        setError(
+          intl.formatMessage({
+            id: problem === 'required' ? 'common.errors.required' : `validation.nie.${problem}`,
+          }),
+        );
+        return;
+      }
+      setError(undefined);
+      actor.send({ type: 'field.submitted', value: compact });
+    } else {
+      actor.send({ type: 'field.submitted', value: '' });
+    }
+  };
+
+  if (done) {
+    return (
+      <Card data-screen="DeleteAccount" className="mx-auto max-w-xl">
+        <Spinner label={intl.formatMessage({ id: 'deleteAccount.signingOut' })} />
+        <p className="mt-3 text-slate-700" role="status">
+          <FormattedMessage id="deleteAccount.deleted" />
+        </p>
+      </Card>
+    );
+  }
+
+  return (
+    <section data-screen="DeleteAccount" className="mx-auto flex max-w-xl flex-col gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id="screen.DeleteAccount" />
+      </h1>
+      <Card>
+        <p className="text-slate-800">
+          <FormattedMessage id="deleteAccount.lead" />
+        </p>
+        <ul className="mt-3 list-disc space-y-1 ps-5 text-slate-700">
+          <li>
+            <FormattedMessage id="deleteAccount.removes.data" />
+          </li>
+          <li>
+            <FormattedMessage id="deleteAccount.removes.images" />
+          </li>
+          <li>
+            <FormattedMessage id="deleteAccount.removes.credentials" />
+          </li>
+          <li>
+            <FormattedMessage id="deleteAccount.removes.session" />
+          </li>
+        </ul>
+        {refusal && <Refusal actor={actor} refusal={refusal} />}
+        <form
+          onSubmit={submit}
+          noValidate
+          className="mt-5 flex flex-col gap-4"
+          data-testid="delete-account-form"
+        >
+          {asksIdNumber && (
+            <Field
+              label={intl.formatMessage({ id: 'deleteAccount.idNumber.label' })}
+              hint={intl.formatMessage({ id: 'deleteAccount.idNumber.hint' })}
+              error={error}
+              value={value}
+              onChange={(event) => setValue(event.target.value)}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={16}
+              data-testid="delete-account-id-number"
+            />
+          )}
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <Button type="submit" variant="danger" disabled={busy} data-testid="delete-account-submit">
+              <FormattedMessage {...(busy ? m.deleting : m.submit)} />
+            </Button>
+            <Link
+              href={pathFor('UserProfile') ?? '/profile'}
+              className={buttonVariants({ variant: 'secondary' })}
+              data-testid="delete-account-back"
+            >
+              <FormattedMessage id="deleteAccount.back" />
+            </Link>
+          </div>
+        </form>
+      </Card>
+      <ConfirmDialog actor={actor} open={confirming} />
+    </section>
+  );
+}
+
+function Refusal({ actor, refusal }: { actor: DeletionActor; refusal: DeletionRefusal }) {
+  const detail = useSelector(actor, (s) => s.context.detail);
+  return (
+    <div
+      role="alert"
+      className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-900"
+      data-testid="delete-account-refused"
+      data-refusal={refusal}
+    >
+      <p className="font-medium">
+        <FormattedMessage {...REFUSALS[refusal]} />
+      </p>
+      {/* Spec §8: a DNI/NIE mismatch is explained in the server's own words. */}
+      {refusal === 'id_mismatch' && detail && (
+        <p className="mt-1" data-testid="delete-account-detail">
+          {detail}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ConfirmDialog({ actor, open }: { actor: DeletionActor; open: boolean }) {
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && actor.send({ type: 'deletion.cancelled' })}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+        <Dialog.Content
+          className="fixed inset-x-4 top-1/2 z-50 mx-auto max-w-md -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl outline-none"
+          data-testid="delete-account-confirm"
+        >
+          <Dialog.Title className="text-lg font-semibold">
+            <FormattedMessage id="deleteAccount.confirm.title" />
+          </Dialog.Title>
+          <Dialog.Description className="mt-2 text-slate-700">
+            <FormattedMessage id="deleteAccount.confirm.body" />
+          </Dialog.Description>
+          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={() => actor.send({ type: 'deletion.cancelled' })}>
+              <FormattedMessage id="deleteAccount.confirm.cancel" />
+            </Button>
+            <Button
+              variant="danger"
+              data-testid="delete-account-confirm-yes"
+              onClick={() => actor.send({ type: 'deletion.confirmed' })}
+            >
+              <FormattedMessage id="deleteAccount.confirm.yes" />
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,220 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { type ReactNode, useId, useState } from 'react';
+import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
+import { Link } from 'wouter';
+import type { ActorRefFrom } from 'xstate';
+import type { accountProfileMachine } from '../../../machines/account-profile.machine';
+import { accountProfileLogic } from '../../actors/account';
+import type { AccountProfile } from '../../api/contract/accounts';
+import type { LocaleCode } from '../../api/contract/settings';
+import { hasRole } from '../../auth/access';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { formatDate, formatDateTime, fromApiDate } from '../../domain/dates';
+import { pathFor } from '../../domain/screens';
+import { useRuntime, useTenant } from '../../runtime/context';
+
+// Each language is named in itself, as in the header menu.
+const NATIVE_NAMES: Record<LocaleCode, string> = { es: 'Español', en: 'English', eu: 'Euskara' };
+
+const m = defineMessages({
+  name: { id: 'profile.field.name' },
+  idNumber: { id: 'profile.field.idNumber' },
+  document: { id: 'profile.field.document' },
+  nationality: { id: 'profile.field.nationality' },
+  birthDate: { id: 'profile.field.birthDate' },
+  expiryDate: { id: 'profile.field.expiryDate' },
+  email: { id: 'profile.field.email' },
+  acsId: { id: 'profile.field.acsId' },
+  enrolledOn: { id: 'profile.field.enrolledOn' },
+  username: { id: 'profile.field.username' },
+  exportData: { id: 'profile.data.button' },
+  preparing: { id: 'profile.data.preparing' },
+});
+
+type View = 'loading' | 'failed' | 'ready';
+type ProfileActor = ActorRefFrom<typeof accountProfileMachine>;
+
+/** UserProfile (spec §2 profile; get_users_me and enrolled): personal data, language, data, reset, deletion. */
+export function UserProfile() {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const [logic] = useState(() => accountProfileLogic(runtime));
+  const actor = useActorRef(logic);
+  const view = useSelector(
+    actor,
+    (s): View => (s.matches('ready') ? 'ready' : s.hasTag('error') ? 'failed' : 'loading'),
+  );
+  const profile = useSelector(actor, (s) => s.context.profile);
+  const session = useSelector(runtime.session, (s) => s.context.session);
+  const roles = session ?? { roles: [] };
+
+  return (
+    <section data-screen="UserProfile" className="mx-auto flex max-w-2xl flex-col gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id="screen.UserProfile" />
+      </h1>
+      {view === 'loading' && <Spinner label={intl.formatMessage({ id: 'profile.loading' })} />}
+      {view === 'failed' && (
+        <Card role="alert">
+          <p>
+            <FormattedMessage id="profile.failed" />
+          </p>
+          <Button className="mt-4" variant="secondary" onClick={() => actor.send({ type: 'profile.retry' })}>
+            <FormattedMessage id="profile.retry" />
+          </Button>
+        </Card>
+      )}
+      {view === 'ready' && profile && <PersonalData profile={profile} />}
+      <LanguageChoice />
+      {view === 'ready' && hasRole(roles, 'get_all_data_me') && <MyData actor={actor} />}
+      {hasRole(roles, 'show_reset_credentials_button_me') && (
+        <Section titleId="profile.reset.title">
+          <p className="text-slate-700">
+            <FormattedMessage id="profile.reset.lead" />
+          </p>
+          <Link
+            href={pathFor('ResetCredentials') ?? '/reset-credentials'}
+            className={buttonVariants({ variant: 'secondary', className: 'mt-4 w-full sm:w-auto' })}
+            data-testid="profile-reset-credentials"
+          >
+            <FormattedMessage id="profile.reset.button" />
+          </Link>
+        </Section>
+      )}
+      {hasRole(roles, 'delete_accounts_me') && (
+        <Section titleId="profile.delete.title">
+          <p className="text-slate-700">
+            <FormattedMessage id="profile.delete.lead" />
+          </p>
+          <Link
+            href={pathFor('DeleteAccount') ?? '/delete-account'}
+            className={buttonVariants({ variant: 'danger', className: 'mt-4 w-full sm:w-auto' })}
+            data-testid="profile-delete-account"
+          >
+            <FormattedMessage id="profile.delete.button" />
+          </Link>
+        </Section>
+      )}
+    </section>
+  );
+}
+
+function Section({ titleId, children }: { titleId: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <Card aria-labelledby={id}>
+      <h2 id={id} className="text-lg font-semibold">
+        <FormattedMessage id={titleId} />
+      </h2>
+      <div className="mt-3">{children}</div>
+    </Card>
+  );
+}
+
+function PersonalData({ profile }: { profile: AccountProfile }) {
+  const intl = useIntl();
+  const user = profile.user;
+  const day = (value: string | null) => {
+    const date = value ? fromApiDate(value) : undefined;
+    return date ? formatDate(date) : null;
+  };
+  const rows: [MessageDescriptor, string | null | undefined][] = user
+    ? [
+        [m.name, `${user.first_name} ${user.last_name}`],
+        [m.idNumber, user.id_number],
+        [
+          m.document,
+          `${user.document_number} · ${intl.formatMessage({ id: `documents.type.${user.document_type}`, defaultMessage: user.document_type })}`,
+        ],
+        [m.nationality, user.nationality],
+        [m.birthDate, day(user.birth_date)],
+        [m.expiryDate, day(user.expiry_date)],
+        [m.email, user.email ?? profile.email],
+        [m.acsId, user.acs_id],
+        [m.enrolledOn, formatDateTime(new Date(user.onboarding_date))],
+      ]
+    : [
+        [m.username, profile.username],
+        [m.email, profile.email],
+      ];
+  return (
+    <Section titleId="profile.personal.title">
+      <dl className="grid gap-x-4 gap-y-2 sm:grid-cols-[max-content_1fr]" data-testid="profile-personal-data">
+        {rows
+          .filter(([, value]) => value)
+          .map(([label, value]) => (
+            <div key={label.id} className="contents">
+              <dt className="text-sm font-medium text-slate-600">
+                <FormattedMessage {...label} />
+              </dt>
+              <dd className="break-words text-slate-900">{value}</dd>
+            </div>
+          ))}
+      </dl>
+    </Section>
+  );
+}
+
+/** The language, saved to the account as it changes (src/app/runtime.ts saves every change made signed in). */
+function LanguageChoice() {
+  const intl = useIntl();
+  const id = useId();
+  const { app } = useRuntime();
+  const { settings } = useTenant();
+  const locale = useSelector(app, (s) => s.context.locale);
+  if (settings.locales.length < 2) return null;
+  return (
+    <Section titleId="profile.language.title">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">
+        <FormattedMessage id="profile.language.label" />
+      </label>
+      <select
+        id={id}
+        data-testid="profile-language"
+        value={locale}
+        onChange={(event) => app.send({ type: 'locale.change', locale: event.target.value as LocaleCode })}
+        className="mt-1.5 h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 sm:w-64"
+      >
+        {settings.locales.map((code) => (
+          <option key={code} value={code} lang={code}>
+            {NATIVE_NAMES[code]}
+          </option>
+        ))}
+      </select>
+      <p className="mt-2 text-sm text-slate-600">{intl.formatMessage({ id: 'profile.language.hint' })}</p>
+    </Section>
+  );
+}
+
+function MyData({ actor }: { actor: ProfileActor }) {
+  const exporting = useSelector(actor, (s) => s.hasTag('exporting'));
+  const outcome = useSelector(actor, (s) =>
+    s.matches({ ready: 'exported' }) ? 'exported' : s.matches({ ready: 'exportFailed' }) ? 'failed' : null,
+  );
+  return (
+    <Section titleId="profile.data.title">
+      <p className="text-slate-700">
+        <FormattedMessage id="profile.data.lead" />
+      </p>
+      <Button
+        className="mt-4 w-full sm:w-auto"
+        disabled={exporting}
+        aria-busy={exporting}
+        data-testid="profile-download-data"
+        onClick={() => actor.send({ type: 'data.export' })}
+      >
+        <FormattedMessage {...(exporting ? m.preparing : m.exportData)} />
+      </Button>
+      <p className="mt-2 text-sm" aria-live="polite" data-testid="profile-data-status">
+        {outcome === 'exported' && <FormattedMessage id="profile.data.saved" />}
+        {outcome === 'failed' && (
+          <span className="text-red-700">
+            <FormattedMessage id="profile.data.failed" />
+          </span>
+        )}
+      </p>
+    </Section>
+  );
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { type CredentialResetEvent, credentialResetMachine } from '../../machines/credential-reset.machine';
+import { codesInMeta, coverMachine, type ModelSpec } from './harness';
+
+// Whether someone is signed in is the runtime's answer; here a link opened with this token says "signed out".
+const SIGNED_OUT_TOKEN = 'signed-out-token-0000000000000000';
+
+const modelled = credentialResetMachine.provide({
+  guards: { isSignedIn: ({ event }) => event.type === 'link.opened' && event.token !== SIGNED_OUT_TOKEN },
+});
+
+const spec: ModelSpec<typeof credentialResetMachine> = {
+  machine: modelled,
+  events: () => [
+    { type: 'reset.requested', email: 'ane@example.test' } satisfies CredentialResetEvent,
+    { type: 'link.opened', token: 'a-token-of-forty-characters-000000000000' } satisfies CredentialResetEvent,
+    { type: 'link.opened', token: SIGNED_OUT_TOKEN } satisfies CredentialResetEvent,
+    { type: 'xstate.done.actor.requestReset', output: undefined },
+    { type: 'xstate.error.actor.requestReset', error: { status: 0 } },
+    {
+      type: 'xstate.done.actor.redeemReset',
+      output: {
+        user_id: 'u-1',
+        sid: 's-2',
+        starts_at: '2030-01-01T00:00:00Z',
+        ends_at: '2030-01-16T00:00:00Z',
+        revoked: 1,
+      },
+    },
+    { type: 'xstate.error.actor.redeemReset', error: { status: 410, code: 'reset_link_expired' } },
+    { type: 'xstate.error.actor.redeemReset', error: { status: 409, code: 'reset_link_used' } },
+    { type: 'xstate.error.actor.redeemReset', error: { status: 404, code: 'reset_link_not_found' } },
+    { type: 'xstate.error.actor.redeemReset', error: { status: 409, code: 'not_enrolled' } },
+    { type: 'xstate.done.actor.fetchQrImage', output: 'blob:qr' },
+    { type: 'xstate.error.actor.fetchQrImage', error: { status: 0 } },
+  ],
+  provide: (control) =>
+    modelled.provide({
+      actors: {
+        requestReset: control.actor('requestReset'),
+        redeemReset: control.actor('redeemReset'),
+        fetchQrImage: control.actor('fetchQrImage'),
+      },
+    }),
+  errorCodes: {
+    expected: ['reset_link_expired', 'reset_link_used', 'reset_link_not_found'],
+    read: codesInMeta('errorCode'),
+  },
+};
+
+describe('credential reset machine (generated paths)', () => {
+  it('covers every transition and every refusal on a real actor', async () => {
+    const report = await coverMachine(spec);
+    expect(report.missing).toEqual([]);
+    expect(report.errorCodes?.missing).toEqual([]);
+  });
+});
