@@ -40,11 +40,9 @@ export const accreditationRequestMachine = setup({
     input: {} as AccreditationRequestInput,
   },
   actors: {
-    requestRight: fromPromise<RightGranted, { action: RightAction; portrayalId: string | null }>(
-      async () => {
-        throw new Error('requestRight is provided by src/actors/accreditations.ts');
-      },
-    ),
+    requestRight: fromPromise<RightGranted, { action: RightAction; portrayalId: string | null }>(async () => {
+      throw new Error('requestRight is provided by src/actors/accreditations.ts');
+    }),
     sendSelfie: fromPromise<string, { photo: Blob | null }>(async () => {
       throw new Error('sendSelfie is provided by src/actors/accreditations.ts');
     }),
@@ -90,7 +88,8 @@ export const accreditationRequestMachine = setup({
       },
     },
     granted: {
-      description: 'The accreditation was made: what it is, since when; the face one offers renewing the selfie.',
+      description:
+        'The accreditation was made: what it is, since when; the face one offers renewing the selfie.',
       on: { 'selfie.renew': { guard: 'isFace', target: 'capturing' } },
     },
     alreadyHeld: {

@@ -7,11 +7,15 @@ import { errorOf, outputOf } from './actor-events';
 // or revoked", §9 "QR credential lasts 15 days, extendable"). UserHome runs it on the person's current QR,
 // AccreditationDetail on the one in its path. src/actors/accreditations.ts provides the effects.
 
-/** What loadAccreditation gives: the credential and, for a QR one that is valid, its PNG image. */
+/** What loadAccreditation gives: the credential, its holder's name and, for a valid QR one, its PNG image. */
 export interface LoadedAccreditation {
   credential: Credential;
+  holder: string;
   qrImage: Blob | null;
 }
+
+/** Saving the printable PDF, or printing it. */
+export type PdfMode = 'download' | 'print';
 
 /** What the actors reject with: a 404 is its own code, anything else is "unavailable". */
 export interface AccreditationError {
@@ -27,7 +31,9 @@ export interface AccreditationInput {
 
 export interface AccreditationContext extends AccreditationInput {
   credential: Credential | null;
+  holder: string | null;
   qrImage: Blob | null;
+  pdfMode: PdfMode;
 }
 
 export type AccreditationEvent =
@@ -35,7 +41,8 @@ export type AccreditationEvent =
   | { type: 'accreditation.revoke' }
   | { type: 'revoke.confirm' }
   | { type: 'revoke.cancel' }
-  | { type: 'accreditation.retry' };
+  | { type: 'accreditation.retry' }
+  | { type: 'pdf.get'; mode: PdfMode };
 
 export const accreditationMachine = setup({
   types: {
@@ -53,12 +60,23 @@ export const accreditationMachine = setup({
     >(async () => {
       throw new Error('changeAccreditationState is provided by src/actors/accreditations.ts');
     }),
+    fetchPdf: fromPromise<Blob, { userId: string; sid: string }>(async () => {
+      throw new Error('fetchPdf is provided by src/actors/accreditations.ts');
+    }),
   },
   actions: {
     storeAccreditation: assign(({ event }) => {
       const loaded = outputOf<LoadedAccreditation>(event);
-      return { credential: loaded.credential, qrImage: loaded.qrImage, sid: loaded.credential.sid };
+      return {
+        credential: loaded.credential,
+        holder: loaded.holder,
+        qrImage: loaded.qrImage,
+        sid: loaded.credential.sid,
+      };
     }),
+    storePdfMode: assign({ pdfMode: ({ event }) => (event.type === 'pdf.get' ? event.mode : 'download') }),
+    /** Saves or prints the PDF the fetchPdf actor gave (src/actors/accreditations.ts). */
+    deliverPdf: () => {},
     storeCredential: assign({ credential: ({ event }) => outputOf<Credential>(event) }),
   },
   guards: {
@@ -76,7 +94,14 @@ export const accreditationMachine = setup({
   id: 'accreditation',
   description:
     'One accreditation (spec §3 Accreditation: qr with starts_at and ends_at, face, proof; spec §4: active, refreshed by setting state active, or revoked; spec §9: a QR credential lasts 15 days and can be extended). A QR one expires by itself when its end comes. Shown by UserHome (the current QR) and AccreditationDetail.',
-  context: ({ input }) => ({ userId: input.userId, sid: input.sid, credential: null, qrImage: null }),
+  context: ({ input }) => ({
+    userId: input.userId,
+    sid: input.sid,
+    credential: null,
+    holder: null,
+    qrImage: null,
+    pdfMode: 'download',
+  }),
   initial: 'loading',
   states: {
     loading: {
@@ -117,8 +142,33 @@ export const accreditationMachine = setup({
           always: [{ guard: 'hasEnd', target: 'timed' }, { target: 'lasting' }],
         },
         timed: {
-          description: 'A QR accreditation: valid until ends_at, when it expires by itself.',
+          description:
+            'A QR accreditation: valid until ends_at, when it expires by itself; its printable PDF can be saved or printed.',
           after: { untilExpiry: '#accreditation.expired' },
+          initial: 'ready',
+          states: {
+            ready: {
+              description: 'The download and print buttons of the PDF.',
+              on: { 'pdf.get': { target: 'preparingPdf', actions: 'storePdfMode' } },
+            },
+            preparingPdf: {
+              description: 'GET /public/credentials/{userId}/sids/{sid} as PDF, then saved or printed.',
+              tags: ['pdf'],
+              invoke: {
+                id: 'fetchPdf',
+                src: 'fetchPdf',
+                input: ({ context }) => ({ userId: context.userId, sid: context.sid ?? '' }),
+                onDone: { target: 'ready', actions: 'deliverPdf' },
+                onError: 'pdfFailed',
+              },
+            },
+            pdfFailed: {
+              description:
+                'Error pdf_unavailable: the PDF could not be made or fetched; the buttons try again.',
+              meta: { errorCode: 'pdf_unavailable' },
+              on: { 'pdf.get': { target: 'preparingPdf', actions: 'storePdfMode' } },
+            },
+          },
         },
         lasting: {
           description: 'A face or proof accreditation: valid while active (spec §3).',

@@ -2,9 +2,14 @@
 // them): the credentials calls of src/api/credentials.ts, the QR image, the PDF, POST /internal/rights and the new
 // selfie portrayal. Loaded with the accreditations chunk.
 import { fromPromise } from 'xstate';
-import { type AccreditationError, accreditationMachine } from '../../machines/accreditation.machine';
+import {
+  type AccreditationError,
+  accreditationMachine,
+  type PdfMode,
+} from '../../machines/accreditation.machine';
 import { accreditationRequestMachine } from '../../machines/accreditation-request.machine';
-import type { ApiClient } from '../api/client';
+import { outputOf } from '../../machines/actor-events';
+import type { Page, PageQuery } from '../../machines/list.machine';
 import type { UserCredentials } from '../api/contract/credentials';
 import {
   getCredential,
@@ -19,7 +24,7 @@ import { createSelfiePortrayal, uploadPortrayalImage } from '../api/portrayals';
 import { currentQrSid, msUntilExpiry } from '../domain/accreditations';
 import type { Runtime } from '../runtime/context';
 
-type Deps = Pick<Runtime, 'apiClient'>;
+type Deps = Pick<Runtime, 'apiClient' | 'app'>;
 
 /** A 404 is "no such accreditation"; anything else "unavailable" (the client has said what went wrong). */
 function accreditationErrorOf(error: unknown): AccreditationError {
@@ -28,31 +33,58 @@ function accreditationErrorOf(error: unknown): AccreditationError {
     : { code: 'credential_unavailable' };
 }
 
+/** Saves the PDF under its name, or prints it from a hidden frame (the browser's print dialog). */
+function deliverPdf(pdf: Blob, mode: PdfMode, sid: string): void {
+  const url = URL.createObjectURL(pdf);
+  const release = () => setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  if (mode === 'print') {
+    const frame = document.createElement('iframe');
+    frame.hidden = true;
+    frame.title = 'pdf';
+    frame.src = url;
+    frame.addEventListener('load', () => {
+      frame.contentWindow?.print();
+      setTimeout(() => frame.remove(), 60_000);
+    });
+    document.body.append(frame);
+  } else {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `credential-${sid}.pdf`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  }
+  release();
+}
+
 /** The accreditation machine of one credential (sid) or of the person's current QR (sid null). */
-export function accreditationLogic({ apiClient }: Deps) {
+export function accreditationLogic({ apiClient, app }: Deps) {
+  const locale = () => app.getSnapshot().context.locale;
   return accreditationMachine.provide({
     actors: {
       loadAccreditation: fromPromise(async ({ input, signal }) => {
         try {
           const api = await apiClient();
-          let sid = input.sid;
-          if (sid === null) {
-            // The 404 of "no QR at all" is the screen's to tell, not a notice.
-            const all = await getUserCredentials(api, input.userId, { signal });
-            sid = currentQrSid(all.credentials);
-            if (sid === null) throw { code: 'credential_not_found' } satisfies AccreditationError;
-          }
+          const all = await getUserCredentials(api, input.userId, { signal });
+          const holder = [all.metadata.first_name, all.metadata.last_name].filter(Boolean).join(' ');
+          const sid = input.sid ?? currentQrSid(all.credentials);
+          // No QR at all is the screen's to tell, not a notice.
+          if (sid === null) throw { code: 'credential_not_found' } satisfies AccreditationError;
           const credential = await getCredential(api, input.userId, sid, { signal });
           const qrImage =
             credential.credential_type === 'qr' && credential.valid
               ? await getCredentialQr(api, input.userId, sid, { signal, silent: true })
               : null;
-          return { credential, qrImage };
+          return { credential, holder, qrImage };
         } catch (error) {
           if ((error as Partial<AccreditationError>)?.code === 'credential_not_found') throw error;
           throw accreditationErrorOf(error);
         }
       }),
+      fetchPdf: fromPromise(async ({ input, signal }) =>
+        getCredentialPdf(await apiClient(), input.userId, input.sid, locale(), { signal }),
+      ),
       changeAccreditationState: fromPromise(async ({ input, signal }) => {
         try {
           return await setCredentialState(await apiClient(), input.userId, input.sid, input.state, {
@@ -63,6 +95,10 @@ export function accreditationLogic({ apiClient }: Deps) {
         }
       }),
     },
+    actions: {
+      deliverPdf: ({ context, event }) =>
+        deliverPdf(outputOf<Blob>(event), context.pdfMode, context.sid ?? ''),
+    },
     delays: {
       untilExpiry: ({ context }) => msUntilExpiry(context.credential?.ends_at ?? null, Date.now()),
     },
@@ -71,8 +107,8 @@ export function accreditationLogic({ apiClient }: Deps) {
 
 /** The person's credentials for MyAccreditations (the list machine's fetchPage: one page holds them all). */
 export function fetchAccreditations({ apiClient }: Deps, userId: string) {
-  return fromPromise<{ items: UserCredentials[]; totalItems: number }>(async ({ signal }) => {
-    const credentials = await getUserCredentials(await apiClient(), userId, { signal });
+  return fromPromise<Page, PageQuery>(async ({ signal }) => {
+    const credentials: UserCredentials = await getUserCredentials(await apiClient(), userId, { signal });
     return { items: [credentials], totalItems: 1 };
   });
 }
@@ -100,14 +136,4 @@ export function accreditationRequestLogic({ apiClient }: Deps, subject: string) 
       }),
     },
   });
-}
-
-/** The printable PDF of a QR credential, for the download and print buttons (not a machine step). */
-export async function downloadCredentialPdf(
-  { apiClient }: Deps,
-  userId: string,
-  sid: string,
-  lang: string,
-): Promise<Blob> {
-  return getCredentialPdf(await apiClient(), userId, sid, lang);
 }

@@ -33,12 +33,18 @@ const face = credential({ sid: 'sid-2', credential_type: 'embedding', ends_at: n
 const loaded = (c: Credential): EventObject =>
   ({
     type: 'xstate.done.actor.loadAccreditation',
-    output: { credential: c, qrImage: null } satisfies LoadedAccreditation,
+    output: { credential: c, holder: 'Unai Usuario', qrImage: null } satisfies LoadedAccreditation,
   }) as EventObject;
 const changed = (c: Credential): EventObject =>
   ({ type: 'xstate.done.actor.changeAccreditationState', output: c }) as EventObject;
 
-const ERROR_CODES = ['credential_not_found', 'credential_unavailable', 'extend_failed', 'revoke_failed'];
+const ERROR_CODES = [
+  'credential_not_found',
+  'credential_unavailable',
+  'extend_failed',
+  'revoke_failed',
+  'pdf_unavailable',
+];
 
 const provideWith = (actors: Parameters<typeof accreditationMachine.provide>[0]['actors']) =>
   accreditationMachine.provide({
@@ -57,6 +63,9 @@ const spec: ModelSpec<typeof accreditationMachine> = {
     { type: 'xstate.error.actor.loadAccreditation', error: { code: 'credential_not_found' } },
     { type: 'xstate.error.actor.loadAccreditation', error: { code: 'credential_unavailable' } },
     changed(validQr),
+    { type: 'xstate.done.actor.fetchPdf', output: new Blob(['%PDF-']) },
+    { type: 'xstate.error.actor.fetchPdf', error: new Error('500') },
+    { type: 'pdf.get', mode: 'download' } satisfies AccreditationEvent,
     changed(revokedQr),
     { type: 'xstate.error.actor.changeAccreditationState', error: { code: 'credential_unavailable' } },
     ...(
@@ -77,6 +86,7 @@ const spec: ModelSpec<typeof accreditationMachine> = {
     provideWith({
       loadAccreditation: control.actor('loadAccreditation'),
       changeAccreditationState: control.actor('changeAccreditationState'),
+      fetchPdf: control.actor('fetchPdf'),
     }),
   errorCodes: { expected: ERROR_CODES, read: codesInMeta('errorCode') },
 };
@@ -103,7 +113,7 @@ describe('accreditation machine: expiry by time', () => {
     const actor = createActor(
       provideWith({
         loadAccreditation: fromPromise<LoadedAccreditation, { userId: string; sid: string | null }>(
-          async () => ({ credential: c, qrImage: null }),
+          async () => ({ credential: c, holder: 'Unai Usuario', qrImage: null }),
         ),
         changeAccreditationState: fromPromise(async ({ input }) => {
           calls.push({ sid: input.sid, state: input.state });
