@@ -140,6 +140,12 @@ test.describe('accreditations', () => {
     await expect(page.getByTestId('accredit-result')).toHaveAttribute('data-result', 'alreadyHeld');
     await expect(page.getByTestId('accredit-result')).toContainText('Ya tenías la acreditación facial');
 
+    // Renew the selfie: a new selfie portrayal through the capture view, then the face accreditation made again.
+    await page.getByTestId('accredit-renew-selfie').click();
+    await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(page.getByTestId('accredit-result')).toHaveAttribute('data-result', 'granted');
+
     // MyAccreditations lists the revoked QR (nothing else of its kind) and the face one.
     await page.goto('/my-accreditations');
     const items = page.getByTestId('accreditation-item');
@@ -179,7 +185,9 @@ test.describe('accreditations', () => {
     await expect(page.getByTestId('home-visits')).toHaveCount(0);
 
     await page.goto('/my-accreditations');
-    const expired = page.getByTestId('accreditation-item').filter({ has: page.getByTestId('accreditation-extend') });
+    const expired = page
+      .getByTestId('accreditation-item')
+      .filter({ has: page.getByTestId('accreditation-extend') });
     await expect(expired).toHaveCount(1);
     await expect(expired.getByTestId('accreditation-status')).toHaveText('Caducada');
     const sid = await page
@@ -203,7 +211,9 @@ test.describe('accreditations', () => {
         await page.goto(path);
         await expect(page.getByTestId(ready).first()).toBeVisible();
         await expectAccessible(page);
-        await page.screenshot({ path: `test-results/accreditations-${locale}${path.replace(/\//g, '_')}.png` });
+        await page.screenshot({
+          path: `test-results/accreditations-${locale}${path.replace(/\//g, '_')}.png`,
+        });
       }
     }
     await page.goto('/home');
