@@ -17,7 +17,12 @@ const LABELS: Record<PdfLocale, { validFrom: string; validUntil: string; timezon
       timezone: 'Hora de',
     },
     en: { title: 'QR credential', validFrom: 'Valid from', validUntil: 'Valid until', timezone: 'Time in' },
-    eu: { title: 'QR kredentziala', validFrom: 'Noiztik', validUntil: 'Noiz arte', timezone: 'Ordua:' },
+    eu: {
+      title: 'QR kredentziala',
+      validFrom: 'Hasiera:',
+      validUntil: 'Iraungitzea:',
+      timezone: 'Ordu-eremua:',
+    },
   };
 
 /** The PDF's language: ?lang= when it names one, else the first of Accept-Language that does, else Spanish. */
