@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import { listMachine } from '../../../machines/list.machine';
@@ -8,10 +8,16 @@ import type { UserCredentials } from '../../api/contract/credentials';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { type AccreditationItem, accreditationItems, allowedKinds } from '../../domain/accreditations';
+import {
+  type AccreditationItem,
+  accreditationItems,
+  allowedKinds,
+  statusOf,
+} from '../../domain/accreditations';
 import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
 import {
+  type AccreditationActor,
   AccreditationProblem,
   displayDateTime,
   KIND_MESSAGES,
@@ -117,6 +123,23 @@ function Accreditations({ accountId }: { accountId: string }) {
 }
 
 function AccreditationRow({ item, accountId }: { item: AccreditationItem; accountId: string }) {
+  if (item.kind === 'qr' && item.status === 'expired')
+    return <ExpiredQrRow item={item} accountId={accountId} />;
+  return (
+    <RowFrame item={item}>
+      <Link
+        href={pathFor('AccreditationDetail', { accreditationId: item.sid }) ?? '/'}
+        className="self-start text-brand-strong underline underline-offset-2"
+        data-testid="accreditation-open"
+      >
+        <FormattedMessage id="accreditations.open" />
+      </Link>
+    </RowFrame>
+  );
+}
+
+/** One accreditation: its kind, its state and its window (a qr one) or since when it is held. */
+function RowFrame({ item, children }: { item: AccreditationItem; children: ReactNode }) {
   return (
     <Card className="flex flex-col gap-2 p-4 sm:p-5" data-testid="accreditation-item" data-kind={item.kind}>
       <div className="flex items-center justify-between gap-3">
@@ -137,25 +160,28 @@ function AccreditationRow({ item, accountId }: { item: AccreditationItem; accoun
           <FormattedMessage id="accreditation.since" values={{ start: displayDateTime(item.createdAt) }} />
         </p>
       )}
-      {item.kind === 'qr' && item.status === 'expired' ? (
-        <ExtendExpired accountId={accountId} sid={item.sid} />
-      ) : (
-        <Link
-          href={pathFor('AccreditationDetail', { accreditationId: item.sid }) ?? '/'}
-          className="self-start text-brand-strong underline underline-offset-2"
-          data-testid="accreditation-open"
-        >
-          <FormattedMessage id="accreditations.open" />
-        </Link>
-      )}
+      {children}
     </Card>
   );
 }
 
-/** Extend, right in the list: the accreditation machine of that QR, from expired to a new 15-day window. */
-function ExtendExpired({ accountId, sid }: { accountId: string; sid: string }) {
+/** An expired QR, extended right in the list: its accreditation machine, from expired to a new window. */
+function ExpiredQrRow({ item, accountId }: { item: AccreditationItem; accountId: string }) {
+  const actor = useAccreditation(accountId, item.sid);
+  const credential = useSelector(actor, (s) => s.context.credential);
+  const shown: AccreditationItem = credential
+    ? { ...item, status: statusOf(credential), startsAt: credential.starts_at, endsAt: credential.ends_at }
+    : item;
+  return (
+    <RowFrame item={shown}>
+      <ExtendExpired actor={actor} />
+    </RowFrame>
+  );
+}
+
+/** The extend button of an expired QR, then the end of its new 15-day window. */
+function ExtendExpired({ actor }: { actor: AccreditationActor }) {
   const intl = useIntl();
-  const actor = useAccreditation(accountId, sid);
   const view = useSelector(actor, viewOf);
   const busy = useSelector(actor, (s) => s.hasTag('loading'));
   const credential = useSelector(actor, (s) => s.context.credential);

@@ -175,10 +175,17 @@ describe('AccreditationDetail', () => {
 });
 
 describe('MyAccreditations', () => {
-  it('lists the kinds with their state and offers extend on an expired QR', async () => {
+  it('lists the kinds with their state and extends an expired QR in place', async () => {
     const expired = { ...qr, sid: 'sid-old', ends_at: new Date(NOW - DAY).toISOString(), valid: false };
     const face = { ...qr, sid: 'sid-face', credential_type: 'embedding' as const, ends_at: null };
-    renderAt('/my-accreditations', runtimeWith({ get: answering(listOf(qr, expired, face), expired) }));
+    const extended = {
+      ...expired,
+      starts_at: new Date().toISOString(),
+      ends_at: new Date(Date.now() + 15 * DAY).toISOString(),
+      valid: true,
+    };
+    const put = vi.fn((_path: string, _options: unknown) => Promise.resolve(extended));
+    renderAt('/my-accreditations', runtimeWith({ get: answering(listOf(qr, expired, face), expired), put }));
     const items = await screen.findAllByTestId('accreditation-item');
     expect(items.map((item) => item.getAttribute('data-kind'))).toEqual(['qr', 'qr', 'face']);
     expect(items.map((item) => item.querySelector('[data-status]')?.getAttribute('data-status'))).toEqual([
@@ -187,5 +194,14 @@ describe('MyAccreditations', () => {
       'active',
     ]);
     await waitFor(() => expect(screen.getByTestId('accreditation-extend')).toBeEnabled());
+    fireEvent.click(screen.getByTestId('accreditation-extend'));
+    expect(await screen.findByTestId('accreditation-extended')).toHaveTextContent('Ampliada hasta el');
+    expect(put).toHaveBeenCalledWith(
+      '/public/credentials/account-1/sids/sid-old/state',
+      expect.objectContaining({ json: { state: 'active' } }),
+    );
+    // The row follows: valid again, with the new window.
+    const row = screen.getAllByTestId('accreditation-item')[1];
+    expect(row?.querySelector('[data-status]')?.getAttribute('data-status')).toBe('active');
   });
 });
