@@ -201,7 +201,7 @@ export const seedAccounts: Seeder = async (tx, tenant) => {
   }
 };
 
-/** The user record (spec §3 User) and the 15-day QR credential of a seeded enrolled account. */
+/** The user record (spec §3 User) and the credentials of a seeded enrolled account. */
 async function seedEnrolledUser(
   tx: Queryable,
   tenant: string,
@@ -231,9 +231,21 @@ async function seedEnrolledUser(
   );
   const userId = rows[0]?.user_id;
   if (!userId) return;
+  // Spec §3 Accreditation: a 15-day QR, a face and a proof credential; the `user` also keeps an expired QR, so
+  // that MyAccreditations shows one with its extend button on a new `npm start`.
   await tx.query(
-    `insert into credentials (tenant, user_id, credential_type, starts_at, ends_at)
-     values ($1, $2, 'qr', now(), now() + interval '15 days')`,
+    `insert into credentials (tenant, user_id, credential_type, starts_at, ends_at, metadata, created_at)
+     values ($1, $2, 'qr', now(), now() + interval '15 days', '{"object":"portal"}', now()),
+            ($1, $2, 'embedding', now() - interval '1 day', null, '{"object":"portal"}', now() - interval '1 day'),
+            ($1, $2, 'enrolment_proof', now() - interval '1 day', null, '{"object":"portal"}', now() - interval '1 day')`,
     [tenant, userId],
   );
+  if (account.username === 'user') {
+    await tx.query(
+      `insert into credentials (tenant, user_id, credential_type, starts_at, ends_at, metadata, created_at)
+       values ($1, $2, 'qr', now() - interval '40 days', now() - interval '25 days', '{"object":"portal"}',
+               now() - interval '40 days')`,
+      [tenant, userId],
+    );
+  }
 }

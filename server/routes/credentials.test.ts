@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
+import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
@@ -46,6 +48,7 @@ async function enrolled(username: string, tenant = 'gambling'): Promise<Enrolled
        from accounts a
        join users u on u.tenant = a.tenant and u.account_id = a.id::text
        join credentials c on c.tenant = u.tenant and c.user_id = u.user_id and c.credential_type = 'qr'
+                         and c.ends_at > now() and c.metadata->>'object' = 'portal'
       where a.tenant = $1 and a.username = $2
       order by c.created_at limit 1`,
     [tenant, username],
@@ -68,6 +71,17 @@ function get(path: string, who: Person | undefined, init: { tenant?: string; acc
 }
 
 const credentialPath = (who: Enrolled, sid = who.sid) => `/public/credentials/${who.userId}/sids/${sid}`;
+
+async function sidOf(userId: string, type: string): Promise<string> {
+  const { rows } = await db.query<{ sid: string }>(
+    `select sid::text as sid from credentials where user_id = $1 and credential_type = $2 and state = 'active'
+      order by created_at desc limit 1`,
+    [userId, type],
+  );
+  const sid = rows[0]?.sid;
+  if (!sid) throw new Error(`no ${type} credential of ${userId}`);
+  return sid;
+}
 
 async function expectNotFound(res: Response) {
   const body = (await res.json()) as Record<string, unknown>;
@@ -130,6 +144,7 @@ describe('GET /public/credentials/{userId}/sids/{sid}', () => {
       state: 'active',
       starts_at: expect.any(String),
       ends_at: expect.any(String),
+      created_at: expect.any(String),
       valid: true,
     });
     const days = (Date.parse(body.ends_at as string) - Date.parse(body.starts_at as string)) / 86_400_000;
@@ -215,17 +230,13 @@ describe('GET /public/credentials/{userId}/sids/{sid}', () => {
     await expectNotFound(await get('/public/credentials/00000000-0000-4000-8000-000000000000', staff()));
   });
 
-  it('answers 406 to format=pdf (not available yet) and to an unknown format', async () => {
+  it('answers 406 to an unknown format, and to a PDF of a credential that has no QR', async () => {
     const user = await enrolled('user');
-    for (const query of ['?format=pdf', '?format=xml']) {
-      const res = await get(`${credentialPath(user)}${query}`, ownerOf(user));
-      const body = (await res.json()) as Record<string, unknown>;
-      expect(res.status).toBe(406);
-      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(body).toMatchObject({ status: 406, code: 'not_acceptable' });
-      if (query === '?format=pdf') expect(body.detail).toMatch(/PDF.*not available yet/);
-    }
-    expect((await get(credentialPath(user), ownerOf(user), { accept: 'application/pdf' })).status).toBe(406);
+    const res = await get(`${credentialPath(user)}?format=xml`, ownerOf(user));
+    expect(res.status).toBe(406);
+    expect(await res.json()).toMatchObject({ status: 406, code: 'not_acceptable' });
+    const face = await sidOf(user.userId, 'embedding');
+    expect((await get(`${credentialPath(user, face)}?format=pdf`, ownerOf(user))).status).toBe(406);
     // Existence is checked first: a stranger asking for the PDF still gets a 404.
     await expectNotFound(await get(`${credentialPath(user)}?format=pdf`, ownerOf(await enrolled('visitor'))));
   });
@@ -254,7 +265,9 @@ describe('GET /public/credentials/{userId}/sids/{sid}', () => {
 
     const list = await get(`/public/credentials/${visitor.userId}`, ownerOf(visitor));
     const { credentials } = (await list.json()) as { credentials: Record<string, Record<string, unknown>> };
-    expect(Object.keys(credentials).sort()).toEqual([visitor.sid, revoked, expired, embedding].sort());
+    expect(Object.keys(credentials)).toEqual(
+      expect.arrayContaining([visitor.sid, revoked, expired, embedding]),
+    );
     expect(credentials[revoked]).toMatchObject({ credential_type: 'qr', state: 'revoked' });
     expect(credentials[embedding]).toMatchObject({ credential_type: 'embedding', ends_at: null });
   });
@@ -267,22 +280,37 @@ describe('GET /public/credentials/{userId}', () => {
       const res = await get(`/public/credentials/${user.userId}`, who);
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
-      expect(await res.json()).toEqual({
+      const body = (await res.json()) as { credentials: Record<string, Record<string, unknown>> };
+      expect(body).toMatchObject({
         user_id: user.userId,
         activated: true,
         locations: [],
-        metadata: { acs_id: user.acsId },
-        credentials: {
-          [user.sid]: {
-            created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
-            credential_type: 'qr',
-            state: 'active',
-            starts_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
-            ends_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
-          },
-        },
+        metadata: { acs_id: user.acsId, first_name: 'Unai', last_name: 'Usuario' },
       });
+      expect(body.credentials[user.sid]).toEqual({
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        credential_type: 'qr',
+        state: 'active',
+        starts_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        ends_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        valid: true,
+      });
+      // The seed: a valid qr, a face and a proof credential, and an expired qr (spec §3 Accreditation).
+      const summary = Object.values(body.credentials)
+        .map((c) => `${c.credential_type}:${c.valid}`)
+        .sort();
+      expect(summary).toEqual(['embedding:true', 'enrolment_proof:true', 'qr:false', 'qr:true']);
     }
+  });
+
+  it('finds the caller’s own record by their account id (GET /public/credentials/{id}), nobody else’s', async () => {
+    const user = await enrolled('user');
+    const res = await get(`/public/credentials/${user.accountId}`, ownerOf(user));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ user_id: user.userId });
+    const visitor = await enrolled('visitor');
+    await expectNotFound(await get(`/public/credentials/${user.accountId}`, ownerOf(visitor)));
+    await expectNotFound(await get(`/public/credentials/${user.accountId}`, person(user.accountId, 'demo')));
   });
 
   it('shows a deactivated user as activated: false', async () => {
@@ -293,6 +321,353 @@ describe('GET /public/credentials/{userId}', () => {
     ]);
     const res = await get(`/public/credentials/${demoVisitor.userId}`, ownerOf(demoVisitor));
     expect(await res.json()).toMatchObject({ user_id: demoVisitor.userId, activated: false });
+  });
+});
+
+/** A new enrolled person of their own (an account, a user record, a 15-day qr), for the tests that change state. */
+async function freshPerson(tenant = 'gambling'): Promise<Enrolled> {
+  const accountId = randomUUID();
+  const tag = accountId.slice(0, 8);
+  await db.query(
+    `insert into accounts (tenant, id, username, first_name, last_name, enrolled, acs_id, location)
+     values ($1, $2, $3, 'Miren', 'Zubia', true, $4, 'Sala Las Palmas')`,
+    [tenant, accountId, `fresh-${tag}`, `ACS-FRESH-${tag}`],
+  );
+  const { rows } = await db.query<{ user_id: string }>(
+    `insert into users (tenant, account_id, username, first_name, last_name, acs_id, birth_date, document_number,
+       document_type, onboarding_state, register_mode, life_proofing_result, identity_proofing_result, ocr_integrity,
+       document_validity, selfie_authenticity)
+     values ($1, $2, $3, 'Miren', 'Zubia', $4, '1990-01-01', $5, 'id_card', 'completed', 'auto', 'not_computed',
+       'not_computed', 'not_computed', 'not_computed', 'not_computed') returning user_id::text as user_id`,
+    [tenant, accountId, `fresh-${tag}`, `ACS-FRESH-${tag}`, `FRESH${tag}`],
+  );
+  const userId = rows[0]?.user_id as string;
+  const { rows: qr } = await db.query<{ sid: string }>(
+    `insert into credentials (tenant, user_id, credential_type, starts_at, ends_at)
+     values ($1, $2, 'qr', now() - interval '20 days', now() - interval '5 days') returning sid::text as sid`,
+    [tenant, userId],
+  );
+  return { accountId, userId, sid: qr[0]?.sid as string, acsId: `ACS-FRESH-${tag}`, tenant };
+}
+
+function send(method: 'PUT' | 'POST', path: string, who: Person | undefined, body?: unknown) {
+  const headers: Record<string, string> = { ...headersOf(who), 'content-type': 'application/json' };
+  return app.request(`/api${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** The text drawn on the PDF's page: the content streams inflated, their hex strings decoded (WinAnsi). */
+async function pdfPageText(bytes: Uint8Array): Promise<{ text: string; images: string[]; pages: number }> {
+  const pdf = await PDFDocument.load(bytes);
+  let text = '';
+  const images: string[] = [];
+  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFRawStream)) continue;
+    const subtype = object.dict.get(PDFName.of('Subtype'));
+    if (subtype === PDFName.of('Image')) {
+      images.push(`${object.dict.get(PDFName.of('Width'))}x${object.dict.get(PDFName.of('Height'))}`);
+      continue;
+    }
+    let content: string;
+    try {
+      content = inflateSync(object.contents).toString('latin1');
+    } catch {
+      continue;
+    }
+    for (const match of content.matchAll(/<([0-9A-Fa-f]+)> Tj/g)) {
+      text += `${Buffer.from(match[1] ?? '', 'hex').toString('latin1')}\n`;
+    }
+  }
+  return { text, images, pages: pdf.getPageCount() };
+}
+
+describe('GET /public/credentials/{userId}/sids/{sid} as PDF', () => {
+  it('gives the printable credential: the name, the QR image and the window in the facility’s timezone', async () => {
+    const who = await freshPerson();
+    await db.query(
+      `update credentials set starts_at = '2026-03-10T08:05:00Z', ends_at = '2026-03-25T08:05:00Z' where sid = $1`,
+      [who.sid],
+    );
+    for (const res of [
+      await get(`${credentialPath(who)}?format=pdf&lang=en`, ownerOf(who)),
+      await get(credentialPath(who), ownerOf(who), { accept: 'application/pdf' }),
+    ]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe('%PDF-');
+      const { text, images, pages } = await pdfPageText(bytes);
+      expect(pages).toBe(1);
+      // The QR (600 pixels) and the tenant's logo (96 pixels high).
+      expect(images).toContain('600x600');
+      expect(images.some((size) => size.endsWith('x96'))).toBe(true);
+      expect(text).toContain('Miren Zubia');
+      expect(text).toContain('Portal de identidad');
+      // The person's location is Sala Las Palmas: Atlantic/Canary, UTC+0 in March.
+      expect(text).toContain('10/03/2026 08:05');
+      expect(text).toContain('25/03/2026 08:05');
+      expect(text).toContain('Atlantic/Canary');
+    }
+    const en = await pdfPageText(
+      new Uint8Array(
+        await (await get(`${credentialPath(who)}?format=pdf&lang=en`, ownerOf(who))).arrayBuffer(),
+      ),
+    );
+    expect(en.text).toContain('Valid until 25/03/2026 08:05');
+  });
+
+  it('uses the tenant’s first facility when the person has no location', async () => {
+    const user = await enrolled('user');
+    const { rows } = await db.query<{ ends_at: Date }>('select ends_at from credentials where sid = $1', [
+      user.sid,
+    ]);
+    const end = rows[0]?.ends_at as Date;
+    const madrid = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Madrid',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(end);
+    const part = (type: string) => madrid.find((p) => p.type === type)?.value;
+    const res = await get(`${credentialPath(user)}?format=pdf&lang=es`, ownerOf(user));
+    const { text } = await pdfPageText(new Uint8Array(await res.arrayBuffer()));
+    expect(text).toContain(
+      `Válida hasta ${part('day')}/${part('month')}/${part('year')} ${part('hour')}:${part('minute')}`,
+    );
+    expect(text).toContain('Casino Gran Vía');
+  });
+});
+
+describe('PUT and GET /public/credentials/{userId}/sids/{sid}/state', () => {
+  it('extends an expired QR by a new 15-day window from now, then revokes it; a door hears valid, then not', async () => {
+    const who = await freshPerson();
+    const statePath = `${credentialPath(who)}/state`;
+    expect(await (await get(statePath, ownerOf(who))).json()).toEqual({
+      sid: who.sid,
+      state: 'active',
+      valid: false,
+    });
+    const before = Date.now();
+    const extended = await send('PUT', statePath, ownerOf(who), { state: 'active' });
+    expect(extended.status).toBe(200);
+    const body = (await extended.json()) as { starts_at: string; ends_at: string; valid: boolean };
+    expect(body.valid).toBe(true);
+    const days = (Date.parse(body.ends_at) - before) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(15);
+    expect(days).toBeLessThan(15.01);
+    expect(await (await get(statePath, staff())).json()).toMatchObject({ valid: true });
+
+    const revoked = await send('PUT', statePath, ownerOf(who), { state: 'revoked' });
+    expect(await revoked.json()).toMatchObject({ state: 'revoked', valid: false });
+    expect(await (await get(statePath, ownerOf(who))).json()).toEqual({
+      sid: who.sid,
+      state: 'revoked',
+      valid: false,
+    });
+  });
+
+  it('refuses a bad body (422), another person (404), another tenant (404) and no right (403)', async () => {
+    const who = await freshPerson();
+    const statePath = `${credentialPath(who)}/state`;
+    expect((await send('PUT', statePath, ownerOf(who), { state: 'expired' })).status).toBe(422);
+    const other = await enrolled('visitor');
+    await expectNotFound(await send('PUT', statePath, ownerOf(other), { state: 'revoked' }));
+    await expectNotFound(await get(statePath, ownerOf(other)));
+    await expectNotFound(
+      await send('PUT', statePath, person('x', 'demo', ['put_credentials_state_one']), { state: 'revoked' }),
+    );
+    // Reading one's credentials (get_users_me) does not let one change them; a user manager may.
+    expect((await send('PUT', statePath, ownerOf(who, ['get_users_me']), { state: 'revoked' })).status).toBe(
+      403,
+    );
+    const manager = person('manager', 'gambling', ['put_credentials_state_one']);
+    expect((await send('PUT', statePath, manager, { state: 'revoked' })).status).toBe(200);
+  });
+
+  it('makes a deactivated user’s credentials not valid at the door', async () => {
+    const who = await freshPerson();
+    await send('PUT', `${credentialPath(who)}/state`, ownerOf(who), { state: 'active' });
+    const admin = person('admin', 'gambling', ['put_credentials_state_all']);
+    expect(await (await send('PUT', `/public/credentials/${who.userId}/inactive`, admin)).json()).toEqual({
+      activated: false,
+      users: 1,
+    });
+    expect(await (await get(`${credentialPath(who)}/state`, ownerOf(who))).json()).toMatchObject({
+      valid: false,
+    });
+    expect((await send('PUT', `/public/credentials/${who.userId}/active`, admin)).status).toBe(200);
+    expect(await (await get(`${credentialPath(who)}/state`, ownerOf(who))).json()).toMatchObject({
+      valid: true,
+    });
+    // The owner may not (de)activate themselves.
+    expect((await send('PUT', `/public/credentials/${who.userId}/inactive`, ownerOf(who))).status).toBe(403);
+  });
+});
+
+describe('PUT /public/credentials/active|inactive (all users)', () => {
+  it('needs put_credentials_state_all and touches only the caller’s tenant', async () => {
+    const one = person('one', 'demo', ['put_credentials_state_one']);
+    expect((await send('PUT', '/public/credentials/inactive', one)).status).toBe(403);
+    const admin = person('admin', 'demo', ['put_credentials_state_all']);
+    const res = await send('PUT', '/public/credentials/inactive', admin);
+    expect(await res.json()).toMatchObject({ activated: false });
+    const after = await db.query<{ tenant: string; active: boolean }>(
+      "select tenant, bool_or(active) as active from users where tenant in ('gambling', 'demo') group by tenant order by tenant",
+    );
+    expect(after.rows).toEqual([
+      { tenant: 'demo', active: false },
+      { tenant: 'gambling', active: true },
+    ]);
+    expect(await (await send('PUT', '/public/credentials/active', admin)).json()).toMatchObject({
+      activated: true,
+    });
+    const again = await db.query<{ active: boolean }>(
+      "select bool_and(active) as active from users where tenant = 'demo'",
+    );
+    expect(again.rows[0]?.active).toBe(true);
+  });
+});
+
+describe('GET /public/credentials?acs_id=', () => {
+  it('answers 200 when the id is taken and 404 when free, to staff of the tenant only', async () => {
+    const user = await enrolled('user');
+    const assistant = person('assistant', 'gambling', ['post_onboardings_assisted']);
+    const taken = await get(`/public/credentials?acs_id=${encodeURIComponent(user.acsId)}`, assistant);
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toEqual({ user_id: user.userId, acs_id: user.acsId });
+    await expectNotFound(await get('/public/credentials?acs_id=FREE-0001', assistant));
+    await expectNotFound(
+      await get(
+        `/public/credentials?acs_id=${encodeURIComponent(user.acsId)}`,
+        person('s', 'demo', ['post_singles']),
+      ),
+    );
+    expect((await get(`/public/credentials?acs_id=${user.acsId}`, ownerOf(user))).status).toBe(403);
+  });
+});
+
+describe('POST /internal/rights', () => {
+  const right = (who: Enrolled, action: string, claims?: Record<string, unknown>) => ({
+    subject: who.userId,
+    object: 'portal',
+    action,
+    ...(claims ? { claims } : {}),
+  });
+
+  it('makes a face credential once; the second time answers credential-already-exists with the first', async () => {
+    const who = await freshPerson();
+    const first = await send('POST', '/internal/rights', ownerOf(who), right(who, 'access_face'));
+    expect(first.status).toBe(201);
+    const made = (await first.json()) as Record<string, unknown>;
+    expect(made).toMatchObject({ credential_type: 'embedding', state: 'active', ends_at: null, valid: true });
+    const second = await send('POST', '/internal/rights', ownerOf(who), right(who, 'access_face'));
+    expect(second.status).toBe(409);
+    expect(await second.json()).toMatchObject({
+      code: 'accreditation-request/credential-already-exists',
+      credential: { sid: made.sid, credential_type: 'embedding' },
+    });
+    const proof = await send('POST', '/internal/rights', ownerOf(who), right(who, 'access_proof'));
+    expect(await proof.json()).toMatchObject({ credential_type: 'enrolment_proof', valid: true });
+  });
+
+  it('makes a new 15-day QR when the person’s only one has expired', async () => {
+    const who = await freshPerson();
+    const res = await send('POST', '/internal/rights', ownerOf(who), right(who, 'access_qr'));
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { starts_at: string; ends_at: string };
+    expect((Date.parse(body.ends_at) - Date.parse(body.starts_at)) / 86_400_000).toBeCloseTo(15, 5);
+    expect((await send('POST', '/internal/rights', ownerOf(who), right(who, 'access_qr'))).status).toBe(409);
+  });
+
+  it('refreshes the face credential from a new selfie portrayal of the person, and keeps the selfie', async () => {
+    const who = await freshPerson();
+    await send('POST', '/internal/rights', ownerOf(who), right(who, 'access_face'));
+    const portrayalId = randomUUID();
+    await db.query(
+      `insert into portrayals (tenant, portrayal_id, owner_id, user_id, portrayal_type, process)
+       values ('gambling', $1, $2, $2, 'selfie', 'renew_selfie')`,
+      [portrayalId, who.accountId],
+    );
+    // No picture yet: refused.
+    const early = await send(
+      'POST',
+      '/internal/rights',
+      ownerOf(who),
+      right(who, 'access_face', { portrayal_id: portrayalId }),
+    );
+    expect(early.status).toBe(422);
+    await db.query(
+      `insert into portrayal_images (tenant, portrayal_id, kind, content_type, bytes)
+       values ('gambling', $1, 'selfie', 'image/jpeg', $2)`,
+      [portrayalId, Buffer.from('new selfie bytes')],
+    );
+    const res = await send(
+      'POST',
+      '/internal/rights',
+      ownerOf(who),
+      right(who, 'access_face', { portrayal_id: portrayalId }),
+    );
+    expect(res.status).toBe(201);
+    const { rows } = await db.query<{ state: string; portrayal: string | null }>(
+      `select state, metadata->>'portrayal_id' as portrayal from credentials
+        where user_id = $1 and credential_type = 'embedding' order by created_at`,
+      [who.userId],
+    );
+    expect(rows).toEqual([
+      { state: 'revoked', portrayal: null },
+      { state: 'active', portrayal: portrayalId },
+    ]);
+    const evidence = await db.query<{ bytes: Uint8Array }>(
+      "select bytes from user_evidences where user_id = $1 and kind = 'selfie'",
+      [who.userId],
+    );
+    expect(Buffer.from(evidence.rows[0]?.bytes ?? []).toString()).toBe('new selfie bytes');
+    // Another person's portrayal is no way to change this face.
+    const other = await freshPerson();
+    expect(
+      (
+        await send(
+          'POST',
+          '/internal/rights',
+          ownerOf(other),
+          right(other, 'access_face', { portrayal_id: portrayalId }),
+        )
+      ).status,
+    ).toBe(422);
+  });
+
+  it('keeps people and tenants apart, and validates the body', async () => {
+    const who = await freshPerson();
+    const visitor = await enrolled('visitor');
+    await expectNotFound(await send('POST', '/internal/rights', ownerOf(visitor), right(who, 'access_face')));
+    await expectNotFound(
+      await send(
+        'POST',
+        '/internal/rights',
+        person(who.accountId, 'demo', ['can_view_accreditations']),
+        right(who, 'access_face'),
+      ),
+    );
+    expect((await send('POST', '/internal/rights', ownerOf(who), right(who, 'access_door'))).status).toBe(
+      422,
+    );
+    expect(
+      (
+        await send(
+          'POST',
+          '/internal/rights',
+          ownerOf(who),
+          right(who, 'access_qr', { portrayal_id: randomUUID() }),
+        )
+      ).status,
+    ).toBe(422);
+    expect((await send('POST', '/internal/rights', undefined, right(who, 'access_qr'))).status).toBe(401);
   });
 });
 

@@ -427,6 +427,38 @@ describe('no JSON body makes the API answer 5xx', SLOW, () => {
     }
   });
 
+  it('POST /internal/rights and PUT /public/credentials/{userId}/sids/{sid}/state', async () => {
+    const { rows } = await db.query<{ userId: string; sid: string }>(
+      `select c.user_id::text as "userId", c.sid::text as sid from credentials c
+        where c.tenant = 'gambling' and c.credential_type = 'qr' order by c.created_at limit 1`,
+    );
+    const credential = rows[0];
+    if (!credential) throw new Error('no seeded credential');
+    const staff = person('fuzz-staff', 'gambling', ['put_credentials_state_one', 'post_singles']);
+    const rights = fc.record({
+      subject: fc.constant(credential.userId),
+      object: fc.constantFrom('portal', 'Sala Bilbao'),
+      action: fc.constantFrom('access_qr', 'access_face', 'access_proof'),
+      claims: fc.constantFrom({}, { portrayal_id: randomUUID() }),
+    });
+    await fc.assert(
+      fc.asyncProperty(bodies(rights, ['subject', 'object', 'action', 'claims']), async (body) => {
+        await judged(await send('POST', '/internal/rights', body, staff), 'POST /internal/rights');
+      }),
+      { numRuns: RUNS },
+    );
+    const statePath = `/public/credentials/${credential.userId}/sids/${credential.sid}/state`;
+    await fc.assert(
+      fc.asyncProperty(
+        bodies(fc.record({ state: fc.constantFrom('active', 'revoked') }), ['state']),
+        async (body) => {
+          await judged(await send('PUT', statePath, body, staff), `PUT ${statePath}`);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
   it('PUT /internal/accounts/{userId}/locale, with any user id in the path', async () => {
     const valid = fc.record({ locale: fc.constantFrom('es', 'en', 'eu') });
     const userId = fc.oneof(
@@ -532,7 +564,7 @@ describe('no query makes the API answer 5xx', SLOW, () => {
     const credential = rows[0];
     if (!credential) throw new Error('no seeded credential');
     await fc.assert(
-      fc.asyncProperty(queries(['format', 'size']), async (query) => {
+      fc.asyncProperty(queries(['format', 'size', 'lang', 'download']), async (query) => {
         const path = `/public/credentials/${credential.userId}/sids/${credential.sid}?${query}`;
         await judged(await send('GET', path), `GET ${path}`);
       }),

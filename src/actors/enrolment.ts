@@ -34,6 +34,7 @@ import {
 } from '../api/portrayals';
 import { homeScreen, registerMode, type Session } from '../auth/access';
 import { checkBrowser, parseUserAgent } from '../domain/browser-check';
+import { postEnrolmentScreen } from '../domain/enrolment';
 import { pathFor, type ScreenName } from '../domain/screens';
 import type { Runtime } from '../runtime/context';
 
@@ -290,9 +291,13 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
       },
       guards: {
         // Read when the person leaves, so that a session renewed meanwhile (now enrolled) counts.
-        homeIs: (_, params: { screen: HomeScreen }) => {
+        // After an accepted registration the tenant's postEnrolmentAction decides (FinishRegister's Continue).
+        homeIs: ({ context }, params: { screen: HomeScreen }) => {
           const session = signedIn();
-          return (session ? homeScreen(session) : 'Landing') === params.screen;
+          const home: HomeScreen = session ? (homeScreen(session) as HomeScreen) : 'Landing';
+          const action = runtime.app.getSnapshot().context.tenant?.settings.postEnrolmentAction ?? 'home';
+          const accepted = context.registration?.outcome === 'accepted';
+          return (accepted ? postEnrolmentScreen(action, home) : home) === params.screen;
         },
       },
     });

@@ -29,6 +29,14 @@ export function createPortrayal(
   return api.post('/internal/portrayals', { json: body, schema: createdPortrayal });
 }
 
+/** A stand-alone selfie portrayal of the signed-in person (spec §7 POST /internal/portrayals with process). */
+export function createSelfiePortrayal(api: ApiClient, process: string): Promise<CreatedPortrayal> {
+  return api.post('/internal/portrayals', {
+    json: { portrayal_type: 'selfie', process },
+    schema: createdPortrayal,
+  });
+}
+
 export async function uploadPortrayalImage(
   api: ApiClient,
   portrayalId: string,

@@ -34,7 +34,7 @@ export const screenComponents = {
   FinishRegister: lazyScreen(onboarding, 'FinishRegister'),
   FinishRegisterWithError: lazyScreen(onboarding, 'FinishRegisterWithError'),
   DeviceDetect: lazyScreen(deviceDetect, 'DeviceDetect'),
-  UserHome: lazyScreen(account, 'UserHome'),
+  UserHome: lazyScreen(accreditations, 'UserHome'),
   UserProfile: lazyScreen(account, 'UserProfile'),
   DeleteAccount: lazyScreen(account, 'DeleteAccount'),
   ProcessVisit: lazyScreen(account, 'ProcessVisit'),

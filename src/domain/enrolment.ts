@@ -126,3 +126,26 @@ export function scanFailureScreen(failure: PortrayalFailure): ScanFailureScreen 
       return 'unknown';
   }
 }
+
+/** Spec §3 tenant setting postEnrolmentAction: where FinishRegister's Continue takes a newly enrolled person. */
+export type PostEnrolmentAction = 'home' | 'showQr' | 'accreditations' | 'landing';
+
+/**
+ * home: the person's home (spec §2 home routing); showQr: UserHome, where the new QR is ready to show;
+ * accreditations: MyAccreditations; landing: Landing (the tenant's welcome, with its "know more" link).
+ */
+export function postEnrolmentScreen<S extends string>(
+  action: PostEnrolmentAction,
+  home: S,
+): S | 'UserHome' | 'MyAccreditations' | 'Landing' {
+  switch (action) {
+    case 'showQr':
+      return 'UserHome';
+    case 'accreditations':
+      return 'MyAccreditations';
+    case 'landing':
+      return 'Landing';
+    default:
+      return home;
+  }
+}

@@ -100,3 +100,26 @@ export function toSafeSameOriginPath(
     return null;
   }
 }
+
+/**
+ * The tenant's "know more" link (spec §3 knowMoreUrl) as an href, or null: a path of the portal's own origin, or
+ * an https URL without userinfo. Anything else (http, javascript:, data:, '//host', control characters) is dropped.
+ */
+export function toSafeKnowMoreHref(
+  value: string,
+  origin: string = globalThis.location?.origin ?? '',
+): string | null {
+  if (typeof value !== 'string' || value === '' || hasUnsafeChar(value) || value.includes('\\')) return null;
+  if (/^https:\/\//i.test(value)) {
+    try {
+      const url = new URL(value);
+      if (url.protocol !== 'https:' || url.username !== '' || url.password !== '' || url.hostname === '') {
+        return null;
+      }
+      return url.href;
+    } catch {
+      return null;
+    }
+  }
+  return toSafeSameOriginPath(value, undefined, origin);
+}

@@ -40,7 +40,8 @@ export const tenantSettings = type({
     /** The external identity provider people sign in with, whose claims the broker token endpoint gives. */
     'broker?': /^[\w.-]+$/,
   },
-  postEnrolmentAction: "'home' | 'showQr' | 'accreditations'",
+  /** Where FinishRegister's Continue goes (src/domain/enrolment.ts postEnrolmentScreen). */
+  postEnrolmentAction: "'home' | 'showQr' | 'accreditations' | 'landing'",
   onboardingSteps: 'boolean',
   showNextSteps: 'boolean',
   askFieldForDelete: "'id_number' | 'none'",

@@ -1,6 +1,5 @@
 import { ScreenPending } from '../../components/screen-pending';
 
-export const UserHome = () => <ScreenPending screen="UserHome" />;
 export { DeleteAccount } from './delete-account';
 export { UserProfile } from './profile';
 export const ProcessVisit = () => <ScreenPending screen="ProcessVisit" />;

@@ -1,6 +1,6 @@
-import { ScreenPending } from '../../components/screen-pending';
-
-export const MyAccreditations = () => <ScreenPending screen="MyAccreditations" />;
-export const AccreditationDetail = () => <ScreenPending screen="AccreditationDetail" />;
-export const AccreditFace = () => <ScreenPending screen="AccreditFace" />;
-export const AccreditProof = () => <ScreenPending screen="AccreditProof" />;
+// The accreditations area (one lazy chunk): UserHome with the QR ready to show, MyAccreditations,
+// AccreditationDetail, AccreditFace and AccreditProof (spec §2), by their spec names.
+export { AccreditFace, AccreditProof } from './accredit';
+export { AccreditationDetail } from './accreditation-detail';
+export { MyAccreditations } from './my-accreditations';
+export { UserHome } from './user-home';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
+import { KnowMoreLink } from '../../components/know-more-link';
 import { Markdown } from '../../components/markdown';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -69,6 +70,7 @@ export function Landing() {
               {snapshot.hasTag('loading') ? <Spinner label="" /> : null}
               <FormattedMessage id="landing.start" />
             </Button>
+            <KnowMoreLink url={settings.knowMoreUrl} className="mt-4 text-brand-strong underline" />
           </Card>
         );
       }}

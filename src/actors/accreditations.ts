@@ -1,0 +1,139 @@
+// The accreditation machines with their real effects (ARCHITECTURE.md: machines name effects, src/actors implements
+// them): the credentials calls of src/api/credentials.ts, the QR image, the PDF, POST /internal/rights and the new
+// selfie portrayal. Loaded with the accreditations chunk.
+import { fromPromise } from 'xstate';
+import {
+  type AccreditationError,
+  accreditationMachine,
+  type PdfMode,
+} from '../../machines/accreditation.machine';
+import { accreditationRequestMachine } from '../../machines/accreditation-request.machine';
+import { outputOf } from '../../machines/actor-events';
+import type { Page, PageQuery } from '../../machines/list.machine';
+import type { UserCredentials } from '../api/contract/credentials';
+import {
+  getCredential,
+  getCredentialPdf,
+  getCredentialQr,
+  getUserCredentials,
+  requestRight,
+  setCredentialState,
+} from '../api/credentials';
+import { isApiError } from '../api/errors';
+import { createSelfiePortrayal, uploadPortrayalImage } from '../api/portrayals';
+import { currentQrSid, msUntilExpiry } from '../domain/accreditations';
+import type { Runtime } from '../runtime/context';
+
+type Deps = Pick<Runtime, 'apiClient' | 'app'>;
+
+/** A 404 is "no such accreditation"; anything else "unavailable" (the client has said what went wrong). */
+function accreditationErrorOf(error: unknown): AccreditationError {
+  return isApiError(error) && error.status === 404
+    ? { code: 'credential_not_found' }
+    : { code: 'credential_unavailable' };
+}
+
+/** Saves the PDF under its name, or prints it from a hidden frame (the browser's print dialog). */
+function deliverPdf(pdf: Blob, mode: PdfMode, sid: string): void {
+  const url = URL.createObjectURL(pdf);
+  const release = () => setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  if (mode === 'print') {
+    const frame = document.createElement('iframe');
+    frame.hidden = true;
+    frame.title = 'pdf';
+    frame.src = url;
+    frame.addEventListener('load', () => {
+      frame.contentWindow?.print();
+      setTimeout(() => frame.remove(), 60_000);
+    });
+    document.body.append(frame);
+  } else {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `credential-${sid}.pdf`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+  }
+  release();
+}
+
+/** The accreditation machine of one credential (sid) or of the person's current QR (sid null). */
+export function accreditationLogic({ apiClient, app }: Deps) {
+  const locale = () => app.getSnapshot().context.locale;
+  return accreditationMachine.provide({
+    actors: {
+      loadAccreditation: fromPromise(async ({ input, signal }) => {
+        try {
+          const api = await apiClient();
+          const all = await getUserCredentials(api, input.userId, { signal });
+          const holder = [all.metadata.first_name, all.metadata.last_name].filter(Boolean).join(' ');
+          const sid = input.sid ?? currentQrSid(all.credentials);
+          // No QR at all is the screen's to tell, not a notice.
+          if (sid === null) throw { code: 'credential_not_found' } satisfies AccreditationError;
+          const credential = await getCredential(api, input.userId, sid, { signal });
+          const qrImage =
+            credential.credential_type === 'qr' && credential.valid
+              ? await getCredentialQr(api, input.userId, sid, { signal, silent: true })
+              : null;
+          return { credential, holder, qrImage };
+        } catch (error) {
+          if ((error as Partial<AccreditationError>)?.code === 'credential_not_found') throw error;
+          throw accreditationErrorOf(error);
+        }
+      }),
+      fetchPdf: fromPromise(async ({ input, signal }) =>
+        getCredentialPdf(await apiClient(), input.userId, input.sid, locale(), { signal }),
+      ),
+      changeAccreditationState: fromPromise(async ({ input, signal }) => {
+        try {
+          return await setCredentialState(await apiClient(), input.userId, input.sid, input.state, {
+            signal,
+          });
+        } catch (error) {
+          throw accreditationErrorOf(error);
+        }
+      }),
+    },
+    actions: {
+      deliverPdf: ({ context, event }) =>
+        deliverPdf(outputOf<Blob>(event), context.pdfMode, context.sid ?? ''),
+    },
+    delays: {
+      untilExpiry: ({ context }) => msUntilExpiry(context.credential?.ends_at ?? null, Date.now()),
+    },
+  });
+}
+
+/** The person's credentials for MyAccreditations (the list machine's fetchPage: one page holds them all). */
+export function fetchAccreditations({ apiClient }: Deps, userId: string) {
+  return fromPromise<Page, PageQuery>(async ({ signal }) => {
+    const credentials: UserCredentials = await getUserCredentials(await apiClient(), userId, { signal });
+    return { items: [credentials], totalItems: 1 };
+  });
+}
+
+/** What a new selfie is sent as: a stand-alone selfie portrayal of this process. */
+export const RENEW_SELFIE_PROCESS = 'renew_selfie';
+
+/** The accreditation request machine: POST /internal/rights, and the new selfie portrayal. */
+export function accreditationRequestLogic({ apiClient }: Deps, subject: string) {
+  return accreditationRequestMachine.provide({
+    actors: {
+      requestRight: fromPromise(async ({ input, signal }) =>
+        requestRight(
+          await apiClient(),
+          { subject, object: 'portal', action: input.action, portrayalId: input.portrayalId },
+          { signal },
+        ),
+      ),
+      sendSelfie: fromPromise(async ({ input }) => {
+        if (!input.photo) throw new Error('no selfie to send');
+        const api = await apiClient();
+        const { portrayal_id } = await createSelfiePortrayal(api, RENEW_SELFIE_PROCESS);
+        await uploadPortrayalImage(api, portrayal_id, 'selfie', input.photo);
+        return portrayal_id;
+      }),
+    },
+  });
+}

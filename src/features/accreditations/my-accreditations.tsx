@@ -1,0 +1,208 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { type ReactNode, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'wouter';
+import { listMachine } from '../../../machines/list.machine';
+import { fetchAccreditations } from '../../actors/accreditations';
+import type { UserCredentials } from '../../api/contract/credentials';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import {
+  type AccreditationItem,
+  accreditationItems,
+  allowedKinds,
+  statusOf,
+} from '../../domain/accreditations';
+import { pathFor } from '../../domain/screens';
+import { useRuntime, useTenant } from '../../runtime/context';
+import {
+  type AccreditationActor,
+  AccreditationProblem,
+  displayDateTime,
+  KIND_MESSAGES,
+  StatusBadge,
+  useAccountId,
+  useAccreditation,
+  ValidityWindow,
+  viewOf,
+} from './parts';
+
+/**
+ * MyAccreditations (my-accreditations, spec §2): the person's qr, face and proof accreditations with their state
+ * (spec §3: a qr one is valid only while its end is in the future, the others always), only the kinds of the
+ * tenant's credentialTypesWhitelist when it is set; an expired qr one is shown as expired, with extend.
+ */
+export function MyAccreditations() {
+  const accountId = useAccountId();
+  if (!accountId) return <Spinner label="…" />;
+  return <Accreditations accountId={accountId} />;
+}
+
+function Accreditations({ accountId }: { accountId: string }) {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const { settings } = useTenant();
+  const [logic] = useState(() =>
+    listMachine.provide({ actors: { fetchPage: fetchAccreditations(runtime, accountId) } }),
+  );
+  const list = useActorRef(logic, { input: { pageSize: 1 } });
+  const state = useSelector(list, (s) =>
+    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+  );
+  const all = useSelector(list, (s) => (s.context.items[0] as UserCredentials | undefined)?.credentials);
+  const kinds = allowedKinds(settings.credentialTypesWhitelist);
+  const items = all ? accreditationItems(all, kinds) : [];
+  const held = new Set(items.filter((item) => item.status !== 'revoked').map((item) => item.kind));
+
+  return (
+    <section data-screen="MyAccreditations" className="mx-auto flex w-full max-w-xl flex-col gap-5">
+      <h1 className="text-2xl font-bold tracking-tight">
+        <FormattedMessage id="screen.MyAccreditations" />
+      </h1>
+      <div aria-live="polite" aria-busy={state === 'loading'} className="flex flex-col gap-4">
+        {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'accreditations.loading' })} />}
+        {state === 'failed' && (
+          <Card role="alert" className="flex flex-col gap-3">
+            <p>
+              <FormattedMessage id="accreditations.failed" />
+            </p>
+            <Button variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
+              <FormattedMessage id="accreditation.retry" />
+            </Button>
+          </Card>
+        )}
+        {state === 'ready' && items.length === 0 && (
+          <Card>
+            <p data-testid="accreditations-empty">
+              <FormattedMessage id="accreditations.empty" />
+            </p>
+          </Card>
+        )}
+        {state === 'ready' && items.length > 0 && (
+          <ul className="flex flex-col gap-3" data-testid="accreditations">
+            {items.map((item) => (
+              <li key={item.sid}>
+                <AccreditationRow item={item} accountId={accountId} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {state === 'ready' && (
+        <nav
+          aria-label={intl.formatMessage({ id: 'accreditations.request' })}
+          className="flex flex-col gap-3"
+        >
+          {kinds.includes('face') && (
+            <Link
+              href={pathFor('AccreditFace') ?? '/'}
+              className={buttonVariants({ variant: 'secondary', className: 'w-full' })}
+              data-testid="accreditations-face"
+            >
+              {held.has('face') ? (
+                <FormattedMessage id="accreditations.renewFace" />
+              ) : (
+                <FormattedMessage id="accreditations.requestFace" />
+              )}
+            </Link>
+          )}
+          {kinds.includes('proof') && !held.has('proof') && (
+            <Link
+              href={pathFor('AccreditProof') ?? '/'}
+              className={buttonVariants({ variant: 'secondary', className: 'w-full' })}
+              data-testid="accreditations-proof"
+            >
+              <FormattedMessage id="accreditations.requestProof" />
+            </Link>
+          )}
+        </nav>
+      )}
+    </section>
+  );
+}
+
+function AccreditationRow({ item, accountId }: { item: AccreditationItem; accountId: string }) {
+  if (item.kind === 'qr' && item.status === 'expired')
+    return <ExpiredQrRow item={item} accountId={accountId} />;
+  return (
+    <RowFrame item={item}>
+      <Link
+        href={pathFor('AccreditationDetail', { accreditationId: item.sid }) ?? '/'}
+        className="self-start text-brand-strong underline underline-offset-2"
+        data-testid="accreditation-open"
+      >
+        <FormattedMessage id="accreditations.open" />
+      </Link>
+    </RowFrame>
+  );
+}
+
+/** One accreditation: its kind, its state and its window (a qr one) or since when it is held. */
+function RowFrame({ item, children }: { item: AccreditationItem; children: ReactNode }) {
+  return (
+    <Card className="flex flex-col gap-2 p-4 sm:p-5" data-testid="accreditation-item" data-kind={item.kind}>
+      <div className="flex items-center justify-between gap-3">
+        <h2 className="text-lg font-semibold">
+          <FormattedMessage {...KIND_MESSAGES[item.kind]} />
+        </h2>
+        <StatusBadge status={item.status} />
+      </div>
+      {item.kind === 'qr' ? (
+        <ValidityWindow
+          startsAt={item.startsAt}
+          endsAt={item.endsAt}
+          status={item.status}
+          className="text-sm"
+        />
+      ) : (
+        <p className="text-sm text-slate-700">
+          <FormattedMessage id="accreditation.since" values={{ start: displayDateTime(item.createdAt) }} />
+        </p>
+      )}
+      {children}
+    </Card>
+  );
+}
+
+/** An expired QR, extended right in the list: its accreditation machine, from expired to a new window. */
+function ExpiredQrRow({ item, accountId }: { item: AccreditationItem; accountId: string }) {
+  const actor = useAccreditation(accountId, item.sid);
+  const credential = useSelector(actor, (s) => s.context.credential);
+  const shown: AccreditationItem = credential
+    ? { ...item, status: statusOf(credential), startsAt: credential.starts_at, endsAt: credential.ends_at }
+    : item;
+  return (
+    <RowFrame item={shown}>
+      <ExtendExpired actor={actor} />
+    </RowFrame>
+  );
+}
+
+/** The extend button of an expired QR, then the end of its new 15-day window. */
+function ExtendExpired({ actor }: { actor: AccreditationActor }) {
+  const intl = useIntl();
+  const view = useSelector(actor, viewOf);
+  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const credential = useSelector(actor, (s) => s.context.credential);
+  if (view === 'failed') return <AccreditationProblem actor={actor} />;
+  if (view === 'active' && credential?.ends_at) {
+    return (
+      <p role="status" className="font-medium text-emerald-900" data-testid="accreditation-extended">
+        <FormattedMessage id="accreditation.extended" values={{ end: displayDateTime(credential.ends_at) }} />
+      </p>
+    );
+  }
+  return (
+    <Button
+      className="self-start"
+      size="sm"
+      disabled={view !== 'expired' || busy}
+      onClick={() => actor.send({ type: 'accreditation.extend' })}
+      data-testid="accreditation-extend"
+    >
+      {busy ? <Spinner label={intl.formatMessage({ id: 'accreditation.extending' })} /> : null}
+      <FormattedMessage id="accreditation.extend" />
+    </Button>
+  );
+}

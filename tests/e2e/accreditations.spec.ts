@@ -1,0 +1,222 @@
+import { readFile } from 'node:fs/promises';
+import { expect, type Page, test } from '@playwright/test';
+import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import { expectAccessible } from './support';
+
+// The enrolled person's side (issue 10, part accreditations) on a phone (Pixel 7), against the real server: a
+// newcomer enrols and finds their QR on UserHome, opens its detail, saves the PDF, extends and revokes it, and asks
+// for the face accreditation twice; AccreditProof opened signed out asks to sign in first and comes back; every new
+// screen is checked with axe in es, en and eu (on the seeded enrolled `user`, whose accreditations are only read).
+
+const fixture = (name: string) => `tests/fixtures/generated/${name}`;
+/** Each journey that enrols has an account of its own (SEED_NEWCOMERS in playwright.config.ts). */
+const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
+const DAY = 86_400_000;
+
+async function logIn(page: Page, username: string, from = '/') {
+  await page.goto(from);
+  await page.getByTestId('login').click();
+  await fillLogin(page, username);
+}
+
+async function fillLogin(page: Page, username: string) {
+  await page.getByLabel(/^usuario/i).fill(username);
+  await page.getByLabel(/^contraseña/i).fill(username);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+/** Landing to FinishRegisterWithQr with a passport (one side), a selfie from a file and typed details. */
+async function enrolWithPassport(page: Page) {
+  await expect(page).toHaveURL(/\/landing$/);
+  await page.getByTestId('enrolment-start').click();
+  await page.getByLabel(/acepto las condiciones/i).check();
+  await page.getByTestId('privacy-accept').click();
+  await page.getByLabel('Pasaporte').check();
+  await page.getByTestId('documents-continue').click();
+  const take = page.getByTestId('capture-take');
+  const use = page.getByTestId('capture-use');
+  await expect(take.or(use)).toBeVisible({ timeout: 15_000 });
+  if (await take.isVisible()) await take.click({ timeout: 2_000 }).catch(() => undefined);
+  await use.click();
+  await expect(page).toHaveURL(/\/take-selfie$/);
+  await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
+  await page.getByTestId('capture-use').click();
+  await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel(/^Nombre/).fill('Itziar');
+  await page.getByLabel(/^Apellidos/).fill('Acreditada Zubiri');
+  await page.getByLabel(/^Fecha de nacimiento/).fill('01/01/1985');
+  await page.getByLabel(/^Fecha de caducidad/).fill('01/01/2032');
+  await page
+    .getByLabel(/^Número de documento/)
+    .fill(`ACR${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e4)}`);
+  await page.getByTestId('review-confirm').click();
+  await expect(page).toHaveURL(/\/register-form$/);
+  await page.getByTestId('form-submit').click();
+  await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
+}
+
+/** The sizes (width x height) of the images drawn in a PDF, read with pdf-lib. */
+async function pdfImages(bytes: Uint8Array): Promise<{ pages: number; images: string[] }> {
+  const pdf = await PDFDocument.load(bytes);
+  const images: string[] = [];
+  for (const [, object] of pdf.context.enumerateIndirectObjects()) {
+    if (object instanceof PDFRawStream && object.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) {
+      images.push(`${object.dict.get(PDFName.of('Width'))}x${object.dict.get(PDFName.of('Height'))}`);
+    }
+  }
+  return { pages: pdf.getPageCount(), images };
+}
+
+/** The end of the window shown (its <time datetime>), as ms since the epoch. */
+async function shownEnd(page: Page): Promise<number> {
+  const iso = await page.getByTestId('accreditation-window').locator('time').getAttribute('datetime');
+  return Date.parse(iso ?? '');
+}
+
+test.describe('accreditations', () => {
+  test('after enrolling: QR on home, detail, PDF, extend 15 days, revoke; face accreditation twice', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    await logIn(page, newcomer(21));
+    await enrolWithPassport(page);
+    // The gambling tenant's postEnrolmentAction is showQr: Continue leads to UserHome with the QR.
+    await page.getByTestId('finish-continue').click();
+    await expect(page).toHaveURL(/\/home$/);
+    await expect(page.getByTestId('home-name')).toContainText('Itziar Acreditada Zubiri');
+    await expect(page.getByTestId('accreditation-qr')).toBeVisible();
+    await expect(page.getByTestId('accreditation-status')).toHaveText('Válida');
+    const firstEnd = await shownEnd(page);
+    expect(firstEnd - Date.now()).toBeGreaterThan(14.9 * DAY);
+
+    await page.getByTestId('home-qr-detail').click();
+    await expect(page).toHaveURL(/\/accreditation-detail\/[\w-]+$/);
+    await expect(page.getByTestId('accreditation-qr')).toBeVisible();
+    await expect(page.getByTestId('accreditation-window')).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+
+    // The PDF: one page that holds the QR image (600 px) and the tenant's logo.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('accreditation-pdf').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^credential-[\w-]+\.pdf$/);
+    const bytes = new Uint8Array(await readFile((await download.path()) ?? ''));
+    expect(Buffer.from(bytes.subarray(0, 5)).toString()).toBe('%PDF-');
+    const pdf = await pdfImages(bytes);
+    expect(pdf.pages).toBe(1);
+    expect(pdf.images).toContain('600x600');
+
+    // Extend: a new 15-day window from now.
+    const beforeExtend = Date.now();
+    await page.getByTestId('accreditation-extend').click();
+    await expect.poll(() => shownEnd(page)).toBeGreaterThan(firstEnd);
+    const extendedEnd = await shownEnd(page);
+    expect(extendedEnd - beforeExtend).toBeGreaterThanOrEqual(15 * DAY - 60_000);
+    expect(extendedEnd - Date.now()).toBeLessThanOrEqual(15 * DAY + 60_000);
+
+    // Revoke, with a confirmation: cancelling keeps it, confirming ends it.
+    await page.getByTestId('accreditation-revoke').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectAccessible(page);
+    await page.getByTestId('revoke-cancel').click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByTestId('accreditation-status')).toHaveText('Válida');
+    await page.getByTestId('accreditation-revoke').click();
+    await page.getByTestId('revoke-confirm').click();
+    await expect(page.getByTestId('accreditation-revoked')).toBeVisible();
+    await expect(page.getByTestId('accreditation-status')).toHaveText('Revocada');
+
+    // Home says so.
+    await page.goto('/home');
+    await expect(page.getByTestId('home-qr-unusable')).toContainText('revocada');
+    await expect(page.getByTestId('accreditation-qr')).toHaveCount(0);
+
+    // The face accreditation: made the first time, "you already hold it" (a success) the second.
+    await page.goto('/accredit-face');
+    await page.getByTestId('accredit-request').click();
+    await expect(page.getByTestId('accredit-result')).toHaveAttribute('data-result', 'granted');
+    await page.reload();
+    await page.getByTestId('accredit-request').click();
+    await expect(page.getByTestId('accredit-result')).toHaveAttribute('data-result', 'alreadyHeld');
+    await expect(page.getByTestId('accredit-result')).toContainText('Ya tenías la acreditación facial');
+
+    // Renew the selfie: a new selfie portrayal through the capture view, then the face accreditation made again.
+    await page.getByTestId('accredit-renew-selfie').click();
+    await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(page.getByTestId('accredit-result')).toHaveAttribute('data-result', 'granted');
+
+    // MyAccreditations lists the revoked QR (nothing else of its kind) and the face one.
+    await page.goto('/my-accreditations');
+    const items = page.getByTestId('accreditation-item');
+    await expect(items).toHaveCount(2);
+    await expect(items.filter({ hasText: 'Credencial QR' }).getByTestId('accreditation-status')).toHaveText(
+      'Revocada',
+    );
+    await expect(items.filter({ hasText: 'Acreditación facial' })).toBeVisible();
+  });
+
+  test('AccreditProof opened signed out asks to sign in and comes back to it', async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.goto('/accredit-proof');
+    await expect(page.getByTestId('accredit-sign-in')).toBeVisible();
+    await expectAccessible(page);
+    await page.getByTestId('accredit-sign-in').click();
+    await fillLogin(page, 'visitor');
+    await expect(page).toHaveURL(/\/accredit-proof$/);
+    await page.getByTestId('accredit-request').click();
+    // The seeded visitor holds a proof already: the already-exists answer is a success showing it.
+    await expect(page.getByTestId('accredit-result')).toHaveAttribute('data-result', 'alreadyHeld');
+  });
+
+  test('the seeded user’s expired QR is shown as expired with extend; the screens pass axe in es, en and eu', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await logIn(page, 'user');
+    await expect(page).toHaveURL(/\/home$/);
+    await page.goto('/home?saloon=Sala%20Bilbao');
+    await expect(page.getByTestId('home-saloon')).toContainText('Sala Bilbao');
+    await expect(page.getByTestId('accreditation-qr')).toBeVisible();
+    await expect(page.getByTestId('know-more')).toHaveAttribute('href', 'https://www.ordenacionjuego.es/');
+    await expect(page.getByTestId('home-accreditations')).toBeVisible();
+    await expect(page.getByTestId('home-profile')).toBeVisible();
+    // A user (not a visitor) has no visits entry.
+    await expect(page.getByTestId('home-visits')).toHaveCount(0);
+
+    await page.goto('/my-accreditations');
+    const expired = page
+      .getByTestId('accreditation-item')
+      .filter({ has: page.getByTestId('accreditation-extend') });
+    await expect(expired).toHaveCount(1);
+    await expect(expired.getByTestId('accreditation-status')).toHaveText('Caducada');
+    const sid = await page
+      .getByTestId('accreditation-item')
+      .filter({ has: page.locator('[data-status="active"]') })
+      .first()
+      .getByTestId('accreditation-open')
+      .getAttribute('href');
+
+    for (const locale of ['es', 'en', 'eu'] as const) {
+      await page.goto('/home');
+      await page.getByTestId('language-menu').selectOption(locale);
+      await expect(page.locator('html')).toHaveAttribute('lang', locale);
+      for (const [path, ready] of [
+        ['/home', 'accreditation-qr'],
+        ['/my-accreditations', 'accreditations'],
+        [sid ?? '', 'accreditation-window'],
+        ['/accredit-face', 'accredit-request'],
+        ['/accredit-proof', 'accredit-request'],
+      ] as const) {
+        await page.goto(path);
+        await expect(page.getByTestId(ready).first()).toBeVisible();
+        await expectAccessible(page);
+        await page.screenshot({
+          path: `test-results/accreditations-${locale}${path.replace(/\//g, '_')}.png`,
+        });
+      }
+    }
+    await page.goto('/home');
+    await page.getByTestId('language-menu').selectOption('es');
+  });
+});
