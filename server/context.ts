@@ -2,6 +2,8 @@ import type { ApiAuth } from './auth/verify';
 import type { Db } from './db/db';
 import type { Logger } from './logger';
 import type { OnboardingOptions } from './onboarding/options';
+import type { KnownOrigins } from './origins';
+import type { VisitsOptions } from './routes/visits';
 
 export interface AppConfig {
   distDir: string;
@@ -21,6 +23,10 @@ export interface AppDeps {
   auth?: ApiAuth;
   /** Options of the onboarding API (engine, result delay, faults); from the environment when omitted. */
   onboarding?: OnboardingOptions;
+  /** The origins the portal is served at: the links in mail (visit confirmations) are made on one of them. */
+  origins?: KnownOrigins;
+  /** Options of the visits API (clock, confirmation link lifetime); from the environment when omitted. */
+  visits?: VisitsOptions;
 }
 
 export type AppEnv = {

@@ -116,6 +116,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       tenants,
       logger,
       auth: createApiAuth(idp),
+      origins,
       config: {
         distDir: options.distDir ?? 'dist',
         publicDir,

@@ -1,5 +1,6 @@
 import { seedAccounts } from '../auth/accounts';
 import { seedProhibitedList } from '../onboarding/seed';
+import { seedVisits } from '../visits/seed';
 import type { Db } from './db';
 import type { Seeder, TenantSeed } from './seeder';
 
@@ -30,7 +31,7 @@ const seedFacilities: Seeder = async (tx, tenant, data) => {
 };
 
 // Accounts come before what refers to them (the enrolled accounts' user records and credentials).
-export const SEEDERS: readonly Seeder[] = [seedFacilities, seedAccounts, seedProhibitedList];
+export const SEEDERS: readonly Seeder[] = [seedFacilities, seedAccounts, seedProhibitedList, seedVisits];
 
 export interface SeedOptions {
   /** From migrate(): only a database created by this start is seeded. */
