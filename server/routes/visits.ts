@@ -2,6 +2,7 @@
 //   GET  /public/visits                       post_visits_me (own) | post_visits_all (all of the tenant)
 //   GET  /public/visits/arrival?code=         post_visits_all: today's visit of the person whose QR reception read
 //   GET  /public/visits/{id}                  post_visits_me (own) | post_visits_all
+//   GET  /public/visits/{id}/qr               post_visits_me (own) | post_visits_all: the visitor's QR (PNG)
 //   POST /public/visits                       post_visits_me (as the visitor) | post_visits_all
 //   POST /public/visits/{id}/cancellation     post_visits_me (own) | post_visits_all
 //   PUT  /public/visits/{id}/checkin|checkout post_visits_all
@@ -28,6 +29,7 @@ import type { AppDeps } from '../context';
 import { isUuid, readBody, validationProblem } from '../onboarding/validation';
 import type { KnownOrigins } from '../origins';
 import { HttpProblem } from '../problem';
+import { qrPng } from '../qr';
 import { confirmationOrigin, mailHost } from '../visits/mail';
 import { visitSettingsLoader } from '../visits/settings';
 import {
@@ -43,7 +45,7 @@ import {
   type StoredVisit,
 } from '../visits/store';
 import { makeVisitToken, readVisitToken, visitTokenTtlMs } from '../visits/token';
-import { isValidCredential } from './credentials';
+import { credentialPayload, isValidCredential } from './credentials';
 
 const RECEPTION = 'post_visits_all';
 const VISITOR = 'post_visits_me';
@@ -189,6 +191,30 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
   });
 
   app.get('/public/visits/:id', either, async (c) => c.json(publicVisit(await visibleVisit(c))));
+
+  // The visitor's QR to print with the visit (VisitDetail print-QR): their newest valid QR credential.
+  app.get('/public/visits/:id/qr', either, async (c) => {
+    const visit = await visibleVisit(c);
+    const tenant = c.get('tenant');
+    const { rows } = await db.query<{
+      acs_id: string;
+      sid: string;
+      credential_type: 'qr';
+      state: 'active' | 'revoked';
+      ends_at: Date | null;
+    }>(
+      `select u.acs_id, c.sid::text as sid, c.credential_type, c.state, c.ends_at
+         from users u join credentials c on c.tenant = u.tenant and c.user_id = u.user_id
+        where u.tenant = $1 and u.account_id = $2 and c.credential_type = 'qr'
+        order by c.created_at desc`,
+      [tenant, visit.visitor ?? ''],
+    );
+    const valid = rows.find((row) => isValidCredential(row, now()));
+    if (!valid) throw new HttpProblem(404, 'The visitor holds no valid QR credential.', 'not_found');
+    const png = await qrPng(credentialPayload(tenant, valid.acs_id, valid.sid));
+    c.header('Cache-Control', 'no-store');
+    return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png' });
+  });
 
   app.post('/public/visits', either, async (c) => {
     const tenant = c.get('tenant');

@@ -44,7 +44,7 @@ const CODES = {
 
 function events(): EventObject[] {
   const statuses: VisitStatus[] = ['requested', 'accepted', 'checked_in', 'checked_out', 'cancelled'];
-  return [
+  const list: unknown[] = [
     {
       type: 'visit.submit',
       request: {
@@ -82,6 +82,7 @@ function events(): EventObject[] {
       { type: `xstate.error.actor.${actor}`, error: refusal(null, 500) },
     ]),
   ];
+  return list as EventObject[];
 }
 
 const specFor = (input: VisitInput): ModelSpec<typeof visitMachine> => ({
