@@ -278,7 +278,8 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       : claims.sub;
     // Created by reception or by the host: accepted at once, "approved by automatic" (issue #11).
     const automatic = reception || host.id === claims.sub;
-    const title = body.title?.trim() || 'Visita';
+    // No reason given: an empty title, which the portal shows in the reader's language.
+    const title = body.title?.trim() ?? '';
     const hostName = personName(host.first_name, host.last_name, host.username);
     const visitId = await db.transaction(async (tx) => {
       const { rows } = await tx.query<{ id: string }>(

@@ -56,7 +56,7 @@ export async function mailHost(
       .replaceAll('{visitor}', mail.visitorName)
       .replaceAll('{when}', mail.when)
       .replaceAll('{place}', mail.place)
-      .replaceAll('{title}', mail.title);
+      .replaceAll(' ({title})', mail.title ? ` (${mail.title})` : '');
   await tx.query('insert into outbox (tenant, recipient, subject, body, link) values ($1, $2, $3, $4, $5)', [
     mail.tenant,
     mail.to,

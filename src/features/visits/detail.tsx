@@ -11,7 +11,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMirror } from '../../runtime/screen-mirror';
-import { isReceptionist, StatusBadge, useSession, VisitHistory, VisitWhen } from './parts';
+import { isReceptionist, StatusBadge, useSession, VisitHistory, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
 function Info({ visit }: { visit: Visit }) {
@@ -58,7 +58,9 @@ function Info({ visit }: { visit: Visit }) {
 function PrintSheet({ visit, qr }: { visit: Visit; qr: string | null }) {
   return (
     <div data-print-area className="hidden print:block">
-      <h1 className="text-2xl font-semibold">{visit.title}</h1>
+      <h1 className="text-2xl font-semibold">
+        <VisitTitle visit={visit} />
+      </h1>
       {qr && <img src={qr} alt="" className="my-6 size-64" />}
       <Info visit={visit} />
     </div>
@@ -88,7 +90,7 @@ export function VisitDetail() {
     <section data-screen="VisitDetail" className="mx-auto max-w-3xl">
       <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
         <h1 className="text-2xl font-semibold">
-          {visit?.title ?? intl.formatMessage({ id: 'screen.VisitDetail' })}
+          {visit ? <VisitTitle visit={visit} /> : intl.formatMessage({ id: 'screen.VisitDetail' })}
         </h1>
         <Link
           href={pathFor(reception ? 'VisitList' : 'MyVisits') ?? '/'}

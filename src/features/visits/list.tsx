@@ -18,7 +18,7 @@ import {
   type VisitFilter,
 } from '../../domain/visits';
 import { useRuntime } from '../../runtime/context';
-import { isReceptionist, StatusBadge, useSession, VisitWhen } from './parts';
+import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
 const PAGE_SIZE = 10;
@@ -40,7 +40,7 @@ function VisitRow({ visit, reception }: { visit: Visit; reception: boolean }) {
         <div>
           <p className="font-medium">
             <Link href={detailHref(current)} className="text-brand underline-offset-2 hover:underline">
-              {current.title}
+              <VisitTitle visit={current} />
             </Link>
           </p>
           <p className="text-sm text-slate-700">

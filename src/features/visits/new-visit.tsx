@@ -19,7 +19,7 @@ import {
 } from '../../domain/visits';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { detailHref } from './list';
-import { isReceptionist, StatusBadge, useSession, VisitWhen } from './parts';
+import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
 
 const FIELD_ORDER: VisitField[] = [
   'host',
@@ -146,7 +146,7 @@ export function NewVisit() {
             )}
           </h1>
           <p className="mt-2 text-slate-700">
-            {created.title} · <VisitWhen visit={created} /> · {created.location.alias}
+            <VisitTitle visit={created} /> · <VisitWhen visit={created} /> · {created.location.alias}
           </p>
           <p className="mt-2">
             <StatusBadge status={created.status} />

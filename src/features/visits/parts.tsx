@@ -35,6 +35,11 @@ export function StatusBadge({ status }: { status: VisitStatus }) {
   );
 }
 
+/** The visit's reason or event, or "Visit" when none was given. */
+export function VisitTitle({ visit }: { visit: Pick<Visit, 'title'> }) {
+  return visit.title ? visit.title : <FormattedMessage id="visits.untitled" />;
+}
+
 /** "DD/MM/YYYY HH:mm–HH:mm" in the facility's timezone (spec §9; times are stored in UTC). */
 export function VisitWhen({ visit }: { visit: Visit }) {
   const tz = visit.location.timezone;

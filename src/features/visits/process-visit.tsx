@@ -9,7 +9,7 @@ import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { startQrScan } from '../../media/qr-scan';
 import { useRuntime } from '../../runtime/context';
-import { Refusal, StatusBadge, VisitWhen } from './parts';
+import { Refusal, StatusBadge, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
 /** Today's visit of the person reception has just read: one tap checks them in (kiosk) or out (terminal). */
@@ -39,7 +39,7 @@ function ArrivedVisit({ arrival }: { arrival: VisitArrival }) {
         {arrival.person.name}
       </p>
       <p className="mt-1 text-slate-700">
-        {visit.title} · <VisitWhen visit={visit} /> · {visit.location.alias}
+        <VisitTitle visit={visit} /> · <VisitWhen visit={visit} /> · {visit.location.alias}
       </p>
       <p className="text-slate-700">
         <FormattedMessage id="processVisit.host" values={{ host: visit.host.name ?? visit.host.email }} />
