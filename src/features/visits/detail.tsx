@@ -14,9 +14,16 @@ import { useScreenMirror } from '../../runtime/screen-mirror';
 import { isReceptionist, StatusBadge, useSession, VisitHistory, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
-function Info({ visit }: { visit: Visit }) {
+function Info({ visit, printed = false }: { visit: Visit; printed?: boolean }) {
   const rows: { messageId: string; value: React.ReactNode }[] = [
-    { messageId: 'visits.info.status', value: <StatusBadge status={visit.status} /> },
+    {
+      messageId: 'visits.info.status',
+      value: printed ? (
+        <FormattedMessage id={`visits.status.${visit.status}`} />
+      ) : (
+        <StatusBadge status={visit.status} />
+      ),
+    },
     { messageId: 'visits.info.when', value: <VisitWhen visit={visit} /> },
     { messageId: 'visits.info.location', value: `${visit.location.alias} (${visit.location.timezone})` },
     {
@@ -31,7 +38,10 @@ function Info({ visit }: { visit: Visit }) {
   ];
   const plan = (visit.extra_fields?.emergency_instructions as { accepted?: boolean } | undefined)?.accepted;
   return (
-    <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]" data-testid="visit-info">
+    <dl
+      className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]"
+      data-testid={printed ? undefined : 'visit-info'}
+    >
       {rows.map(({ messageId, value }) => (
         <div key={messageId} className="contents">
           <dt className="text-sm font-medium text-slate-700">
@@ -62,7 +72,7 @@ function PrintSheet({ visit, qr }: { visit: Visit; qr: string | null }) {
         <VisitTitle visit={visit} />
       </h1>
       {qr && <img src={qr} alt="" className="my-6 size-64" />}
-      <Info visit={visit} />
+      <Info visit={visit} printed />
     </div>
   );
 }
