@@ -40,7 +40,9 @@ export function VisitActions({
   const code = useSelector(actor, errorCodeOf);
   const reason = useSelector(actor, (s) => s.context.reason);
   const [confirming, setConfirming] = useState(false);
-  const canCancel = view.requested || view.accepted || view.checkedIn;
+  // Not offered once checked in (the server would refuse: visit_already_has_checkins); a page loaded before the
+  // check-in still offers it, and then shows the server's reason.
+  const canCancel = view.requested || view.accepted;
 
   return (
     <div className="flex flex-col gap-2">
