@@ -260,6 +260,7 @@ test.describe('visits', () => {
   });
 
   test('an expired confirmation link says so', async ({ page, request }) => {
+    test.setTimeout(120_000);
     // The second server (port + 1) gives confirmation links a 1-second life (VISIT_TOKEN_TTL).
     const base = `http://localhost:${port + 1}`;
     const token = await accessTokenOf(request, base, 'gambling', 'visitor');
@@ -295,6 +296,7 @@ test.describe('visits', () => {
       page,
       request,
     }) => {
+      test.setTimeout(180_000);
       const base = `http://localhost:${port}`;
       const message = (code: string) => page.getByText(t(lang, `common.errors.${code}`), { exact: true });
       await openAs(page, 'visitor', '/new-visit', lang);
