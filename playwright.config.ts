@@ -67,6 +67,8 @@ export default defineConfig({
         SEED_NEWCOMERS: '5',
         // The demo tenant of this server asks for the liveness proof (TakeSelfieAlive).
         LIFE_PROOFING_TENANTS: 'demo',
+        // Visit confirmation links live 1 s here (the expired-link journey of tests/e2e/visits.spec.ts).
+        VISIT_TOKEN_TTL: '1',
       },
     },
   ],

@@ -57,6 +57,13 @@ const dynamicPrefixes = [
   'takeSelfieAlive.action.',
   'review.field.',
   'validation.',
+  // Visits: statuses, history events and their kinds of actor, date presets, orderings, the detail's tabs.
+  'visits.status.',
+  'visits.history.',
+  'visits.actor.',
+  'visits.preset.',
+  'visits.order.',
+  'visits.tab.',
 ];
 
 function placeholders(message: string): string[] {

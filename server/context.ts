@@ -3,6 +3,7 @@ import type { Db } from './db/db';
 import type { Logger } from './logger';
 import type { OnboardingOptions } from './onboarding/options';
 import type { KnownOrigins } from './origins';
+import type { VisitsOptions } from './routes/visits';
 
 export interface AppConfig {
   distDir: string;
@@ -26,6 +27,8 @@ export interface AppDeps {
   origins?: KnownOrigins;
   /** TRUST_PROXY: X-Forwarded-Proto says whether the browser's origin is https. */
   trustProxy?: boolean;
+  /** Options of the visits API (clock, confirmation link lifetime); from the environment when omitted. */
+  visits?: VisitsOptions;
 }
 
 export type AppEnv = {

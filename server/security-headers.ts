@@ -4,7 +4,9 @@ import type { TLSSocket } from 'node:tls';
 // One source of truth: Hono middleware, the raw node listener and the identity provider all use this set.
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  // 'wasm-unsafe-eval' compiles WebAssembly only (no eval of scripts): reception's QR reader (zxing-wasm, served
+  // from this origin) needs it where the browser has no BarcodeDetector.
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob: mediastream:",

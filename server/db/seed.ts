@@ -1,5 +1,6 @@
 import { seedAccounts } from '../auth/accounts';
 import { seedProhibitedList } from '../onboarding/seed';
+import { seedVisits } from '../visits/seed';
 import type { Db } from './db';
 import { seedPeople } from './seed-people';
 import type { Seeder, TenantSeed } from './seeder';
@@ -31,7 +32,13 @@ const seedFacilities: Seeder = async (tx, tenant, data) => {
 };
 
 // Accounts come before what refers to them (the enrolled accounts' user records and credentials).
-export const SEEDERS: readonly Seeder[] = [seedFacilities, seedAccounts, seedPeople, seedProhibitedList];
+export const SEEDERS: readonly Seeder[] = [
+  seedFacilities,
+  seedAccounts,
+  seedPeople,
+  seedProhibitedList,
+  seedVisits,
+];
 
 export interface SeedOptions {
   /** From migrate(): only a database created by this start is seeded. */

@@ -37,7 +37,7 @@ export const screenComponents = {
   UserHome: lazyScreen(accreditations, 'UserHome'),
   UserProfile: lazyScreen(account, 'UserProfile'),
   DeleteAccount: lazyScreen(account, 'DeleteAccount'),
-  ProcessVisit: lazyScreen(account, 'ProcessVisit'),
+  ProcessVisit: lazyScreen(visits, 'ProcessVisit'),
   VisitList: lazyScreen(visits, 'VisitList'),
   MyVisits: lazyScreen(visits, 'MyVisits'),
   NewVisit: lazyScreen(visits, 'NewVisit'),

@@ -88,9 +88,13 @@ describe('guards (spec §2)', () => {
     expect(passesGuard('userManager', person(['get_users_all']), gambling)).toBe(true);
     expect(passesGuard('accounts', person(['get_accounts_all']), gambling)).toBe(true);
     expect(passesGuard('accounts', person(['can_view_complete_onboardings']), gambling)).toBe(true);
-    expect(passesGuard('visits', person(['post_visits_me']), gambling)).toBe(true);
+    // Visit screens: an enrolled visitor or a receptionist; an unenrolled visitor is not let in.
+    expect(passesGuard('visits', person(['post_visits_me'], true), gambling)).toBe(true);
+    expect(passesGuard('visits', person(['post_visits_me'], false), gambling)).toBe(false);
     expect(passesGuard('visits', person(['post_visits_all']), gambling)).toBe(true);
     expect(passesGuard('visits', person(USER), gambling)).toBe(false);
+    expect(passesGuard('reception', person(['post_visits_all']), gambling)).toBe(true);
+    expect(passesGuard('reception', person(['post_visits_me'], true), gambling)).toBe(false);
     for (const g of ['watchlist', 'audit', 'singleRegistration', 'userManager', 'accounts'] as const) {
       expect(passesGuard(g, person(USER), gambling), g).toBe(false);
     }

@@ -121,8 +121,12 @@ export function passesGuard(
       return hasRole(session, 'get_users_me') && session.enrolled;
     case 'deleteAccount':
       return f.canDeleteAccounts;
+    // Visit screens (spec §2): an enrolled visitor (their own) or a receptionist (all of them).
     case 'visits':
-      return f.isVisitor || f.isReceptionist;
+      return (f.isVisitor && session.enrolled) || f.isReceptionist;
+    // VisitList and ProcessVisit are reception's (spec §2: VisitList (receptionist); ProcessVisit).
+    case 'reception':
+      return f.isReceptionist;
   }
 }
 

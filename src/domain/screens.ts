@@ -16,7 +16,8 @@ export type Guard =
   | 'assistantNotUserManagerGambling'
   | 'profile'
   | 'deleteAccount'
-  | 'visits';
+  | 'visits'
+  | 'reception';
 
 export type Layout = 'app' | 'onboarding' | 'bare';
 
@@ -139,11 +140,11 @@ export const screens = {
   },
   ProcessVisit: {
     path: '/process-visit',
-    guard: 'visits',
+    guard: 'reception',
     layout: 'app',
   },
   // Visits
-  VisitList: { path: '/visits', guard: 'visits', layout: 'app' },
+  VisitList: { path: '/visits', guard: 'reception', layout: 'app' },
   MyVisits: { path: '/my-visits', guard: 'visits', layout: 'app' },
   NewVisit: {
     path: '/new-visit/:userId?',

@@ -1,7 +1,9 @@
-import { ScreenPending } from '../../components/screen-pending';
+import { VisitsScreen } from './list';
 
-export const VisitList = () => <ScreenPending screen="VisitList" />;
-export const MyVisits = () => <ScreenPending screen="MyVisits" />;
-export const NewVisit = () => <ScreenPending screen="NewVisit" />;
-export const VisitDetail = () => <ScreenPending screen="VisitDetail" />;
-export const VisitConfirmation = () => <ScreenPending screen="VisitConfirmation" />;
+export { VisitConfirmation } from './confirmation';
+export { VisitDetail } from './detail';
+export { NewVisit } from './new-visit';
+export { ProcessVisit } from './process-visit';
+
+export const VisitList = () => <VisitsScreen screen="VisitList" />;
+export const MyVisits = () => <VisitsScreen screen="MyVisits" />;

@@ -1,0 +1,197 @@
+// The effects the visit screens' machines name (spec §7 Visits): the visit machine's calls, the list machine's
+// pages of visits, the facilities of NewVisit, reception's arrival lookup, and NewVisit's draft kept in
+// sessionStorage so that what was typed survives a reload (spec §3: only auth and onboarding state go to
+// localStorage).
+import { fromPromise } from 'xstate';
+import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
+import { type VisitCallError, visitMachine } from '../../machines/visit.machine';
+import type { Facility } from '../api/contract/facilities';
+import type { VisitArrival } from '../api/contract/visits';
+import { type ApiError, isApiError } from '../api/errors';
+import { listFacilities } from '../api/facilities';
+import {
+  cancelVisit,
+  checkInVisit,
+  checkOutVisit,
+  confirmVisit,
+  createVisit,
+  findArrival,
+  getVisit,
+  listVisits,
+  visitQr,
+} from '../api/visits';
+import { decodeVisitFilter, emptyNewVisitForm, type NewVisitForm, presetRange } from '../domain/visits';
+import type { Runtime } from '../runtime/context';
+
+// The server names request fields (spec §3 New visit request); the form names its own.
+const FORM_FIELD: Record<string, string> = {
+  start_at: 'startAt',
+  end_at: 'endAt',
+  'visitor.name': 'visitorName',
+  'visitor.email': 'visitorEmail',
+  extra_fields: 'planRead',
+  'extra_fields.emergency_instructions': 'planRead',
+};
+
+/** What the machine sees of a failed call: status, the server's code and reason, the 422 fields. */
+export function visitCallError(error: unknown): VisitCallError {
+  if (!isApiError(error)) return { status: 0, code: null, detail: null, fieldErrors: {} };
+  const fieldErrors: Record<string, string> = {};
+  for (const e of error.problem?.errors ?? []) fieldErrors[FORM_FIELD[e.field] ?? e.field] = e.code;
+  return {
+    status: error.status,
+    code: error.problem?.code ?? null,
+    detail: error.problem?.detail ?? null,
+    fieldErrors,
+  };
+}
+
+// Refusals and field errors are the screen's to show (an error state of the machine); anything else the
+// API client reports as usual.
+const quiet = () => {};
+const REFUSALS = { handlers: { 400: quiet, 404: quiet, 409: quiet, 410: quiet, 422: quiet } };
+
+type Api = Pick<Runtime, 'apiClient'>;
+
+async function call<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw visitCallError(error);
+  }
+}
+
+/** The visit machine with the real calls; `onChanged` hears every change the server accepted. */
+export function visitLogic(runtime: Api, options: { onChanged?: () => void } = {}) {
+  return visitMachine.provide({
+    actors: {
+      createVisit: fromPromise(async ({ input, signal }) =>
+        call(async () => createVisit(await runtime.apiClient(), input.request, { signal, ...REFUSALS })),
+      ),
+      fetchVisit: fromPromise(async ({ input, signal }) => {
+        // VisitDetail without its data param (spec §2): no visit, as if not found.
+        if (!input.visitId) throw { status: 404, code: 'not_found', detail: null, fieldErrors: {} };
+        return call(async () => getVisit(await runtime.apiClient(), input.visitId, { signal, ...REFUSALS }));
+      }),
+      cancelVisit: fromPromise(async ({ input, signal }) =>
+        call(async () => cancelVisit(await runtime.apiClient(), input.visitId, { signal, ...REFUSALS })),
+      ),
+      checkIn: fromPromise(async ({ input, signal }) =>
+        call(async () =>
+          checkInVisit(await runtime.apiClient(), input.visitId, input.via, { signal, ...REFUSALS }),
+        ),
+      ),
+      checkOut: fromPromise(async ({ input, signal }) =>
+        call(async () =>
+          checkOutVisit(await runtime.apiClient(), input.visitId, input.via, { signal, ...REFUSALS }),
+        ),
+      ),
+      confirmVisit: fromPromise(async ({ input, signal }) =>
+        call(async () =>
+          confirmVisit(await runtime.apiClient(), input.visitId, input.token, input.outcome, {
+            signal,
+            ...REFUSALS,
+          }),
+        ),
+      ),
+    },
+    actions: { visitChanged: () => options.onChanged?.() },
+  });
+}
+
+/** The list machine over GET /public/visits; its filter string is a VisitFilter (src/domain/visits.ts). */
+export function visitListLogic(runtime: Api, now: () => Date = () => new Date()) {
+  return listMachine.provide({
+    actors: {
+      fetchPage: fromPromise<Page, PageQuery>(async ({ input, signal }) => {
+        const filter = decodeVisitFilter(input.filter);
+        const range = presetRange(filter.preset, now());
+        return listVisits(
+          await runtime.apiClient(),
+          {
+            pageSize: input.pageSize,
+            pageIndex: input.pageIndex,
+            fromDate: range.fromDate,
+            toDate: range.toDate,
+            ...(range.pending ? { status: 'pending' as const } : {}),
+            visitor: filter.visitor,
+            user: filter.host,
+            orderby: filter.orderby,
+            sorted: filter.sorted,
+          },
+          { signal },
+        );
+      }),
+    },
+  });
+}
+
+/** The facilities a visit can be booked at (GET /internal/facilities), limited to the tenant's visits.locations. */
+export function facilitiesLogic(runtime: Api, locations: readonly string[]) {
+  return fromPromise<Facility[]>(async ({ signal }) => {
+    const all = await listFacilities(await runtime.apiClient(), { signal });
+    return locations.length === 0
+      ? all
+      : all.filter((f) => locations.includes(f.facility_id) || locations.includes(f.alias));
+  });
+}
+
+export type ArrivalOutcome =
+  | { kind: 'found'; arrival: VisitArrival }
+  | { kind: 'refused'; code: 'no_visit_today' | 'credential_not_valid' | 'unknown' };
+
+/** Reception: today's visit of the person whose code was read; refusals as outcomes, not errors. */
+export function arrivalLogic(runtime: Api) {
+  return fromPromise<ArrivalOutcome, { code: string }>(async ({ input, signal }) => {
+    try {
+      const arrival = await findArrival(await runtime.apiClient(), input.code, { signal, ...REFUSALS });
+      return { kind: 'found', arrival };
+    } catch (error) {
+      const code = isApiError(error) ? (error as ApiError).problem?.code : undefined;
+      if (code === 'no_visit_today' || code === 'credential_not_valid') return { kind: 'refused', code };
+      return { kind: 'refused', code: 'unknown' };
+    }
+  });
+}
+
+/** The visitor's QR of a visit as an object URL (img-src blob:), or null when they hold no valid one. */
+export function visitQrLogic(runtime: Api) {
+  return fromPromise<string | null, { visitId: string }>(async ({ input, signal }) => {
+    try {
+      const png = await visitQr(await runtime.apiClient(), input.visitId, { signal, silent: true });
+      return URL.createObjectURL(png);
+    } catch {
+      return null;
+    }
+  });
+}
+
+const draftKey = (tenant: string, userId: string) => `visits.draft.${tenant}.${userId}`;
+
+/** NewVisit's typed values, kept per tenant and person for the tab's life (a reload keeps them). */
+export const newVisitDraft = {
+  load(tenant: string, userId: string): NewVisitForm {
+    try {
+      const raw = sessionStorage.getItem(draftKey(tenant, userId));
+      return raw
+        ? { ...emptyNewVisitForm(), ...(JSON.parse(raw) as Partial<NewVisitForm>) }
+        : emptyNewVisitForm();
+    } catch {
+      return emptyNewVisitForm();
+    }
+  },
+  save(tenant: string, userId: string, form: NewVisitForm): void {
+    try {
+      sessionStorage.setItem(draftKey(tenant, userId), JSON.stringify(form));
+    } catch {
+      // A full or disabled storage only loses the draft on reload.
+    }
+  },
+  clear(tenant: string, userId: string): void {
+    try {
+      sessionStorage.removeItem(draftKey(tenant, userId));
+    } catch {
+      // Nothing to clear.
+    }
+  },
+};

@@ -1,0 +1,323 @@
+import { isCleanText } from '../api/contract/text';
+
+// Visit rules (spec §4 cancellation, §5 Visits, §9 presets and formats), pure so that NewVisit checks them as
+// the person types and the reference server checks them again with the same code.
+
+export type VisitField =
+  | 'host'
+  | 'date'
+  | 'startAt'
+  | 'endAt'
+  | 'location'
+  | 'title'
+  | 'visitorName'
+  | 'visitorEmail'
+  | 'guests'
+  | 'planRead';
+
+/** What NewVisit holds while the person types (spec §3 Visit form fields). */
+export interface NewVisitForm {
+  host: string;
+  /** YYYY-MM-DD, in the facility's timezone. */
+  date: string;
+  /** HH:mm, in the facility's timezone. */
+  startAt: string;
+  endAt: string;
+  location: string;
+  /** Reason or event (optional); it becomes the visit's title. */
+  title: string;
+  visitorName: string;
+  visitorEmail: string;
+  guests: string;
+  planRead: boolean;
+}
+
+export const emptyNewVisitForm = (): NewVisitForm => ({
+  host: '',
+  date: '',
+  startAt: '',
+  endAt: '',
+  location: '',
+  title: '',
+  visitorName: '',
+  visitorEmail: '',
+  guests: '0',
+  planRead: false,
+});
+
+/** Spec §5 Visits, one code per rule; the portal shows common.errors.{code}. */
+export type VisitRuleCode =
+  | 'required'
+  | 'wrong_format'
+  | 'visit_date_past'
+  | 'host_not_found'
+  | 'visit_start_invalid'
+  | 'visit_start_past'
+  | 'host_busy'
+  | 'visit_location_invalid'
+  | 'visit_title_invalid'
+  | 'visit_end_before_arrival'
+  | 'emergency_plan_not_read';
+
+export type VisitFieldErrors = Partial<Record<VisitField, VisitRuleCode>>;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The wall-clock parts of an instant in a timezone. */
+function partsIn(instant: Date, timeZone: string) {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(instant);
+  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0);
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** YYYY-MM-DD of an instant in a timezone. */
+export function dateIn(instant: Date, timeZone: string): string {
+  const p = partsIn(instant, timeZone);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
+}
+
+/** HH:mm of an instant in a timezone. */
+export function timeIn(instant: Date, timeZone: string): string {
+  const p = partsIn(instant, timeZone);
+  return `${pad(p.hour)}:${pad(p.minute)}`;
+}
+
+/** DD/MM/YYYY of an instant in a timezone (spec §9). */
+export function displayDateIn(instant: Date, timeZone: string): string {
+  const [year, month, day] = dateIn(instant, timeZone).split('-');
+  return `${day}/${month}/${year}`;
+}
+
+/** DD/MM/YYYY HH:mm of an instant in a timezone (spec §9 date-hour). */
+export const displayDateTimeIn = (instant: Date, timeZone: string) =>
+  `${displayDateIn(instant, timeZone)} ${timeIn(instant, timeZone)}`;
+
+/** The instant a wall-clock date and time name in a timezone; undefined when either is not valid. */
+export function zonedInstant(date: string, time: string, timeZone: string): Date | undefined {
+  const d = DATE.exec(date);
+  const t = TIME.exec(time);
+  if (!d || !t || !isTimeZone(timeZone)) return undefined;
+  const [year, month, day, hour, minute] = [d[1], d[2], d[3], t[1], t[2]].map(Number) as number[];
+  const wanted = Date.UTC(year as number, (month as number) - 1, day, hour, minute);
+  const check = new Date(wanted);
+  if (check.getUTCMonth() !== (month as number) - 1 || check.getUTCDate() !== day) return undefined;
+  // The offset at the guess, then at the corrected instant (right across a DST change).
+  let instant = wanted;
+  for (let i = 0; i < 2; i++) {
+    const p = partsIn(new Date(instant), timeZone);
+    const shown = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+    instant += wanted - shown;
+  }
+  return new Date(instant);
+}
+
+export interface VisitRuleContext {
+  now: Date;
+  /** The facilities the person may choose (already limited to the tenant's visits.locations). */
+  facilities: readonly { facility_id: string; timezone: string }[];
+  mustAcceptPlan: boolean;
+}
+
+/**
+ * The rules of spec §5 that need nothing but the form: each wrong field with its one code. The host being
+ * found and having no other visit then are the server's to say (host_not_found, host_busy).
+ */
+export function visitFormErrors(form: NewVisitForm, rules: VisitRuleContext): VisitFieldErrors {
+  const errors: VisitFieldErrors = {};
+  const host = form.host.trim();
+  if (!host) errors.host = 'required';
+  else if (!EMAIL.test(host) || host.length > 254) errors.host = 'wrong_format';
+
+  const facility = rules.facilities.find((f) => f.facility_id === form.location);
+  if (!form.location) errors.location = 'required';
+  else if (!facility || !isTimeZone(facility.timezone)) errors.location = 'visit_location_invalid';
+  const timeZone = facility && isTimeZone(facility.timezone) ? facility.timezone : 'UTC';
+
+  if (!form.date) errors.date = 'required';
+  else if (!DATE.test(form.date) || !zonedInstant(form.date, '00:00', timeZone)) errors.date = 'wrong_format';
+  else if (form.date < dateIn(rules.now, timeZone)) errors.date = 'visit_date_past';
+
+  const start = zonedInstant(form.date, form.startAt, timeZone);
+  if (!form.startAt) errors.startAt = 'required';
+  else if (!start) {
+    if (!errors.date) errors.startAt = 'visit_start_invalid';
+  } else if (!errors.date && start.getTime() <= rules.now.getTime()) errors.startAt = 'visit_start_past';
+
+  const end = zonedInstant(form.date, form.endAt, timeZone);
+  if (!form.endAt) errors.endAt = 'required';
+  else if (!TIME.test(form.endAt)) errors.endAt = 'wrong_format';
+  else if (start && end && end.getTime() <= start.getTime()) errors.endAt = 'visit_end_before_arrival';
+
+  if (form.title.length > 200 || !isCleanText(form.title)) errors.title = 'visit_title_invalid';
+
+  const name = form.visitorName.trim();
+  if (!name) errors.visitorName = 'required';
+  else if (name.length > 100) errors.visitorName = 'wrong_format';
+  const email = form.visitorEmail.trim();
+  if (!email) errors.visitorEmail = 'required';
+  else if (!EMAIL.test(email) || email.length > 254) errors.visitorEmail = 'wrong_format';
+
+  if (!/^\d{1,2}$/.test(form.guests.trim() || '0')) errors.guests = 'wrong_format';
+  if (rules.mustAcceptPlan && !form.planRead) errors.planRead = 'emergency_plan_not_read';
+  return errors;
+}
+
+/** Spec §4: cancellation is refused once the visit has check-ins or has started. */
+export function cancellationRefusal(
+  visit: { status: string; expected_at: string | Date },
+  now: Date,
+): 'visit_already_has_checkins' | 'visit_already_started' | 'visit_already_cancelled' | null {
+  if (visit.status === 'cancelled') return 'visit_already_cancelled';
+  if (visit.status === 'checked_in' || visit.status === 'checked_out') return 'visit_already_has_checkins';
+  if (new Date(visit.expected_at).getTime() <= now.getTime()) return 'visit_already_started';
+  return null;
+}
+
+/** A visit in progress (account deletion refuses meanwhile): checked in, or accepted and under way. */
+export function isVisitInProgress(
+  visit: { status: string; expected_at: string | Date; leaving_at: string | Date },
+  now: Date,
+): boolean {
+  if (visit.status === 'checked_in') return true;
+  const t = now.getTime();
+  return (
+    visit.status === 'accepted' &&
+    new Date(visit.expected_at).getTime() <= t &&
+    t < new Date(visit.leaving_at).getTime()
+  );
+}
+
+/** Spec §9 visit date presets. */
+export const VISIT_PRESETS = ['today', 'tomorrow', 'pendingThisWeek', 'allPending', 'last30Days'] as const;
+export type VisitPreset = (typeof VISIT_PRESETS)[number];
+
+export interface VisitRange {
+  /** Instants, ISO; the server keeps visits whose arrival is within [fromDate, toDate). */
+  fromDate?: string;
+  toDate?: string;
+  /** Pending presets keep only visits still to happen (requested or accepted). */
+  pending: boolean;
+}
+
+const startOfLocalDay = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate());
+const addDays = (date: Date, days: number) =>
+  new Date(date.getFullYear(), date.getMonth(), date.getDate() + days);
+
+/** The range of a preset, in the browser's days; a week ends after Sunday (ISO weeks, as in Spain). */
+export function presetRange(preset: VisitPreset, now: Date): VisitRange {
+  const today = startOfLocalDay(now);
+  switch (preset) {
+    case 'today':
+      return { fromDate: today.toISOString(), toDate: addDays(today, 1).toISOString(), pending: false };
+    case 'tomorrow':
+      return {
+        fromDate: addDays(today, 1).toISOString(),
+        toDate: addDays(today, 2).toISOString(),
+        pending: false,
+      };
+    case 'pendingThisWeek': {
+      const daysToMonday = (8 - today.getDay()) % 7 || 7;
+      return {
+        fromDate: now.toISOString(),
+        toDate: addDays(today, daysToMonday).toISOString(),
+        pending: true,
+      };
+    }
+    case 'allPending':
+      return { fromDate: now.toISOString(), pending: true };
+    case 'last30Days':
+      return {
+        fromDate: addDays(today, -30).toISOString(),
+        toDate: addDays(today, 1).toISOString(),
+        pending: false,
+      };
+  }
+}
+
+/** The list's filter (the list machine holds one string): preset, visitor, host and ordering as a query. */
+export interface VisitFilter {
+  preset: VisitPreset;
+  visitor: string;
+  host: string;
+  orderby: 'expected_at' | 'visitor' | 'host' | 'status';
+  sorted: 'asc' | 'desc';
+}
+
+export const defaultVisitFilter = (): VisitFilter => ({
+  preset: 'allPending',
+  visitor: '',
+  host: '',
+  orderby: 'expected_at',
+  sorted: 'asc',
+});
+
+export function encodeVisitFilter(filter: VisitFilter): string {
+  return new URLSearchParams({
+    preset: filter.preset,
+    visitor: filter.visitor.trim(),
+    host: filter.host.trim(),
+    orderby: filter.orderby,
+    sorted: filter.sorted,
+  }).toString();
+}
+
+export function decodeVisitFilter(value: string): VisitFilter {
+  const params = new URLSearchParams(value);
+  const fallback = defaultVisitFilter();
+  const preset = params.get('preset') as VisitPreset | null;
+  const orderby = params.get('orderby') as VisitFilter['orderby'] | null;
+  return {
+    preset: preset && VISIT_PRESETS.includes(preset) ? preset : fallback.preset,
+    visitor: params.get('visitor') ?? '',
+    host: params.get('host') ?? '',
+    orderby:
+      orderby && ['expected_at', 'visitor', 'host', 'status'].includes(orderby) ? orderby : 'expected_at',
+    sorted: params.get('sorted') === 'desc' ? 'desc' : 'asc',
+  };
+}
+
+/** What the QR of a credential encodes (server/routes/credentials.ts credentialPayload). */
+export function parseCredentialCode(
+  code: string,
+): { tenant: string; acsId: string; sid: string } | undefined {
+  const match = /^acs:([a-z0-9-]+):([^:]+):([0-9a-f-]{36})$/i.exec(code.trim());
+  if (!match) return undefined;
+  try {
+    return {
+      tenant: match[1] as string,
+      acsId: decodeURIComponent(match[2] as string),
+      sid: match[3] as string,
+    };
+  } catch {
+    return undefined;
+  }
+}

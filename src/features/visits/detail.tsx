@@ -1,0 +1,168 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useSearch } from 'wouter';
+import { visitLogic, visitQrLogic } from '../../actors/visits';
+import type { Visit } from '../../api/contract/visits';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { pathFor } from '../../domain/screens';
+import { useRuntime } from '../../runtime/context';
+import { useScreenMirror } from '../../runtime/screen-mirror';
+import { isReceptionist, StatusBadge, useSession, VisitHistory, VisitTitle, VisitWhen } from './parts';
+import { VisitActions } from './visit-actions';
+
+function Info({ visit, printed = false }: { visit: Visit; printed?: boolean }) {
+  const rows: { messageId: string; value: React.ReactNode }[] = [
+    {
+      messageId: 'visits.info.status',
+      value: printed ? (
+        <FormattedMessage id={`visits.status.${visit.status}`} />
+      ) : (
+        <StatusBadge status={visit.status} />
+      ),
+    },
+    { messageId: 'visits.info.when', value: <VisitWhen visit={visit} /> },
+    { messageId: 'visits.info.location', value: `${visit.location.alias} (${visit.location.timezone})` },
+    {
+      messageId: 'visits.info.host',
+      value: visit.host.name ? `${visit.host.name} · ${visit.host.email}` : visit.host.email,
+    },
+    {
+      messageId: 'visits.info.visitor',
+      value: [visit.visitorData.name, visit.visitorData.email].filter(Boolean).join(' · ') || '—',
+    },
+    { messageId: 'visits.info.guests', value: String(visit.guests) },
+  ];
+  const plan = (visit.extra_fields?.emergency_instructions as { accepted?: boolean } | undefined)?.accepted;
+  return (
+    <dl
+      className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]"
+      data-testid={printed ? undefined : 'visit-info'}
+    >
+      {rows.map(({ messageId, value }) => (
+        <div key={messageId} className="contents">
+          <dt className="text-sm font-medium text-slate-700">
+            <FormattedMessage id={messageId} />
+          </dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+      <dt className="text-sm font-medium text-slate-700">
+        <FormattedMessage id="visits.info.plan" />
+      </dt>
+      <dd>
+        {plan ? (
+          <FormattedMessage id="visits.info.planRead" />
+        ) : (
+          <FormattedMessage id="visits.info.planNotRead" />
+        )}
+      </dd>
+    </dl>
+  );
+}
+
+/** One page to print: the visitor's QR and the visit's data (print stylesheet in src/styles/index.css). */
+function PrintSheet({ visit, qr }: { visit: Visit; qr: string | null }) {
+  return (
+    <div data-print-area className="hidden print:block">
+      <h1 className="text-2xl font-semibold">
+        <VisitTitle visit={visit} />
+      </h1>
+      {qr && <img src={qr} alt="" className="my-6 size-64" />}
+      <Info visit={visit} printed />
+    </div>
+  );
+}
+
+/** VisitDetail (visit-detail?data={visitId}): tabs info and history, the actions, print-QR (spec §2). */
+export function VisitDetail() {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const session = useSession();
+  const reception = isReceptionist(session);
+  const visitId = new URLSearchParams(useSearch()).get('data') ?? '';
+  const [logic] = useState(() => visitLogic(runtime));
+  const actor = useActorRef(logic, { input: { mode: 'view', visitId } });
+  // A visit that is not there (no data param, or not this person's) sends the person to MyVisits.
+  useScreenMirror(actor);
+  const visit = useSelector(actor, (s) => s.context.visit);
+  const loading = useSelector(actor, (s) => s.hasTag('loading'));
+  const failed = useSelector(actor, (s) => s.matches('failed') && s.context.visit === null);
+  const [qrLogic] = useState(() => visitQrLogic(runtime));
+  const qrActor = useActorRef(qrLogic, { input: { visitId } });
+  const qr = useSelector(qrActor, (s) => (s.status === 'done' ? s.output : null));
+  useEffect(() => () => (qr ? URL.revokeObjectURL(qr) : undefined), [qr]);
+
+  return (
+    <section data-screen="VisitDetail" className="mx-auto max-w-3xl">
+      <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
+        <h1 className="text-2xl font-semibold">
+          {visit ? <VisitTitle visit={visit} /> : intl.formatMessage({ id: 'screen.VisitDetail' })}
+        </h1>
+        <Link
+          href={pathFor(reception ? 'VisitList' : 'MyVisits') ?? '/'}
+          className={buttonVariants({ variant: 'secondary', size: 'sm' })}
+        >
+          <FormattedMessage id={reception ? 'screen.VisitList' : 'screen.MyVisits'} />
+        </Link>
+      </div>
+      {loading && !visit && <Spinner label={intl.formatMessage({ id: 'visits.loading' })} />}
+      {failed && (
+        <Card className="mt-4">
+          <p>
+            <FormattedMessage id="visits.failed" />
+          </p>
+          <Button className="mt-4" variant="secondary" onClick={() => actor.send({ type: 'visit.reload' })}>
+            <FormattedMessage id="visits.retry" />
+          </Button>
+        </Card>
+      )}
+      {visit && (
+        <>
+          <Tabs.Root defaultValue="info" className="mt-4 print:hidden">
+            <Tabs.List
+              className="flex gap-1 border-b border-slate-200"
+              aria-label={intl.formatMessage({ id: 'visits.tabs' })}
+            >
+              {(['info', 'history'] as const).map((tab) => (
+                <Tabs.Trigger
+                  key={tab}
+                  value={tab}
+                  data-testid={`visit-tab-${tab}`}
+                  className="-mb-px border-b-2 border-transparent px-4 py-2 font-medium text-slate-700 data-[state=active]:border-brand data-[state=active]:text-slate-900"
+                >
+                  <FormattedMessage id={`visits.tab.${tab}`} />
+                </Tabs.Trigger>
+              ))}
+            </Tabs.List>
+            <Tabs.Content value="info" className="pt-4">
+              <Card>
+                <Info visit={visit} />
+                <div className="mt-6 flex flex-col gap-3">
+                  <VisitActions actor={actor} reception={reception} via="reception" />
+                  {qr && (
+                    <Button
+                      variant="secondary"
+                      className="self-start"
+                      data-testid="visit-print"
+                      onClick={() => window.print()}
+                    >
+                      <FormattedMessage id="visits.printQr" />
+                    </Button>
+                  )}
+                </div>
+              </Card>
+            </Tabs.Content>
+            <Tabs.Content value="history" className="pt-4">
+              <VisitHistory visit={visit} />
+            </Tabs.Content>
+          </Tabs.Root>
+          <PrintSheet visit={visit} qr={qr} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,244 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { type FormEvent, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'wouter';
+import { totalPages } from '../../../machines/list.machine';
+import { visitListLogic, visitLogic } from '../../actors/visits';
+import type { Visit } from '../../api/contract/visits';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { pathFor } from '../../domain/screens';
+import {
+  decodeVisitFilter,
+  defaultVisitFilter,
+  encodeVisitFilter,
+  VISIT_PRESETS,
+  type VisitFilter,
+} from '../../domain/visits';
+import { useRuntime } from '../../runtime/context';
+import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
+import { VisitActions } from './visit-actions';
+
+const PAGE_SIZE = 10;
+
+const ORDERS = ['expected_at.asc', 'expected_at.desc', 'visitor.asc', 'host.asc', 'status.asc'] as const;
+
+export const detailHref = (visit: Pick<Visit, 'id'>) =>
+  `${pathFor('VisitDetail')}?data=${encodeURIComponent(visit.id)}`;
+
+/** One visit of the list, with the actions its state and the person's role allow. */
+function VisitRow({ visit, reception }: { visit: Visit; reception: boolean }) {
+  const runtime = useRuntime();
+  const [logic] = useState(() => visitLogic(runtime));
+  const actor = useActorRef(logic, { input: { mode: 'view', visitId: visit.id, visit } });
+  const current = useSelector(actor, (s) => s.context.visit) ?? visit;
+  return (
+    <li className="flex flex-col gap-3 p-4" data-testid="visit-row" data-visit-id={visit.id}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <p className="font-medium">
+            <Link href={detailHref(current)} className="text-brand underline-offset-2 hover:underline">
+              <VisitTitle visit={current} />
+            </Link>
+          </p>
+          <p className="text-sm text-slate-700">
+            <VisitWhen visit={current} /> · {current.location.alias}
+          </p>
+          <p className="text-sm text-slate-700">
+            <FormattedMessage
+              id="visits.row.people"
+              values={{
+                visitor: current.visitorData.name ?? current.visitorData.email ?? '—',
+                host: current.host.name ?? current.host.email,
+              }}
+            />
+          </p>
+        </div>
+        <StatusBadge status={current.status} />
+      </div>
+      <VisitActions actor={actor} reception={reception} via="reception" />
+    </li>
+  );
+}
+
+/**
+ * VisitList (reception, every visit) and MyVisits (an enrolled visitor's own): one screen on the list machine
+ * (spec §2, §9 presets and summary), filtered by date preset, visitor and host, and ordered.
+ */
+export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const session = useSession();
+  const reception = isReceptionist(session) && screen === 'VisitList';
+  const [logic] = useState(() => visitListLogic(runtime));
+  const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
+  const state = useSelector(list, (s) =>
+    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+  );
+  const context = useSelector(list, (s) => s.context);
+  const applied = context.filter ? decodeVisitFilter(context.filter) : defaultVisitFilter();
+  const [visitor, setVisitor] = useState('');
+  const [host, setHost] = useState('');
+  const visits = context.items as Visit[];
+  const pages = totalPages(context);
+
+  const apply = (change: Partial<VisitFilter>) =>
+    list.send({ type: 'filter.change', filter: encodeVisitFilter({ ...applied, ...change }) });
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    apply({ visitor, host });
+  };
+
+  return (
+    <section data-screen={screen} className="mx-auto max-w-4xl">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">
+          <FormattedMessage id={`screen.${screen}`} />
+        </h1>
+        <Link
+          href={pathFor('NewVisit') ?? '/'}
+          className={buttonVariants({ size: 'sm' })}
+          data-testid="new-visit-link"
+        >
+          <FormattedMessage id="visits.new" />
+        </Link>
+      </div>
+
+      <fieldset className="mt-4">
+        <legend className="text-sm font-medium text-slate-800">
+          <FormattedMessage id="visits.presets" />
+        </legend>
+        <div className="mt-2 flex flex-wrap gap-2" data-testid="visit-presets">
+          {VISIT_PRESETS.map((preset) => (
+            <Button
+              key={preset}
+              size="sm"
+              variant={applied.preset === preset ? 'primary' : 'secondary'}
+              aria-pressed={applied.preset === preset}
+              data-preset={preset}
+              onClick={() => apply({ preset })}
+            >
+              <FormattedMessage id={`visits.preset.${preset}`} />
+            </Button>
+          ))}
+        </div>
+      </fieldset>
+
+      <search>
+        <form onSubmit={search} className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto_auto] sm:items-end">
+          {reception && (
+            <Field
+              label={intl.formatMessage({ id: 'visits.filter.visitor' })}
+              value={visitor}
+              onChange={(event) => setVisitor(event.target.value)}
+              type="search"
+              autoComplete="off"
+            />
+          )}
+          <Field
+            label={intl.formatMessage({ id: 'visits.filter.host' })}
+            value={host}
+            onChange={(event) => setHost(event.target.value)}
+            type="search"
+            autoComplete="off"
+          />
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor="visit-order" className="text-sm font-medium text-slate-800">
+              <FormattedMessage id="visits.order" />
+            </label>
+            <select
+              id="visit-order"
+              className="h-11 rounded-lg border border-slate-300 bg-white px-3"
+              value={`${applied.orderby}.${applied.sorted}`}
+              onChange={(event) => {
+                const [orderby, sorted] = event.target.value.split('.') as [
+                  VisitFilter['orderby'],
+                  'asc' | 'desc',
+                ];
+                apply({ orderby, sorted });
+              }}
+            >
+              {ORDERS.map((order) => (
+                <option key={order} value={order}>
+                  {intl.formatMessage({ id: `visits.order.${order}` })}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Button type="submit">
+            <FormattedMessage id="visits.filter.apply" />
+          </Button>
+        </form>
+      </search>
+
+      <div className="mt-6" aria-live="polite" aria-busy={state === 'loading'}>
+        {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'visits.loading' })} />}
+        {state === 'failed' && (
+          <Card>
+            <p>
+              <FormattedMessage id="visits.listFailed" />
+            </p>
+            <Button className="mt-4" variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
+              <FormattedMessage id="visits.retry" />
+            </Button>
+          </Card>
+        )}
+        {state === 'ready' && visits.length === 0 && (
+          <Card>
+            <p data-testid="visits-empty">
+              <FormattedMessage id="visits.empty" />
+            </p>
+          </Card>
+        )}
+        {state === 'ready' && visits.length > 0 && (
+          <>
+            <ul
+              className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+              data-testid="visits"
+            >
+              {visits.map((visit) => (
+                <VisitRow key={visit.id} visit={visit} reception={reception} />
+              ))}
+            </ul>
+            <nav
+              aria-label={intl.formatMessage({ id: 'visits.pages' })}
+              className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm"
+            >
+              <p data-testid="visits-summary">
+                <FormattedMessage
+                  id="list.summary"
+                  values={{
+                    shown: visits.length,
+                    total: context.totalItems,
+                    page: context.pageIndex + 1,
+                    pages,
+                  }}
+                />
+              </p>
+              <div className="flex gap-2">
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={context.pageIndex === 0}
+                  onClick={() => list.send({ type: 'page.previous' })}
+                >
+                  <FormattedMessage id="list.previous" />
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={context.pageIndex + 1 >= pages}
+                  onClick={() => list.send({ type: 'page.next' })}
+                >
+                  <FormattedMessage id="list.next" />
+                </Button>
+              </div>
+            </nav>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

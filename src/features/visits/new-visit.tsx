@@ -1,0 +1,298 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'wouter';
+import { facilitiesLogic, newVisitDraft, visitLogic } from '../../actors/visits';
+import type { Facility } from '../../api/contract/facilities';
+import type { NewVisitRequest } from '../../api/contract/visits';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { pathFor } from '../../domain/screens';
+import {
+  type NewVisitForm,
+  type VisitField,
+  type VisitFieldErrors,
+  visitFormErrors,
+  zonedInstant,
+} from '../../domain/visits';
+import { useRuntime, useTenant } from '../../runtime/context';
+import { detailHref } from './list';
+import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
+
+const FIELD_ORDER: VisitField[] = [
+  'host',
+  'date',
+  'startAt',
+  'endAt',
+  'location',
+  'title',
+  'visitorName',
+  'visitorEmail',
+  'guests',
+  'planRead',
+];
+
+function toRequest(form: NewVisitForm, facility: Facility): NewVisitRequest {
+  const start = zonedInstant(form.date, form.startAt, facility.timezone) as Date;
+  const end = zonedInstant(form.date, form.endAt, facility.timezone) as Date;
+  return {
+    ...(form.title.trim() ? { title: form.title.trim() } : {}),
+    start_at: start.toISOString(),
+    end_at: end.toISOString(),
+    host: form.host.trim(),
+    visitor: { name: form.visitorName.trim(), email: form.visitorEmail.trim() },
+    location: facility.facility_id,
+    guests: Number(form.guests.trim() || '0'),
+    extra_fields: { emergency_instructions: { accepted: form.planRead } },
+  };
+}
+
+/**
+ * NewVisit (new-visit/{userId?}): every rule of spec §5 is checked as the person types (a field shows its
+ * message once touched, all of them on Send) and again by the server (422 codes on the same fields). What was
+ * typed is kept in the tab's sessionStorage: a failed send or a reload loses nothing.
+ */
+export function NewVisit() {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const { tenant, settings } = useTenant();
+  const session = useSession();
+  const userKey = session?.userId ?? 'anonymous';
+  const reception = isReceptionist(session);
+  const [form, setForm] = useState<NewVisitForm>(() => {
+    const draft = newVisitDraft.load(tenant, userKey);
+    // A visitor requests for themself: their email is known.
+    if (!reception && !draft.visitorEmail && session?.email) draft.visitorEmail = session.email;
+    return draft;
+  });
+  const [touched, setTouched] = useState<Partial<Record<VisitField, boolean>>>({});
+  const [submitted, setSubmitted] = useState<NewVisitForm | null>(null);
+  const [facilitiesActor] = useState(() => facilitiesLogic(runtime, settings.visits.locations));
+  const facilitiesRef = useActorRef(facilitiesActor);
+  const facilities = useSelector(facilitiesRef, (s) => (s.status === 'done' ? s.output : undefined));
+  const facilitiesFailed = useSelector(facilitiesRef, (s) => s.status === 'error');
+  const [logic] = useState(() =>
+    visitLogic(runtime, { onChanged: () => newVisitDraft.clear(tenant, userKey) }),
+  );
+  const visit = useActorRef(logic, { input: { mode: 'new' } });
+  const view = useSelector(visit, (s) => ({
+    drafting: s.matches('draft'),
+    busy: s.hasTag('busy'),
+    invalid: s.matches({ draft: 'invalid' }),
+    failed: s.matches({ draft: 'failed' }),
+  }));
+  const serverErrors = useSelector(visit, (s) => s.context.fieldErrors);
+  const created = useSelector(visit, (s) => s.context.visit);
+
+  useEffect(() => {
+    if (view.drafting) newVisitDraft.save(tenant, userKey, form);
+  }, [form, tenant, userKey, view.drafting]);
+
+  const localErrors: VisitFieldErrors = useMemo(
+    () =>
+      visitFormErrors(form, {
+        now: new Date(),
+        facilities: facilities ?? [],
+        mustAcceptPlan: settings.visits.mustAcceptPlan,
+      }),
+    [form, facilities, settings.visits.mustAcceptPlan],
+  );
+
+  /** The message of a field: its rule broken now, else the server's while the field is as it was sent. */
+  const errorOf = (field: VisitField): string | undefined => {
+    const local = touched[field] ? localErrors[field] : undefined;
+    const server = submitted && submitted[field] === form[field] ? serverErrors[field] : undefined;
+    const code = local ?? server;
+    return code ? intl.formatMessage({ id: `common.errors.${code}` }) : undefined;
+  };
+
+  const change = (field: VisitField, value: string | boolean) => {
+    setForm((current) => ({ ...current, [field]: value }));
+    setTouched((current) => ({ ...current, [field]: true }));
+    if (view.invalid || view.failed) visit.send({ type: 'visit.edit' });
+  };
+  const text = (field: Exclude<VisitField, 'planRead'>) => ({
+    name: field,
+    value: form[field],
+    error: errorOf(field),
+    onChange: (event: { target: { value: string } }) => change(field, event.target.value),
+    onBlur: () => setTouched((current) => ({ ...current, [field]: true })),
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setTouched(Object.fromEntries(FIELD_ORDER.map((f) => [f, true])));
+    const facility = facilities?.find((f) => f.facility_id === form.location);
+    const first = FIELD_ORDER.find((field) => localErrors[field]);
+    if (first || !facility) {
+      event.currentTarget.querySelector<HTMLElement>(`[name="${first ?? 'location'}"]`)?.focus();
+      return;
+    }
+    setSubmitted(form);
+    visit.send({ type: 'visit.submit', request: toRequest(form, facility) });
+  };
+
+  if (!view.drafting && created) {
+    return (
+      <section data-screen="NewVisit" className="mx-auto max-w-xl">
+        <Card>
+          <h1 className="text-2xl font-semibold" data-testid="new-visit-done">
+            {created.status === 'requested' ? (
+              <FormattedMessage id="newVisit.requested" />
+            ) : (
+              <FormattedMessage id="newVisit.accepted" />
+            )}
+          </h1>
+          <p className="mt-2 text-slate-700">
+            <VisitTitle visit={created} /> · <VisitWhen visit={created} /> · {created.location.alias}
+          </p>
+          <p className="mt-2">
+            <StatusBadge status={created.status} />
+          </p>
+          <div className="mt-6 flex flex-wrap gap-3">
+            <Link href={detailHref(created)} className={buttonVariants()} data-testid="new-visit-detail">
+              <FormattedMessage id="newVisit.seeDetail" />
+            </Link>
+            <Link
+              href={pathFor(reception ? 'VisitList' : 'MyVisits') ?? '/'}
+              className={buttonVariants({ variant: 'secondary' })}
+            >
+              <FormattedMessage id={reception ? 'screen.VisitList' : 'screen.MyVisits'} />
+            </Link>
+          </div>
+        </Card>
+      </section>
+    );
+  }
+
+  const facility = facilities?.find((f) => f.facility_id === form.location);
+  return (
+    <section data-screen="NewVisit" className="mx-auto max-w-xl">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id="screen.NewVisit" />
+      </h1>
+      {view.invalid && (
+        <p
+          role="alert"
+          className="mt-4 rounded-lg bg-red-50 p-3 text-red-900"
+          data-testid="new-visit-invalid"
+        >
+          <FormattedMessage id="common.errors.validation" />
+        </p>
+      )}
+      {view.failed && (
+        <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-900">
+          <FormattedMessage id="newVisit.failed" />
+        </p>
+      )}
+      <form noValidate onSubmit={submit} className="mt-4 flex flex-col gap-4" data-testid="new-visit-form">
+        <Field
+          label={intl.formatMessage({ id: 'newVisit.host' })}
+          type="email"
+          autoComplete="off"
+          {...text('host')}
+        />
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="visit-location" className="text-sm font-medium text-slate-800">
+            <FormattedMessage id="newVisit.location" />
+          </label>
+          {facilities === undefined && !facilitiesFailed && (
+            <Spinner label={intl.formatMessage({ id: 'newVisit.loadingLocations' })} />
+          )}
+          {facilitiesFailed && (
+            <p role="alert" className="text-sm text-red-700">
+              <FormattedMessage id="newVisit.locationsFailed" />
+            </p>
+          )}
+          {facilities !== undefined && (
+            <select
+              id="visit-location"
+              name="location"
+              className="h-11 rounded-lg border border-slate-300 bg-white px-3 aria-[invalid=true]:border-red-600"
+              value={form.location}
+              aria-invalid={errorOf('location') ? true : undefined}
+              aria-describedby={errorOf('location') ? 'visit-location-error' : undefined}
+              onChange={(event) => change('location', event.target.value)}
+            >
+              <option value="">{intl.formatMessage({ id: 'newVisit.chooseLocation' })}</option>
+              {facilities.map((f) => (
+                <option key={f.facility_id} value={f.facility_id}>
+                  {f.alias} ({f.timezone})
+                </option>
+              ))}
+            </select>
+          )}
+          {errorOf('location') && (
+            <p id="visit-location-error" className="text-sm text-red-700">
+              {errorOf('location')}
+            </p>
+          )}
+        </div>
+        <Field
+          label={intl.formatMessage({ id: 'newVisit.date' })}
+          type="date"
+          hint={
+            facility
+              ? intl.formatMessage({ id: 'newVisit.timezone' }, { timezone: facility.timezone })
+              : undefined
+          }
+          {...text('date')}
+        />
+        <div className="grid grid-cols-2 gap-3">
+          <Field label={intl.formatMessage({ id: 'newVisit.startAt' })} type="time" {...text('startAt')} />
+          <Field label={intl.formatMessage({ id: 'newVisit.endAt' })} type="time" {...text('endAt')} />
+        </div>
+        <Field label={intl.formatMessage({ id: 'newVisit.title' })} autoComplete="off" {...text('title')} />
+        <Field
+          label={intl.formatMessage({ id: 'newVisit.visitorName' })}
+          autoComplete="name"
+          {...text('visitorName')}
+        />
+        <Field
+          label={intl.formatMessage({ id: 'newVisit.visitorEmail' })}
+          type="email"
+          autoComplete="email"
+          {...text('visitorEmail')}
+        />
+        <Field
+          label={intl.formatMessage({ id: 'newVisit.guests' })}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={99}
+          {...text('guests')}
+        />
+        <div className="flex flex-col gap-1.5">
+          <label className="flex items-start gap-3">
+            <input
+              type="checkbox"
+              name="planRead"
+              className="mt-1 size-5"
+              checked={form.planRead}
+              aria-invalid={errorOf('planRead') ? true : undefined}
+              aria-describedby={errorOf('planRead') ? 'visit-plan-error' : undefined}
+              onChange={(event) => change('planRead', event.target.checked)}
+            />
+            <span>
+              {settings.visits.mustAcceptPlan ? (
+                <FormattedMessage id="newVisit.planRequired" />
+              ) : (
+                <FormattedMessage id="newVisit.plan" />
+              )}
+            </span>
+          </label>
+          {errorOf('planRead') && (
+            <p id="visit-plan-error" className="text-sm text-red-700">
+              {errorOf('planRead')}
+            </p>
+          )}
+        </div>
+        <Button type="submit" disabled={view.busy} data-testid="new-visit-submit">
+          <FormattedMessage id="newVisit.submit" />
+        </Button>
+      </form>
+    </section>
+  );
+}

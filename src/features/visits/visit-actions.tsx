@@ -1,0 +1,111 @@
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { FormattedMessage } from 'react-intl';
+import type { ActorRefFrom } from 'xstate';
+import type { visitMachine } from '../../../machines/visit.machine';
+import { Button } from '../../components/ui/button';
+import { Refusal } from './parts';
+
+export type VisitActor = ActorRefFrom<typeof visitMachine>;
+
+/** The error code named by the active state's meta, if any. */
+export function errorCodeOf(snapshot: { getMeta(): Record<string, unknown> }): string | undefined {
+  for (const meta of Object.values(snapshot.getMeta())) {
+    const code = (meta as { errorCode?: unknown } | undefined)?.errorCode;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/**
+ * Check-in, check-out and cancel where the role and the visit's state allow (spec §4 actions). Cancelling asks
+ * once more; a refusal shows the server's reason and offers to load the visit again.
+ */
+export function VisitActions({
+  actor,
+  reception,
+  via,
+}: {
+  actor: VisitActor;
+  reception: boolean;
+  via: 'kiosk' | 'reception';
+}) {
+  const view = useSelector(actor, (s) => ({
+    requested: s.matches('requested'),
+    accepted: s.matches('accepted'),
+    checkedIn: s.matches('checkedIn'),
+    busy: s.hasTag('busy'),
+    refused: s.matches('refused') || s.matches('failed'),
+  }));
+  const code = useSelector(actor, errorCodeOf);
+  const reason = useSelector(actor, (s) => s.context.reason);
+  const [confirming, setConfirming] = useState(false);
+  // Not offered once checked in (the server would refuse: visit_already_has_checkins); a page loaded before the
+  // check-in still offers it, and then shows the server's reason.
+  const canCancel = view.requested || view.accepted;
+
+  return (
+    <div className="flex flex-col gap-2">
+      {view.refused && (
+        <>
+          <Refusal code={code} reason={reason} />
+          <Button variant="secondary" size="sm" onClick={() => actor.send({ type: 'visit.reload' })}>
+            <FormattedMessage id="visits.reload" />
+          </Button>
+        </>
+      )}
+      <div className="flex flex-wrap gap-2">
+        {reception && view.accepted && (
+          <Button
+            size="sm"
+            disabled={view.busy}
+            data-testid="visit-check-in"
+            onClick={() => actor.send({ type: 'visit.checkIn', via })}
+          >
+            <FormattedMessage id="visits.checkIn" />
+          </Button>
+        )}
+        {reception && view.checkedIn && (
+          <Button
+            size="sm"
+            disabled={view.busy}
+            data-testid="visit-check-out"
+            onClick={() => actor.send({ type: 'visit.checkOut', via })}
+          >
+            <FormattedMessage id="visits.checkOut" />
+          </Button>
+        )}
+        {canCancel && !confirming && (
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={view.busy}
+            data-testid="visit-cancel"
+            onClick={() => setConfirming(true)}
+          >
+            <FormattedMessage id="visits.cancel" />
+          </Button>
+        )}
+        {canCancel && confirming && (
+          <>
+            <Button
+              size="sm"
+              variant="danger"
+              disabled={view.busy}
+              data-testid="visit-cancel-confirm"
+              onClick={() => {
+                setConfirming(false);
+                actor.send({ type: 'visit.cancel' });
+              }}
+            >
+              <FormattedMessage id="visits.cancelConfirm" />
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
+              <FormattedMessage id="visits.cancelKeep" />
+            </Button>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

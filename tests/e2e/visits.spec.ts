@@ -1,0 +1,406 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, expect, type Page, test } from '@playwright/test';
+import sharp from 'sharp';
+import { accessTokenOf, expectAccessible, port } from './support';
+
+// Issue 11, the visits journeys through the real portal: a visitor requests a visit, the host accepts it from the
+// mailbox link, reception finds it under "today", checks the visitor in by scanning their QR with the fake camera
+// and out again; the history shows each step; the confirmation link refuses a second answer and an expired one;
+// cancelling after check-in is refused with the server's reason; every NewVisit rule has its message in es, en
+// and eu and nothing typed is lost; axe finds nothing on any visit screen.
+
+type Lang = 'es' | 'en' | 'eu';
+const catalogue = Object.fromEntries(
+  (['es', 'en', 'eu'] as const).map((lang) => [
+    lang,
+    JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<string, string>,
+  ]),
+) as Record<Lang, Record<string, string>>;
+const t = (lang: Lang, id: string) => catalogue[lang][id] as string;
+
+const MADRID = 'Europe/Madrid';
+
+/** YYYY-MM-DD and HH:mm of an instant in Madrid (Sala Bilbao's timezone). */
+function madrid(instant: Date) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: MADRID,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+async function logIn(page: Page, username: string) {
+  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
+  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
+  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
+  await page
+    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
+    .click();
+}
+
+/** Opens `path` as `username` in `lang`. */
+async function openAs(page: Page, username: string, path: string, lang: Lang = 'es', base = '') {
+  await page.goto(`${base}/`);
+  await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
+  await page.goto(`${base}${path}`);
+  await logIn(page, username);
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, '\\?')}$`));
+}
+
+async function fillVisit(
+  page: Page,
+  values: Partial<Record<'host' | 'date' | 'startAt' | 'endAt' | 'title' | 'visitorName', string>> & {
+    plan?: boolean;
+  },
+) {
+  for (const [name, value] of Object.entries(values)) {
+    if (name === 'plan') continue;
+    await page.locator(`[name="${name}"]`).fill(value as string);
+  }
+  if (values.plan !== undefined) await page.locator('input[name="planRead"]').setChecked(values.plan);
+}
+
+/** The newest confirmation link mailed to `to` (the development mailbox). */
+async function mailedLink(page: Page, to: string, base = ''): Promise<string> {
+  await page.goto(`${base}/dev/mailbox`);
+  const mail = page.locator('article', { hasText: to }).first();
+  await expect(mail).toBeVisible();
+  return (await mail.locator('a').first().getAttribute('href')) as string;
+}
+
+/** A y4m video (what Chromium's fake camera reads) of a PNG on white, grey only (U = V = 128). */
+async function qrVideo(png: Buffer): Promise<string> {
+  const width = 640;
+  const height = 480;
+  const qr = await sharp(png)
+    .resize(360, 360, { kernel: 'nearest' })
+    .flatten({ background: '#fff' })
+    .toBuffer();
+  const y = await sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .composite([{ input: qr, left: 140, top: 60 }])
+    .greyscale()
+    .raw()
+    .toBuffer();
+  const luma = Buffer.alloc(width * height);
+  for (let i = 0; i < luma.length; i++)
+    luma[i] = Math.round(0.859 * (y[i * (y.length / luma.length)] ?? 255) + 16);
+  const chroma = Buffer.alloc((width / 2) * (height / 2), 128);
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), luma, chroma, chroma]);
+  const file = join(mkdtempSync(join(tmpdir(), 'visit-qr-')), 'qr.y4m');
+  writeFileSync(
+    file,
+    Buffer.concat([
+      Buffer.from(`YUV4MPEG2 W${width} H${height} F5:1 Ip A1:1 C420jpeg\n`),
+      ...Array.from({ length: 10 }, () => frame),
+    ]),
+  );
+  return file;
+}
+
+/** A Chromium whose camera shows `video` (the fake device reads its file once per launch). */
+function browserWithCamera(video: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  });
+}
+
+test.describe('visits', () => {
+  test('request, host accepts by link, reception checks in by QR and out; history, refusals', async ({
+    page,
+    browser,
+    request,
+  }) => {
+    test.setTimeout(240_000);
+    const base = `http://localhost:${port}`;
+    // 1. The visitor requests a visit for today, a little later than now, at Sala Bilbao (Madrid).
+    const start = madrid(new Date(Date.now() + 10 * 60_000));
+    const end = madrid(new Date(Date.now() + 70 * 60_000));
+    const title = `Journey ${Date.now()}`;
+    await openAs(page, 'visitor', '/new-visit', 'en');
+    await page.locator('select[name="location"]').selectOption({ label: 'Sala Bilbao (Europe/Madrid)' });
+    await fillVisit(page, {
+      host: 'assistant@gambling.example',
+      date: start.date,
+      startAt: start.time,
+      endAt: end.date === start.date ? end.time : '23:59',
+      title,
+      visitorName: 'Vera Visitante',
+      plan: true,
+    });
+    await page.getByTestId('new-visit-submit').click();
+    await expect(page.getByTestId('new-visit-done')).toHaveText(t('en', 'newVisit.requested'));
+    await page.getByTestId('new-visit-detail').click();
+    await expect(page).toHaveURL(/\/visit-detail\?data=/);
+    const visitId = new URL(page.url()).searchParams.get('data') as string;
+    await expect(page.getByTestId('visit-status')).toHaveAttribute('data-status', 'requested');
+
+    // 2. The host opens the mailed link (not signed in) and accepts; the link works once.
+    const host = await browser.newContext({ baseURL: base });
+    const hostPage = await host.newPage();
+    const link = await mailedLink(hostPage, 'assistant@gambling.example');
+    expect(link).toMatch(new RegExp(`^${base}/confirmation/[\\w.-]+/${visitId}$`));
+    await hostPage.goto(link);
+    await hostPage.getByTestId('confirmation-accept').click();
+    await expect(hostPage.getByTestId('confirmation-done')).toHaveText(t('es', 'confirmation.accepted'));
+    await expectAccessible(hostPage);
+    await hostPage.goto(link);
+    await hostPage.getByTestId('confirmation-reject').click();
+    await expect(hostPage.getByTestId('visit-refusal')).toHaveAttribute(
+      'data-code',
+      'visit_already_accepted',
+    );
+    await expect(hostPage.getByTestId('visit-refusal')).toContainText(
+      t('es', 'common.errors.visit_already_accepted'),
+    );
+    await host.close();
+
+    // 3. Reception finds it under "today".
+    const receptionToken = await accessTokenOf(request, base, 'gambling', 'receptionist');
+    const qr = await request.get(`${base}/api/public/visits/${visitId}/qr`, {
+      headers: { 'tenant-id': 'gambling', authorization: `Bearer ${receptionToken}` },
+    });
+    expect(qr.ok()).toBe(true);
+    const camera = await browserWithCamera(await qrVideo(await qr.body()));
+    try {
+      const reception = await camera.newContext({
+        baseURL: base,
+        viewport: { width: 412, height: 915 },
+        permissions: ['camera'],
+      });
+      const desk = await reception.newPage();
+      await openAs(desk, 'receptionist', '/visits', 'en');
+      await desk.getByTestId('visit-presets').locator('[data-preset="today"]').click();
+      const row = desk.getByTestId('visit-row').filter({ hasText: title });
+      await expect(row).toBeVisible();
+      await expect(row.getByTestId('visit-status')).toHaveAttribute('data-status', 'accepted');
+      await expect(desk.getByTestId('visits-summary')).toContainText(/\d+ of \d+ · page 1 of \d+/);
+
+      // 4. …and checks the visitor in by scanning their QR with the (fake) camera.
+      await desk.goto('/process-visit');
+      await desk.getByTestId('process-visit-scan').click();
+      const arrival = desk.getByTestId('arrival');
+      await expect(arrival).toBeVisible({ timeout: 60_000 });
+      await expect(desk.getByTestId('arrival-person')).toHaveText('Vera Visitante');
+      await expect(arrival).toContainText(title);
+      await arrival.getByTestId('visit-check-in').click();
+      await expect(arrival.getByTestId('visit-status')).toHaveAttribute('data-status', 'checked_in');
+
+      // 5. The visitor, still on the detail, tries to cancel: the server refuses, with its reason.
+      await page.getByTestId('visit-cancel').click();
+      await page.getByTestId('visit-cancel-confirm').click();
+      const refusal = page.getByTestId('visit-refusal');
+      await expect(refusal).toHaveAttribute('data-code', 'visit_already_has_checkins');
+      await expect(refusal).toContainText(t('en', 'common.errors.visit_already_has_checkins'));
+      await expect(refusal).toContainText('The visit already has check-ins; it can no longer be cancelled.');
+
+      // 6. A second scan finds the visitor inside; one tap checks them out.
+      await desk.reload();
+      await desk.getByTestId('process-visit-code').fill('wrong-code');
+      await desk.getByRole('button', { name: t('en', 'processVisit.find') }).click();
+      await expect(desk.getByTestId('visit-refusal')).toHaveAttribute('data-code', 'no_visit_today');
+      await desk.getByTestId('process-visit-scan').click();
+      await expect(desk.getByTestId('arrival-already-in')).toHaveText(
+        t('en', 'common.errors.visit_already_checked_in'),
+      );
+      await desk.getByTestId('arrival').getByTestId('visit-check-out').click();
+      await expect(desk.getByTestId('arrival').getByTestId('visit-status')).toHaveAttribute(
+        'data-status',
+        'checked_out',
+      );
+      await expectAccessible(desk);
+      await reception.close();
+    } finally {
+      await camera.close();
+    }
+
+    // 7. The history tab shows each step with who and when, in Madrid time.
+    await page.getByTestId('visit-refusal').waitFor();
+    await page.getByRole('button', { name: t('en', 'visits.reload') }).click();
+    await expect(page.getByTestId('visit-status')).toHaveAttribute('data-status', 'checked_out');
+    await page.getByTestId('visit-tab-history').click();
+    const history = page.getByTestId('visit-history').locator('li');
+    await expect(history).toHaveCount(4);
+    const steps = [
+      ['requested', 'Requested by Vera Visitante'],
+      ['approved', 'Approved by Asier Asistente'],
+      ['checked_in', 'Checked in by kiosk'],
+      ['checked_out', 'Checked out by terminal'],
+    ];
+    const today = madrid(new Date()).date.split('-').reverse().join('/');
+    for (const [index, [action, text]] of steps.entries()) {
+      const step = history.nth(index);
+      await expect(step).toHaveAttribute('data-action', action as string);
+      await expect(step).toContainText(text as string);
+      await expect(step).toContainText(new RegExp(`${today} \\d{2}:\\d{2} \\(Europe/Madrid\\)`));
+    }
+    await expectAccessible(page);
+  });
+
+  test('an expired confirmation link says so', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    // The second server (port + 1) gives confirmation links a 1-second life (VISIT_TOKEN_TTL).
+    const base = `http://localhost:${port + 1}`;
+    const token = await accessTokenOf(request, base, 'gambling', 'visitor');
+    const facilities = (await (
+      await request.get(`${base}/api/internal/facilities`, {
+        headers: { 'tenant-id': 'gambling', authorization: `Bearer ${token}` },
+      })
+    ).json()) as { facility_id: string; alias: string }[];
+    const start = new Date(Date.now() + 5 * 86_400_000);
+    const created = await request.post(`${base}/api/public/visits`, {
+      headers: { 'tenant-id': 'gambling', authorization: `Bearer ${token}` },
+      data: {
+        start_at: start.toISOString(),
+        end_at: new Date(start.getTime() + 3600_000).toISOString(),
+        host: 'auditor@gambling.example',
+        visitor: { name: 'Vera Visitante', email: 'visitor@gambling.example' },
+        location: facilities.find((f) => f.alias === 'Sala Bilbao')?.facility_id,
+        extra_fields: { emergency_instructions: { accepted: true } },
+      },
+    });
+    expect(created.status()).toBe(201);
+    const link = await mailedLink(page, 'auditor@gambling.example', base);
+    // Past its second of life, whatever the time the steps above took.
+    await page.waitForTimeout(1500);
+    await page.goto(link);
+    await page.getByTestId('confirmation-accept').click();
+    await expect(page.getByTestId('visit-refusal')).toHaveAttribute('data-code', 'token_expired');
+    await expect(page.getByTestId('visit-refusal')).toContainText(t('es', 'common.errors.token_expired'));
+  });
+
+  for (const [index, lang] of (['es', 'en', 'eu'] as const).entries()) {
+    test(`NewVisit: every rule has its own message in ${lang}, and nothing typed is lost`, async ({
+      page,
+      request,
+    }) => {
+      test.setTimeout(180_000);
+      const base = `http://localhost:${port}`;
+      const message = (code: string) => page.getByText(t(lang, `common.errors.${code}`), { exact: true });
+      await openAs(page, 'visitor', '/new-visit', lang);
+      await page.locator('select[name="location"]').selectOption({ label: 'Sala Bilbao (Europe/Madrid)' });
+      await fillVisit(page, {
+        host: 'nobody@gambling.example',
+        date: '2020-01-01',
+        startAt: '10:00',
+        endAt: '09:00',
+        title: 'x'.repeat(201),
+        visitorName: 'Vera Visitante',
+      });
+      await page.getByTestId('new-visit-submit').click();
+      for (const code of [
+        'visit_date_past',
+        'visit_end_before_arrival',
+        'visit_title_invalid',
+        'emergency_plan_not_read',
+      ])
+        await expect(message(code)).toBeVisible();
+      // Today at midnight has already begun: the start must be later than now.
+      await fillVisit(page, { date: madrid(new Date()).date, startAt: '00:00', endAt: '00:30' });
+      await expect(message('visit_start_past')).toBeVisible();
+      await expectAccessible(page);
+
+      // A valid form: the server says the host is not found, and a reload keeps every value typed.
+      const day = madrid(new Date(Date.now() + (30 + index) * 86_400_000)).date;
+      await fillVisit(page, {
+        date: day,
+        startAt: '10:00',
+        endAt: '11:00',
+        title: `Rules ${lang}`,
+        plan: true,
+      });
+      await page.getByTestId('new-visit-submit').click();
+      await expect(page.getByTestId('new-visit-invalid')).toHaveText(t(lang, 'common.errors.validation'));
+      await expect(message('host_not_found')).toBeVisible();
+      await page.reload();
+      await expect(page.locator('[name="host"]')).toHaveValue('nobody@gambling.example');
+      await expect(page.locator('[name="date"]')).toHaveValue(day);
+      await expect(page.locator('[name="startAt"]')).toHaveValue('10:00');
+      await expect(page.locator('[name="endAt"]')).toHaveValue('11:00');
+      await expect(page.locator('[name="title"]')).toHaveValue(`Rules ${lang}`);
+      await expect(page.locator('[name="visitorName"]')).toHaveValue('Vera Visitante');
+      await expect(page.locator('[name="planRead"]')).toBeChecked();
+
+      // The host already has a visit then (booked by reception): host_busy, on the start.
+      const receptionToken = await accessTokenOf(request, base, 'gambling', 'receptionist');
+      const facilities = (await (
+        await request.get(`${base}/api/internal/facilities`, {
+          headers: { 'tenant-id': 'gambling', authorization: `Bearer ${receptionToken}` },
+        })
+      ).json()) as { facility_id: string; alias: string }[];
+      const booked = await request.post(`${base}/api/public/visits`, {
+        headers: { 'tenant-id': 'gambling', authorization: `Bearer ${receptionToken}` },
+        data: {
+          start_at: new Date(`${day}T08:30:00Z`).toISOString(),
+          end_at: new Date(`${day}T10:00:00Z`).toISOString(),
+          host: 'usermanager@gambling.example',
+          visitor: { name: 'Otro Visitante', email: 'otro@example.org' },
+          location: facilities.find((f) => f.alias === 'Sala Bilbao')?.facility_id,
+          extra_fields: { emergency_instructions: { accepted: true } },
+        },
+      });
+      expect(booked.status()).toBe(201);
+      await fillVisit(page, { host: 'usermanager@gambling.example' });
+      await page.getByTestId('new-visit-submit').click();
+      await expect(message('host_busy')).toBeVisible();
+      await expect(page.locator('[name="title"]')).toHaveValue(`Rules ${lang}`);
+    });
+
+    test(`the visitor's visit screens pass axe in ${lang}`, async ({ page }) => {
+      test.setTimeout(180_000);
+      await openAs(page, 'visitor', '/my-visits', lang);
+      await expect(page.getByTestId('visit-row').first()).toBeVisible();
+      await expectAccessible(page);
+      await page.getByTestId('visit-row').first().getByRole('link').click();
+      await expect(page.getByTestId('visit-info')).toBeVisible();
+      await expectAccessible(page);
+      await page.getByTestId('visit-tab-history').click();
+      await expect(page.getByTestId('visit-history')).toBeVisible();
+      await expectAccessible(page);
+      await page.goto('/new-visit');
+      await page.getByTestId('new-visit-submit').click();
+      await expect(page.getByText(t(lang, 'common.errors.required')).first()).toBeVisible();
+      await expectAccessible(page);
+    });
+
+    test(`reception's visit screens and VisitConfirmation pass axe in ${lang}`, async ({ page }) => {
+      test.setTimeout(180_000);
+      await openAs(page, 'receptionist', '/visits', lang);
+      await expect(page.getByTestId('visits')).toBeVisible();
+      await expectAccessible(page);
+      await page.goto('/process-visit');
+      await page.getByTestId('process-visit-code').fill('nobody');
+      await page.getByTestId('process-visit-code').press('Enter');
+      await expect(page.getByTestId('visit-refusal')).toBeVisible();
+      await expectAccessible(page);
+      // A link that was never mailed: the public confirmation screen says so.
+      await page.goto('/confirmation/not-a-token/00000000-0000-4000-8000-000000000000');
+      await expectAccessible(page);
+      await page.getByTestId('confirmation-accept').click();
+      await expect(page.getByTestId('visit-refusal')).toHaveAttribute('data-code', 'invalid_token');
+      await expectAccessible(page);
+    });
+  }
+});
