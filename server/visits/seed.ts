@@ -109,8 +109,9 @@ export const seedVisits: Seeder = async (tx, tenant) => {
     const end = new Date(start.getTime() + 90 * 60_000);
     const { rows } = await tx.query<{ id: string }>(
       `insert into visits (tenant, title, expected_at, leaving_at, host_email, host_account_id, facility_id,
-         visitor_account_id, visitor_name, visitor_email, guests, status, created_by, created_at)
-       values ($1, $2, $3, $4, $5, $6::uuid, $7, $8::uuid, $9, $10, $11, $12, $8::uuid, $13)
+         visitor_account_id, visitor_name, visitor_email, guests, status, created_by, created_at, extra_fields)
+       values ($1, $2, $3, $4, $5, $6::uuid, $7, $8::uuid, $9, $10, $11, $12, $8::uuid, $13,
+         '{"emergency_instructions":{"accepted":true}}'::jsonb)
        returning visit_id::text as id`,
       [
         tenant,
