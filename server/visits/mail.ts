@@ -2,7 +2,6 @@
 // development), in the host's language, with the link to accept or reject. The link's origin is a known origin of
 // the tenant (server/origins.ts), never the request's Host header.
 import type { Queryable } from '../db/db';
-import type { KnownOrigins } from '../origins';
 
 type Lang = 'es' | 'en' | 'eu';
 
