@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { parse as parseMessage } from '@formatjs/icu-messageformat-parser';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -34,8 +36,32 @@ const arktypeWithoutEvalProbe: Plugin = {
   },
 };
 
+// The portal's catalogues (src/i18n/messages/*.json) are parsed at build time into ICU syntax trees, which
+// react-intl formats as they are: the bundle leaves out the message parser (intl-messageformat and
+// @formatjs/intl get its parser-less twin), and no text is parsed on the phone. A tenant's own overrides are
+// strings; src/i18n/catalogue.ts loads the parser for them, only when a tenant has some.
+const require = createRequire(import.meta.url);
+const parserlessIcu = require.resolve('@formatjs/icu-messageformat-parser/no-parser.js');
+const precompiledMessages: Plugin = {
+  name: 'precompiled-messages',
+  apply: 'build',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source !== '@formatjs/icu-messageformat-parser' || !importer) return null;
+    return /\/node_modules\/(intl-messageformat|@formatjs\/intl)\//.test(importer) ? parserlessIcu : null;
+  },
+  transform(code, id) {
+    if (!/\/src\/i18n\/messages\/[a-z]{2}\.json$/.test(id)) return null;
+    const messages = JSON.parse(code) as Record<string, string>;
+    const trees = Object.fromEntries(
+      Object.entries(messages).map(([key, text]) => [key, parseMessage(text)]),
+    );
+    return { code: JSON.stringify(trees), map: null };
+  },
+};
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), dropMachineDescriptions, arktypeWithoutEvalProbe],
+  plugins: [react(), tailwindcss(), dropMachineDescriptions, arktypeWithoutEvalProbe, precompiledMessages],
   build: {
     target: 'es2022',
     sourcemap: false,
