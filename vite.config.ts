@@ -3,6 +3,7 @@ import { parse as parseMessage } from '@formatjs/icu-messageformat-parser';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { precompress } from './scripts/vite-precompress';
 
 // In development the reference server (API, identity provider, mailbox) runs on API_PORT and Vite
 // proxies to it, so the browser still sees one origin on PORT.
@@ -61,7 +62,14 @@ const precompiledMessages: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), dropMachineDescriptions, arktypeWithoutEvalProbe, precompiledMessages],
+  plugins: [
+    react(),
+    tailwindcss(),
+    dropMachineDescriptions,
+    arktypeWithoutEvalProbe,
+    precompiledMessages,
+    precompress(),
+  ],
   build: {
     target: 'es2022',
     sourcemap: false,

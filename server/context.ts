@@ -2,6 +2,7 @@ import type { ApiAuth } from './auth/verify';
 import type { Db } from './db/db';
 import type { Logger } from './logger';
 import type { OnboardingOptions } from './onboarding/options';
+import type { KnownOrigins } from './origins';
 
 export interface AppConfig {
   distDir: string;
@@ -21,6 +22,10 @@ export interface AppDeps {
   auth?: ApiAuth;
   /** Options of the onboarding API (engine, result delay, faults); from the environment when omitted. */
   onboarding?: OnboardingOptions;
+  /** The known origins (server/origins.ts): links in mail and QR codes are made only on these. */
+  origins?: KnownOrigins;
+  /** TRUST_PROXY: X-Forwarded-Proto says whether the browser's origin is https. */
+  trustProxy?: boolean;
 }
 
 export type AppEnv = {

@@ -9,6 +9,7 @@ import { createAuthHandler } from './auth/handler';
 import { mailboxRoutes } from './auth/mailbox';
 import { createIdentityProviders } from './auth/provider';
 import { createApiAuth } from './auth/verify';
+import { compressWhenEnded } from './compression';
 import { configFromEnv, type ServerConfig } from './config';
 import type { AppDeps } from './context';
 import { type DataDirLock, lockDataDir } from './data-lock';
@@ -116,6 +117,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       tenants,
       logger,
       auth: createApiAuth(idp),
+      origins,
+      trustProxy: options.trustProxy ?? false,
       config: {
         distDir: options.distDir ?? 'dist',
         publicDir,
@@ -186,6 +189,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         reqId,
       });
     });
+    compressWhenEnded(req, res);
     if (mount.stripPrefix) stripPrefix(req, mount.prefix);
     Promise.resolve()
       .then(() => mount.handler(req, res))

@@ -6,6 +6,7 @@
 // Like Keycloak's host, a known origin answers for every realm; its tenant is checked only at start-up, so
 // that an origin whose portal would show "no such tenant" is a configuration error, not a silent one.
 import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
 import { tenantFromHost } from '../src/tenant/resolve';
 import { isHttpsRequest } from './security-headers';
 
@@ -89,10 +90,35 @@ const HOST = /^[a-z0-9.-]+(:\d{1,5})?$/i;
  * trusted proxy (TRUST_PROXY), X-Forwarded-Proto says https. Undefined for a missing or malformed Host.
  */
 export function requestOrigin(req: IncomingMessage, trustProxy: boolean): string | undefined {
-  const host = req.headers.host;
+  return originOfHost(req.headers.host, isHttpsRequest(req, trustProxy));
+}
+
+/**
+ * The portal origin for a link made during an API call (a mail, a QR): the origin the call was made to when it
+ * is a known origin serving the call's tenant; else the first known origin of that tenant; else the call's
+ * origin when it is known at all. Never an origin built from a Host header that is not a known one: with no
+ * known origin to use (no origins given, as in unit tests of a bare app), undefined, and the link stays relative.
+ */
+export function portalOriginOf(
+  c: Context,
+  tenant: string,
+  links: { origins?: KnownOrigins; trustProxy?: boolean },
+): string | undefined {
+  const { origins } = links;
+  if (!origins) return undefined;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const requested = incoming
+    ? requestOrigin(incoming, links.trustProxy ?? false)
+    : originOfHost(c.req.header('host'), new URL(c.req.url).protocol === 'https:');
+  if (requested !== undefined && origins.tenantOf(requested) === tenant) return requested;
+  for (const [origin, served] of origins.all()) if (served === tenant) return origin;
+  return requested !== undefined && origins.has(requested) ? requested : undefined;
+}
+
+function originOfHost(host: string | undefined, https: boolean): string | undefined {
   if (!host || !HOST.test(host)) return undefined;
   try {
-    return new URL(`${isHttpsRequest(req, trustProxy) ? 'https' : 'http'}://${host}`).origin;
+    return new URL(`${https ? 'https' : 'http'}://${host}`).origin;
   } catch {
     return undefined;
   }

@@ -1,8 +1,16 @@
 import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context, MiddlewareHandler } from 'hono';
+import {
+  CODINGS,
+  COMPRESS_THRESHOLD,
+  type Coding,
+  chooseCoding,
+  encode,
+  isCompressible,
+} from './compression';
 import { contentTypeFor } from './content-types';
 import type { AppEnv } from './context';
 import { HttpProblem } from './problem';
@@ -72,22 +80,90 @@ async function findFile(root: string, segments: readonly string[]): Promise<Foun
   }
 }
 
-function sendFile(c: Context<AppEnv>, file: FoundFile, cacheControl: string): Response {
-  const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
+/** A body to send: the file itself, the build's .br/.gz copy beside it, or a copy encoded here and kept. */
+interface Representation {
+  coding: Coding | 'identity';
+  size: number;
+  path?: string;
+  bytes?: Uint8Array;
+}
+
+// Copies encoded on first request (public/ tenant files, dist files the build did not compress), by path,
+// coding and version; tenant files are small and few, and a new version simply replaces the old one.
+const MEMO_MAX_FILE = 512 * 1024;
+const MEMO_MAX_ENTRIES = 500;
+const memo = new Map<string, { version: string; bytes: Uint8Array | null }>();
+
+async function prebuiltCopy(file: FoundFile, coding: Coding): Promise<Representation | undefined> {
+  const path = `${file.path}.${coding === 'br' ? 'br' : 'gz'}`;
+  try {
+    const info = await stat(path);
+    // A copy older than its file is left from another build: never send it.
+    if (!info.isFile() || info.mtimeMs < file.mtimeMs) return undefined;
+    return { coding, size: info.size, path };
+  } catch {
+    return undefined;
+  }
+}
+
+async function encodedCopy(file: FoundFile, coding: Coding): Promise<Representation | undefined> {
+  if (file.size > MEMO_MAX_FILE) return undefined;
+  const key = `${file.path}\0${coding}`;
+  const version = `${file.size}-${file.mtimeMs}`;
+  let entry = memo.get(key);
+  if (entry?.version !== version) {
+    const original = await readFile(file.path);
+    const encoded = await encode(original, coding, 'static');
+    // Only when it saves bytes; `null` remembers that it does not.
+    entry = { version, bytes: encoded.length < original.length ? encoded : null };
+    if (memo.size >= MEMO_MAX_ENTRIES) memo.delete(memo.keys().next().value as string);
+    memo.set(key, entry);
+  }
+  return entry.bytes ? { coding, size: entry.bytes.length, bytes: entry.bytes } : undefined;
+}
+
+/** The best representation the client accepts: a build copy first, else one encoded here, else the file. */
+async function representationFor(c: Context<AppEnv>, file: FoundFile, type: string): Promise<Representation> {
+  const identity: Representation = { coding: 'identity', size: file.size, path: file.path };
+  if (!isCompressible(type) || file.size < COMPRESS_THRESHOLD) return identity;
+  const accept = c.req.header('accept-encoding');
+  const tried = new Set<Coding>();
+  for (;;) {
+    const coding = chooseCoding(
+      accept,
+      CODINGS.filter((candidate) => !tried.has(candidate)),
+    );
+    if (coding === 'identity') return identity;
+    const copy = (await prebuiltCopy(file, coding)) ?? (await encodedCopy(file, coding));
+    if (copy) return copy;
+    tried.add(coding);
+  }
+}
+
+async function sendFile(c: Context<AppEnv>, file: FoundFile, cacheControl: string): Promise<Response> {
+  const type = contentTypeFor(file.path);
+  const chosen = await representationFor(c, file, type);
+  const version = `${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}`;
+  // One ETag per coding: a cache holding the gzip copy must not revalidate it as the Brotli one.
+  const etag = `W/"${version}${chosen.coding === 'identity' ? '' : `-${chosen.coding}`}"`;
   const headers = new Headers({
-    'Content-Type': contentTypeFor(file.path),
+    'Content-Type': type,
     'Cache-Control': cacheControl,
     ETag: etag,
     'Last-Modified': new Date(file.mtimeMs).toUTCString(),
   });
+  if (isCompressible(type) && file.size >= COMPRESS_THRESHOLD) headers.set('Vary', 'Accept-Encoding');
   const ifNoneMatch = c.req.header('if-none-match');
-  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag)) {
+  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
     return new Response(null, { status: 304, headers });
   }
-  headers.set('Content-Length', String(file.size));
+  if (chosen.coding !== 'identity') headers.set('Content-Encoding', chosen.coding);
+  headers.set('Content-Length', String(chosen.size));
   // HEAD gets the headers only: opening a stream nobody reads would leak the file handle.
   if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
-  const body = Readable.toWeb(createReadStream(file.path)) as unknown as ReadableStream<Uint8Array>;
+  const body = chosen.bytes
+    ? (chosen.bytes as Uint8Array<ArrayBuffer>)
+    : (Readable.toWeb(createReadStream(chosen.path ?? file.path)) as unknown as ReadableStream<Uint8Array>);
   return new Response(body, { status: 200, headers });
 }
 

@@ -937,8 +937,8 @@ describe('user codes (continue on a phone)', () => {
       onboarding_id: onboardingId,
       expires_at: new Date(h.clock.now.getTime() + 600_000).toISOString(),
       expires_in: 600,
-      // No Host header here: the link falls back to a relative one.
-      link: `/device-detect?code=${generated.code}`,
+      // No Host header here: the link is on the known origin of the call's tenant (gambling: localhost).
+      link: `http://localhost:8080/device-detect?code=${generated.code}`,
       qr: expect.stringMatching(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/),
     });
     const code = generated.code as string;
@@ -957,26 +957,33 @@ describe('user codes (continue on a phone)', () => {
     await expectProblem(await h.call('POST', '/user-code/redeem', me, { code: 'ABCDEFGH' }), 404);
   });
 
-  it('links to the device detection page on the Host of the call, with its QR code', async () => {
+  it('links to the device detection page on the known origin of the call, with its QR code', async () => {
     const me = someone();
     const { onboardingId } = await startOnboarding(h, me);
-    const generate = (host: string) =>
+    const generate = (host: string, tenant = 'gambling') =>
       h.app.request('/api/user-code/generate', {
         method: 'POST',
-        headers: { ...headersOf(me), host, 'content-type': 'application/json' },
+        headers: { ...headersOf(me, tenant), host, 'content-type': 'application/json' },
         body: JSON.stringify({ onboarding_id: onboardingId }),
       });
-    const res = await generate('portal.example:8080');
+    const res = await generate('gambling.localhost:8080');
     expect(res.status).toBe(201);
     const { code, link, qr } = (await json(res)) as { code: string; link: string; qr: string };
-    expect(link).toBe(`http://portal.example:8080/device-detect?code=${code}`);
+    expect(link).toBe(`http://gambling.localhost:8080/device-detect?code=${code}`);
     const png = Buffer.from(qr.replace(/^data:image\/png;base64,/, ''), 'base64');
     expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect(png.length).toBeGreaterThan(500);
-    // A Host that is not a plain host name and port gives a relative link, never an odd absolute one.
-    for (const odd of ['evil.example/phish?x=', 'a b', 'host:123456', 'user@host']) {
+    // A Host that is no known origin, or a known one of another tenant, never makes the link: it is on the
+    // first known origin of the call's tenant.
+    for (const odd of [
+      'evil.example',
+      'evil.example:8080',
+      'evil.example/phish?x=',
+      'a b',
+      'demo.localhost:8080',
+    ]) {
       const answer = (await json(await generate(odd))) as { code: string; link: string };
-      expect(answer.link).toBe(`/device-detect?code=${answer.code}`);
+      expect(answer.link).toBe(`http://localhost:8080/device-detect?code=${answer.code}`);
     }
   });
 

@@ -7,6 +7,7 @@ import type { AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/db';
 import type { Logger } from '../logger';
+import { portalOriginOf } from '../origins';
 import { HttpProblem } from '../problem';
 import { type EnforcementSource, type Faults, referenceEnforcement } from './enforcement';
 import { type BiometricEngine, loadEngine } from './engine';
@@ -39,6 +40,8 @@ export interface OnboardingRuntime {
   /** Every onboarding call needs one of the onboarding permissions (spec §6). */
   requireOnboarding: MiddlewareHandler<AuthEnv>;
   production: boolean;
+  /** The known portal origin for links made during a call (server/origins.ts); undefined: none known. */
+  portalOrigin: (c: Context<AuthEnv>) => string | undefined;
 }
 
 const ONBOARDING_PERMISSIONS: Permission[] = ['post_onboardings_auto', 'post_onboardings_assisted'];
@@ -65,6 +68,7 @@ export function onboardingRuntime(
     qrValidityMs: options.qrValidityMs ?? QR_VALIDITY_MS,
     requireOnboarding: auth.requireAuth(...ONBOARDING_PERMISSIONS),
     production: options.production ?? false,
+    portalOrigin: (c) => portalOriginOf(c, c.get('tenant'), deps),
   };
 }
 

@@ -31,12 +31,11 @@ export function userCodesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     for (let draw = 0; draw < MAX_DRAWS; draw++) {
       const code = generateUserCode();
       if (!(await insertUserCode(db, owner, code, onboarding.onboarding_id, expiresAt, stamp))) continue;
-      // The link that continues this onboarding on a phone, and its QR code for the desktop to show. The Host
-      // header is used only when it looks like a host name; otherwise the link stays relative.
-      const host = c.req.header('host') ?? '';
-      const scheme = new URL(c.req.url).protocol === 'https:' ? 'https' : 'http';
+      // The link that continues this onboarding on a phone, and its QR code for the desktop to show: on the known
+      // origin of the call's tenant (never one made from the Host header alone), relative when none is known.
       const path = `/device-detect?code=${encodeURIComponent(code)}`;
-      const link = /^[a-z0-9.-]+(:\d{1,5})?$/i.test(host) ? `${scheme}://${host}${path}` : path;
+      const origin = rt.portalOrigin(c);
+      const link = origin === undefined ? path : `${origin}${path}`;
       return c.json(
         {
           code,

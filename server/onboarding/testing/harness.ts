@@ -1,6 +1,7 @@
 // Test harness: the real app (tenant middleware, problem bodies) with the onboarding routes mounted under /api,
 // a fake requireAuth that takes the token claims from the x-test-claims header, a settable clock and the
 // fixture images of tests/fixtures/images.
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import type { AccessTokenClaims } from '../../../src/api/contract/access-token';
 import type { Permission } from '../../../src/api/contract/permissions';
 import { type App, createApp } from '../../app';
 import type { Db } from '../../db/db';
+import { createKnownOrigins } from '../../origins';
 import { HttpProblem } from '../../problem';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../../testing/fixtures';
 import type { Faults } from '../enforcement';
@@ -99,7 +101,9 @@ export async function makeHarness(
     }
   }
   const site: SiteFixture = createSiteFixture();
-  const deps = testDeps(db, site, { publicDir: PUBLIC_DIR });
+  const base = testDeps(db, site, { publicDir: PUBLIC_DIR });
+  // The default known origins on port 8080: localhost and gambling.localhost (gambling), demo.localhost (demo).
+  const deps = { ...base, origins: createKnownOrigins({ tenants: base.tenants, port: () => 8080 }) };
   const app = createApp(deps);
   const clock = {
     now: new Date('2025-06-01T10:00:00.000Z'),
