@@ -61,6 +61,25 @@ const precompiledMessages: Plugin = {
   },
 };
 
+// react-intl's createIntl asks Intl.NumberFormat and Intl.DateTimeFormat whether they have data for the locale,
+// only to warn when not. The first such question loads the browser's locale data (100–300 ms on a phone) in the
+// task that draws the first screen, which otherwise formats no number nor date. The portal's languages (es, en,
+// eu) are in every browser it supports, so the bundle leaves the question out; the data loads when a screen
+// first formats a number or a date.
+const intlWithoutLocaleDataCheck: Plugin = {
+  name: 'intl-without-locale-data-check',
+  apply: 'build',
+  transform(code, id) {
+    if (!/\/node_modules\/@formatjs\/intl\/index\.js$/.test(id)) return null;
+    const checks =
+      /else if \(!Intl\.(NumberFormat|DateTimeFormat)\.supportedLocalesOf\(locale\)\.length && onError\)/g;
+    if ((code.match(checks) ?? []).length !== 2) {
+      this.error('@formatjs/intl changed its locale data check (createIntl): update this plugin');
+    }
+    return { code: code.replace(checks, 'else if (false)'), map: null };
+  },
+};
+
 export default defineConfig({
   plugins: [
     react(),
@@ -68,6 +87,7 @@ export default defineConfig({
     dropMachineDescriptions,
     arktypeWithoutEvalProbe,
     precompiledMessages,
+    intlWithoutLocaleDataCheck,
     precompress(),
   ],
   build: {
