@@ -185,7 +185,10 @@ function failedAuditsOf(lhr: Result): string[] {
 async function measure(screen: string, url: string, flags: Flags): Promise<LighthouseScreen> {
   const runs: LighthouseFigures[] = [];
   const failed = new Set<string>();
-  for (let run = 0; run < RUNS; run++) {
+  // A run Lighthouse itself could not record (a busy machine can lose the trace: NO_NAVSTART, NO_FCP) is run
+  // again, at most twice per screen; its figures would be no measurement at all.
+  let retries = 2;
+  while (runs.length < RUNS) {
     const result = await lighthouse(url, {
       ...flags,
       output: 'json',
@@ -193,7 +196,14 @@ async function measure(screen: string, url: string, flags: Flags): Promise<Light
       onlyCategories: ['performance', 'accessibility', 'best-practices'],
     });
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-    if (result.lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.message}`);
+    const error = result.lhr.runtimeError;
+    if (error) {
+      if (retries-- > 0) {
+        console.warn(`Lighthouse on ${url}: ${error.code}, run again`);
+        continue;
+      }
+      throw new Error(`Lighthouse on ${url}: ${error.message}`);
+    }
     runs.push(figuresOf(result.lhr));
     for (const audit of failedAuditsOf(result.lhr)) failed.add(audit);
   }
