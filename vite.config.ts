@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { parse as parseMessage } from '@formatjs/icu-messageformat-parser';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -20,8 +22,74 @@ const dropMachineDescriptions: Plugin = {
   },
 };
 
+// arktype asks at load whether eval works (`new Function("return false")`, @ark/util's envHasCsp) and compiles
+// its validators only if so. The portal's CSP has no 'unsafe-eval', so in the browser the answer is always no:
+// the bundle is given that answer instead of a probe that the CSP reports as a violation. arktype then validates
+// without compiling (its `jitless` mode), which is what it would have chosen after the failed probe.
+const arktypeWithoutEvalProbe: Plugin = {
+  name: 'arktype-without-eval-probe',
+  apply: 'build',
+  transform(code, id) {
+    if (!/\/@ark\/util\/out\/functions\.js$/.test(id)) return null;
+    const probe = 'return new Function("return false")();';
+    if (!code.includes(probe)) this.error('@ark/util changed its eval probe (envHasCsp): update this plugin');
+    return { code: code.replace(probe, 'return true;'), map: null };
+  },
+};
+
+// The portal's catalogues (src/i18n/messages/*.json) are parsed at build time into ICU syntax trees, which
+// react-intl formats as they are: the bundle leaves out the message parser (intl-messageformat and
+// @formatjs/intl get its parser-less twin), and no text is parsed on the phone. A tenant's own overrides are
+// strings; src/i18n/catalogue.ts loads the parser for them, only when a tenant has some.
+const require = createRequire(import.meta.url);
+const parserlessIcu = require.resolve('@formatjs/icu-messageformat-parser/no-parser.js');
+const precompiledMessages: Plugin = {
+  name: 'precompiled-messages',
+  apply: 'build',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source !== '@formatjs/icu-messageformat-parser' || !importer) return null;
+    return /\/node_modules\/(intl-messageformat|@formatjs\/intl)\//.test(importer) ? parserlessIcu : null;
+  },
+  transform(code, id) {
+    if (!/\/src\/i18n\/messages\/[a-z]{2}\.json$/.test(id)) return null;
+    const messages = JSON.parse(code) as Record<string, string>;
+    const trees = Object.fromEntries(
+      Object.entries(messages).map(([key, text]) => [key, parseMessage(text)]),
+    );
+    return { code: JSON.stringify(trees), map: null };
+  },
+};
+
+// react-intl's createIntl asks Intl.NumberFormat and Intl.DateTimeFormat whether they have data for the locale,
+// only to warn when not. The first such question loads the browser's locale data (100–300 ms on a phone) in the
+// task that draws the first screen, which otherwise formats no number nor date. The portal's languages (es, en,
+// eu) are in every browser it supports, so the bundle leaves the question out; the data loads when a screen
+// first formats a number or a date.
+const intlWithoutLocaleDataCheck: Plugin = {
+  name: 'intl-without-locale-data-check',
+  apply: 'build',
+  transform(code, id) {
+    if (!/\/node_modules\/@formatjs\/intl\/index\.js$/.test(id)) return null;
+    const checks =
+      /else if \(!Intl\.(NumberFormat|DateTimeFormat)\.supportedLocalesOf\(locale\)\.length && onError\)/g;
+    if ((code.match(checks) ?? []).length !== 2) {
+      this.error('@formatjs/intl changed its locale data check (createIntl): update this plugin');
+    }
+    return { code: code.replace(checks, 'else if (false)'), map: null };
+  },
+};
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), dropMachineDescriptions, precompress()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    dropMachineDescriptions,
+    arktypeWithoutEvalProbe,
+    precompiledMessages,
+    intlWithoutLocaleDataCheck,
+    precompress(),
+  ],
   build: {
     target: 'es2022',
     sourcemap: false,

@@ -6,7 +6,8 @@ import { errorOf, outputOf } from './actor-events';
 // The application's own life: which tenant this is, its language and texts, and whether any request is
 // in flight (the global loading indicator). Screens of the product live in their own machines.
 // Guards and actions read the event themselves (no params): the Stately visualizer shows them by name.
-export type Messages = Record<string, string>;
+/** Message id → its ICU text, or that text already parsed (the build precompiles the portal's catalogues). */
+export type Messages = Record<string, string | readonly unknown[]>;
 export interface Catalogue {
   locale: LocaleCode;
   messages: Messages;

@@ -17,21 +17,6 @@ import {
 import { portrayalResultMachine } from '../../machines/portrayal-result.machine';
 import type { ApiClient } from '../api/client';
 import { isApiError } from '../api/errors';
-import {
-  acceptLegalTerms,
-  confirmRegistration,
-  createOnboarding,
-  deleteOnboarding,
-  getOnboarding,
-  getOnboardingStatus,
-} from '../api/onboardings';
-import {
-  createPortrayal,
-  fetchPortrayalResult,
-  requestChallenge,
-  uploadLifeproof,
-  uploadPortrayalImage,
-} from '../api/portrayals';
 import { homeScreen, registerMode, type Session } from '../auth/access';
 import { checkBrowser, parseUserAgent } from '../domain/browser-check';
 import { postEnrolmentScreen } from '../domain/enrolment';
@@ -57,6 +42,11 @@ export interface EnrolmentRuntime {
   /** Keeps a picture in the store and returns its ref for `image.captured`. */
   keep(image: Blob | Blob[]): CapturedImage;
 }
+
+// The API calls and their response schemas (arktype) load with the first call: Landing, which makes none,
+// draws without them.
+const onboardingCalls = () => import('../api/onboardings');
+const portrayalCalls = () => import('../api/portrayals');
 
 const STORAGE_PREFIX = 'portal.enrolment';
 const storageKey = (tenant: string, userId: string) => `${STORAGE_PREFIX}:${tenant}:${userId}`;
@@ -201,15 +191,17 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
     return enrolmentMachine.provide({
       actors: {
         createOnboarding: fromPromise(async ({ input }) =>
-          createOnboarding(await api(), {
+          (await onboardingCalls()).createOnboarding(await api(), {
             mode: input.mode,
             ...(input.userId ? { user_id: input.userId } : {}),
             ...(input.userData ? { userData: input.userData } : {}),
           }),
         ),
-        acceptLegalTerms: fromPromise(async ({ input }) => acceptLegalTerms(await api(), input.onboardingId)),
+        acceptLegalTerms: fromPromise(async ({ input }) =>
+          (await onboardingCalls()).acceptLegalTerms(await api(), input.onboardingId),
+        ),
         createPortrayal: fromPromise(async ({ input }) =>
-          createPortrayal(await api(), {
+          (await portrayalCalls()).createPortrayal(await api(), {
             onboarding_id: input.onboardingId,
             portrayal_type: input.portrayalType,
             document_type: input.documentType === 'none' ? null : input.documentType,
@@ -219,11 +211,11 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
         imageUpload: imageUploadMachine.provide({
           actors: {
             uploadImage: fromPromise(async ({ input }) => {
-              const client = await api();
+              const [client, calls] = await Promise.all([api(), portrayalCalls()]);
               await send(input.image, (blob) => {
                 if (input.kind === 'lifeproof') {
                   const frames = Array.isArray(blob) ? blob : [blob];
-                  return uploadLifeproof(
+                  return calls.uploadLifeproof(
                     client,
                     input.portrayalId,
                     { frames, challengeId: input.challengeId },
@@ -231,16 +223,18 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
                   );
                 }
                 if (Array.isArray(blob)) throw { code: 'image_wrong_type' } satisfies UploadError;
-                return uploadPortrayalImage(client, input.portrayalId, input.kind, blob, progress.set);
+                return calls.uploadPortrayalImage(client, input.portrayalId, input.kind, blob, progress.set);
               });
             }),
-            requestChallenge: fromPromise(async ({ input }) => requestChallenge(await api(), input)),
+            requestChallenge: fromPromise(async ({ input }) =>
+              (await portrayalCalls()).requestChallenge(await api(), input),
+            ),
           },
           actions: { persist: () => persistNow(key) },
         }),
         confirmRegistration: fromPromise(async ({ input }) => {
           try {
-            return await confirmRegistration(
+            return await (await onboardingCalls()).confirmRegistration(
               await api(),
               input.onboardingId,
               input.portrayalId,
@@ -253,12 +247,14 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
             } satisfies ConfirmationError;
           }
         }),
-        deleteOnboarding: fromPromise(async ({ input }) => deleteOnboarding(await api(), input.onboardingId)),
+        deleteOnboarding: fromPromise(async ({ input }) =>
+          (await onboardingCalls()).deleteOnboarding(await api(), input.onboardingId),
+        ),
         loadOnboarding: fromPromise(async ({ input }) => {
-          const client = await api();
+          const [client, calls] = await Promise.all([api(), onboardingCalls()]);
           const [onboarding, status] = await Promise.all([
-            getOnboarding(client, input.onboardingId),
-            getOnboardingStatus(client, input.onboardingId),
+            calls.getOnboarding(client, input.onboardingId),
+            calls.getOnboardingStatus(client, input.onboardingId),
           ]);
           return { ...onboarding, legal_terms_accepted: status.legal_terms_accepted };
         }),
@@ -275,7 +271,7 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
         portrayalResult: portrayalResultMachine.provide({
           actors: {
             fetchPortrayalResult: fromPromise(async ({ input }) =>
-              fetchPortrayalResult(await api(), input.portrayalId),
+              (await portrayalCalls()).fetchPortrayalResult(await api(), input.portrayalId),
             ),
           },
         }),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { problem } from './contract/problem.ts';
+import { fieldError, lenientQuery, problem } from './contract/problem.ts';
 import { ApiError, errorMessageId, fieldErrorsFrom, generalNotice, problemFromBody } from './errors.ts';
 
 const httpError = (status: number, body: unknown, statusText = '') =>
@@ -69,6 +69,26 @@ describe('problemFromBody', () => {
           expect(problem.allows(problemFromBody(body, status))).toBe(true);
         },
       ),
+    );
+  });
+});
+
+describe('problemFromBody without a schema library', () => {
+  it('keeps the field errors and link queries the contract allows, and only those', () => {
+    const entry = fc.oneof(
+      fc.record({
+        field: fc.oneof(fc.string(), fc.integer()),
+        code: fc.oneof(fc.string(), fc.constant(null)),
+      }),
+      fc.anything(),
+    );
+    fc.assert(
+      fc.property(fc.array(entry), fc.dictionary(fc.string(), fc.anything()), (errors, query) => {
+        const salvaged = problemFromBody({ errors, link: { uri: '/x', query } }, 422);
+        expect(salvaged.errors).toEqual(errors.filter((e) => fieldError.allows(e)));
+        expect(salvaged.link?.query !== undefined).toBe(lenientQuery.allows(query));
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -1,5 +1,4 @@
 import type { FieldError, Problem, ProblemLink } from './contract/problem.ts';
-import { fieldError, lenientQuery } from './contract/problem.ts';
 
 /** A message for the person, by catalogue id or (a server's detail) as text. */
 export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
@@ -74,6 +73,21 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// The contract's fieldError and lenientQuery (contract/problem.ts) checked by hand, so that the screens that
+// only handle errors load no schema library.
+function isFieldError(value: unknown): value is FieldError {
+  return isRecord(value) && typeof value.field === 'string' && typeof value.code === 'string';
+}
+
+function isLenientQuery(value: unknown): value is Record<string, string | number | boolean> {
+  return (
+    isRecord(value) &&
+    Object.values(value).every(
+      (v) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v)),
+    )
+  );
+}
+
 function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
@@ -83,7 +97,7 @@ function salvageLink(value: unknown): ProblemLink | undefined {
     return undefined;
   }
   const { query } = value;
-  if (!lenientQuery.allows(query) || !isRecord(query)) {
+  if (!isLenientQuery(query)) {
     return { uri: value.uri };
   }
   return { uri: value.uri, query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) };
@@ -113,7 +127,7 @@ export function problemFromBody(body: unknown, status: number): Problem {
   const reason = optionalString(record.reason);
   if (reason !== undefined) result.reason = reason;
   if (Array.isArray(record.errors)) {
-    result.errors = record.errors.filter((entry): entry is FieldError => fieldError.allows(entry));
+    result.errors = record.errors.filter(isFieldError);
   }
   const link = salvageLink(record.link);
   if (link !== undefined) result.link = link;

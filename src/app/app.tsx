@@ -1,3 +1,4 @@
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { useSelector } from '@xstate/react';
 import { Component, type ComponentType, type ReactNode, Suspense, useEffect } from 'react';
 import { IntlProvider } from 'react-intl';
@@ -164,7 +165,12 @@ export function App() {
     );
   }
   return (
-    <IntlProvider locale={locale} defaultLocale="es" messages={messages}>
+    <IntlProvider
+      locale={locale}
+      defaultLocale="es"
+      // Texts or their precompiled syntax trees (src/i18n/catalogue.ts); react-intl formats both.
+      messages={messages as Record<string, MessageFormatElement[]>}
+    >
       <LoadingBar />
       {phase === 'failed' ? <TenantErrorScreen /> : <Screens />}
       <Toaster />

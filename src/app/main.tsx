@@ -1,10 +1,12 @@
 import '../styles/index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { screens } from '../domain/screens';
+import { screenAt, screens } from '../domain/screens';
+import { preloadCatalogue } from '../i18n/catalogue';
 import { type Inspect, RuntimeProvider } from '../runtime/context';
 import { tenantFromHost } from '../tenant/resolve';
 import { App } from './app';
+import { screenComponents } from './routes';
 import { createRuntime } from './runtime';
 
 // The Silent route runs inside the hidden renewal iframe: it hands the provider's answer to the page
@@ -20,6 +22,11 @@ function completeSilentRenewal() {
 function startPortal(inspect?: Inspect) {
   const runtime = createRuntime(undefined, inspect);
   runtime.start();
+  // What the first screen needs (its texts, the chunk of the screen at this address) downloads beside the
+  // tenant's settings, not one round trip after the other once they have arrived.
+  preloadCatalogue(runtime.app.getSnapshot().context.locale);
+  const first = screenAt(window.location.pathname);
+  if (first) void screenComponents[first].preload().catch(() => undefined);
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root');
   createRoot(container).render(

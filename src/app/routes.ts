@@ -3,7 +3,13 @@ import { lazyScreen } from './lazy-screen';
 
 // The lazy component of every screen of src/domain/screens.ts: one chunk per area, loaded on first use.
 // Only src/app imports the features.
-const onboarding = () => import('../features/onboarding/screens');
+// The onboarding area is a chunk per step: Landing, a signed-in first screen, loads neither the camera nor
+// the forms, and each step brings its code when the person reaches it.
+const onboardingSteps = () => import('../features/onboarding/steps');
+const documents = () => import('../features/onboarding/documents');
+const capture = () => import('../features/onboarding/capture-screens');
+const review = () => import('../features/onboarding/review');
+const finish = () => import('../features/onboarding/finish');
 // A phone enrolling never sees DeviceDetect (nor its hand-off machine): its own chunk keeps it off that path.
 const deviceDetect = () => import('../features/onboarding/device-detect');
 const account = () => import('../features/account/screens');
@@ -19,20 +25,20 @@ export const screenComponents = {
   ErrorScreen: lazyScreen(publicArea, 'ErrorScreen'),
   ResetCredentials: lazyScreen(publicArea, 'ResetCredentials'),
   Welcome: lazyScreen(publicArea, 'Welcome'),
-  Landing: lazyScreen(onboarding, 'Landing'),
-  PrivacyOnboarding: lazyScreen(onboarding, 'PrivacyOnboarding'),
-  RegisterDocuments: lazyScreen(onboarding, 'RegisterDocuments'),
-  DocumentScan: lazyScreen(onboarding, 'DocumentScan'),
-  RegisterSelfie: lazyScreen(onboarding, 'RegisterSelfie'),
-  TakeSelfie: lazyScreen(onboarding, 'TakeSelfie'),
-  TakeSelfieAlive: lazyScreen(onboarding, 'TakeSelfieAlive'),
-  ReviewRegister: lazyScreen(onboarding, 'ReviewRegister'),
-  RegisterForm: lazyScreen(onboarding, 'RegisterForm'),
-  IdentityProofingStep: lazyScreen(onboarding, 'IdentityProofingStep'),
-  NextSteps: lazyScreen(onboarding, 'NextSteps'),
-  FinishRegisterWithQr: lazyScreen(onboarding, 'FinishRegisterWithQr'),
-  FinishRegister: lazyScreen(onboarding, 'FinishRegister'),
-  FinishRegisterWithError: lazyScreen(onboarding, 'FinishRegisterWithError'),
+  Landing: lazyScreen(onboardingSteps, 'Landing'),
+  PrivacyOnboarding: lazyScreen(onboardingSteps, 'PrivacyOnboarding'),
+  RegisterDocuments: lazyScreen(documents, 'RegisterDocuments'),
+  DocumentScan: lazyScreen(capture, 'DocumentScan'),
+  RegisterSelfie: lazyScreen(capture, 'RegisterSelfie'),
+  TakeSelfie: lazyScreen(capture, 'TakeSelfie'),
+  TakeSelfieAlive: lazyScreen(capture, 'TakeSelfieAlive'),
+  ReviewRegister: lazyScreen(review, 'ReviewRegister'),
+  RegisterForm: lazyScreen(review, 'RegisterForm'),
+  IdentityProofingStep: lazyScreen(onboardingSteps, 'IdentityProofingStep'),
+  NextSteps: lazyScreen(onboardingSteps, 'NextSteps'),
+  FinishRegisterWithQr: lazyScreen(finish, 'FinishRegisterWithQr'),
+  FinishRegister: lazyScreen(finish, 'FinishRegister'),
+  FinishRegisterWithError: lazyScreen(finish, 'FinishRegisterWithError'),
   DeviceDetect: lazyScreen(deviceDetect, 'DeviceDetect'),
   UserHome: lazyScreen(accreditations, 'UserHome'),
   UserProfile: lazyScreen(account, 'UserProfile'),

@@ -8,6 +8,7 @@ import { homeScreen, passesGuard, type Session } from '../auth/access';
 import type { Oidc } from '../auth/oidc';
 import { brokerClaimsKey, type OidcConfig, userStorageKey } from '../auth/oidc-config';
 import { renewAt } from '../auth/renewal';
+import { readStoredUser } from '../auth/token';
 import { toSafeSameOriginPath } from '../domain/safe-link';
 import { pathFor, screenAt, screens } from '../domain/screens';
 import { loadCatalogue } from '../i18n/catalogue';
@@ -112,9 +113,8 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
   const session: ActorRefFrom<typeof sessionMachine> = createActor(
     sessionMachine.provide({
       actors: {
-        // The token module (with its claims schema) loads only now, not with the first screen.
         loadStoredSession: fromPromise(async () => {
-          const [tenant, { readStoredUser }] = await Promise.all([tenantReady, import('../auth/token')]);
+          const tenant = await tenantReady;
           return readStoredUser(window.localStorage, userStorageKey(oidcConfigOf(tenant)));
         }),
         signIn: fromPromise(async ({ input }) =>
@@ -232,12 +232,9 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
         const tenant = app.getSnapshot().context.tenant;
         if (!tenant || event.key !== userStorageKey(oidcConfigOf(tenant))) return;
         if (!session.getSnapshot().matches('authenticated')) return;
-        const key = event.key;
-        void import('../auth/token').then(({ readStoredUser }) => {
-          const stored = readStoredUser(window.localStorage, key);
-          if (stored.session) session.send({ type: 'session.updated', session: stored.session });
-          else session.send({ type: 'session.ended' });
-        });
+        const stored = readStoredUser(window.localStorage, event.key);
+        if (stored.session) session.send({ type: 'session.updated', session: stored.session });
+        else session.send({ type: 'session.ended' });
       });
       if (window.location.pathname === screens.Callback.path) session.send({ type: 'session.callback' });
     },

@@ -1,5 +1,8 @@
+import { type } from 'arktype';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readStoredUser, renewAt, sessionFromAccessToken } from './token';
+import { accessTokenClaims } from '../api/contract/access-token';
+import { readClaims, readStoredUser, renewAt, sessionFromAccessToken } from './token';
 
 const b64 = (value: unknown) =>
   btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
@@ -38,6 +41,41 @@ describe('sessionFromAccessToken', () => {
   it('refuses a token that is not a JWT or whose claims break the contract', () => {
     expect(() => sessionFromAccessToken('opaque')).toThrow(/not a JWT/);
     expect(() => sessionFromAccessToken(jwt({ ...claims, roles: 'admin' }))).toThrow(/roles/);
+  });
+});
+
+describe('readClaims', () => {
+  // The hand-written check must say what the contract's arktype schema says.
+  const agrees = (payload: unknown) => {
+    const contract = accessTokenClaims(payload);
+    let mine: unknown;
+    try {
+      mine = readClaims(payload);
+    } catch {
+      mine = 'refused';
+    }
+    expect(mine).toEqual(contract instanceof type.errors ? 'refused' : contract);
+  };
+  const values = ['', 'x', 0, 12.5, -1, true, false, null, [], ['a'], [1], {}, { a: 1 }];
+
+  it('agrees with the contract when any claim is missing or of another kind', () => {
+    const { iat: _, ...withoutIat } = claims;
+    agrees(claims);
+    agrees(withoutIat);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...Object.keys(claims), 'location', 'locale'),
+        fc.option(fc.constantFrom(...values), { nil: undefined }),
+        (key, value) => {
+          const variant: Record<string, unknown> = { ...claims };
+          if (value === undefined) delete variant[key];
+          else variant[key] = value;
+          agrees(variant);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    for (const payload of [null, 'token', [], 42]) agrees(payload);
   });
 });
 

@@ -1,11 +1,46 @@
-import { type } from 'arktype';
-import { accessTokenClaims } from '../api/contract/access-token';
+import type { AccessTokenClaims } from '../api/contract/access-token';
+import {
+  anyObject,
+  arrayOf,
+  boolean,
+  number,
+  object,
+  orNull,
+  problemsOf,
+  string,
+} from '../domain/shape-check';
 import { type Session, sessionFromClaims } from './access';
 import { asClaims, jwtPayload } from './jwt';
 import { brokerClaimsKey } from './oidc-config';
 import { renewAt } from './renewal';
 
 export { renewAt };
+
+// The contract's accessTokenClaims (src/api/contract/access-token.ts) checked by hand: a signed-in first screen
+// reads the stored token before it draws, without arktype (token.test.ts proves both agree).
+const accessTokenClaims = object({
+  iss: string,
+  sub: string,
+  exp: number,
+  'iat?': number,
+  tenant: string,
+  roles: arrayOf(string),
+  'email?': string,
+  'name?': string,
+  'preferred_username?': string,
+  'acs_id?': orNull(string),
+  enrolled: boolean,
+  'location?': orNull(string),
+  'locale?': string,
+  'claims?': orNull(anyObject),
+});
+
+/** The claims of an access token's payload, or the problems that make them break the contract. */
+export function readClaims(payload: unknown): AccessTokenClaims {
+  const problems = problemsOf(accessTokenClaims, payload);
+  if (problems.length > 0) throw new Error(`access token claims: ${problems.join('; ')}`);
+  return payload as AccessTokenClaims;
+}
 
 /**
  * The session carried by an access token. The signature is the server's business (it verifies every
@@ -15,8 +50,7 @@ export function sessionFromAccessToken(
   accessToken: string,
   brokerClaims: Record<string, unknown> | null = null,
 ): Session {
-  const claims = accessTokenClaims(jwtPayload(accessToken));
-  if (claims instanceof type.errors) throw new Error(`access token claims: ${claims.summary}`);
+  const claims = readClaims(jwtPayload(accessToken));
   const session = sessionFromClaims(claims, accessToken);
   return brokerClaims ? { ...session, claims: { ...session.claims, ...brokerClaims } } : session;
 }

@@ -1,5 +1,6 @@
 import type { BrowserSettings, TenantSettings } from '../api/contract/settings';
 import { tenantFromHost } from './resolve';
+import { parseBrowsers, parseOverrides, parseSettings } from './settings-check';
 import { TenantLoadError } from './tenant-error';
 
 export { TenantLoadError };
@@ -9,9 +10,6 @@ export interface LoadedTenant {
   settings: TenantSettings;
   browsers: BrowserSettings;
 }
-
-// The schemas (arktype) download in parallel with the settings instead of weighing on the entry chunk.
-const loadChecks = () => import('./settings-check');
 
 const NOT_JSON = Symbol('not-json');
 
@@ -30,7 +28,6 @@ export async function loadTenant(hostname: string, fetcher: typeof fetch = fetch
   if (resolved.kind === 'invalid')
     throw new TenantLoadError({ kind: 'invalid-label', label: resolved.label });
   const { tenant } = resolved;
-  const checks = loadChecks();
   let settingsResponse: Awaited<ReturnType<typeof fetchJson>>;
   let browsersResponse: Awaited<ReturnType<typeof fetchJson>>;
   try {
@@ -50,7 +47,6 @@ export async function loadTenant(hostname: string, fetcher: typeof fetch = fetch
       summary: 'settings.json is not valid JSON',
     });
   }
-  const { parseSettings, parseBrowsers } = await checks;
   return {
     tenant,
     settings: parseSettings(tenant, settingsResponse.body),
@@ -65,10 +61,7 @@ export async function loadTenantTexts(
   fetcher: typeof fetch = fetch,
 ): Promise<Record<string, string>> {
   try {
-    const [{ body }, { parseOverrides }] = await Promise.all([
-      fetchJson(`${assetsUrl}/locales/${locale}.json`, fetcher),
-      loadChecks(),
-    ]);
+    const { body } = await fetchJson(`${assetsUrl}/locales/${locale}.json`, fetcher);
     return parseOverrides(body === NOT_JSON ? {} : body);
   } catch {
     return {};

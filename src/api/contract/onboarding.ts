@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { EMAIL_PATTERN } from '../../domain/email.ts';
+import { MIN_API_YEAR } from './limits.ts';
 import { isCleanText, jsonObject, requiredText, TEXT_LIMITS, text } from './text.ts';
 
 // Self-enrolment calls (spec §7 Onboarding and Portrayals): the request bodies, which the reference server
@@ -9,8 +10,7 @@ import { isCleanText, jsonObject, requiredText, TEXT_LIMITS, text } from './text
 /** Ids the server hands out (onboarding, portrayal, challenge). */
 export const uuid = type(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
 
-/** The earliest year an API date may have (no birth or expiry date comes before it; PostgreSQL has no year 0). */
-export const MIN_API_YEAR = 1900;
+export { MIN_API_YEAR };
 
 /** API dates (spec §9): YYYY-MM-DD, a day that exists (no 2023-02-30), from MIN_API_YEAR on. */
 export const apiDate = type(/^\d{4}-\d{2}-\d{2}$/).narrow((value, ctx) => {

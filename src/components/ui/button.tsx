@@ -1,4 +1,3 @@
-import { Slot } from '@radix-ui/react-slot';
 import { cva, type VariantProps } from 'class-variance-authority';
 import type { ComponentProps } from 'react';
 import { cn } from './cn';
@@ -23,19 +22,21 @@ export const buttonVariants = cva(
   },
 );
 
+/**
+ * A button. A link that looks like one is an `<a>` (or wouter's Link) with `buttonVariants()`: no `asChild`,
+ * whose Radix Slot would weigh on every first screen for no caller.
+ */
 export function Button({
   className,
   variant,
   size,
-  asChild = false,
   type = 'button',
   ...props
-}: ComponentProps<'button'> & VariantProps<typeof buttonVariants> & { asChild?: boolean }) {
-  const Component = asChild ? Slot : 'button';
+}: ComponentProps<'button'> & VariantProps<typeof buttonVariants>) {
   return (
-    <Component
+    <button
       data-slot="button"
-      type={asChild ? undefined : type}
+      type={type}
       className={cn(buttonVariants({ variant, size }), className)}
       {...props}
     />

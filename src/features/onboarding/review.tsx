@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { MIN_API_YEAR } from '../../api/contract/onboarding';
-import { isCleanText, TEXT_LIMITS } from '../../api/contract/text';
+import { isCleanText, MIN_API_YEAR, TEXT_LIMITS } from '../../api/contract/limits';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
