@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, AppEnv } from './context';
-import { compressResponses } from './middleware/compress';
 import { apiBodyLimit, apiQueryLimits } from './middleware/request-limits';
 import { requestLog } from './middleware/request-log';
 import { requireTenant } from './middleware/tenant';
@@ -32,8 +31,6 @@ export function createApp(deps: AppDeps): App {
 
   app.route('/', healthRoutes(deps));
 
-  // Outermost on /api so that problems from the checks below are compressed like any answer.
-  app.use('/api/*', compressResponses());
   app.use('/api/*', requireTenant(deps.tenants));
   // Bodies of at most 64 KB (the image uploads have their own limits) and clean query parameters: 413 or 400
   // problems before any handler reads them.
