@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, AppEnv } from './context';
+import { faviconRoutes } from './favicon';
 import { apiBodyLimit, apiQueryLimits } from './middleware/request-limits';
 import { requestLog } from './middleware/request-log';
 import { requireTenant } from './middleware/tenant';
@@ -26,6 +27,8 @@ export function createApp(deps: AppDeps): App {
   });
 
   if (deps.config.serveSpa) {
+    // Before the files: dist/favicon.svg is the build's copy in the default colour, this one the tenant's.
+    app.route('/', faviconRoutes(deps.config.publicDir, deps.tenants));
     app.use(staticFiles({ distDir: deps.config.distDir, publicDir: deps.config.publicDir }));
   }
 
