@@ -4,11 +4,12 @@
 // has ended (sign-out, a reused authorization or refresh token, a password reset).
 import { type } from 'arktype';
 import type { MiddlewareHandler } from 'hono';
-import { createLocalJWKSet, decodeJwt, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { decodeJwt } from 'jose';
 import { type AccessTokenClaims, accessTokenClaims } from '../../src/api/contract/access-token';
 import type { Permission } from '../../src/api/contract/permissions';
 import { getOrCreatePromise } from '../get-or-create';
 import { HttpProblem } from '../problem';
+import { importRs256Keys, type Rs256Keys, verifyRs256 } from './jwt';
 import { API_RESOURCE, GRANT_ID_CLAIM, type IdentityProviders, REALMS_PREFIX } from './provider';
 
 export type AuthEnv = {
@@ -66,10 +67,11 @@ function grantChecker(db: GrantSource['db'], now: () => number) {
 }
 
 export function createTokenVerifier(idp: GrantSource, now: () => number = Date.now) {
-  const keySets = new Map<string, Promise<JWTVerifyGetKey>>();
+  // Each tenant's public keys, imported once (see ./jwt.ts for why not jose's WebCrypto path).
+  const keySets = new Map<string, Promise<Rs256Keys>>();
   const keySetOf = (tenant: string) =>
     getOrCreatePromise(keySets, tenant, () =>
-      idp.keysOf(tenant).then((keys) => createLocalJWKSet(keys.publicJwks)),
+      idp.keysOf(tenant).then((keys) => importRs256Keys(keys.publicJwks.keys)),
     );
   const grantAlive = grantChecker(idp.db, now);
 
@@ -89,13 +91,14 @@ export function createTokenVerifier(idp: GrantSource, now: () => number = Date.n
     if (!issuer || !issuerTenant || !idp.tenants.includes(issuerTenant) || !idp.isKnownIssuer(issuer)) {
       throw unauthorized('The bearer token comes from an unknown issuer.');
     }
+    const keys = await keySetOf(issuerTenant);
     let payload: unknown;
     try {
-      ({ payload } = await jwtVerify(token, await keySetOf(issuerTenant), {
+      payload = verifyRs256(token, keys, {
         issuer,
         audience: API_RESOURCE,
-        algorithms: ['RS256'],
-      }));
+        now: Math.floor(now() / 1000),
+      });
     } catch {
       throw unauthorized('The bearer token is invalid or has expired.');
     }
