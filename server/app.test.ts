@@ -193,8 +193,8 @@ describe('static files and the SPA', () => {
     expectSecurityHeaders(js);
     const css = await app.request('/assets/index-abc123.css');
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
-    const icon = await app.request('/favicon.svg');
-    expect(icon.headers.get('cache-control')).toBe('no-cache');
+    const index = await app.request('/index.html');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
   });
 
   it('answers 304 to a matching If-None-Match and HEAD without a body', async () => {
@@ -234,7 +234,7 @@ describe('static files and the SPA', () => {
         expect(await res.text()).toContain('<div id="root">');
       }
     }
-    await expectProblem(await app.request('/favicon.ico', { headers: { Accept: '*/*' } }), 404);
+    await expectProblem(await app.request('/robots.txt', { headers: { Accept: '*/*' } }), 404);
     await expectProblem(await api('/api/nope', 'demo', { headers: { Accept: '*/*' } }), 404, 'not_found');
     const realm = await app.request('/auth/realms/demo/whatever', { headers: { Accept: '*/*' } });
     expect(realm.headers.get('content-type')).toContain('json');

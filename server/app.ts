@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, AppEnv } from './context';
-import { compressResponses } from './middleware/compress';
+import { faviconRoutes } from './favicon';
 import { apiBodyLimit, apiQueryLimits } from './middleware/request-limits';
 import { requestLog } from './middleware/request-log';
 import { requireTenant } from './middleware/tenant';
@@ -29,13 +29,13 @@ export function createApp(deps: AppDeps): App {
   });
 
   if (deps.config.serveSpa) {
+    // Before the files: dist/favicon.svg is the build's copy in the default colour, this one the tenant's.
+    app.route('/', faviconRoutes(deps.config.publicDir, deps.tenants));
     app.use(staticFiles({ distDir: deps.config.distDir, publicDir: deps.config.publicDir }));
   }
 
   app.route('/', healthRoutes(deps));
 
-  // Outermost on /api so that problems from the checks below are compressed like any answer.
-  app.use('/api/*', compressResponses());
   app.use('/api/*', requireTenant(deps.tenants));
   // Bodies of at most 64 KB (the image uploads have their own limits) and clean query parameters: 413 or 400
   // problems before any handler reads them.

@@ -9,7 +9,7 @@ import { createAuthHandler } from './auth/handler';
 import { mailboxRoutes } from './auth/mailbox';
 import { createIdentityProviders } from './auth/provider';
 import { createApiAuth } from './auth/verify';
-import { compressWhenEnded } from './compression';
+import { compressDynamic } from './compression';
 import { configFromEnv, type ServerConfig } from './config';
 import type { AppDeps } from './context';
 import { type DataDirLock, lockDataDir } from './data-lock';
@@ -30,6 +30,7 @@ export type { MountOptions, RawHandler, RawHandlers } from './raw-handlers';
 export { createRawHandlers } from './raw-handlers';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+const DYNAMIC_PATH = /^\/(?:api|dev|health)(?:[/?]|$)/i;
 
 export interface StartServerOptions extends Partial<ServerConfig> {
   logger?: Logger;
@@ -172,6 +173,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
     const mount = rawHandlers.match(req);
     if (!mount) {
+      // Static files choose their own coding (server/static-files.ts); the API and dev pages are dynamic.
+      if (DYNAMIC_PATH.test(req.url ?? '')) compressDynamic(req, res);
       void honoListener(req, res);
       return;
     }
@@ -189,7 +192,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         reqId,
       });
     });
-    compressWhenEnded(req, res);
+    compressDynamic(req, res);
     if (mount.stripPrefix) stripPrefix(req, mount.prefix);
     Promise.resolve()
       .then(() => mount.handler(req, res))

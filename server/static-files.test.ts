@@ -147,4 +147,13 @@ describe('compressed delivery of static files', () => {
     expect(small.headers.get('content-encoding')).toBeNull();
     expect(await small.json()).toEqual({ tenant: 'demo' });
   });
+
+  it('sends the build’s copy of a file under 1 KB too: it costs nothing to send', async () => {
+    const tiny = join(site.distDir, 'assets', 'tiny-abc123.js');
+    writeFileSync(tiny, 'export const greeting = "hello, hello, hello, hello, hello";\n'.repeat(5));
+    await precompressFile(tiny);
+    const res = await get('/assets/tiny-abc123.js', { 'Accept-Encoding': 'br, gzip' });
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(brotliDecompressSync(await bytes(res)).toString()).toContain('greeting');
+  });
 });

@@ -125,7 +125,9 @@ async function encodedCopy(file: FoundFile, coding: Coding): Promise<Representat
 /** The best representation the client accepts: a build copy first, else one encoded here, else the file. */
 async function representationFor(c: Context<AppEnv>, file: FoundFile, type: string): Promise<Representation> {
   const identity: Representation = { coding: 'identity', size: file.size, path: file.path };
-  if (!isCompressible(type) || file.size < COMPRESS_THRESHOLD) return identity;
+  if (!isCompressible(type)) return identity;
+  // A build copy costs nothing to send, however small; encoding here is only worth it from 1 KB on.
+  const encodeHere = file.size >= COMPRESS_THRESHOLD;
   const accept = c.req.header('accept-encoding');
   const tried = new Set<Coding>();
   for (;;) {
@@ -134,7 +136,8 @@ async function representationFor(c: Context<AppEnv>, file: FoundFile, type: stri
       CODINGS.filter((candidate) => !tried.has(candidate)),
     );
     if (coding === 'identity') return identity;
-    const copy = (await prebuiltCopy(file, coding)) ?? (await encodedCopy(file, coding));
+    const copy =
+      (await prebuiltCopy(file, coding)) ?? (encodeHere ? await encodedCopy(file, coding) : undefined);
     if (copy) return copy;
     tried.add(coding);
   }
@@ -152,7 +155,7 @@ async function sendFile(c: Context<AppEnv>, file: FoundFile, cacheControl: strin
     ETag: etag,
     'Last-Modified': new Date(file.mtimeMs).toUTCString(),
   });
-  if (isCompressible(type) && file.size >= COMPRESS_THRESHOLD) headers.set('Vary', 'Accept-Encoding');
+  if (isCompressible(type)) headers.set('Vary', 'Accept-Encoding');
   const ifNoneMatch = c.req.header('if-none-match');
   if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
     return new Response(null, { status: 304, headers });

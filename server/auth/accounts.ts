@@ -97,18 +97,27 @@ export async function listAccounts(db: Db, tenant: string, query: AccountQuery) 
     where += ` and (lower(username) like $2 or lower(coalesce(email, '')) like $2
       or lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) like $2)`;
   }
-  const total = await db.query<{ count: number }>(
-    `select count(*)::int as count from accounts where ${where}`,
-    params,
-  );
-  const { rows } = await db.query<AccountRow>(
-    `select ${COLUMNS} from accounts where ${where} order by created_at desc, username
+  // The page and the total in one round trip (a window count); only a page past the end, which has no row to
+  // carry the total, needs a second query.
+  const { rows } = await db.query<AccountRow & { total: number }>(
+    `select ${COLUMNS}, count(*) over ()::int as total from accounts where ${where}
+      order by created_at desc, username
       limit ${query.pageSize} offset ${query.pageSize * query.pageIndex}`,
     params,
   );
+  const totalItems =
+    rows[0]?.total ??
+    (query.pageIndex === 0
+      ? 0
+      : ((
+          await db.query<{ count: number }>(
+            `select count(*)::int as count from accounts where ${where}`,
+            params,
+          )
+        ).rows[0]?.count ?? 0));
   return {
     items: rows.map(iamAccountOf),
-    totalItems: total.rows[0]?.count ?? 0,
+    totalItems,
     pageIndex: query.pageIndex,
     pageSize: query.pageSize,
   };

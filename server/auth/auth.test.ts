@@ -233,6 +233,26 @@ describe('API bearer checks and IAM accounts', () => {
     expect(none.totalItems).toBe(0);
   });
 
+  it('gives the same total on every page, the last one and one past the end included', async () => {
+    const first = (await (
+      await api('/public/accounts?pageSize=4&pageIndex=0', 'gambling', manager)
+    ).json()) as {
+      items: { username: string }[];
+      totalItems: number;
+    };
+    const total = first.totalItems;
+    const last = Math.ceil(total / 4) - 1;
+    const end = (await (
+      await api(`/public/accounts?pageSize=4&pageIndex=${last}`, 'gambling', manager)
+    ).json()) as typeof first;
+    expect(end.totalItems).toBe(total);
+    expect(end.items).toHaveLength(total - 4 * last);
+    const past = (await (
+      await api(`/public/accounts?pageSize=4&pageIndex=${last + 1}`, 'gambling', manager)
+    ).json()) as typeof first;
+    expect(past).toMatchObject({ items: [], totalItems: total, pageIndex: last + 1 });
+  });
+
   it('401 without or with a forged token, 403 without the right, 403 for another tenant', async () => {
     expect((await api('/public/accounts', 'gambling')).status).toBe(401);
     const [head, body] = manager.split('.');

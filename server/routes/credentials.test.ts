@@ -322,6 +322,24 @@ describe('GET /public/credentials/{userId}', () => {
     const res = await get(`/public/credentials/${demoVisitor.userId}`, ownerOf(demoVisitor));
     expect(await res.json()).toMatchObject({ user_id: demoVisitor.userId, activated: false });
   });
+
+  it('lists several credentials oldest first, and none as an empty object (one query for both)', async () => {
+    const demoUser = await enrolled('user', 'demo');
+    const { rows } = await db.query<{ sid: string }>(
+      `insert into credentials (tenant, user_id, credential_type, starts_at, ends_at, created_at)
+       values ($1, $2, 'embedding', now(), null, now() + interval '1 minute') returning sid::text as sid`,
+      ['demo', demoUser.userId],
+    );
+    const later = await get(`/public/credentials/${demoUser.userId}`, ownerOf(demoUser));
+    const body = (await later.json()) as { credentials: Record<string, { credential_type: string }> };
+    expect(Object.keys(body.credentials)).toEqual([demoUser.sid, rows[0]?.sid]);
+    expect(body.credentials[rows[0]?.sid ?? '']?.credential_type).toBe('embedding');
+
+    await db.query('delete from credentials where tenant = $1 and user_id = $2', ['demo', demoUser.userId]);
+    const none = await get(`/public/credentials/${demoUser.userId}`, ownerOf(demoUser));
+    expect(none.status).toBe(200);
+    expect(await none.json()).toMatchObject({ user_id: demoUser.userId, activated: true, credentials: {} });
+  });
 });
 
 /** A new enrolled person of their own (an account, a user record, a 15-day qr), for the tests that change state. */

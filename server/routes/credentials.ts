@@ -66,6 +66,9 @@ export interface CredentialsOptions {
   now?: () => Date;
 }
 
+const USER_COLUMNS = 'user_id::text as user_id, account_id, acs_id, active, first_name, last_name';
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+
 const CREDENTIAL_COLUMNS =
   'sid::text as sid, user_id::text as user_id, credential_type, state, starts_at, ends_at, created_at, metadata';
 
@@ -172,14 +175,18 @@ export function credentialsRoutes(
    */
   async function reachableUser(c: Context<AuthEnv>, id: string, access: Access): Promise<UserRow> {
     if (!isUuid(id)) throw notFound();
-    const claims = c.get('auth');
     const { rows } = await db.query<UserRow>(
-      `select user_id::text as user_id, account_id, acs_id, active, first_name, last_name from users
+      `select ${USER_COLUMNS} from users
         where tenant = $1 and (user_id = $2::uuid or account_id = $3) order by (user_id = $2::uuid) desc limit 1`,
       [c.get('tenant'), id, id],
     );
-    const user = rows[0];
+    return reachable(c, rows[0], access);
+  }
+
+  /** The user record itself when the caller may reach it with `access` (staff, or its owner), or a 404 problem. */
+  function reachable<T extends UserRow>(c: Context<AuthEnv>, user: T | undefined, access: Access): T {
     if (!user) throw notFound();
+    const claims = c.get('auth');
     const staff = access.staff.some((permission) => claims.roles.includes(permission));
     const owner =
       user.account_id !== null &&
@@ -238,12 +245,21 @@ export function credentialsRoutes(
   }
 
   app.get('/public/credentials/:userId', allow(READ), async (c) => {
-    const user = await reachableUser(c, c.req.param('userId'), READ);
-    const { rows } = await db.query<CredentialRow>(
-      `select ${CREDENTIAL_COLUMNS} from credentials where tenant = $1 and user_id = $2
-        order by created_at, sid`,
-      [c.get('tenant'), user.user_id],
+    const id = c.req.param('userId');
+    if (!isUuid(id)) throw notFound();
+    // One round trip for the user and their credentials (a user without any gives one row of nulls): the
+    // person's own QR screen reads this often, and every query is a trip through the database engine.
+    const { rows: joined } = await db.query<UserRow & Nullable<CredentialRow>>(
+      `with u as (select ${USER_COLUMNS} from users
+                   where tenant = $1 and (user_id = $2::uuid or account_id = $3)
+                   order by (user_id = $2::uuid) desc limit 1)
+       select u.*, c.sid::text as sid, c.credential_type, c.state, c.starts_at, c.ends_at, c.created_at, c.metadata
+         from u left join credentials c on c.tenant = $1 and c.user_id = u.user_id::uuid
+        order by c.created_at, c.sid`,
+      [c.get('tenant'), id, id],
     );
+    const user = reachable(c, joined[0], READ);
+    const rows = joined.filter((row): row is UserRow & CredentialRow => row.sid !== null);
     const at = now();
     c.header('Cache-Control', 'no-store');
     return c.json({
