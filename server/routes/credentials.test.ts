@@ -324,7 +324,8 @@ describe('GET /public/credentials/{userId}', () => {
   });
 
   it('lists several credentials oldest first, and none as an empty object (one query for both)', async () => {
-    const demoUser = await enrolled('user', 'demo');
+    // A person of their own (one 15-day qr): the seeded ones hold several credentials, and this test deletes.
+    const demoUser = await freshPerson('demo');
     const { rows } = await db.query<{ sid: string }>(
       `insert into credentials (tenant, user_id, credential_type, starts_at, ends_at, created_at)
        values ($1, $2, 'embedding', now(), null, now() + interval '1 minute') returning sid::text as sid`,
