@@ -91,7 +91,9 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
   const socket = req.socket.remoteAddress ?? '';
   if (!trustProxy) return socket;
   const header = req.headers['x-forwarded-for'];
-  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((a) => a.trim());
+  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((a) => a.trim());
   return forwarded.filter(Boolean).at(-1) ?? socket;
 }
 

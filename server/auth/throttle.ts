@@ -33,9 +33,7 @@ interface Entry {
 }
 
 /** Counters in this process's memory: one process only (tests, tools); the server counts in the database. */
-export function memoryThrottleStore(
-  options: { now?: () => number; windowMs?: number } = {},
-): ThrottleStore {
+export function memoryThrottleStore(options: { now?: () => number; windowMs?: number } = {}): ThrottleStore {
   const now = options.now ?? Date.now;
   const windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
   const entries = new Map<string, Entry>();

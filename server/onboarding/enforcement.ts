@@ -38,14 +38,27 @@ export interface Faults {
 export type FaultName = keyof Faults;
 
 /** Whether a fault is on for the tenant: forced by the settings, or switched on in the database. */
-export async function faultOn(db: Queryable, faults: Faults, tenant: string, name: FaultName): Promise<boolean> {
+export async function faultOn(
+  db: Queryable,
+  faults: Faults,
+  tenant: string,
+  name: FaultName,
+): Promise<boolean> {
   if (faults[name]) return true;
-  const { rows } = await db.query('select 1 from fault_switches where tenant = $1 and name = $2', [tenant, name]);
+  const { rows } = await db.query('select 1 from fault_switches where tenant = $1 and name = $2', [
+    tenant,
+    name,
+  ]);
   return rows.length > 0;
 }
 
 /** Switches a fault on or off for the tenant (development only). */
-export async function switchFault(db: Queryable, tenant: string, name: FaultName, on: boolean): Promise<void> {
+export async function switchFault(
+  db: Queryable,
+  tenant: string,
+  name: FaultName,
+  on: boolean,
+): Promise<void> {
   await db.query(
     on
       ? 'insert into fault_switches (tenant, name) values ($1, $2) on conflict do nothing'
