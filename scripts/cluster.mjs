@@ -5,16 +5,17 @@
 //   CLUSTER_PROCESSES (2)  server processes, on PORT+1, PORT+2, … (127.0.0.1 only: reach them through PORT)
 //   DATABASE_URL           the PostgreSQL they share; without it a throwaway server is started (scripts/postgres.mjs)
 //                          and removed at the end
-//   CLUSTER_STATE_FILE     where to write {balancer, processes: [{port, pid}]} (the cross-process journey reads it)
+//   CLUSTER_STATE_FILE     where to write {balancer, databaseUrl, processes: [{port, pid}]} (the cross-process
+//                          journey reads it; databaseUrl only for a throwaway database)
 //
 // Every process gets the same settings (TRUST_PROXY=1, PUBLIC_PORT=PORT so the known origins are the
 // balancer's, DATABASE_URL, and the rest of this environment). A process that exits (SIGTERM drains its
 // requests first: the server's close()) is started again on its port; meanwhile the balancer's health check
 // takes it out and sends its requests to the others.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { buildIfNeeded } from './build-if-needed.mjs';
 import { ensureHaproxy, haproxyPath } from './ensure-haproxy.mjs';
 import { startThrowawayPostgres } from './postgres.mjs';
@@ -27,6 +28,7 @@ const dir = mkdtempSync(join(tmpdir(), 'portal-cluster-'));
 const log = (line) => console.log(`[cluster] ${line}`);
 
 let stopping = false;
+let sharedDatabaseUrl;
 let postgres;
 let haproxy;
 const processes = Array.from({ length: count }, (_, i) => ({
@@ -37,8 +39,10 @@ const processes = Array.from({ length: count }, (_, i) => ({
 
 function writeState() {
   if (!stateFile) return;
+  mkdirSync(dirname(stateFile), { recursive: true });
   const state = {
     balancer: `http://localhost:${balancerPort}`,
+    databaseUrl: sharedDatabaseUrl,
     processes: processes.map((p) => ({ port: p.port, pid: p.child?.pid ?? null })),
   };
   writeFileSync(stateFile, JSON.stringify(state, null, 2));
@@ -111,6 +115,8 @@ frontend portal
 
 backend processes
   balance roundrobin
+  # Which process answered (p1, p2, …): the cross-process journey checks that both served it.
+  http-response set-header X-Served-By %s
   option httpchk
   http-check send meth GET uri /health ver HTTP/1.1 hdr Host localhost
   http-check expect status 200
@@ -148,6 +154,7 @@ try {
   if (!databaseUrl) {
     postgres = await startThrowawayPostgres();
     databaseUrl = postgres.adminUrl;
+    sharedDatabaseUrl = databaseUrl;
     log(`throwaway PostgreSQL on port ${postgres.port} (removed at the end; set DATABASE_URL to keep one)`);
   }
   // The first process migrates and seeds a new database; the others start once it is ready (and would wait on
