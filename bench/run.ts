@@ -2,6 +2,7 @@
 //  1. Every emitted chunk with its gzip size.
 //  2. The entry: index.html's script and everything it imports statically (what the browser must fetch
 //     before anything renders).
+//  5. The API read through the load balancer with 1 and 2 server processes (bench/cluster.ts).
 //  4. The enrolment path: every JS file (workers too) a phone fetches from login to the new QR.
 //  3. The first screen as a real browser loads it: every JS file Chromium fetched to show the Welcome
 //     screen of the default tenant (entry plus the lazy chunks that screen needs: tenant settings check,
@@ -14,6 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, devices } from '@playwright/test';
 import { formatTable } from '../scripts/table';
 import { startServer } from '../server/main';
+import { CLUSTER_HEADERS, clusterBench } from './cluster';
 
 const DIST = 'dist';
 const KB = 1024;
@@ -250,6 +252,11 @@ async function main() {
   console.log('\nBudgets\n');
   console.log(formatTable(['measure', 'value', 'budget', 'result'], report));
 
+  // The API read through HAProxy with 1 and 2 server processes (bench/cluster.ts); no budget, a comparison.
+  const cluster = await clusterBench();
+  console.log(`\nAPI read (GET /api/internal/facilities) through HAProxy, 1 vs 2 processes, 10 s per rate\n`);
+  console.log(formatTable(CLUSTER_HEADERS, cluster.rows));
+
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(
     'bench/results/latest.json',
@@ -261,6 +268,7 @@ async function main() {
         enrolmentPath: { js: enrolment, gzip: sum(enrolment) },
         chunks: Object.fromEntries(sizes),
         imagePreparation: media,
+        cluster: cluster.runs,
       },
       null,
       2,

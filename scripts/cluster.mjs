@@ -85,7 +85,7 @@ function startProcess(p, databaseUrl) {
 
 function haproxyConfig() {
   const servers = processes
-    .map((p) => `  server p${p.index + 1} 127.0.0.1:${p.port} check inter 500ms fall 1 rise 1`)
+    .map((p) => `  server p${p.index + 1} 127.0.0.1:${p.port} check inter 1s fall 2 rise 1`)
     .join('\n');
   return `global
   maxconn 4096
@@ -99,6 +99,9 @@ defaults
   timeout client 120s
   timeout server 120s
   timeout http-request 30s
+  # A busy process answers its health check late rather than never: only a refused connection (a stopped
+  # process) or two missed checks take it out.
+  timeout check 5s
   # A process that is stopping refuses new connections: send the request to another one.
   retries 3
   option redispatch 1
