@@ -3,6 +3,17 @@ import { defineConfig } from 'vitest/config';
 
 // Timeouts here only stop a test that hangs: on 2 cores shared with other work a test may take several
 // times its usual wall time, and none of these tests is about how fast it runs (see README "Test it").
+/** The server test files that run against PostgreSQL as well as PGlite (project server-postgres). */
+export const POSTGRES_TESTS = [
+  'server/db/postgres.test.ts',
+  'server/auth/auth.test.ts',
+  'server/auth/throttle-store.test.ts',
+  'server/security/token-revocation.test.ts',
+  'server/security/dev-faults.test.ts',
+  'server/onboarding/routes.test.ts',
+  'server/routes/credentials.test.ts',
+];
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -23,11 +34,27 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/**/*.test.ts'],
+          // Needs a PostgreSQL server: runs in server-postgres only.
+          exclude: ['server/db/postgres.test.ts'],
           environment: 'node',
           // One initdb per run instead of one per database: every test database starts from an image of
           // a new (or a migrated and seeded) database made by the global setup.
           globalSetup: ['tests/support/pglite-global-setup.ts'],
           setupFiles: ['tests/support/setup-server.ts'],
+        },
+      },
+      {
+        extends: true,
+        // The same server tests on a real PostgreSQL (issue 16): a throwaway server per run (initdb in a
+        // temporary folder, a free port), each test database a new database on it. A subset, so that npm test
+        // stays well under 15 minutes on 2 cores: the database layer, sign-in and tokens (identity provider
+        // storage, the throttle), and the API routes that hold most of the SQL (see README "Test it").
+        test: {
+          name: 'server-postgres',
+          include: POSTGRES_TESTS,
+          environment: 'node',
+          globalSetup: ['tests/support/postgres-global-setup.ts'],
+          setupFiles: ['tests/support/setup-postgres.ts'],
         },
       },
       {

@@ -4,6 +4,7 @@
 //  1. Every emitted chunk with its raw, gzip and transferred size.
 //  2. The entry: index.html's script and everything it imports statically (what the browser must fetch
 //     before anything renders).
+//  5. The API read through the load balancer with 1 and 2 server processes (bench/cluster.ts).
 //  4. The enrolment path: every JS file (workers too) a phone fetches from login to the new QR.
 //  3. The first screen as a real browser loads it: every JS file Chromium fetched to show the Welcome
 //     screen of the default tenant (entry plus the lazy chunks that screen needs: tenant settings check,
@@ -20,6 +21,7 @@ import { formatTable } from '../scripts/table';
 import { startServer } from '../server/main';
 import { API_P99_BUDGET_MS, measureApiLatency } from './api-latency';
 import { runLighthouse } from './lighthouse';
+import { CLUSTER_HEADERS, clusterBench } from './cluster';
 
 const DIST = 'dist';
 const KB = 1024;
@@ -326,6 +328,11 @@ async function main() {
   console.log('\nBudgets (bytes are what is transferred with Accept-Encoding: br, gzip)\n');
   console.log(formatTable(['measure', 'value', 'budget', 'result'], report));
 
+  // The API read through HAProxy with 1 and 2 server processes (bench/cluster.ts); no budget, a comparison.
+  const cluster = await clusterBench();
+  console.log(`\nAPI read (GET /api/internal/facilities) through HAProxy, 1 vs 2 processes, 10 s per rate\n`);
+  console.log(formatTable(CLUSTER_HEADERS, cluster.rows));
+
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(
     'bench/results/latest.json',
@@ -346,6 +353,7 @@ async function main() {
         imagePreparation: media,
         lighthouse,
         apiLatency: api,
+        cluster: cluster.runs,
       },
       null,
       2,

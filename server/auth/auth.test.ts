@@ -87,17 +87,17 @@ describe('throttle', () => {
     const keys = ['t|account|ana', 't|address|1.2.3.4'];
     for (let i = 0; i < 3; i++) {
       await throttle.wait(keys);
-      throttle.fail(keys);
+      await throttle.fail(keys);
     }
     await throttle.wait(keys);
-    throttle.fail(keys);
+    await throttle.fail(keys);
     await throttle.wait(['t|account|other', 't|address|1.2.3.4']);
     expect(slept).toEqual([500, 1000]);
-    expect(throttle.delayFor(['t|account|ana'])).toBe(1000);
-    throttle.succeed(['t|account|ana']);
-    expect(throttle.delayFor(['t|account|ana'])).toBe(0);
-    for (let i = 0; i < 20; i++) throttle.fail(['t|account|bob']);
-    expect(throttle.delayFor(['t|account|bob'])).toBe(8000);
+    expect(await throttle.delayFor(['t|account|ana'])).toBe(1000);
+    await throttle.succeed(['t|account|ana']);
+    expect(await throttle.delayFor(['t|account|ana'])).toBe(0);
+    for (let i = 0; i < 20; i++) await throttle.fail(['t|account|bob']);
+    expect(await throttle.delayFor(['t|account|bob'])).toBe(8000);
   });
 });
 

@@ -30,7 +30,7 @@ import {
   PORTAL_SCOPE,
   REALMS_PREFIX,
 } from './provider';
-import { createThrottle, type Throttle } from './throttle';
+import { createThrottle, databaseThrottleStore, type Throttle } from './throttle';
 import { createTokenVerifier } from './verify';
 
 export const RESET_TTL_MS = 30 * 60 * 1000;
@@ -82,11 +82,27 @@ const REALM_PATH = new RegExp(`^${REALMS_PREFIX}/([a-z0-9][a-z0-9-]*)(/.*)?$`);
 
 const methodNotAllowed = (res: ServerResponse) => sendProblem(res, 405, 'Method not allowed.');
 
+/**
+ * The address a sign-in came from. Behind a trusted proxy (TRUST_PROXY) every connection is the proxy's, so the
+ * address is the last one X-Forwarded-For names: the one the proxy itself appended (earlier entries are the
+ * client's own word). Without TRUST_PROXY the header is ignored: anyone can send it.
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const socket = req.socket.remoteAddress ?? '';
+  if (!trustProxy) return socket;
+  const header = req.headers['x-forwarded-for'];
+  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((a) => a.trim());
+  return forwarded.filter(Boolean).at(-1) ?? socket;
+}
+
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOptions = {}): RawHandler {
   const { db } = idp;
-  const throttle = options.throttle ?? createThrottle();
+  // Counted in the database: every process behind a load balancer sees the same failures.
+  const throttle = options.throttle ?? createThrottle({ store: databaseThrottleStore(db) });
   const now = options.now ?? Date.now;
   const verify = createTokenVerifier(idp);
   const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
@@ -210,7 +226,7 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
         const password = form.get('password') ?? '';
         const keys = [
           `${tenant}|account|${username.toLowerCase()}`,
-          `${tenant}|address|${req.socket.remoteAddress ?? ''}`,
+          `${tenant}|address|${clientAddress(req, options.trustProxy ?? false)}`,
         ];
         let account: Awaited<ReturnType<typeof findAccountByLogin>>;
         const ok = await throttle.attempt(keys, async () => {

@@ -37,6 +37,8 @@ const BEARER = /^Bearer +([\w-]+\.[\w-]+\.[\w-]+)$/i;
  * calls in bursts (a screen's loads, a result polled every 2 s): a few seconds spare the database most of those
  * lookups, and are the longest a token outlives its revoked grant, against the minutes of its own lifetime.
  */
+// Per process and safe to lose: each process believes a grant for at most this long after it last read it, so
+// behind a load balancer a revoked grant is refused by every process within the same 3 s as by one.
 export const GRANT_CHECK_CACHE_MS = 3_000;
 const GRANT_CACHE_LIMIT = 10_000;
 

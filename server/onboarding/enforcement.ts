@@ -26,16 +26,52 @@ export interface EnforcementSource {
   ): Promise<EnforcementMatch | null>;
 }
 
-/** Fault switches of the reference services (ENFORCEMENT_FAULT=1 or POST /api/dev/faults/enforcement). */
+/**
+ * Fault switches of the reference services forced on for every tenant by this process's settings
+ * (ENFORCEMENT_FAULT=1; every process of a cluster gets the same environment). The switch that
+ * POST /api/dev/faults/enforcement flips is a row of fault_switches, so every process sees it.
+ */
 export interface Faults {
   enforcement: boolean;
+}
+
+export type FaultName = keyof Faults;
+
+/** Whether a fault is on for the tenant: forced by the settings, or switched on in the database. */
+export async function faultOn(
+  db: Queryable,
+  faults: Faults,
+  tenant: string,
+  name: FaultName,
+): Promise<boolean> {
+  if (faults[name]) return true;
+  const { rows } = await db.query('select 1 from fault_switches where tenant = $1 and name = $2', [
+    tenant,
+    name,
+  ]);
+  return rows.length > 0;
+}
+
+/** Switches a fault on or off for the tenant (development only). */
+export async function switchFault(
+  db: Queryable,
+  tenant: string,
+  name: FaultName,
+  on: boolean,
+): Promise<void> {
+  await db.query(
+    on
+      ? 'insert into fault_switches (tenant, name) values ($1, $2) on conflict do nothing'
+      : 'delete from fault_switches where tenant = $1 and name = $2',
+    [tenant, name],
+  );
 }
 
 /** The tenant's prohibited_list restricted to its legal domains; unavailable while the fault switch is on. */
 export function referenceEnforcement(faults: Faults): EnforcementSource {
   return {
     async check(db, tenant, legalDomains, person) {
-      if (faults.enforcement) throw new EnforcementUnavailableError();
+      if (await faultOn(db, faults, tenant, 'enforcement')) throw new EnforcementUnavailableError();
       return findProhibitedMatch(db, tenant, legalDomains, person);
     },
   };

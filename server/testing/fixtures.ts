@@ -97,8 +97,19 @@ export function setTestDbImage(
   else images.set(tenantsKey(tenants), typeof image === 'function' ? image : () => image);
 }
 
+let testDbFactory: ((tenants: readonly string[]) => Promise<Db>) | undefined;
+
+/**
+ * Tests only: createTestDb asks this first (tests/support/setup-postgres.ts: a new PostgreSQL database copied
+ * from a migrated and seeded template); undefined goes back to the PGlite image or a new PGlite.
+ */
+export function setTestDbFactory(factory: typeof testDbFactory): void {
+  testDbFactory = factory;
+}
+
 /** In-memory database, migrated and seeded for the fixture tenants; each call gets a database of its own. */
 export async function createTestDb(tenants: readonly string[] = DEFAULT_TENANTS): Promise<Db> {
+  if (testDbFactory) return testDbFactory(tenants);
   const image = images.get(tenantsKey(tenants));
   if (image) return openPglite('memory://', { from: image() });
   const db = await openPglite('memory://');

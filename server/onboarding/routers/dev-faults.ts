@@ -1,10 +1,11 @@
 // Development only (not mounted in production): switches the reference prohibited-list service off and on,
 // so that enforcement_source_unavailable can be seen without a real outage. Besides answering only loopback
-// callers (server/dev-routes.ts), the switch turns a tenant's prohibited-list check off for everyone: only the
+// callers (server/dev-routes.ts), the switch turns a tenant's prohibited-list check off for everyone of that tenant: only the
 // tenant's administrator may touch it.
 import { Hono } from 'hono';
 import type { Permission } from '../../../src/api/contract/permissions';
 import type { AuthEnv } from '../../auth/verify';
+import { faultOn, switchFault } from '../enforcement';
 import type { OnboardingAuth } from '../options';
 import type { OnboardingRuntime } from '../runtime';
 import { faultBody, readBody } from '../validation';
@@ -18,11 +19,14 @@ export const FAULT_SWITCH_PERMISSION: Permission = 'delete_users_all';
 export function devFaultsRouter(rt: OnboardingRuntime, auth: OnboardingAuth): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const admin = auth.requireAuth(FAULT_SWITCH_PERMISSION);
-  app.get('/dev/faults/enforcement', admin, (c) => c.json({ on: rt.faults.enforcement }));
+  // The switch is a row of the database (every process of a cluster sees it), per tenant.
+  app.get('/dev/faults/enforcement', admin, async (c) =>
+    c.json({ on: await faultOn(rt.db, rt.faults, c.get('tenant'), 'enforcement') }),
+  );
   app.post('/dev/faults/enforcement', admin, async (c) => {
     const body = await readBody(c, faultBody);
-    rt.faults.enforcement = body.on;
-    return c.json({ on: rt.faults.enforcement });
+    await switchFault(rt.db, c.get('tenant'), 'enforcement', body.on);
+    return c.json({ on: await faultOn(rt.db, rt.faults, c.get('tenant'), 'enforcement') });
   });
   return app;
 }
