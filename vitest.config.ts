@@ -12,6 +12,8 @@ export const POSTGRES_TESTS = [
   'server/security/dev-faults.test.ts',
   'server/onboarding/routes.test.ts',
   'server/routes/credentials.test.ts',
+  'server/routes/account-routes.test.ts',
+  'server/routes/visits.test.ts',
 ];
 
 export default defineConfig({

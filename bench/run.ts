@@ -20,8 +20,8 @@ import { chromium, devices } from '@playwright/test';
 import { formatTable } from '../scripts/table';
 import { startServer } from '../server/main';
 import { API_P99_BUDGET_MS, measureApiLatency } from './api-latency';
-import { runLighthouse } from './lighthouse';
 import { CLUSTER_HEADERS, clusterBench } from './cluster';
+import { runLighthouse } from './lighthouse';
 
 const DIST = 'dist';
 const KB = 1024;
