@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
-import { referenceEngine } from '../onboarding/engine';
+import { basicEngine as referenceEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { qrDataUrl, qrPng } from '../qr';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
