@@ -79,7 +79,7 @@ export const referenceEngine: BiometricEngine = {
   async warmUp() {
     const started = Date.now();
     await Promise.all([loadFaceModels(), ocrWorker()]);
-    return `reference engine ready: face models (SSD MobileNet, landmarks 68, recognition) on tfjs wasm and Tesseract eng loaded in ${Date.now() - started} ms`;
+    return `reference engine ready: face models (Tiny Face Detector, SSD MobileNet, 68 landmarks, recognition) on tfjs wasm and Tesseract eng loaded in ${Date.now() - started} ms`;
   },
 
   async checkImage(bytes) {
@@ -118,15 +118,15 @@ export const referenceEngine: BiometricEngine = {
     if (document.some((image) => sameBytes(image.bytes, selfie.bytes))) {
       return failure('spoofed_image_error', 'The selfie is the same picture as a document image.');
     }
+    const faces = (await facesIn(selfie.bytes)).filter((face) => face.box.width >= SELFIE_MIN_FACE_WIDTH);
+    if (faces.length === 0) return failure('no_face_error', 'No face close to the camera in the selfie.');
+    if (faces.length > 1) return failure('multiple_faces_error', `${faces.length} faces in the selfie.`);
     const selfieHash = await differenceHash(selfie.bytes);
     for (const image of document) {
       if (hammingDistance(selfieHash, await differenceHash(image.bytes)) <= NEAR_IDENTICAL_BITS) {
         return failure('spoofed_image_error', 'The selfie is a copy of a document image.');
       }
     }
-    const faces = (await facesIn(selfie.bytes)).filter((face) => face.box.width >= SELFIE_MIN_FACE_WIDTH);
-    if (faces.length === 0) return failure('no_face_error', 'No face close to the camera in the selfie.');
-    if (faces.length > 1) return failure('multiple_faces_error', `${faces.length} faces in the selfie.`);
     const [own] = faces;
     let portrait: Face | undefined;
     for (const image of document) {
