@@ -56,6 +56,23 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
+const TURNS = ['turn_left', 'turn_right'];
+const TILTS = ['look_up', 'look_down'];
+
+/**
+ * The head's resting pose for a challenge: on each axis, the median of the frames whose action does not move
+ * the head along it; when every frame moves it, the middle of the range.
+ */
+export function neutralPose(faces: Face[], actions: string[]): { yaw: number; pitch: number } {
+  const axis = (value: (face: Face) => number, moving: string[]) => {
+    const resting = faces.filter((_, i) => !moving.includes(actions[i] ?? ''));
+    if (resting.length > 0) return median(resting.map(value));
+    const values = faces.map(value);
+    return (Math.min(...values) + Math.max(...values)) / 2;
+  };
+  return { yaw: axis((f) => f.yaw, TURNS), pitch: axis((f) => f.pitch, TILTS) };
+}
+
 /** Whether a frame shows the action, against the neutral pose (the frames' median). */
 export function showsAction(action: string, face: Face, neutral: { yaw: number; pitch: number }): boolean {
   switch (action) {
@@ -172,9 +189,10 @@ export const referenceEngine: BiometricEngine = {
     }
     const actions = input.challenge?.actions ?? [];
     if (actions.length > 0 && actions.length === faces.length) {
+      const pose = neutralPose(faces, actions);
       for (const [index, action] of actions.entries()) {
         const face = faces[index];
-        if (face && !showsAction(action, face, neutral)) {
+        if (face && !showsAction(action, face, pose)) {
           return { result: 'failing', detail: `Frame ${index + 1} does not show ${action}.` };
         }
       }

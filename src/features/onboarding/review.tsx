@@ -88,11 +88,16 @@ export function reviewErrors(
   return errors;
 }
 
+/** What the engine read of each field (the document_info), in the form's display format; '' when unread. */
+type ReadValues = Partial<Record<OcrField, string>>;
+
 function ReviewForm({
   draft,
+  read,
   onConfirm,
 }: {
   draft: ReviewFields;
+  read: ReadValues;
   onConfirm: (fields: ReviewFields) => void;
 }) {
   const intl = useIntl();
@@ -119,6 +124,9 @@ function ReviewForm({
     >
       {FORM_ORDER.map((field) => {
         const error = tried ? errors[field] : undefined;
+        // Each field read from the document says so, and says when the person changed what was read.
+        const readValue = read[field] ?? '';
+        const mark = readValue === '' ? undefined : values[field].trim() === readValue ? 'read' : 'changed';
         return (
           <Field
             key={field}
@@ -132,6 +140,14 @@ function ReviewForm({
               DATE_FIELDS.includes(field) ? intl.formatMessage({ id: 'review.datePlaceholder' }) : undefined
             }
             autoComplete="off"
+            data-mark={mark}
+            hint={
+              mark === 'read'
+                ? intl.formatMessage({ id: 'review.mark.read' })
+                : mark === 'changed'
+                  ? intl.formatMessage({ id: 'review.mark.changed' }, { read: readValue })
+                  : undefined
+            }
             error={error ? intl.formatMessage({ id: error }) : undefined}
             onChange={(event) => setValues((current) => ({ ...current, [field]: event.target.value }))}
           />
@@ -172,6 +188,12 @@ export function ReviewRegister() {
                 snapshot.context.review ??
                 (Object.fromEntries(OCR_FIELDS.map((f) => [f, null])) as ReviewFields)
               }
+              read={Object.fromEntries(
+                OCR_FIELDS.map((f) => [
+                  f,
+                  displayValue(f, snapshot.context.result?.document_info[f] ?? null),
+                ]),
+              )}
               onConfirm={(fields) => actor.send({ type: 'review.confirm', fields })}
             />
             <CancelEnrolment actor={actor} />
