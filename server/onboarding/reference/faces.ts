@@ -80,6 +80,41 @@ export function poseOf(points: Point[]): { yaw: number; pitch: number } {
   };
 }
 
+type Box = Face['box'] & { score: number };
+
+/** Face boxes alone (no landmarks, no descriptor): the cheap first look at a document page. */
+async function faceBoxesIn(bytes: Uint8Array, minConfidence: number): Promise<Box[]> {
+  const faceapi = await loadFaceModels();
+  const { data, info } = await sharp(bytes)
+    .rotate()
+    .resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const tensor = faceapi.tf.tensor3d(new Uint8Array(data), [info.height, info.width, 3], 'int32');
+  try {
+    const input = tensor as unknown as Parameters<typeof faceapi.detectAllFaces>[0];
+    let found = await faceapi.detectAllFaces(
+      input,
+      new faceapi.TinyFaceDetectorOptions({ inputSize: 416, scoreThreshold: minConfidence }),
+    );
+    if (found.length === 0) {
+      found = await faceapi.detectAllFaces(input, new faceapi.SsdMobilenetv1Options({ minConfidence }));
+    }
+    return found
+      .map((face) => ({
+        score: face.score,
+        x: face.box.x / info.width,
+        y: face.box.y / info.height,
+        width: face.box.width / info.width,
+        height: face.box.height / info.height,
+      }))
+      .sort((a, b) => b.score - a.score);
+  } finally {
+    tensor.dispose();
+  }
+}
+
 /** Every face found in a photo, largest first. */
 export async function facesIn(bytes: Uint8Array, minConfidence = MIN_DETECTION_SCORE): Promise<Face[]> {
   const faceapi = await loadFaceModels();
@@ -170,12 +205,11 @@ const DOCUMENT_CANDIDATE_SCORE = 0.3;
  * the most likely candidate is cropped with a margin and looked at again, where it must be a sure face.
  */
 export async function documentFace(bytes: Uint8Array): Promise<Face | undefined> {
-  const [candidate] = await facesIn(bytes, DOCUMENT_CANDIDATE_SCORE);
+  const [candidate] = await faceBoxesIn(bytes, DOCUMENT_CANDIDATE_SCORE);
   if (!candidate) return undefined;
-  if (candidate.score >= 0.7) return candidate;
   const image = sharp(bytes).rotate();
   const { width = 0, height = 0 } = await image.metadata();
-  const { x, y, width: w, height: h } = candidate.box;
+  const { x, y, width: w, height: h } = candidate;
   const left = Math.max(0, Math.floor((x - w * 0.6) * width));
   const top = Math.max(0, Math.floor((y - h * 0.6) * height));
   const right = Math.min(width, Math.ceil((x + w * 1.6) * width));

@@ -216,11 +216,12 @@ async function cardBack(lines: string[]): Promise<Buffer> {
 
 // ── Selfies ─────────────────────────────────────────────────────────────────────────────────────────────
 
-async function selfie(area: Crop, size: { width: number; height: number }, brightness = 1.08) {
+/** A selfie at the photograph's own resolution (never enlarged: an enlarged photo measures as blurred). */
+async function selfie(area: Crop, brightness = 1.08) {
   return crop(area)
-    .resize(size.width, size.height, { fit: 'cover' })
     .modulate({ brightness, saturation: 1.1 })
-    .jpeg({ quality: 88 })
+    .sharpen({ sigma: 1 })
+    .jpeg({ quality: 90 })
     .toBuffer();
 }
 
@@ -247,13 +248,12 @@ async function warp(image: Buffer, axis: 'x' | 'y', pivot: number, ratio: number
   return sharp(out, { raw: { width, height, channels } }).jpeg({ quality: 88 }).toBuffer();
 }
 
-const SELFIE_SIZE = { width: 600, height: 800 };
 const SELFIE_OF_A: Crop = { sample: 3, left: 495, top: 210, width: 390, height: 520 };
 
 export async function makeSpecimens(): Promise<Record<string, Buffer>> {
   const td3 = td3Lines();
   const td1 = td1Lines();
-  const own = await selfie(SELFIE_OF_A, SELFIE_SIZE);
+  const own = await selfie(SELFIE_OF_A);
   const flip = (image: Buffer) => sharp(image).flop().jpeg({ quality: 88 }).toBuffer();
   // The nose of person A sits at about 52 % of the selfie's width and 50 % of its height.
   const turnedOneWay = await warp(own, 'x', 0.52, 0.45);
@@ -265,8 +265,8 @@ export async function makeSpecimens(): Promise<Record<string, Buffer>> {
     'id-card-back-broken-check.jpg': await cardBack(brokenCheck(td1)),
     'camera-card.jpg': await cardFront(td1),
     'selfie.jpg': own,
-    'selfie-other.jpg': await selfie(PERSON_B, SELFIE_SIZE),
-    'selfie-two-people.jpg': await selfie(TWO_PEOPLE, { width: 940, height: 640 }),
+    'selfie-other.jpg': await selfie(PERSON_B),
+    'selfie-two-people.jpg': await selfie(TWO_PEOPLE),
     // Seen from the camera, a head turned to the person's left shows its right cheek squeezed on screen right.
     'selfie-turned-right.jpg': turnedOneWay,
     'selfie-turned-left.jpg': await flip(await warp(await flip(own), 'x', 0.48, 0.45)),
