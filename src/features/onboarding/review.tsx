@@ -88,6 +88,12 @@ export function reviewErrors(
   return errors;
 }
 
+/** A field read from the document is 'read' while it holds what was read, 'changed' once the person edits it. */
+export function fieldMark(readValue: string, current: string): 'read' | 'changed' | undefined {
+  if (readValue === '') return undefined;
+  return current.trim() === readValue ? 'read' : 'changed';
+}
+
 /** What the engine read of each field (the document_info), in the form's display format; '' when unread. */
 type ReadValues = Partial<Record<OcrField, string>>;
 
@@ -126,7 +132,7 @@ function ReviewForm({
         const error = tried ? errors[field] : undefined;
         // Each field read from the document says so, and says when the person changed what was read.
         const readValue = read[field] ?? '';
-        const mark = readValue === '' ? undefined : values[field].trim() === readValue ? 'read' : 'changed';
+        const mark = fieldMark(readValue, values[field]);
         return (
           <Field
             key={field}
