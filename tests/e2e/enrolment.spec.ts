@@ -101,6 +101,8 @@ test.describe('self-enrolment', () => {
     // Wrong input is refused with a clear message and nothing typed is lost.
     await page.getByLabel(/^Nombre/).fill('Carmen');
     await page.getByLabel(/^DNI \/ NIE/).fill('12345678A');
+    // The card's MRZ may have been read from the camera: a required field emptied by hand is refused too.
+    await page.getByLabel(/^Apellidos/).fill('');
     await page.getByTestId('review-confirm').click();
     await expect(page.getByText('La letra del DNI/NIE no es correcta.')).toBeVisible();
     await expect(page.getByText('Este campo es obligatorio.').first()).toBeVisible();
