@@ -78,22 +78,27 @@ export async function computeResult(
   try {
     const obverse = byKind('obverse');
     const reverse = byKind('reverse');
-    const analysis =
+    // The document's OCR runs in Tesseract's worker thread while the faces are compared on this one: on two
+    // cores the two overlap.
+    const [analysis, faces] = await Promise.all([
       portrayal.portrayal_type === 'document'
-        ? await engine.analyseDocument({
+        ? engine.analyseDocument({
             documentType: portrayal.document_type,
             documentCountry: portrayal.document_country,
             obverse,
             reverse,
           })
-        : null;
+        : null,
+      selfieRow
+        ? engine.compareFaces({
+            selfie: toEngineImage(selfieRow),
+            document: [obverse, reverse].filter((image): image is EngineImage => image !== undefined),
+          })
+        : null,
+    ]);
     if (analysis && !analysis.ok) {
       error = { code: analysis.error, image: analysis.image ?? null };
-    } else if (selfieRow) {
-      const faces = await engine.compareFaces({
-        selfie: toEngineImage(selfieRow),
-        document: [obverse, reverse].filter((image): image is EngineImage => image !== undefined),
-      });
+    } else if (faces) {
       if (!faces.ok) {
         error = { code: faces.error, image: faces.image ?? null };
       } else {
