@@ -170,6 +170,7 @@ export type EnrolmentEvent =
   /** The capture screens: for the image upload machine of the current picture (forwarded to it). */
   | ImageUploadEvent
   | { type: 'scan.retry' }
+  | { type: 'selfie.retry' }
   | { type: 'review.confirm'; fields: ReviewFields }
   | { type: 'form.submit'; email?: string; phone?: string; nie?: string }
   | { type: 'form.back' }
@@ -413,6 +414,10 @@ export const enrolmentMachine = setup({
     needsDocumentImages: ({ context }) => context.documentType !== null && context.documentType !== 'none',
     hasReverse: ({ context }) => context.documentType !== null && hasReverse(context.documentType),
     portrayalFound: ({ event }) => outputOf<PortrayalResultOutput>(event).status === 'done',
+    faceMismatch: ({ event }) => {
+      const output = outputOf<PortrayalResultOutput>(event);
+      return output.status === 'done' && output.result.score_biometry_valid === false;
+    },
     portrayalFailedWith: ({ event }, params: { failure: PortrayalFailure }) => {
       const output = outputOf<PortrayalResultOutput>(event);
       return output.status === 'failed' && output.failure === params.failure;
@@ -738,7 +743,22 @@ export const enrolmentMachine = setup({
             src: 'portrayalResult',
             input: ({ context }) => ({ portrayalId: context.identityPortrayalId ?? '' }),
             onDone: [
+              {
+                guard: 'faceMismatch',
+                target: 'selfieFailed.faceMismatch',
+                actions: { type: 'recordScanFailure', params: { failure: 'face_mismatch' } },
+              },
               { guard: 'portrayalFound', target: 'review', actions: 'storePortrayalResult' },
+              {
+                guard: { type: 'portrayalFailedWith', params: { failure: 'no_face_error' } },
+                target: 'selfieFailed.noFace',
+                actions: { type: 'recordScanFailure', params: { failure: 'no_face_error' } },
+              },
+              {
+                guard: { type: 'portrayalFailedWith', params: { failure: 'multiple_faces_error' } },
+                target: 'selfieFailed.multipleFaces',
+                actions: { type: 'recordScanFailure', params: { failure: 'multiple_faces_error' } },
+              },
               {
                 guard: { type: 'portrayalFailedWith', params: { failure: 'blurred_image_error' } },
                 target: 'scanFailed.blurred',
@@ -812,6 +832,34 @@ export const enrolmentMachine = setup({
               description:
                 'DocumentScan, error timeout: no result within 16 s (the undefined failure screen); retry.',
               meta: { screen: 'DocumentScan', scanError: 'undefined', errorCode: 'timeout' },
+            },
+          },
+        },
+        // The selfie could not be used (reference engine): back to the selfie step alone, the document kept.
+        selfieFailed: {
+          entry: 'persist',
+          on: {
+            'selfie.retry': [
+              { guard: 'lifeProofingOn', target: 'images.lifeproof', actions: 'clearScanResult' },
+              { target: 'images.selfie', actions: 'clearScanResult' },
+            ],
+          },
+          initial: 'noFace',
+          states: {
+            noFace: {
+              description:
+                'TakeSelfie, error no_face_error (selfieError noFace): no face is seen in the selfie; retake it.',
+              meta: { screen: 'TakeSelfie', selfieError: 'noFace', errorCode: 'no_face_error' },
+            },
+            multipleFaces: {
+              description:
+                'TakeSelfie, error multiple_faces_error (selfieError multipleFaces): more than one face is seen in the selfie; retake it alone.',
+              meta: { screen: 'TakeSelfie', selfieError: 'multipleFaces', errorCode: 'multiple_faces_error' },
+            },
+            faceMismatch: {
+              description:
+                'TakeSelfie, error face_mismatch (selfieError faceMismatch): the face does not match the document (score_biometry_valid false); retake it.',
+              meta: { screen: 'TakeSelfie', selfieError: 'faceMismatch', errorCode: 'face_mismatch' },
             },
           },
         },

@@ -66,7 +66,7 @@ export const portrayalResultMachine = setup({
 }).createMachine({
   id: 'portrayalResult',
   description:
-    'Spec §7 Portrayals: GET /internal/portrayals/{id} polled every 2 s until it is no longer 404, with a 16 s timeout; spec §8 portrayal result errors blurred_image_error, document_classification_error, spoofed_image_error, validas_error, plus the timeout. The enrolment shows ReviewRegister, waiting, meanwhile.',
+    'Spec §7 Portrayals: GET /internal/portrayals/{id} polled every 2 s until it is no longer 404, with a 16 s timeout; spec §8 portrayal result errors blurred_image_error, document_classification_error, spoofed_image_error, validas_error, plus the timeout; the selfie errors no_face_error and multiple_faces_error of the reference engine. The enrolment shows ReviewRegister, waiting, meanwhile.',
   context: ({ input }) => ({ portrayalId: input.portrayalId, attempts: 0, result: null }),
   initial: 'polling',
   output: ({ event }) => event.output as PortrayalResultOutput,
@@ -101,6 +101,14 @@ export const portrayalResultMachine = setup({
               {
                 guard: { type: 'hasErrorCode', params: { code: 'validas_error' } },
                 target: '#portrayalResult.validasError',
+              },
+              {
+                guard: { type: 'hasErrorCode', params: { code: 'no_face_error' } },
+                target: '#portrayalResult.noFace',
+              },
+              {
+                guard: { type: 'hasErrorCode', params: { code: 'multiple_faces_error' } },
+                target: '#portrayalResult.multipleFaces',
               },
               // An error code this portal does not know.
               { target: '#portrayalResult.unknownError' },
@@ -152,6 +160,18 @@ export const portrayalResultMachine = setup({
       meta: { errorCode: 'validas_error' },
       type: 'final',
       output: { status: 'failed', failure: 'validas_error' },
+    },
+    noFace: {
+      description: 'Error no_face_error: no face in the selfie (TakeSelfie, retake).',
+      meta: { errorCode: 'no_face_error' },
+      type: 'final',
+      output: { status: 'failed', failure: 'no_face_error' },
+    },
+    multipleFaces: {
+      description: 'Error multiple_faces_error: more than one face in the selfie (TakeSelfie, retake).',
+      meta: { errorCode: 'multiple_faces_error' },
+      type: 'final',
+      output: { status: 'failed', failure: 'multiple_faces_error' },
     },
     unknownError: {
       description:

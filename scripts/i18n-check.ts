@@ -54,6 +54,7 @@ const dynamicPrefixes = [
   'documents.country.',
   'documentScan.',
   'scanFailure.',
+  'selfieFailure.',
   'takeSelfieAlive.action.',
   'review.field.',
   'validation.',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import { createSiteFixture, type SiteFixture, testDeps } from '../testing/fixtures';
-import { referenceEngine } from './engine';
+import { basicEngine as referenceEngine } from './engine';
 import { onboardingRoutes } from './routes';
 import { fakeAuth, headersOf, PUBLIC_DIR, person } from './testing/harness';
 import { JSON_MAX_BYTES } from './validation';

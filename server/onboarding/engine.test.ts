@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
-import { loadEngine, referenceEngine } from './engine';
+import { basicEngine, loadEngine } from './engine';
+import { referenceEngine } from './reference/engine';
 import { PROHIBITED_SEED, seedProhibitedList } from './seed';
 import { linkAccount } from './store/registration';
 
@@ -40,21 +41,19 @@ describe('engine choice', () => {
     };
     const at = new Date('2025-06-01T10:00:00Z');
     expect(
-      (await referenceEngine.checkLiveness({ frames: [], videos: 0, challenge: null, submittedAt: at }))
-        .result,
+      (await basicEngine.checkLiveness({ frames: [], videos: 0, challenge: null, submittedAt: at })).result,
     ).toBe('failing');
     expect(
-      (await referenceEngine.checkLiveness({ frames: [frame], videos: 0, challenge: null, submittedAt: at }))
+      (await basicEngine.checkLiveness({ frames: [frame], videos: 0, challenge: null, submittedAt: at }))
         .result,
     ).toBe('not_computed');
     expect(
-      (await referenceEngine.checkLiveness({ frames: [], videos: 1, challenge: null, submittedAt: at }))
-        .result,
+      (await basicEngine.checkLiveness({ frames: [], videos: 1, challenge: null, submittedAt: at })).result,
     ).toBe('not_computed');
     const expired = { actions: ['blink'], expiresAt: new Date(at.getTime() - 1) };
     expect(
       (
-        await referenceEngine.checkLiveness({
+        await basicEngine.checkLiveness({
           frames: [frame],
           videos: 0,
           challenge: expired,

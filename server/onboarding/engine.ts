@@ -1,7 +1,8 @@
-// The biometric engine behind the onboarding API. The reference engine checks for real what is cheap and
-// honest (image type, bounds, pixel size, sharpness, images sent twice) and answers 'not computed' for what it
-// cannot judge: OCR (document fields come back null, the person types them on review), face match and
-// liveness. A production engine implements the same interface and is chosen with BIOMETRIC_ENGINE.
+// The biometric engine behind the onboarding API. The basic engine checks what is cheap (image type, bounds,
+// pixel size, sharpness, images sent twice) and answers 'not computed' for the rest; the reference engine
+// (./reference/engine.ts, the default) adds, offline, the reading of the document's MRZ, the face comparison
+// and the liveness judgement. A production engine implements the same interface and is chosen with
+// BIOMETRIC_ENGINE.
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -60,6 +61,8 @@ export interface LivenessResult {
 
 export interface BiometricEngine {
   readonly name: string;
+  /** Loads models and workers ahead of the first request (optional); resolves to a line for the log. */
+  warmUp?(): Promise<string>;
   checkImage(bytes: Uint8Array): Promise<ImageCheck>;
   analyseDocument(input: {
     documentType: string | null;
@@ -71,11 +74,11 @@ export interface BiometricEngine {
   checkLiveness(input: LivenessInput): Promise<LivenessResult>;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
-function blurred(images: (EngineImage | undefined)[]): EngineFailure | undefined {
+export function blurred(images: (EngineImage | undefined)[]): EngineFailure | undefined {
   const image = images.find((candidate) => candidate?.sharpness.blurred === true);
   if (!image) return undefined;
   return {
@@ -86,8 +89,9 @@ function blurred(images: (EngineImage | undefined)[]): EngineFailure | undefined
   };
 }
 
-export const referenceEngine: BiometricEngine = {
-  name: 'reference',
+/** The cheap checks alone (the route tests' engine; and what the reference engine starts with). */
+export const basicEngine: BiometricEngine = {
+  name: 'basic',
 
   async checkImage(bytes) {
     return checkImage(bytes);
@@ -149,7 +153,8 @@ export async function loadEngine(
   cwd = process.cwd(),
 ): Promise<BiometricEngine> {
   const choice = env.BIOMETRIC_ENGINE?.trim();
-  if (!choice || choice === 'reference') return referenceEngine;
+  if (!choice || choice === 'reference') return (await import('./reference/engine')).referenceEngine;
+  if (choice === 'basic') return basicEngine;
   const url = choice.startsWith('file:')
     ? choice
     : pathToFileURL(isAbsolute(choice) ? choice : resolve(cwd, choice)).href;

@@ -37,6 +37,30 @@ export function requiredImagesIn(portrayal: PortrayalRow, images: ImageRow[]): b
   return true;
 }
 
+const inFlight = new Map<
+  string,
+  Promise<{ result: Record<string, unknown> | null; error: ResultError | null }>
+>();
+
+/**
+ * The result of these images, computed once: started right after the upload that completes the images (off
+ * the request path), and joined by a poll that comes before it is stored.
+ */
+export function computeResultOnce(
+  rt: OnboardingRuntime,
+  tenant: string,
+  portrayal: PortrayalRow,
+  images: ImageRow[],
+): Promise<{ result: Record<string, unknown> | null; error: ResultError | null }> {
+  const key = `${tenant}:${portrayal.portrayal_id}:${portrayal.images_version}`;
+  let job = inFlight.get(key);
+  if (!job) {
+    job = computeResult(rt, tenant, portrayal, images).finally(() => inFlight.delete(key));
+    inFlight.set(key, job);
+  }
+  return job;
+}
+
 export async function computeResult(
   rt: OnboardingRuntime,
   tenant: string,
@@ -54,22 +78,27 @@ export async function computeResult(
   try {
     const obverse = byKind('obverse');
     const reverse = byKind('reverse');
-    const analysis =
+    // The document's OCR runs in Tesseract's worker thread while the faces are compared on this one: on two
+    // cores the two overlap.
+    const [analysis, faces] = await Promise.all([
       portrayal.portrayal_type === 'document'
-        ? await engine.analyseDocument({
+        ? engine.analyseDocument({
             documentType: portrayal.document_type,
             documentCountry: portrayal.document_country,
             obverse,
             reverse,
           })
-        : null;
+        : null,
+      selfieRow
+        ? engine.compareFaces({
+            selfie: toEngineImage(selfieRow),
+            document: [obverse, reverse].filter((image): image is EngineImage => image !== undefined),
+          })
+        : null,
+    ]);
     if (analysis && !analysis.ok) {
       error = { code: analysis.error, image: analysis.image ?? null };
-    } else if (selfieRow) {
-      const faces = await engine.compareFaces({
-        selfie: toEngineImage(selfieRow),
-        document: [obverse, reverse].filter((image): image is EngineImage => image !== undefined),
-      });
+    } else if (faces) {
       if (!faces.ok) {
         error = { code: faces.error, image: faces.image ?? null };
       } else {
@@ -105,6 +134,10 @@ function errorDetail(code: string, image: string | null): string {
       return `The picture is blurred${where}; take it again.`;
     case 'document_classification_error':
       return `The document does not match the selected type${where}.`;
+    case 'no_face_error':
+      return 'No face is seen in the selfie; take it again, facing the camera.';
+    case 'multiple_faces_error':
+      return 'More than one face is seen in the selfie; take it again alone.';
     case 'spoofed_image_error':
       return `The picture does not look genuine${where}.`;
     default:

@@ -3,7 +3,7 @@ import { type } from 'arktype';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../src/api/contract/problem';
 import type { BiometricEngine } from './engine';
-import { referenceEngine } from './engine';
+import { basicEngine as referenceEngine } from './engine';
 import { QR_VALIDITY_MS } from './options';
 import {
   ASSISTANT_ROLES,

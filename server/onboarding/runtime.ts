@@ -51,7 +51,21 @@ export function onboardingRuntime(
   auth: OnboardingAuth,
   options: OnboardingOptions,
 ): OnboardingRuntime {
-  const enginePromise = Promise.resolve(options.engine ?? loadEngine());
+  // The engine loads its models once, at start-up (warmUp), and says so in the log; a warm-up that fails is
+  // logged and each call that needs the models then fails into a portrayal error (validas_error).
+  const enginePromise = Promise.resolve(options.engine ?? loadEngine()).then(async (engine) => {
+    if (engine.warmUp) {
+      try {
+        deps.logger.log('info', await engine.warmUp(), { engine: engine.name });
+      } catch (failure) {
+        deps.logger.log('error', 'biometric engine warm-up failed', {
+          engine: engine.name,
+          err: failure instanceof Error ? failure.message : String(failure),
+        });
+      }
+    }
+    return engine;
+  });
   enginePromise.catch(() => undefined); // reported by the first call that needs it
   const faults: Faults = options.faults ?? { enforcement: false };
   return {

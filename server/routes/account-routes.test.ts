@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
-import { referenceEngine } from '../onboarding/engine';
+import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   app = createApp({
     ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
     auth: fakeAuth,
-    onboarding: { engine: referenceEngine, production: false },
+    onboarding: { engine: basicEngine, production: false },
     origins: createKnownOrigins({ tenants: ['gambling', 'demo'], port: () => 8080 }),
   });
 });

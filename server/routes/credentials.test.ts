@@ -4,7 +4,7 @@ import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
-import { referenceEngine } from '../onboarding/engine';
+import { basicEngine as referenceEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { qrDataUrl, qrPng } from '../qr';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';

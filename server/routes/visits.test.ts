@@ -4,7 +4,7 @@ import type { Visit, VisitPage } from '../../src/api/contract/visits';
 import { dateIn, zonedInstant } from '../../src/domain/visits';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
-import { referenceEngine } from '../onboarding/engine';
+import { basicEngine } from '../onboarding/engine';
 import { CLAIMS_HEADER, fakeAuth, PUBLIC_DIR } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   db = await createTestDb();
   site = createSiteFixture();
   const deps = { ...testDeps(db, site, { publicDir: PUBLIC_DIR }), auth: fakeAuth, origins };
-  app = createApp({ ...deps, onboarding: { engine: referenceEngine, production: false } });
+  app = createApp({ ...deps, onboarding: { engine: basicEngine, production: false } });
   clockedApp = createApp({ ...deps, visits: { now: () => clock.now, tokenTtlMs: 60_000 } });
 });
 

@@ -6,7 +6,7 @@ import { problem } from '../../src/api/contract/problem';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import type { Faults } from '../onboarding/enforcement';
-import { referenceEngine } from '../onboarding/engine';
+import { basicEngine as referenceEngine } from '../onboarding/engine';
 import { seedProhibitedList } from '../onboarding/seed';
 import {
   ASSISTANT_ROLES,

@@ -6,7 +6,7 @@ import { JSON_LIMITS, TEXT_LIMITS } from '../../src/api/contract/text';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import { type RunningServer, startServer } from '../main';
-import { referenceEngine } from '../onboarding/engine';
+import { basicEngine as referenceEngine } from '../onboarding/engine';
 import {
   ASSISTANT_ROLES,
   fakeAuth,

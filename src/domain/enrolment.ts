@@ -90,13 +90,16 @@ export function isRetryableReason(reason: string | null | undefined): boolean {
 }
 
 /** Why no portrayal result came: the spec §8 result errors, no result within 16 s, or an answer not understood. */
-export type PortrayalFailure = PortrayalErrorCode | 'timeout' | 'unknown';
+/** face_mismatch: a result whose score_biometry_valid is false (the selfie is not the document's holder). */
+export type PortrayalFailure = PortrayalErrorCode | 'face_mismatch' | 'timeout' | 'unknown';
 
 export const PORTRAYAL_ERROR_CODES: readonly PortrayalErrorCode[] = [
   'blurred_image_error',
   'document_classification_error',
   'spoofed_image_error',
   'validas_error',
+  'no_face_error',
+  'multiple_faces_error',
 ];
 
 export function isPortrayalErrorCode(code: unknown): code is PortrayalErrorCode {

@@ -2,8 +2,9 @@ import { devices, expect, type Page, test } from '@playwright/test';
 import { accessTokenOf, expectAccessible, port } from './support';
 
 // Self-enrolment journeys (issue #4) in a phone (Pixel 7) whose camera is Chromium's fake device fed with the
-// specimen document, against the real server: the reference engine reads no text, so the person types their
-// details on ReviewRegister, and those details decide the registration outcome.
+// specimen card (a real face and a TD1 MRZ), against the real server and its reference engine (issue #14): it
+// reads the MRZ it can, compares the selfie with the document's portrait and judges the liveness frames. The
+// person confirms or types their details on ReviewRegister, and those details decide the registration outcome.
 
 const fixture = (name: string) => `tests/fixtures/generated/${name}`;
 
@@ -25,6 +26,15 @@ async function logIn(page: Page, username: string) {
  */
 async function selfieFromFile(page: Page) {
   await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
+  await page.getByTestId('capture-use').click();
+}
+
+/**
+ * The passport's data page from a picture file: the fake camera films an ID card, whose MRZ the engine rightly
+ * refuses under "passport" (document_classification_error).
+ */
+async function passportFromFile(page: Page) {
+  await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
   await page.getByTestId('capture-use').click();
 }
 
@@ -100,6 +110,8 @@ test.describe('self-enrolment', () => {
     // Wrong input is refused with a clear message and nothing typed is lost.
     await page.getByLabel(/^Nombre/).fill('Carmen');
     await page.getByLabel(/^DNI \/ NIE/).fill('12345678A');
+    // The card's MRZ may have been read from the camera: a required field emptied by hand is refused too.
+    await page.getByLabel(/^Apellidos/).fill('');
     await page.getByTestId('review-confirm').click();
     await expect(page.getByText('La letra del DNI/NIE no es correcta.')).toBeVisible();
     await expect(page.getByText('Este campo es obligatorio.').first()).toBeVisible();
@@ -162,7 +174,7 @@ test.describe('self-enrolment', () => {
     await expect(page).toHaveURL(/\/home$/);
     await page.goto('/landing');
     await startWithPassport(page);
-    await capture(page);
+    await passportFromFile(page);
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);
     await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
@@ -181,8 +193,7 @@ test.describe('self-enrolment', () => {
     await expect(page.locator('[data-capture-error="camera_failure"]')).toBeVisible();
     await expect(page.getByRole('alert').first()).toBeVisible();
     await expectAccessible(page);
-    await page.getByTestId('capture-file').setInputFiles(fixture('document.jpg'));
-    await page.getByTestId('capture-use').click();
+    await passportFromFile(page);
     await expect(page).toHaveURL(/\/take-selfie$/);
     await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
     await page.getByTestId('capture-use').click();
@@ -208,8 +219,7 @@ test.describe('self-enrolment', () => {
     });
     await expect(page.getByRole('heading', { name: 'La foto está borrosa' })).toBeVisible();
     await page.getByTestId('scan-retry').click();
-    await page.getByTestId('capture-file').setInputFiles(fixture('document.jpg'));
-    await page.getByTestId('capture-use').click();
+    await passportFromFile(page);
     await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
     await page.getByTestId('capture-use').click();
     await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
@@ -252,7 +262,7 @@ test.describe('enforcement source unavailable (20-second-token server)', () => {
     await page.getByLabel(/^contraseña/i).fill(username);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await startWithPassport(page);
-    await capture(page);
+    await passportFromFile(page);
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);
     await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
@@ -274,6 +284,76 @@ test.describe('enforcement source unavailable (20-second-token server)', () => {
     }
     await page.getByRole('button', { name: /reintentar|volver a intentar/i }).click();
     await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
+  });
+});
+
+test.describe('the reference engine (issue #14)', () => {
+  test('a passport is read: ReviewRegister comes prefilled from its MRZ, each field marked as read', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await logIn(page, newcomer(10));
+    await startWithPassport(page);
+    await expect(page).toHaveURL(/\/document-scan$/);
+    await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(page).toHaveURL(/\/take-selfie$/);
+    await selfieFromFile(page);
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByLabel(/^Nombre/)).toHaveValue('CARMEN');
+    await expect(page.getByLabel(/^Apellidos/)).toHaveValue('ESPANOLA ESPANOLA');
+    await expect(page.getByLabel(/^Fecha de nacimiento/)).toHaveValue('01/01/1980');
+    await expect(page.getByLabel(/^Fecha de caducidad/)).toHaveValue('01/01/2031');
+    await expect(page.getByLabel(/^Número de documento/)).toHaveValue('PAA123456');
+    await expect(page.getByLabel(/^Número de documento/)).toHaveAttribute('data-mark', 'read');
+    await expect(page.getByText('Leído del documento').first()).toBeVisible();
+    // What the person changes is marked as changed, with what the document said.
+    await page.getByLabel(/^Nombre/).fill('Carmen');
+    await expect(page.getByLabel(/^Nombre/)).toHaveAttribute('data-mark', 'changed');
+    await expect(page.getByText('Cambiado por usted (en el documento: CARMEN)')).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('a selfie of another person is sent back to the selfie step: the face does not match', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await logIn(page, newcomer(11));
+    await startWithPassport(page);
+    await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(page).toHaveURL(/\/take-selfie$/);
+    await page.getByTestId('capture-file').setInputFiles(fixture('selfie-other.jpg'));
+    await page.getByTestId('capture-use').click();
+    const failure = page.getByTestId('selfie-failure');
+    await expect(failure).toHaveAttribute('data-selfie-error', 'faceMismatch', { timeout: 30_000 });
+    await expect(failure).toContainText('La cara no coincide con la del documento');
+    await expect(page).toHaveURL(/\/take-selfie$/);
+    await expectAccessible(page);
+    // The retake goes back to the selfie alone, and the holder's own selfie goes through.
+    await page.getByTestId('selfie-retry').click();
+    await selfieFromFile(page);
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
+  });
+
+  test('the camera showing the document at the selfie step gets the "no face" message and a retry', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await logIn(page, newcomer(12));
+    await startWithPassport(page);
+    await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(page).toHaveURL(/\/take-selfie$/);
+    // The fake camera films the specimen card: that is what the selfie takes.
+    await capture(page);
+    const failure = page.getByTestId('selfie-failure');
+    await expect(failure).toHaveAttribute('data-selfie-error', 'noFace', { timeout: 30_000 });
+    await expect(failure).toContainText('No se ve ninguna cara');
+    await page.getByTestId('selfie-retry').click();
+    await expect(page).toHaveURL(/\/take-selfie$/);
+    await selfieFromFile(page);
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
   });
 });
 
@@ -299,9 +379,18 @@ test.describe('liveness (demo tenant, selfie only)', () => {
     await expect(page).toHaveURL(/\/take-selfie-alive$/);
     const steps = page.getByRole('list', { name: 'Pasos de la prueba' }).getByRole('listitem');
     await expect(steps).toHaveCount(3);
+    // One picture per action, as the engine judges them: the head turned or tilted as asked.
+    const pictureFor: [RegExp, string][] = [
+      [/izquierda/i, 'selfie-turned-left.jpg'],
+      [/derecha/i, 'selfie-turned-right.jpg'],
+      [/arriba/i, 'selfie-looking-up.jpg'],
+      [/abajo/i, 'selfie-looking-down.jpg'],
+    ];
     for (let step = 0; step < 3; step++) {
       await expect(steps.nth(step)).toHaveAttribute('aria-current', 'step');
-      await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
+      const action = (await steps.nth(step).textContent()) ?? '';
+      const picture = pictureFor.find(([pattern]) => pattern.test(action))?.[1] ?? 'selfie.jpg';
+      await page.getByTestId('capture-file').setInputFiles(fixture(picture));
       await page.getByTestId('capture-use').click();
     }
     await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });

@@ -40,6 +40,8 @@ const PORTRAYAL_FAILURES: PortrayalFailure[] = [
   'document_classification_error',
   'spoofed_image_error',
   'validas_error',
+  'no_face_error',
+  'multiple_faces_error',
   'timeout',
   'unknown',
 ];
@@ -132,11 +134,17 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
     { type: 'challenge.retry' } satisfies EnrolmentEvent,
     done('imageUpload', { kind: 'obverse' }),
     done('portrayalResult', { status: 'done', result } satisfies PortrayalResultOutput),
+    // The reference engine's face comparison: another person than the document's holder.
+    done('portrayalResult', {
+      status: 'done',
+      result: { ...result, score_biometry: 0.3, score_biometry_valid: false },
+    } satisfies PortrayalResultOutput),
     ...PORTRAYAL_FAILURES.map((failure) =>
       done('portrayalResult', { status: 'failed', failure } satisfies PortrayalResultOutput),
     ),
     failed('portrayalResult', new Error('crashed')),
     { type: 'scan.retry' } satisfies EnrolmentEvent,
+    { type: 'selfie.retry' } satisfies EnrolmentEvent,
     { type: 'review.confirm', fields: reviewed } satisfies EnrolmentEvent,
     { type: 'form.submit', email: 'ana@example.com', phone: '600000000' } satisfies EnrolmentEvent,
     { type: 'form.back' } satisfies EnrolmentEvent,
@@ -202,6 +210,7 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
         'enforcement-source-unavailable',
         'unknown',
         ...PORTRAYAL_FAILURES.filter((failure) => failure !== 'unknown'),
+        'face_mismatch',
         // upload_failed, image_not_available and challenge_unavailable: image-upload.model.test.ts
         'qr_unavailable',
         'terms_unavailable',

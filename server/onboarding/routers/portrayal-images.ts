@@ -9,8 +9,15 @@ import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
 import type { BiometricEngine } from '../engine';
 import { IMAGE_MAX_BYTES, type ImageRefusalCode } from '../images';
+import { computeResultOnce, requiredImagesIn } from '../portrayal-result';
 import { assertOpen, type OnboardingRuntime, ownerOf, ownPortrayal } from '../runtime';
-import { findOwnChallenge, replaceImages, type StoredImage } from '../store/portrayals';
+import {
+  findOwnChallenge,
+  findOwnPortrayal,
+  imagesOf,
+  replaceImages,
+  type StoredImage,
+} from '../store/portrayals';
 import { DetailedProblem, isUuid, validationProblem } from '../validation';
 
 const LIFEPROOF_MAX_BYTES = 25 * 1024 * 1024;
@@ -22,6 +29,25 @@ const REFUSAL_STATUS: Record<ImageRefusalCode, number> = {
   image_too_many_pixels: 422,
   image_unreadable: 422,
 };
+
+/**
+ * Once an upload completes the images, the engine starts on them at once, after the answer: the portal's
+ * poll then finds the result computed (or joins the computation still running).
+ */
+function startResult(rt: OnboardingRuntime, c: Parameters<typeof ownerOf>[0], portrayalId: string): void {
+  const owner = ownerOf(c);
+  void (async () => {
+    const portrayal = await findOwnPortrayal(rt.db, owner, portrayalId);
+    if (!portrayal) return;
+    const images = await imagesOf(rt.db, owner.tenant, portrayalId);
+    if (requiredImagesIn(portrayal, images)) await computeResultOnce(rt, owner.tenant, portrayal, images);
+  })().catch((failure) =>
+    rt.logger.log('warn', 'portrayal result not computed after upload', {
+      portrayal: portrayalId,
+      err: failure instanceof Error ? failure.message : String(failure),
+    }),
+  );
+}
 
 function imageRefusal(code: ImageRefusalCode, detail: string, field = 'image'): DetailedProblem {
   return new DetailedProblem(REFUSAL_STATUS[code], detail, code, { errors: [{ field, code }] });
@@ -153,6 +179,7 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
         blurred: check.sharpness.blurred,
       };
       await replaceImages(db, c.get('tenant'), portrayal.portrayal_id, kind, [image], rt.now());
+      startResult(rt, c, portrayal.portrayal_id);
       return c.json({
         portrayal_id: portrayal.portrayal_id,
         image: kind,
@@ -196,24 +223,31 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
         if (!row) throw validationProblem([{ field: 'challenge', code: 'unknown_challenge' }]);
         challenge = { actions: row.actions, expiresAt: row.expires_at };
       }
-      const liveness = await engine.checkLiveness({
-        frames: frames
-          .filter((frame) => frame.contentType.startsWith('image/'))
-          .map((frame) => ({
-            kind: 'lifeproof',
-            bytes: frame.bytes,
-            sharpness: { score: frame.sharpness, blurred: frame.blurred },
-          })),
-        videos,
-        challenge,
-        submittedAt: rt.now(),
-      });
+      const liveness = await engine
+        .checkLiveness({
+          frames: frames
+            .filter((frame) => frame.contentType.startsWith('image/'))
+            .map((frame) => ({
+              kind: 'lifeproof',
+              bytes: frame.bytes,
+              sharpness: { score: frame.sharpness, blurred: frame.blurred },
+            })),
+          videos,
+          challenge,
+          submittedAt: rt.now(),
+        })
+        // An engine error is a liveness not judged, never a 500.
+        .catch((failure: unknown) => ({
+          result: 'not_computed' as const,
+          detail: `The engine failed: ${failure instanceof Error ? failure.message : String(failure)}`,
+        }));
       await replaceImages(db, c.get('tenant'), portrayal.portrayal_id, 'lifeproof', frames, rt.now(), {
         livenessResult: liveness.result,
         livenessDetail: liveness.detail,
         livenessData,
         challengeId: challengeId && isUuid(challengeId) ? challengeId : null,
       });
+      startResult(rt, c, portrayal.portrayal_id);
       return c.json({
         portrayal_id: portrayal.portrayal_id,
         frames: frames.length,

@@ -7,7 +7,7 @@ import { challengeBody, createPortrayalBody } from '../../../src/api/contract/on
 import { normaliseDocumentCountry } from '../../../src/domain/documents';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
-import { computeResult, requiredImagesIn, resultProblem } from '../portrayal-result';
+import { computeResultOnce, requiredImagesIn, resultProblem } from '../portrayal-result';
 import {
   assertOpen,
   legalTermsNotAccepted,
@@ -74,18 +74,21 @@ export function portrayalsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   app.get('/internal/portrayals/:id', requireOnboarding, async (c) => {
     const portrayal = await ownPortrayal(rt, c, c.req.param('id'));
     const tenant = c.get('tenant');
+    const notReady = () =>
+      new HttpProblem(404, 'The result of this portrayal is not computed yet.', 'portrayal_result_not_ready');
+    // The engine may have finished before the configured delay (it starts right after the upload): the
+    // result is shown only once the delay after the last upload has passed.
+    const updatedAt = portrayal.images_updated_at;
+    if (updatedAt && rt.now().getTime() < updatedAt.getTime() + rt.resultDelayMs) throw notReady();
     if (portrayal.computed_version !== null && portrayal.computed_version === portrayal.images_version) {
       if (portrayal.error_code) {
         throw resultProblem({ code: portrayal.error_code, image: portrayal.error_image });
       }
       return c.json(portrayal.result);
     }
-    const notReady = () =>
-      new HttpProblem(404, 'The result of this portrayal is not computed yet.', 'portrayal_result_not_ready');
     const images = await imagesOf(db, tenant, portrayal.portrayal_id);
-    if (!requiredImagesIn(portrayal, images) || !portrayal.images_updated_at) throw notReady();
-    if (rt.now().getTime() < portrayal.images_updated_at.getTime() + rt.resultDelayMs) throw notReady();
-    const { result, error } = await computeResult(rt, tenant, portrayal, images);
+    if (!requiredImagesIn(portrayal, images) || !updatedAt) throw notReady();
+    const { result, error } = await computeResultOnce(rt, tenant, portrayal, images);
     if (error) throw resultProblem(error);
     return c.json(result);
   });

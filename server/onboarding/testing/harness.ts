@@ -13,7 +13,7 @@ import { createKnownOrigins } from '../../origins';
 import { HttpProblem } from '../../problem';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../../testing/fixtures';
 import type { Faults } from '../enforcement';
-import { referenceEngine } from '../engine';
+import { basicEngine } from '../engine';
 import { type OnboardingAuth, type OnboardingOptions, onboardingRoutes } from '../routes';
 import { seedProhibitedList } from '../seed';
 import { FIXTURES_DIR } from './make-fixtures';
@@ -115,7 +115,7 @@ export async function makeHarness(
   app.route(
     '/api',
     onboardingRoutes(deps, fakeAuth, {
-      engine: referenceEngine,
+      engine: basicEngine,
       resultDelayMs: 0,
       now: () => clock.now,
       faults,

@@ -166,7 +166,7 @@ export type PortrayalResult = typeof portrayalResult.infer;
 
 /** Spec §8 portrayal result errors, as the `reason` of the 422 problem of GET /internal/portrayals/{id}. */
 export const portrayalErrorCode = type(
-  "'blurred_image_error' | 'document_classification_error' | 'spoofed_image_error' | 'validas_error'",
+  "'blurred_image_error' | 'document_classification_error' | 'spoofed_image_error' | 'validas_error' | 'no_face_error' | 'multiple_faces_error'",
 );
 export type PortrayalErrorCode = typeof portrayalErrorCode.infer;
 

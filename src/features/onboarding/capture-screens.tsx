@@ -189,11 +189,43 @@ export function RegisterSelfie() {
   );
 }
 
+/** A selfie the engine could not use (no face, several faces, another person than the document's): retake. */
+function SelfieFailure({ actor, selfieError }: { actor: EnrolmentActor; selfieError: string }) {
+  return (
+    <Card
+      role="alert"
+      className="flex flex-col gap-3"
+      data-testid="selfie-failure"
+      data-selfie-error={selfieError}
+    >
+      <h2 className="text-xl font-semibold">
+        <FormattedMessage id={`selfieFailure.${selfieError}.title`} />
+      </h2>
+      <p className="text-slate-700">
+        <FormattedMessage id={`selfieFailure.${selfieError}.hint`} />
+      </p>
+      <Button onClick={() => actor.send({ type: 'selfie.retry' })} data-testid="selfie-retry">
+        <FormattedMessage id="selfieFailure.retry" />
+      </Button>
+    </Card>
+  );
+}
+
 /** TakeSelfie (spec §2): the front camera. */
 export function TakeSelfie() {
   return (
     <EnrolmentFrame screen="TakeSelfie">
       {({ actor, snapshot, enrolment }) => {
+        const meta = metaOf(snapshot);
+        if (meta.selfieError) {
+          return (
+            <>
+              <ScreenTitle titleId="takeSelfie.title" />
+              <SelfieFailure actor={actor} selfieError={meta.selfieError} />
+              <CancelEnrolment actor={actor} />
+            </>
+          );
+        }
         const upload = imageUploadOf(snapshot);
         return (
           <>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { registrationPayload } from '../../api/contract/onboarding';
 import { TEXT_LIMITS } from '../../api/contract/text';
 import type { OcrField } from '../../domain/registration';
-import { reviewErrors } from './review';
+import { fieldMark, reviewErrors } from './review';
 
 // The review checks the limits of the registration payload's schema before sending, so that a too-long name or
 // a pasted control character shows a translated field error rather than a 422 from the server.
@@ -50,5 +50,15 @@ describe('reviewErrors and the schema limits', () => {
   it('refuses a date before 1900', () => {
     expect(reviewErrors({ ...valid, birth_date: '01/01/0000' })).toEqual({ birth_date: 'validation.date' });
     expect(reviewErrors({ ...valid, birth_date: '31/12/1899' })).toEqual({ birth_date: 'validation.date' });
+  });
+});
+
+describe('the marks of the fields read from the document', () => {
+  it('marks a field read while it holds what was read, changed once edited, nothing when unread', () => {
+    expect(fieldMark('CARMEN', 'CARMEN')).toBe('read');
+    expect(fieldMark('CARMEN', ' CARMEN ')).toBe('read');
+    expect(fieldMark('CARMEN', 'Carmen')).toBe('changed');
+    expect(fieldMark('CARMEN', '')).toBe('changed');
+    expect(fieldMark('', 'Carmen')).toBeUndefined();
   });
 });

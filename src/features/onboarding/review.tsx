@@ -87,11 +87,22 @@ export function reviewErrors(
   return errors;
 }
 
+/** A field read from the document is 'read' while it holds what was read, 'changed' once the person edits it. */
+export function fieldMark(readValue: string, current: string): 'read' | 'changed' | undefined {
+  if (readValue === '') return undefined;
+  return current.trim() === readValue ? 'read' : 'changed';
+}
+
+/** What the engine read of each field (the document_info), in the form's display format; '' when unread. */
+type ReadValues = Partial<Record<OcrField, string>>;
+
 function ReviewForm({
   draft,
+  read,
   onConfirm,
 }: {
   draft: ReviewFields;
+  read: ReadValues;
   onConfirm: (fields: ReviewFields) => void;
 }) {
   const intl = useIntl();
@@ -118,6 +129,9 @@ function ReviewForm({
     >
       {FORM_ORDER.map((field) => {
         const error = tried ? errors[field] : undefined;
+        // Each field read from the document says so, and says when the person changed what was read.
+        const readValue = read[field] ?? '';
+        const mark = fieldMark(readValue, values[field]);
         return (
           <Field
             key={field}
@@ -131,6 +145,14 @@ function ReviewForm({
               DATE_FIELDS.includes(field) ? intl.formatMessage({ id: 'review.datePlaceholder' }) : undefined
             }
             autoComplete="off"
+            data-mark={mark}
+            hint={
+              mark === 'read'
+                ? intl.formatMessage({ id: 'review.mark.read' })
+                : mark === 'changed'
+                  ? intl.formatMessage({ id: 'review.mark.changed' }, { read: readValue })
+                  : undefined
+            }
             error={error ? intl.formatMessage({ id: error }) : undefined}
             onChange={(event) => setValues((current) => ({ ...current, [field]: event.target.value }))}
           />
@@ -171,6 +193,12 @@ export function ReviewRegister() {
                 snapshot.context.review ??
                 (Object.fromEntries(OCR_FIELDS.map((f) => [f, null])) as ReviewFields)
               }
+              read={Object.fromEntries(
+                OCR_FIELDS.map((f) => [
+                  f,
+                  displayValue(f, snapshot.context.result?.document_info[f] ?? null),
+                ]),
+              )}
               onConfirm={(fields) => actor.send({ type: 'review.confirm', fields })}
             />
             <CancelEnrolment actor={actor} />

@@ -1,0 +1,203 @@
+// The reference biometric engine: offline, everything loaded from node_modules once per process.
+// - Document: the cheap checks of the basic engine, then the MRZ (ICAO 9303 TD3 passports, TD1 cards) read
+//   with Tesseract and verified with the mrz package: document_info filled, data_validation passing when every
+//   check digit holds and failing when one does not; a passport MRZ under "ID card" (or the reverse) is a
+//   document_classification_error. A document without a readable MRZ leaves its fields to the person.
+// - Faces: the selfie must hold exactly one face close enough to the camera (no_face_error,
+//   multiple_faces_error); the portrait of the document is compared with it (score_biometry, the similarity
+//   1 − descriptor distance; valid at FACE_MATCH_THRESHOLD and above); a selfie byte-identical or
+//   perceptually near-identical to a document image is a spoof.
+// - Liveness: a face in every frame, the same person in all of them, and the head turned or tilted as the
+//   challenge asked (yaw and pitch from the 68 landmarks against the frames' median). Blinks and smiles are
+//   not judged.
+import {
+  type BiometricEngine,
+  basicEngine,
+  blurred,
+  type EngineFailure,
+  type LivenessResult,
+  sameBytes,
+} from '../engine';
+import { checkImage } from '../images';
+import {
+  descriptorDistance,
+  differenceHash,
+  documentFace,
+  type Face,
+  facesIn,
+  hammingDistance,
+  loadFaceModels,
+  similarity,
+} from './faces';
+import { documentInfoOf, mrzDocumentType, ocrWorker, readMrz } from './mrz';
+
+/** score_biometry at and above which the selfie and the document show the same person. */
+export const FACE_MATCH_THRESHOLD = 0.5;
+/** A selfie's face is at least this fraction of the picture's width (a document held up is not a selfie). */
+export const SELFIE_MIN_FACE_WIDTH = 0.2;
+/** Difference hashes this close (of 64 bits) are the same picture. */
+export const NEAR_IDENTICAL_BITS = 6;
+/** Liveness frames show the same person at this similarity and above (a turned head scores lower). */
+export const LIVENESS_SAME_PERSON = 0.4;
+/** A turn: the nose moves this fraction of the face's width from the median frame. */
+export const YAW_TURN = 0.1;
+/** A tilt: the nose moves this fraction of the eyes-to-chin height from the median frame. */
+export const PITCH_TILT = 0.05;
+
+const failure = (error: EngineFailure['error'], detail: string): EngineFailure => ({
+  ok: false,
+  error,
+  image: 'selfie',
+  detail,
+});
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+const TURNS = ['turn_left', 'turn_right'];
+const TILTS = ['look_up', 'look_down'];
+
+/**
+ * The head's resting pose for a challenge: on each axis, the median of the frames whose action does not move
+ * the head along it; when every frame moves it, the middle of the range.
+ */
+export function neutralPose(faces: Face[], actions: string[]): { yaw: number; pitch: number } {
+  const axis = (value: (face: Face) => number, moving: string[]) => {
+    const resting = faces.filter((_, i) => !moving.includes(actions[i] ?? ''));
+    if (resting.length > 0) return median(resting.map(value));
+    const values = faces.map(value);
+    return (Math.min(...values) + Math.max(...values)) / 2;
+  };
+  return { yaw: axis((f) => f.yaw, TURNS), pitch: axis((f) => f.pitch, TILTS) };
+}
+
+/** Whether a frame shows the action, against the neutral pose (the frames' median). */
+export function showsAction(action: string, face: Face, neutral: { yaw: number; pitch: number }): boolean {
+  switch (action) {
+    // The camera sees the person's left on its right: turning left moves the nose towards the picture's right.
+    case 'turn_left':
+      return face.yaw - neutral.yaw >= YAW_TURN;
+    case 'turn_right':
+      return neutral.yaw - face.yaw >= YAW_TURN;
+    case 'look_up':
+      return neutral.pitch - face.pitch >= PITCH_TILT;
+    case 'look_down':
+      return face.pitch - neutral.pitch >= PITCH_TILT;
+    default:
+      return true; // blink, smile: not judged by the reference engine
+  }
+}
+
+export const referenceEngine: BiometricEngine = {
+  name: 'reference',
+
+  async warmUp() {
+    const started = Date.now();
+    await Promise.all([loadFaceModels(), ocrWorker()]);
+    return `reference engine ready: face models (Tiny Face Detector, SSD MobileNet, 68 landmarks, recognition) on tfjs wasm and Tesseract eng loaded in ${Date.now() - started} ms`;
+  },
+
+  async checkImage(bytes) {
+    return checkImage(bytes);
+  },
+
+  async analyseDocument(input) {
+    const basic = await basicEngine.analyseDocument(input);
+    if (!basic.ok) return basic;
+    const { documentType, obverse, reverse } = input;
+    // A card has its MRZ on the back; a passport on its data page.
+    let reading = reverse ? await readMrz(reverse.bytes) : null;
+    if (!reading && obverse) reading = await readMrz(obverse.bytes);
+    if (!reading) return basic;
+    const read = mrzDocumentType(reading);
+    if ((documentType === 'passport' || documentType === 'id_card') && documentType !== read) {
+      return {
+        ok: false,
+        error: 'document_classification_error',
+        image: 'obverse',
+        detail: `The machine-readable zone is a ${reading.format} (${read}), not a ${documentType}.`,
+      };
+    }
+    return {
+      ok: true,
+      document_info: documentInfoOf(reading, documentType),
+      document_validation: basic.document_validation,
+      score_document_valid: basic.score_document_valid,
+      data_validation: reading.valid ? 'passing' : 'failing',
+    };
+  },
+
+  async compareFaces({ selfie, document }) {
+    const blur = blurred([selfie]);
+    if (blur) return blur;
+    if (document.some((image) => sameBytes(image.bytes, selfie.bytes))) {
+      return failure('spoofed_image_error', 'The selfie is the same picture as a document image.');
+    }
+    const faces = (await facesIn(selfie.bytes)).filter((face) => face.box.width >= SELFIE_MIN_FACE_WIDTH);
+    if (faces.length === 0) return failure('no_face_error', 'No face close to the camera in the selfie.');
+    if (faces.length > 1) return failure('multiple_faces_error', `${faces.length} faces in the selfie.`);
+    const selfieHash = await differenceHash(selfie.bytes);
+    for (const image of document) {
+      if (hammingDistance(selfieHash, await differenceHash(image.bytes)) <= NEAR_IDENTICAL_BITS) {
+        return failure('spoofed_image_error', 'The selfie is a copy of a document image.');
+      }
+    }
+    const [own] = faces;
+    let portrait: Face | undefined;
+    for (const image of document) {
+      portrait = await documentFace(image.bytes);
+      if (portrait) break;
+    }
+    if (!own || !portrait) {
+      // A selfie-only portrayal, or a document without a portrait: nothing to compare with.
+      return { ok: true, score_biometry: null, score_biometry_valid: null, selfie_authenticity_valid: true };
+    }
+    const score = similarity(own.descriptor, portrait.descriptor);
+    return {
+      ok: true,
+      score_biometry: score,
+      score_biometry_valid: score >= FACE_MATCH_THRESHOLD,
+      selfie_authenticity_valid: true,
+    };
+  },
+
+  async checkLiveness(input): Promise<LivenessResult> {
+    const basic = await basicEngine.checkLiveness(input);
+    if (basic.result === 'failing') return basic;
+    const usable = input.frames.filter((frame) => frame.sharpness.blurred !== true);
+    if (usable.length === 0) return basic; // video only: not decoded
+    const faces: Face[] = [];
+    for (const [index, frame] of usable.entries()) {
+      const found = await facesIn(frame.bytes);
+      const [face] = found;
+      if (!face) return { result: 'failing', detail: `No face in frame ${index + 1}.` };
+      if (found.length > 1) return { result: 'failing', detail: `More than one face in frame ${index + 1}.` };
+      faces.push(face);
+    }
+    // The same person throughout: every frame against the one nearest the median pose (a turned head
+    // changes the descriptor more than a frontal one does).
+    const neutral = { yaw: median(faces.map((f) => f.yaw)), pitch: median(faces.map((f) => f.pitch)) };
+    const reference = [...faces].sort(
+      (a, b) => Math.abs(a.yaw - neutral.yaw) - Math.abs(b.yaw - neutral.yaw),
+    )[0];
+    for (const [index, face] of faces.entries()) {
+      if (reference && 1 - descriptorDistance(reference.descriptor, face.descriptor) < LIVENESS_SAME_PERSON) {
+        return { result: 'failing', detail: `Frame ${index + 1} shows another person.` };
+      }
+    }
+    const actions = input.challenge?.actions ?? [];
+    if (actions.length > 0 && actions.length === faces.length) {
+      const pose = neutralPose(faces, actions);
+      for (const [index, action] of actions.entries()) {
+        const face = faces[index];
+        if (face && !showsAction(action, face, pose)) {
+          return { result: 'failing', detail: `Frame ${index + 1} does not show ${action}.` };
+        }
+      }
+      return { result: 'passing', detail: 'A face in every frame, one person, every action shown.' };
+    }
+    return { result: 'passing', detail: 'A face in every frame, one person (no challenge to match).' };
+  },
+};
