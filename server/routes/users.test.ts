@@ -1,3 +1,4 @@
+import { type } from 'arktype';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userDetail, userPage } from '../../src/api/contract/users';
 import { type App, createApp } from '../app';
@@ -48,8 +49,8 @@ async function page(query: string, who: Person = manager()) {
   const res = await call('GET', `/public/users?${query}`, who);
   expect(res.status).toBe(200);
   const parsed = userPage(await res.json());
-  if (parsed instanceof Error) throw parsed;
-  return parsed as Exclude<typeof parsed, Error>;
+  if (parsed instanceof type.errors) throw new Error(parsed.summary);
+  return parsed;
 }
 
 async function userIdOf(acsId: string, tenant = 'gambling') {
@@ -123,8 +124,8 @@ describe('GET /public/users/{id} and its evidences', () => {
     const res = await call('GET', `/public/users/${id}`, manager());
     expect(res.status).toBe(200);
     const body = userDetail(await res.json());
-    if (body instanceof Error) throw body;
-    const detail = body as Exclude<typeof body, Error>;
+    if (body instanceof type.errors) throw new Error(body.summary);
+    const detail = body;
     expect(detail).toMatchObject({
       first_name: u.first_name,
       id_number: u.id_number,
