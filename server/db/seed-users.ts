@@ -117,7 +117,18 @@ async function insertUser(tx: Queryable, tenant: string, i: number) {
   }
 }
 
+/** Accounts whose onboarding an assistant has to complete (PortalAccounts): pending-01… (password = username). */
+export const PENDING_ACCOUNTS = 3;
+
 export const seedStaffUsers: Seeder = async (tx, tenant) => {
   const count = staffUserCount();
   for (let i = 1; i <= count; i++) await insertUser(tx, tenant, i);
+  for (let i = 1; i <= PENDING_ACCOUNTS; i++) {
+    const username = `pending-${String(i).padStart(2, '0')}`;
+    await tx.query(
+      `insert into accounts (tenant, username, first_name, last_name, email, roles, onboarding_status)
+       values ($1, $2, 'Paula', $3, $4, array['user'], 'incompleted') on conflict do nothing`,
+      [tenant, username, `Pendiente ${i}`, `${username}@${tenant}.example`],
+    );
+  }
 };

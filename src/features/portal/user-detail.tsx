@@ -56,10 +56,30 @@ const TABS = ['personal', 'security', 'credentials', ...EVIDENCE_KINDS] as const
 export function PortalUserDetail() {
   const { id = '' } = useParams<{ id: string }>();
   const [version, setVersion] = useState(0);
-  return <Loaded key={`${id}-${version}`} id={id} reload={() => setVersion((v) => v + 1)} />;
+  // The open tab outlives a reload after a change, so the person stays where they acted.
+  const [tab, setTab] = useState<string>('personal');
+  return (
+    <Loaded
+      key={`${id}-${version}`}
+      id={id}
+      tab={tab}
+      onTab={setTab}
+      reload={() => setVersion((v) => v + 1)}
+    />
+  );
 }
 
-function Loaded({ id, reload }: { id: string; reload: () => void }) {
+function Loaded({
+  id,
+  tab,
+  onTab,
+  reload,
+}: {
+  id: string;
+  tab: string;
+  onTab: (tab: string) => void;
+  reload: () => void;
+}) {
   const intl = useIntl();
   const runtime = useRuntime();
   const [logic] = useState(() => userDetailLogic(runtime));
@@ -90,7 +110,7 @@ function Loaded({ id, reload }: { id: string; reload: () => void }) {
         </Card>
       )}
       {data && (
-        <Tabs.Root defaultValue="personal" className="mt-4">
+        <Tabs.Root value={tab} onValueChange={onTab} className="mt-4">
           <Tabs.List
             className="flex flex-wrap gap-1 border-b border-slate-200"
             aria-label={intl.formatMessage({ id: 'userDetail.tabs' })}
