@@ -181,6 +181,8 @@ function shownValue(
   if (value === null || value === '') return '—';
   if (field === 'onboarding_date' || field === 'created_at') return formatDate(new Date(value));
   if (field === 'onboarding_state') return intl.formatMessage({ id: `users.onboarding.${value}` });
+  if (field === 'document_type')
+    return intl.formatMessage({ id: `documents.type.${value}`, defaultMessage: value });
   if (field === 'register_mode') return intl.formatMessage({ id: `userDetail.mode.${value}` });
   return value;
 }
