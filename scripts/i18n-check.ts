@@ -65,6 +65,27 @@ const dynamicPrefixes = [
   'visits.preset.',
   'visits.order.',
   'visits.tab.',
+  // Staff users (issue 12): columns, states, the detail's tabs, fields, results and credentials, the admin actions;
+  // and the pairs chosen by a condition (active or not).
+  'users.column.',
+  'users.onboarding.',
+  'users.active',
+  'users.inactive',
+  'userDetail.tab.',
+  'userDetail.field.',
+  'userDetail.result.',
+  'userDetail.mode.',
+  'userDetail.credential.',
+  'userDetail.state.',
+  'userDetail.evidenceAlt.',
+  'userDetail.activate',
+  'userDetail.deactivate',
+  'userDetail.extend',
+  'userDetail.reactivate',
+  'admin.activateAll.',
+  'admin.deactivateAll.',
+  'admin.deleteUsers.',
+  'admin.deleteAllData.',
 ];
 
 function placeholders(message: string): string[] {

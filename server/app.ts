@@ -12,6 +12,7 @@ import { credentialResetRoutes } from './routes/credential-reset';
 import { credentialsRoutes } from './routes/credentials';
 import { facilitiesRoutes } from './routes/facilities';
 import { healthRoutes } from './routes/health';
+import { usersRoutes } from './routes/users';
 import { visitsRoutes } from './routes/visits';
 import { applySecurityHeaders } from './security-headers';
 import { staticFiles } from './static-files';
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps): App {
       credentialResetRoutes(deps, deps.auth, { origins: deps.origins, trustProxy: deps.trustProxy }),
     );
     app.route('/api', credentialsRoutes(deps, deps.auth));
+    app.route('/api', usersRoutes(deps, deps.auth));
     app.route('/api', onboardingRoutes(deps, deps.auth, deps.onboarding));
     app.route('/api', visitsRoutes(deps, deps.auth, deps.visits));
   }

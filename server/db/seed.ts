@@ -3,6 +3,7 @@ import { seedProhibitedList } from '../onboarding/seed';
 import { seedVisits } from '../visits/seed';
 import type { Db } from './db';
 import { seedPeople } from './seed-people';
+import { seedStaffUsers } from './seed-users';
 import type { Seeder, TenantSeed } from './seeder';
 
 export const SEED_DATA: Readonly<Record<string, TenantSeed>> = {
@@ -36,6 +37,7 @@ export const SEEDERS: readonly Seeder[] = [
   seedFacilities,
   seedAccounts,
   seedPeople,
+  seedStaffUsers,
   seedProhibitedList,
   seedVisits,
 ];

@@ -56,6 +56,7 @@ export const screenComponents = {
   PortalAccounts: lazyScreen(portal, 'PortalAccounts'),
   PortalUsers: lazyScreen(portal, 'PortalUsers'),
   PortalUserDetail: lazyScreen(portal, 'PortalUserDetail'),
+  Administration: lazyScreen(portal, 'Administration'),
   SingleRegistration: lazyScreen(portal, 'SingleRegistration'),
   DelegatedFinishRegister: lazyScreen(portal, 'DelegatedFinishRegister'),
   AuditAccesses: lazyScreen(portal, 'AuditAccesses'),

@@ -101,6 +101,27 @@ describe('guards (spec §2)', () => {
   });
 });
 
+describe('staff guards (issue 12)', () => {
+  it('PortalManagement needs a staff right; a plain user or visitor cannot open it', () => {
+    expect(passesGuard('staff', person(USER, true), gambling)).toBe(false);
+    expect(passesGuard('staff', person([...USER, 'post_visits_me'], true), gambling)).toBe(false);
+    expect(passesGuard('staff', person(['get_users_all'], false), gambling)).toBe(true);
+    expect(passesGuard('staff', person(['get_accounts_all'], false), gambling)).toBe(true);
+    expect(passesGuard('staff', person(['post_visits_all'], false), gambling)).toBe(true);
+  });
+
+  it('Administration needs a right over all users, and the portal entry leads there', () => {
+    expect(passesGuard('administration', person(['get_users_all', 'post_singles'], false), gambling)).toBe(
+      false,
+    );
+    expect(passesGuard('administration', person(['delete_users_all'], false), gambling)).toBe(true);
+    expect(passesGuard('administration', person(['put_credentials_state_all'], false), gambling)).toBe(true);
+    const admin = portalEntries(person([...PERMISSIONS], false), gambling);
+    expect(admin.find((e) => e.id === 'allUsers')?.screen).toBe('Administration');
+    expect(portal(person(['get_users_all'], false))).not.toContain('allUsers');
+  });
+});
+
 describe('menu (spec §2)', () => {
   it('shows a self-enrolled user only their own items', () => {
     expect(menu(person(USER, true))).toEqual(['profile']);

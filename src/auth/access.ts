@@ -127,6 +127,12 @@ export function passesGuard(
     // VisitList and ProcessVisit are reception's (spec §2: VisitList (receptionist); ProcessVisit).
     case 'reception':
       return f.isReceptionist;
+    // PortalManagement (issue 12): a staff right, i.e. at least one entry of the portal menu.
+    case 'staff':
+      return STAFF_RIGHTS.some((right) => hasRole(session, right));
+    // Administration: who may act on every user at once (spec §6: admins).
+    case 'administration':
+      return hasRole(session, 'put_credentials_state_all') || hasRole(session, 'delete_users_all');
   }
 }
 
@@ -172,6 +178,21 @@ export interface PortalEntry extends MenuItem {
  * The portal menu (spec §2 "The portal menu offers"), each entry shown only to whom its screen's guard
  * admits. 'manage or cancel all users' is the user list (admins find the bulk actions there).
  */
+/** The rights that open the staff portal (spec §6): any of them shows at least one portal entry. */
+const STAFF_RIGHTS = [
+  'get_users_all',
+  'get_accounts_all',
+  'can_view_complete_onboardings',
+  'post_singles',
+  'post_onboardings_assisted',
+  'post_visits_all',
+  'post_audit_accesses_all',
+  'post_accesses_myscope',
+  'post_watchlists',
+  'put_credentials_state_all',
+  'delete_users_all',
+] as const;
+
 export function portalEntries(
   session: Session | null,
   settings: Pick<TenantSettings, 'domain'>,
@@ -193,7 +214,7 @@ export function portalEntries(
     },
     { id: 'assisted', screen: 'Landing', guard: 'assistant', messageId: 'portal.assisted' },
     { id: 'audit', screen: 'AuditAccesses', guard: 'audit', messageId: 'portal.audit' },
-    { id: 'allUsers', screen: 'PortalUsers', guard: 'userManager', messageId: 'portal.allUsers' },
+    { id: 'allUsers', screen: 'Administration', guard: 'administration', messageId: 'portal.allUsers' },
     {
       id: 'activate',
       screen: 'ActivateUsers',
@@ -217,7 +238,6 @@ export function portalEntries(
   return entries.filter((entry) => {
     if (!session || !passesGuard(entry.guard, session, settings)) return false;
     // 'manage all users' is for those who may act on all of them (spec §1: admins).
-    if (entry.id === 'allUsers') return hasAny(session, 'put_credentials_state_all', 'delete_users_all');
     // 'manage visits' is the receptionist's list, not a visitor's own.
     if (entry.id === 'manageVisits') return flags(session).isReceptionist;
     return true;

@@ -17,7 +17,9 @@ export type Guard =
   | 'profile'
   | 'deleteAccount'
   | 'visits'
-  | 'reception';
+  | 'reception'
+  | 'staff'
+  | 'administration';
 
 export type Layout = 'app' | 'onboarding' | 'bare';
 
@@ -180,7 +182,7 @@ export const screens = {
   // Portal (staff)
   PortalManagement: {
     path: '/portal-management',
-    guard: 'authenticated',
+    guard: 'staff',
     layout: 'app',
   },
   PortalAccounts: {
@@ -196,6 +198,11 @@ export const screens = {
   PortalUserDetail: {
     path: '/user-detail/:id',
     guard: 'userManager',
+    layout: 'app',
+  },
+  Administration: {
+    path: '/administration',
+    guard: 'administration',
     layout: 'app',
   },
   SingleRegistration: {

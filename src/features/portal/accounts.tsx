@@ -1,8 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { totalPages } from '../../../machines/list.machine';
 import { accountsListLogic } from '../../actors/accounts';
+import { completeOnboardingLogic } from '../../actors/users';
 import type { IamAccount } from '../../api/contract/accounts';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -93,12 +94,19 @@ export function PortalAccounts() {
                     </p>
                   </div>
                   <div className="text-sm text-slate-600 sm:text-end">
-                    <p>
+                    <p data-testid={`account-status-${account.username}`}>
                       <FormattedMessage
                         id={`accounts.status.${account.onboarding_status}`}
                         defaultMessage={account.onboarding_status}
                       />
                     </p>
+                    {account.onboarding_status === 'incompleted' && (
+                      <CompleteOnboarding
+                        accountId={account.id}
+                        username={account.username}
+                        onDone={() => list.send({ type: 'filter.change', filter: context.filter })}
+                      />
+                    )}
                     <p>
                       <FormattedMessage
                         id="accounts.created"
@@ -148,4 +156,50 @@ export function PortalAccounts() {
       </div>
     </section>
   );
+}
+
+/** Completes a pending onboarding (spec §4: incompleted → completed, an assistant completes it). */
+function CompleteOnboarding({
+  accountId,
+  username,
+  onDone,
+}: {
+  accountId: string;
+  username: string;
+  onDone: () => void;
+}) {
+  const [running, setRunning] = useState(false);
+  return running ? (
+    <CompleteRunner accountId={accountId} onDone={onDone} onFailed={() => setRunning(false)} />
+  ) : (
+    <Button
+      size="sm"
+      className="mt-1"
+      data-testid={`account-complete-${username}`}
+      onClick={() => setRunning(true)}
+    >
+      <FormattedMessage id="accounts.complete" />
+    </Button>
+  );
+}
+
+function CompleteRunner({
+  accountId,
+  onDone,
+  onFailed,
+}: {
+  accountId: string;
+  onDone: () => void;
+  onFailed: () => void;
+}) {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const [logic] = useState(() => completeOnboardingLogic(runtime));
+  const actor = useActorRef(logic, { input: { accountId } });
+  const status = useSelector(actor, (s) => s.status);
+  useEffect(() => {
+    if (status === 'done') onDone();
+    if (status === 'error') onFailed();
+  }, [status, onDone, onFailed]);
+  return <Spinner label={intl.formatMessage({ id: 'accounts.completing' })} />;
 }

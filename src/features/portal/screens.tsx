@@ -48,8 +48,9 @@ export function PortalManagement() {
   );
 }
 export { PortalAccounts } from './accounts';
-export const PortalUsers = () => <ScreenPending screen="PortalUsers" />;
-export const PortalUserDetail = () => <ScreenPending screen="PortalUserDetail" />;
+export { Administration } from './administration';
+export { PortalUserDetail } from './user-detail';
+export { PortalUsers } from './users';
 export const SingleRegistration = () => <ScreenPending screen="SingleRegistration" />;
 export const DelegatedFinishRegister = () => <ScreenPending screen="DelegatedFinishRegister" />;
 export const AuditAccesses = () => <ScreenPending screen="AuditAccesses" />;

@@ -1,0 +1,117 @@
+// Staff users (issue 12): the list machine's fetchPage for PortalUsers, the user detail and its evidences for
+// PortalUserDetail, the Administration machine's runAction, and completing an onboarding for PortalAccounts.
+import { fromPromise } from 'xstate';
+import {
+  type AdminAction,
+  type AdminResult,
+  administrationMachine,
+} from '../../machines/administration.machine';
+import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
+import type { CredentialState } from '../api/contract/credentials';
+import type { EvidenceKind, UserDetail } from '../api/contract/users';
+import { getUserCredentials, setCredentialState } from '../api/credentials';
+import {
+  completeOnboarding,
+  deleteAllUsers,
+  getUser,
+  getUserEvidence,
+  listUsers,
+  setAllActive,
+  setUserActive,
+} from '../api/users';
+import { nationalIdProblem } from '../domain/dni';
+import type { Runtime } from '../runtime/context';
+
+type Deps = Pick<Runtime, 'apiClient'>;
+
+/** A search is a national id (sent as idNumber) or else text (an email) sent as the quoted filter. */
+export function fetchUsersPage({ apiClient }: Deps) {
+  return fromPromise<Page, PageQuery>(async ({ input, signal }) => {
+    const text = input.filter.trim();
+    const byId = text !== '' && nationalIdProblem(text.toUpperCase()) === null;
+    return listUsers(
+      await apiClient(),
+      {
+        pageSize: input.pageSize,
+        pageIndex: input.pageIndex,
+        ...(byId ? { idNumber: text.toUpperCase() } : text ? { filter: text } : {}),
+        orderby: 'last_name',
+        sorted: 'asc',
+      },
+      { signal },
+    );
+  });
+}
+
+export const usersListLogic = (runtime: Deps) =>
+  listMachine.provide({ actors: { fetchPage: fetchUsersPage(runtime) } });
+
+export interface UserWithCredentials {
+  user: UserDetail;
+  credentials: {
+    sid: string;
+    credential_type: string;
+    state: string;
+    ends_at: string | null;
+    valid: boolean;
+  }[];
+  activated: boolean;
+}
+
+/** The user and their credentials (loaded again after each change). */
+export const userDetailLogic = ({ apiClient }: Deps) =>
+  fromPromise<UserWithCredentials, { id: string }>(async ({ input, signal }) => {
+    const api = await apiClient();
+    const [user, creds] = await Promise.all([
+      getUser(api, input.id, { signal }),
+      getUserCredentials(api, input.id, { signal }),
+    ]);
+    return {
+      user,
+      activated: creds.activated,
+      credentials: Object.entries(creds.credentials).map(([sid, c]) => ({
+        sid,
+        credential_type: c.credential_type,
+        state: c.state ?? 'active',
+        ends_at: c.ends_at ?? null,
+        valid: c.valid ?? true,
+      })),
+    };
+  });
+
+/** One evidence image as an object URL, fetched only when its tab opens. */
+export const evidenceLogic = ({ apiClient }: Deps) =>
+  fromPromise<string, { id: string; kind: EvidenceKind }>(async ({ input, signal }) =>
+    URL.createObjectURL(await getUserEvidence(await apiClient(), input.id, input.kind, { signal })),
+  );
+
+export type CredentialChange =
+  | { kind: 'user'; active: boolean }
+  | { kind: 'credential'; sid: string; state: CredentialState };
+
+/** Activate or deactivate the user; revoke, or extend (set active again: a new 15-day window) a credential. */
+export const credentialChangeLogic = ({ apiClient }: Deps) =>
+  fromPromise<void, { id: string; change: CredentialChange }>(async ({ input }) => {
+    const api = await apiClient();
+    if (input.change.kind === 'user') await setUserActive(api, input.id, input.change.active);
+    else await setCredentialState(api, input.id, input.change.sid, input.change.state);
+  });
+
+export const completeOnboardingLogic = ({ apiClient }: Deps) =>
+  fromPromise<void, { accountId: string }>(async ({ input }) =>
+    completeOnboarding(await apiClient(), input.accountId),
+  );
+
+/** The Administration machine with its calls. */
+export function administrationLogic({ apiClient }: Deps) {
+  return administrationMachine.provide({
+    actors: {
+      runAction: fromPromise<AdminResult, { action: AdminAction; confirm: string }>(async ({ input }) => {
+        const api = await apiClient();
+        if (input.action === 'activateAll') return setAllActive(api, true);
+        if (input.action === 'deactivateAll') return setAllActive(api, false);
+        return deleteAllUsers(api, input.confirm, input.action === 'deleteAllData');
+      }),
+    },
+  });
+}

@@ -1,0 +1,81 @@
+import { type } from 'arktype';
+
+// Enrolled users as staff see them (spec §3 User; §7 Accounts and users: GET /public/users, GET /public/users/{id},
+// DELETE /public/users, PUT /public/users/deleteAllData). The reference server answers with these shapes and
+// src/api parses them with the same schemas.
+
+/** Spec §3: the verification results of an enrolment. */
+export const verification = type("'passing' | 'failing' | 'not_computed'");
+export type Verification = typeof verification.infer;
+
+/** One row of the staff users list. */
+export const userSummary = type({
+  user_id: 'string',
+  username: 'string | null',
+  first_name: 'string',
+  last_name: 'string',
+  email: 'string | null',
+  acs_id: 'string',
+  id_number: 'string | null',
+  active: 'boolean',
+  onboarding_state: "'completed' | 'incompleted'",
+  register_mode: "'auto' | 'assisted' | 'administrative'",
+  created_at: 'string',
+});
+export type UserSummary = typeof userSummary.infer;
+
+/** The columns the list may be ordered by (orderby) and the direction (sorted). */
+export const USER_ORDER_FIELDS = [
+  'created_at',
+  'last_name',
+  'first_name',
+  'email',
+  'acs_id',
+  'id_number',
+] as const;
+export type UserOrderField = (typeof USER_ORDER_FIELDS)[number];
+
+/** GET /public/users: one page, its total, and the bookmark of the next page (null on the last). */
+export const userPage = type({
+  items: userSummary.array(),
+  totalItems: 'number.integer >= 0',
+  pageIndex: 'number.integer >= 0',
+  pageSize: 'number.integer > 0',
+  bookmark: 'string | null',
+});
+export type UserPage = typeof userPage.infer;
+
+/** GET /public/users/{id}: every field of spec §3 User. */
+export const userDetail = userSummary.and({
+  account_id: 'string | null',
+  nie: 'string | null',
+  nationality: 'string | null',
+  birth_date: 'string | null',
+  expiry_date: 'string | null',
+  document_number: 'string | null',
+  document_type: 'string | null',
+  expedition_country: 'string | null',
+  portrayal_id: 'string | null',
+  onboarding_id: 'string | null',
+  host: 'string | null',
+  onboarding_date: 'string',
+  assisted_by: 'string | null',
+  life_proofing_result: verification,
+  identity_proofing_result: verification,
+  ocr_integrity: verification,
+  document_validity: verification,
+  selfie_authenticity: verification,
+  evidences: type("'selfie' | 'obverse' | 'reverse'").array(),
+});
+export type UserDetail = typeof userDetail.infer;
+
+export const EVIDENCE_KINDS = ['selfie', 'obverse', 'reverse'] as const;
+export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
+
+/** DELETE /public/users and PUT /public/users/deleteAllData: the tenant's name typed by the person, and the count. */
+export const tenantConfirmation = type({ confirm: 'string <= 100' });
+export const bulkResult = type({ users: 'number.integer >= 0', images: 'number.integer >= 0' });
+export type BulkResult = typeof bulkResult.infer;
+
+/** PUT /public/accounts/{id}/onboarding: an assistant completes a pending onboarding (spec §4). */
+export const completeOnboardingBody = type({ onboarding_status: "'completed'" });

@@ -1,0 +1,130 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { AdminAction } from '../../../machines/administration.machine';
+import { administrationLogic } from '../../actors/users';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { useRuntime, useTenant } from '../../runtime/context';
+
+const ACTIONS: readonly AdminAction[] = ['activateAll', 'deactivateAll', 'deleteUsers', 'deleteAllData'];
+
+/** Administration: activate or deactivate all credentials, delete all users or all their data (admins). */
+export function Administration() {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const { tenant } = useTenant();
+  const [logic] = useState(() => administrationLogic(runtime));
+  const actor = useActorRef(logic, { input: { tenant } });
+  const snapshot = useSelector(actor, (s) => s);
+  const { action, typed, result } = snapshot.context;
+  const confirming = snapshot.matches('confirming');
+  const working = snapshot.matches('working');
+
+  return (
+    <section data-screen="Administration" className="mx-auto max-w-3xl">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id="screen.Administration" />
+      </h1>
+      <ul className="mt-6 grid gap-3 sm:grid-cols-2">
+        {ACTIONS.map((each) => (
+          <li key={each}>
+            <Card className="flex h-full flex-col justify-between gap-3">
+              <div>
+                <h2 className="font-semibold">
+                  <FormattedMessage id={`admin.${each}.title`} />
+                </h2>
+                <p className="mt-1 text-sm text-slate-700">
+                  <FormattedMessage id={`admin.${each}.body`} />
+                </p>
+              </div>
+              <Button
+                variant={each.startsWith('delete') ? 'danger' : 'secondary'}
+                disabled={working}
+                data-testid={`admin-${each}`}
+                onClick={() => actor.send({ type: 'action.chosen', action: each })}
+              >
+                <FormattedMessage id={`admin.${each}.title`} />
+              </Button>
+            </Card>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-6" aria-live="polite">
+        {working && <Spinner label={intl.formatMessage({ id: 'admin.working' })} />}
+        {snapshot.matches('done') && result && action && (
+          <Card data-testid="admin-result">
+            <FormattedMessage
+              id={`admin.${action}.done`}
+              values={{ users: result.users, images: result.images }}
+            />
+          </Card>
+        )}
+        {snapshot.matches({ failed: 'mismatch' }) && (
+          <Card role="alert">
+            <FormattedMessage id="admin.mismatch" />
+          </Card>
+        )}
+        {snapshot.matches({ failed: 'unknown' }) && (
+          <Card role="alert">
+            <FormattedMessage id="admin.failed" />
+          </Card>
+        )}
+      </div>
+      <Dialog.Root
+        open={confirming}
+        onOpenChange={(next) => !next && actor.send({ type: 'action.cancelled' })}
+      >
+        <Dialog.Portal>
+          <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
+          <Dialog.Content
+            className="fixed inset-x-4 top-1/2 z-50 mx-auto max-w-md -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl outline-none"
+            data-testid="admin-confirm"
+          >
+            <Dialog.Title className="text-lg font-semibold">
+              {action && <FormattedMessage id={`admin.${action}.title`} />}
+            </Dialog.Title>
+            <Dialog.Description className="mt-2 text-slate-700">
+              <FormattedMessage id="admin.confirm.body" values={{ tenant: <strong>{tenant}</strong> }} />
+            </Dialog.Description>
+            <form
+              className="mt-4"
+              onSubmit={(event) => {
+                event.preventDefault();
+                actor.send({ type: 'action.confirmed' });
+              }}
+            >
+              <Field
+                label={intl.formatMessage({ id: 'admin.confirm.label' })}
+                value={typed}
+                autoComplete="off"
+                data-testid="admin-confirm-name"
+                onChange={(event) => actor.send({ type: 'confirmation.typed', value: event.target.value })}
+              />
+              <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+                <Button
+                  type="button"
+                  variant="secondary"
+                  onClick={() => actor.send({ type: 'action.cancelled' })}
+                >
+                  <FormattedMessage id="admin.confirm.cancel" />
+                </Button>
+                <Button
+                  type="submit"
+                  variant="danger"
+                  disabled={typed.trim() !== tenant}
+                  data-testid="admin-confirm-yes"
+                >
+                  <FormattedMessage id="admin.confirm.yes" />
+                </Button>
+              </div>
+            </form>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { type FormEvent, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'wouter';
+import { totalPages } from '../../../machines/list.machine';
+import { usersListLogic } from '../../actors/users';
+import type { UserSummary } from '../../api/contract/users';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { nationalIdProblem } from '../../domain/dni';
+import { useRuntime } from '../../runtime/context';
+
+const PAGE_SIZE = 20;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Spec §5: the search is a valid email or a national id (DNI/NIE); anything else is not sent. */
+export const isValidUserSearch = (text: string) =>
+  text === '' || EMAIL.test(text) || nationalIdProblem(text.toUpperCase()) === null;
+
+/** PortalUsers: the tenant's enrolled users, searchable by email or national id, sorted by last name, paged. */
+export function PortalUsers() {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const [logic] = useState(() => usersListLogic(runtime));
+  const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
+  const state = useSelector(list, (s) =>
+    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+  );
+  const context = useSelector(list, (s) => s.context);
+  const [search, setSearch] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const users = context.items as UserSummary[];
+  const pages = totalPages(context);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const text = search.trim();
+    if (!isValidUserSearch(text)) {
+      setInvalid(true);
+      return;
+    }
+    setInvalid(false);
+    list.send({ type: 'filter.change', filter: text });
+  };
+
+  return (
+    <section data-screen="PortalUsers" className="mx-auto max-w-5xl">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id="screen.PortalUsers" />
+      </h1>
+      <search>
+        <form onSubmit={submit} className="mt-4 flex items-start gap-2" noValidate>
+          <Field
+            className="flex-1"
+            label={intl.formatMessage({ id: 'users.search' })}
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            type="search"
+            autoComplete="off"
+            data-testid="users-search"
+            {...(invalid ? { error: intl.formatMessage({ id: 'users.searchInvalid' }) } : {})}
+          />
+          <Button type="submit" className="mt-7">
+            <FormattedMessage id="accounts.searchButton" />
+          </Button>
+        </form>
+      </search>
+
+      <div className="mt-6" aria-live="polite" aria-busy={state === 'loading'}>
+        {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'users.loading' })} />}
+        {state === 'failed' && (
+          <Card>
+            <p>
+              <FormattedMessage id="users.failed" />
+            </p>
+            <Button className="mt-4" variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
+              <FormattedMessage id="accounts.retry" />
+            </Button>
+          </Card>
+        )}
+        {state === 'ready' && users.length === 0 && (
+          <Card>
+            <p data-testid="users-empty">
+              <FormattedMessage id="users.empty" />
+            </p>
+          </Card>
+        )}
+        {state === 'ready' && users.length > 0 && (
+          <>
+            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+              <table className="w-full text-start text-sm" data-testid="users">
+                <thead className="bg-slate-50 text-slate-700">
+                  <tr>
+                    {(['name', 'email', 'idNumber', 'acsId', 'state'] as const).map((column) => (
+                      <th key={column} scope="col" className="px-3 py-2 text-start font-medium">
+                        <FormattedMessage id={`users.column.${column}`} />
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-200">
+                  {users.map((user) => (
+                    <tr key={user.user_id}>
+                      <td className="px-3 py-2">
+                        <Link
+                          href={`/user-detail/${user.user_id}`}
+                          className="font-medium text-brand-strong underline underline-offset-2"
+                        >
+                          {user.last_name}, {user.first_name}
+                        </Link>
+                      </td>
+                      <td className="px-3 py-2">{user.email ?? '—'}</td>
+                      <td className="px-3 py-2 font-mono">{user.id_number ?? '—'}</td>
+                      <td className="px-3 py-2 font-mono">{user.acs_id}</td>
+                      <td className="px-3 py-2">
+                        <FormattedMessage id={user.active ? 'users.active' : 'users.inactive'} />
+                        {' · '}
+                        <FormattedMessage id={`users.onboarding.${user.onboarding_state}`} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <nav
+              aria-label={intl.formatMessage({ id: 'accounts.pages' })}
+              className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm"
+            >
+              <p data-testid="users-summary">
+                <FormattedMessage
+                  id="list.summary"
+                  values={{
+                    shown: users.length,
+                    total: context.totalItems,
+                    page: context.pageIndex + 1,
+                    pages,
+                  }}
+                />
+              </p>
+              <div className="flex gap-2">
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={context.pageIndex === 0}
+                  onClick={() => list.send({ type: 'page.previous' })}
+                >
+                  <FormattedMessage id="list.previous" />
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={context.pageIndex + 1 >= pages}
+                  onClick={() => list.send({ type: 'page.next' })}
+                >
+                  <FormattedMessage id="list.next" />
+                </Button>
+              </div>
+            </nav>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { type AdministrationEvent, administrationMachine } from '../../machines/administration.machine';
+import { codesInMeta, coverMachine, type ModelSpec } from './harness';
+
+const spec: ModelSpec<typeof administrationMachine> = {
+  machine: administrationMachine,
+  input: { tenant: 'demo' },
+  serialize: (snapshot) => ({ value: snapshot.value, typed: snapshot.context.typed }),
+  events: () => [
+    { type: 'action.chosen', action: 'deleteAllData' } satisfies AdministrationEvent,
+    { type: 'confirmation.typed', value: 'demo' } satisfies AdministrationEvent,
+    { type: 'confirmation.typed', value: 'dem' } satisfies AdministrationEvent,
+    { type: 'action.confirmed' } satisfies AdministrationEvent,
+    { type: 'action.cancelled' } satisfies AdministrationEvent,
+    { type: 'xstate.done.actor.runAction', output: { users: 60, images: 178 } },
+    { type: 'xstate.error.actor.runAction', error: { status: 422, code: 'confirmation_mismatch' } },
+    { type: 'xstate.error.actor.runAction', error: { status: 0 } },
+  ],
+  provide: (control) => administrationMachine.provide({ actors: { runAction: control.actor('runAction') } }),
+  errorCodes: {
+    expected: ['confirmation_mismatch'],
+    read: codesInMeta('errorCode'),
+  },
+};
+
+describe('administration machine (generated paths)', () => {
+  it('covers every transition and every refusal on a real actor', async () => {
+    const report = await coverMachine(spec);
+    expect(report.missing).toEqual([]);
+    expect(report.errorCodes?.missing).toEqual([]);
+  });
+
+  it('does not run an action until the tenant name is typed', () => {
+    const runs: string[] = [];
+    const actor = createActor(
+      administrationMachine.provide({
+        actors: {
+          runAction: fromPromise(async ({ input }) => {
+            runs.push(input.action);
+            return { users: 1, images: 0 };
+          }),
+        },
+      }),
+      { input: { tenant: 'demo' } },
+    ).start();
+    actor.send({ type: 'action.chosen', action: 'deleteUsers' });
+    actor.send({ type: 'confirmation.typed', value: 'gambling' });
+    actor.send({ type: 'action.confirmed' });
+    expect(actor.getSnapshot().value).toBe('confirming');
+    actor.send({ type: 'confirmation.typed', value: ' demo ' });
+    actor.send({ type: 'action.confirmed' });
+    expect(actor.getSnapshot().value).toBe('working');
+    expect(runs).toEqual(['deleteUsers']);
+  });
+});
