@@ -4,7 +4,7 @@ import { userDetail, userPage } from '../../src/api/contract/users';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import { seededUser } from '../db/seed-users';
-import { referenceEngine } from '../onboarding/engine';
+import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
 import { unquoteFilter } from './users';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   app = createApp({
     ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
     auth: fakeAuth,
-    onboarding: { engine: referenceEngine, production: false },
+    onboarding: { engine: basicEngine, production: false },
   });
 });
 
