@@ -15,7 +15,7 @@ const body = { mode: 'fields' as const, email: 'ane@example.test' };
 const rejected = (reason: string, code: number) => ({ result: { outcome: 'rejected', reason, code } });
 
 function events(acsIds: { valid: string; invalid: string }) {
-  return (snapshot: { matches: (value: unknown) => boolean }): EventObject[] => {
+  return (snapshot: { matches: (value: unknown) => boolean }): (EventObject & Record<string, unknown>)[] => {
     const emailWaits = snapshot.matches({ editing: { email: 'waiting' } });
     const acsWaits = snapshot.matches({ editing: { acsId: 'waiting' } });
     return [
