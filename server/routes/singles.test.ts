@@ -204,7 +204,7 @@ describe('POST /public/singles', () => {
     expect(((await image.json()) as { errors: unknown[] }).errors).toEqual([
       { field: 'username', code: 'required' },
       { field: 'acs_id', code: 'required' },
-      { field: 'image', code: 'file_too_small' },
+      { field: 'image', code: 'image_too_small' },
     ]);
   });
 

@@ -105,7 +105,7 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
     bodyLimit({
       maxSize: SINGLES_MAX_BODY_BYTES,
       onError: () => {
-        throw new HttpProblem(413, 'The image is larger than 5 MB.', 'file_too_large');
+        throw new HttpProblem(413, 'The image is larger than 5 MB.', 'image_too_large');
       },
     }),
     auth.requireAuth('post_singles'),
@@ -145,9 +145,9 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
       let imageType: 'image/jpeg' | 'image/png' | null = null;
       if (body.mode === 'image' && body.image) {
         image = Buffer.from(body.image, 'base64');
-        if (image.length < SINGLE_IMAGE_MIN_BYTES) errors.push({ field: 'image', code: 'file_too_small' });
+        if (image.length < SINGLE_IMAGE_MIN_BYTES) errors.push({ field: 'image', code: 'image_too_small' });
         else if (image.length > SINGLE_IMAGE_MAX_BYTES)
-          errors.push({ field: 'image', code: 'file_too_large' });
+          errors.push({ field: 'image', code: 'image_too_large' });
         else imageType = imageTypeOf(image);
       }
       if (errors.length > 0) throw validationProblem(errors);

@@ -50,7 +50,7 @@ export function PortalManagement() {
 export { PortalAccounts } from './accounts';
 export const PortalUsers = () => <ScreenPending screen="PortalUsers" />;
 export const PortalUserDetail = () => <ScreenPending screen="PortalUserDetail" />;
-export const SingleRegistration = () => <ScreenPending screen="SingleRegistration" />;
+export { SingleRegistration } from './single-registration';
 export const DelegatedFinishRegister = () => <ScreenPending screen="DelegatedFinishRegister" />;
 export const AuditAccesses = () => <ScreenPending screen="AuditAccesses" />;
 export const ActivateUsers = () => <ScreenPending screen="ActivateUsers" />;
