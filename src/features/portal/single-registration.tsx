@@ -85,6 +85,12 @@ function codeIn(snapshot: Snapshot, key: 'errorCode' | 'fieldError'): string | u
   return undefined;
 }
 
+/** The state of one region of the form (email or acsId) while editing: unchecked, waiting, checking, free, taken… */
+function regionOf(snapshot: Snapshot, name: 'email' | 'acsId'): string | undefined {
+  const value = snapshot.value as { editing?: Record<string, string> } | string;
+  return typeof value === 'object' ? value.editing?.[name] : undefined;
+}
+
 async function base64Of(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let binary = '';
@@ -167,7 +173,6 @@ function RegistrationForm({ actor }: { actor: Actor }) {
   const acsIdSchema = useSelector(actor, (s) => s.context.acsIdSchema);
   const mailAllowed = useSelector(actor, (s) => s.context.qrEmailAllowed);
   const serverErrors = useSelector(actor, (s) => s.context.fieldErrors);
-  const emailState = useSelector(actor, (s) => (s.matches('editing') ? s.value : null));
   const busy = useSelector(actor, (s) => s.hasTag('loading'));
   const failed = useSelector(actor, (s) => s.matches('failed'));
   const acsFieldError = useSelector(actor, (s) => codeIn(s, 'fieldError'));
@@ -175,10 +180,8 @@ function RegistrationForm({ actor }: { actor: Actor }) {
   const [image, setImage] = useState<File | null>(null);
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
 
-  const region = (name: 'email' | 'acsId') =>
-    emailState && typeof emailState === 'object' ? (emailState as Record<string, string>)[name] : undefined;
-  const emailStatus = region('email');
-  const acsStatus = region('acsId');
+  const emailStatus = useSelector(actor, (s) => regionOf(s, 'email'));
+  const acsStatus = useSelector(actor, (s) => regionOf(s, 'acsId'));
   const errorOf = (field: string): string | undefined => {
     const local = localErrors[field];
     if (local) return te(local);
