@@ -23,9 +23,11 @@ export interface SingleRegistrationInput {
   acsIdSchema: AcsIdSchema;
   /** The tenant allows the QR to be mailed (src/domain/singles.ts qrEmailAllowed). */
   qrEmailAllowed: boolean;
+  /** The mode to start in (DelegatedFinishRegister starts, and stays, in 'image'). */
+  mode?: SingleMode;
 }
 
-export interface SingleRegistrationContext extends SingleRegistrationInput {
+export interface SingleRegistrationContext extends Omit<SingleRegistrationInput, 'mode'> {
   mode: SingleMode;
   email: string;
   acsId: string;
@@ -127,7 +129,7 @@ export const singleRegistrationMachine = setup({
     'SingleRegistration (spec §2 new-user-credential, post_singles; §5; §7 POST /public/singles; §8): staff register a person from the fields plus email, or from username, acs_id, email and an image. The email (email_already_in_use) and the acs_id (acs_id_already_in_use; wiegand_range or wrong_format against the acsIdSchema) are checked as the person types (200 taken, 404 free). The outcome is accepted, or rejected with a reason and its user registration code 0–3.',
   context: ({ input }) => ({
     ...input,
-    mode: 'fields',
+    mode: input.mode ?? 'fields',
     email: '',
     acsId: '',
     acsIdProblem: null,

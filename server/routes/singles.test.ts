@@ -235,6 +235,25 @@ describe('POST /public/singles', () => {
     expect(ok.status).toBe(201);
   });
 
+  it('holds a delegated onboarding image to 6,828–6,990,508 bytes (spec §5)', async () => {
+    const body = (n: number, size: number) => ({
+      mode: 'image',
+      delegated: true,
+      username: `delegated.${n}`,
+      acs_id: `DLG-${n}`,
+      email: `delegated-${n}@example.test`,
+      image: jpeg(size),
+    });
+    const small = await post(body(next(), 6_827));
+    expect(await small.json()).toMatchObject({ errors: [{ field: 'image', code: 'image_too_small' }] });
+    const large = await post(body(next(), 6_990_509));
+    expect(await large.json()).toMatchObject({ errors: [{ field: 'image', code: 'image_too_large' }] });
+    expect((await post(body(next(), 6_828))).status).toBe(201);
+    expect((await post(body(next(), 6_990_508))).status).toBe(201);
+    // The same 6,000 bytes a single registration takes are too few for a delegated one.
+    expect((await post(body(next(), 6_000))).status).toBe(422);
+  });
+
   it('needs post_singles: another right answers 403, no token 401', async () => {
     const other = person('singles-nobody', 'gambling', ['get_users_me']);
     expect((await post(fieldsBody(next()), other)).status).toBe(403);

@@ -15,9 +15,9 @@ import {
   acsIdProblem,
   acsIdSchemaOf,
   qrEmailAllowed,
+  DELEGATED_IMAGE_MAX_BYTES,
+  imageBounds,
   registrationCodeOf,
-  SINGLE_IMAGE_MAX_BYTES,
-  SINGLE_IMAGE_MIN_BYTES,
 } from '../../src/domain/singles';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
@@ -29,8 +29,8 @@ import { HttpProblem } from '../problem';
 import { qrPng } from '../qr';
 import { credentialPayload, QR_VALID_MS } from './credentials';
 
-/** The largest body: a 5 MB image in base64 plus the fields. */
-export const SINGLES_MAX_BODY_BYTES = Math.ceil((SINGLE_IMAGE_MAX_BYTES * 4) / 3) + 16 * 1024;
+/** The largest body: the largest (delegated) image in base64 plus the fields. */
+export const SINGLES_MAX_BODY_BYTES = Math.ceil((DELEGATED_IMAGE_MAX_BYTES * 4) / 3) + 16 * 1024;
 
 interface SinglesSettings {
   acsIdSchema: AcsIdSchema;
@@ -105,7 +105,7 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
     bodyLimit({
       maxSize: SINGLES_MAX_BODY_BYTES,
       onError: () => {
-        throw new HttpProblem(413, 'The image is larger than 5 MB.', 'image_too_large');
+        throw new HttpProblem(413, 'The image is too large.', 'image_too_large');
       },
     }),
     auth.requireAuth('post_singles'),
@@ -145,8 +145,9 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
       let imageType: 'image/jpeg' | 'image/png' | null = null;
       if (body.mode === 'image' && body.image) {
         image = Buffer.from(body.image, 'base64');
-        if (image.length < SINGLE_IMAGE_MIN_BYTES) errors.push({ field: 'image', code: 'image_too_small' });
-        else if (image.length > SINGLE_IMAGE_MAX_BYTES)
+        const bounds = imageBounds(body.delegated === true);
+        if (image.length < bounds.min) errors.push({ field: 'image', code: 'image_too_small' });
+        else if (image.length > bounds.max)
           errors.push({ field: 'image', code: 'image_too_large' });
         else imageType = imageTypeOf(image);
       }

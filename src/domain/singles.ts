@@ -88,3 +88,15 @@ export function qrEmailAllowed(settings: { biometricQR: boolean }): boolean {
 /** Registration image bytes (spec §5): 5 kB to 5 MB, jpg or png. */
 export const SINGLE_IMAGE_MIN_BYTES = 5 * 1024;
 export const SINGLE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Delegated onboarding image bytes (spec §5, §9): at least 6,828, ideally about 6,500,000, at most 6,990,508. */
+export const DELEGATED_IMAGE_MIN_BYTES = 6_828;
+export const DELEGATED_IMAGE_DESIRED_BYTES = 6_500_000;
+export const DELEGATED_IMAGE_MAX_BYTES = 6_990_508;
+
+/** The byte bounds of a registration image: the delegated onboarding's, or the single registration's. */
+export function imageBounds(delegated: boolean): { min: number; max: number } {
+  return delegated
+    ? { min: DELEGATED_IMAGE_MIN_BYTES, max: DELEGATED_IMAGE_MAX_BYTES }
+    : { min: SINGLE_IMAGE_MIN_BYTES, max: SINGLE_IMAGE_MAX_BYTES };
+}

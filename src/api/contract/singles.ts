@@ -21,6 +21,8 @@ export const singleRegistrationBody = type({
   'id_number?': alphanumeric.or("null | ''"),
   'image?': type(/^[A-Za-z0-9+/]+=*$/).or('null'),
   'send_qr_by_email?': 'boolean',
+  /** DelegatedFinishRegister: the delegated onboarding's image bounds (6,828 to 6,990,508 bytes). */
+  'delegated?': 'boolean',
 });
 export type SingleRegistrationBody = typeof singleRegistrationBody.inferIn;
 
