@@ -245,9 +245,13 @@ describe('POST /public/singles', () => {
       image: jpeg(size),
     });
     const small = await post(body(next(), 6_827));
-    expect(await small.json()).toMatchObject({ errors: [{ field: 'image', code: 'image_too_small' }] });
+    expect(await small.json()).toMatchObject({
+      errors: [{ field: 'image', code: 'delegated_image_too_small' }],
+    });
     const large = await post(body(next(), 6_990_509));
-    expect(await large.json()).toMatchObject({ errors: [{ field: 'image', code: 'image_too_large' }] });
+    expect(await large.json()).toMatchObject({
+      errors: [{ field: 'image', code: 'delegated_image_too_large' }],
+    });
     expect((await post(body(next(), 6_828))).status).toBe(201);
     expect((await post(body(next(), 6_990_508))).status).toBe(201);
     // The same 6,000 bytes a single registration takes are too few for a delegated one.

@@ -14,9 +14,9 @@ import {
   type AcsIdSchema,
   acsIdProblem,
   acsIdSchemaOf,
-  qrEmailAllowed,
   DELEGATED_IMAGE_MAX_BYTES,
   imageBounds,
+  qrEmailAllowed,
   registrationCodeOf,
 } from '../../src/domain/singles';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
@@ -145,10 +145,11 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
       let imageType: 'image/jpeg' | 'image/png' | null = null;
       if (body.mode === 'image' && body.image) {
         image = Buffer.from(body.image, 'base64');
-        const bounds = imageBounds(body.delegated === true);
-        if (image.length < bounds.min) errors.push({ field: 'image', code: 'image_too_small' });
-        else if (image.length > bounds.max)
-          errors.push({ field: 'image', code: 'image_too_large' });
+        const delegated = body.delegated === true;
+        const bounds = imageBounds(delegated);
+        const prefix = delegated ? 'delegated_' : '';
+        if (image.length < bounds.min) errors.push({ field: 'image', code: `${prefix}image_too_small` });
+        else if (image.length > bounds.max) errors.push({ field: 'image', code: `${prefix}image_too_large` });
         else imageType = imageTypeOf(image);
       }
       if (errors.length > 0) throw validationProblem(errors);

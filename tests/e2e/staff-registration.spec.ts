@@ -137,3 +137,44 @@ test('a photo too small is refused in the browser before sending', async ({ page
   await expect(page.getByText(t(lang, 'common.errors.image_too_small'))).toBeVisible();
   await expect(page.getByTestId('single-registered')).toHaveCount(0);
 });
+
+for (const lang of ['es', 'en', 'eu'] as const) {
+  test(`DelegatedFinishRegister holds the image to the delegated bounds and registers the person (${lang})`, async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
+    await page.goto('/delegated-finish-register');
+    await logIn(page, 'usermanager');
+    await expect(page.locator('[data-screen="DelegatedFinishRegister"]')).toBeVisible();
+    await expect(page.locator('[name="mode"]')).toHaveCount(0);
+    const id = stamp();
+    await page.locator('[name="username"]').fill(`delegated.${id}`);
+    await page.locator('[name="email"]').fill(`delegated-${id}@example.test`);
+    await page.locator('[name="acs_id"]').fill(`ACS-DLG-${id}`.toUpperCase());
+    // Both existence checks have answered (nothing is loading when axe looks).
+    await expect(page.getByText(t(lang, 'singles.free'))).toHaveCount(2);
+    // 6,000 bytes: enough for a single registration, too few for a delegated one (at least 6,828).
+    const small = Buffer.concat([
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } })
+        .jpeg()
+        .toBuffer(),
+    ]);
+    const padded = Buffer.concat([small, Buffer.alloc(6_000 - small.length)]);
+    await page
+      .locator('#single-image')
+      .setInputFiles({ name: 'small.jpg', mimeType: 'image/jpeg', buffer: padded });
+    await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+    await expect(page.getByText(t(lang, 'common.errors.delegated_image_too_small'))).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: `test-results/delegated-small-${lang}.png`, fullPage: true });
+    const photo = await facePhoto();
+    expect(photo.length).toBeGreaterThanOrEqual(6_828);
+    await page
+      .locator('#single-image')
+      .setInputFiles({ name: 'face.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+    await expect(page.getByTestId('single-registered')).toContainText(t(lang, 'singles.registered'));
+    await expectAccessible(page);
+  });
+}

@@ -50,8 +50,8 @@ export function PortalManagement() {
 export { PortalAccounts } from './accounts';
 export const PortalUsers = () => <ScreenPending screen="PortalUsers" />;
 export const PortalUserDetail = () => <ScreenPending screen="PortalUserDetail" />;
+export { DelegatedFinishRegister } from './delegated-finish-register';
 export { SingleRegistration } from './single-registration';
-export const DelegatedFinishRegister = () => <ScreenPending screen="DelegatedFinishRegister" />;
 export const AuditAccesses = () => <ScreenPending screen="AuditAccesses" />;
 export const ActivateUsers = () => <ScreenPending screen="ActivateUsers" />;
 export const CheckInterdictions = () => <ScreenPending screen="CheckInterdictions" />;

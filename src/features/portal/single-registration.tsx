@@ -12,9 +12,11 @@ import { Spinner } from '../../components/ui/spinner';
 import { isEmail } from '../../domain/email';
 import {
   acsIdSchemaOf,
+  DELEGATED_IMAGE_DESIRED_BYTES,
+  DELEGATED_IMAGE_MAX_BYTES,
+  DELEGATED_IMAGE_MIN_BYTES,
+  imageBounds,
   qrEmailAllowed,
-  SINGLE_IMAGE_MAX_BYTES,
-  SINGLE_IMAGE_MIN_BYTES,
   WIEGAND_MAX,
   WIEGAND_MIN,
 } from '../../domain/singles';
@@ -53,6 +55,10 @@ const M = defineMessages({
   'singles.wiegandHint': { id: 'singles.wiegandHint' },
 });
 type MessageKey = keyof typeof M;
+const TITLES = defineMessages({
+  single: { id: 'screen.SingleRegistration' },
+  delegated: { id: 'screen.DelegatedFinishRegister' },
+});
 
 type Snapshot = SnapshotFrom<typeof singleRegistrationMachine>;
 type Actor = ActorRefFrom<typeof singleRegistrationMachine>;
@@ -100,23 +106,41 @@ async function base64Of(file: File): Promise<string> {
 }
 
 export function SingleRegistration() {
+  return <RegistrationScreen screen="SingleRegistration" delegated={false} />;
+}
+
+/**
+ * SingleRegistration, and DelegatedFinishRegister (spec §2 delegated-finish-register): the delegated onboarding
+ * from an image, the same flow in image mode with the delegated image bounds and errors.
+ */
+export function RegistrationScreen({
+  screen,
+  delegated,
+}: {
+  screen: 'SingleRegistration' | 'DelegatedFinishRegister';
+  delegated: boolean;
+}) {
   const runtime = useRuntime();
   const { settings } = useTenant();
   const [logic] = useState(() => singleRegistrationLogic(runtime));
   const actor = useActorRef(logic, {
-    input: { acsIdSchema: acsIdSchemaOf(settings.acsIdSchema), qrEmailAllowed: qrEmailAllowed(settings) },
+    input: {
+      acsIdSchema: acsIdSchemaOf(settings.acsIdSchema),
+      qrEmailAllowed: qrEmailAllowed(settings),
+      ...(delegated ? { mode: 'image' as const } : {}),
+    },
   });
   const view = useSelector(actor, (s) =>
     s.matches('registered') ? 'registered' : s.matches('rejected') ? 'rejected' : 'form',
   );
   return (
-    <section data-screen="SingleRegistration" className="mx-auto flex max-w-3xl flex-col gap-4">
+    <section data-screen={screen} className="mx-auto flex max-w-3xl flex-col gap-4">
       <h1 className="text-2xl font-semibold">
-        <FormattedMessage id="screen.SingleRegistration" />
+        <FormattedMessage {...(delegated ? TITLES.delegated : TITLES.single)} />
       </h1>
       {view === 'registered' && <Registered actor={actor} />}
       {view === 'rejected' && <Rejected actor={actor} />}
-      {view === 'form' && <RegistrationForm actor={actor} />}
+      {view === 'form' && <RegistrationForm actor={actor} delegated={delegated} />}
     </section>
   );
 }
@@ -161,7 +185,8 @@ function Rejected({ actor }: { actor: Actor }) {
   );
 }
 
-function RegistrationForm({ actor }: { actor: Actor }) {
+function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boolean }) {
+  const bounds = imageBounds(delegated);
   const intl = useIntl();
   const t = (id: MessageKey, values?: Record<string, string | number>) =>
     intl.formatMessage(M[id] as MessageDescriptor, values);
@@ -216,8 +241,10 @@ function RegistrationForm({ actor }: { actor: Actor }) {
       if (acsId.trim() === '') errors.acs_id = 'required';
       if (!image) errors.image = 'required';
       else if (!/^image\/(jpeg|png)$/.test(image.type)) errors.image = 'image_wrong_type';
-      else if (image.size < SINGLE_IMAGE_MIN_BYTES) errors.image = 'image_too_small';
-      else if (image.size > SINGLE_IMAGE_MAX_BYTES) errors.image = 'image_too_large';
+      else if (image.size < bounds.min)
+        errors.image = delegated ? 'delegated_image_too_small' : 'image_too_small';
+      else if (image.size > bounds.max)
+        errors.image = delegated ? 'delegated_image_too_large' : 'image_too_large';
     }
     setLocalErrors(errors);
     if (Object.keys(errors).length > 0 || emailStatus === 'taken' || acsStatus === 'taken' || acsFieldError)
@@ -243,6 +270,7 @@ function RegistrationForm({ actor }: { actor: Actor }) {
             username: values.username.trim(),
             image: image ? await base64Of(image) : null,
             send_qr_by_email: mailAllowed && values.send_qr_by_email,
+            ...(delegated ? { delegated: true } : {}),
           };
     actor.send({ type: 'submit', body });
   };
@@ -250,27 +278,29 @@ function RegistrationForm({ actor }: { actor: Actor }) {
   return (
     <Card aria-busy={busy}>
       <form onSubmit={submit} noValidate className="flex flex-col gap-4" data-testid="single-form">
-        <fieldset className="flex flex-wrap gap-4">
-          <legend className="mb-2 text-sm font-medium text-slate-800">
-            <FormattedMessage id="singles.mode" />
-          </legend>
-          {(['fields', 'image'] as SingleMode[]).map((value) => (
-            <label key={value} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="mode"
-                value={value}
-                className="size-5"
-                checked={mode === value}
-                onChange={() => {
-                  setLocalErrors({});
-                  actor.send({ type: 'mode.changed', mode: value });
-                }}
-              />
-              <FormattedMessage {...M[`singles.mode.${value}` as MessageKey]} />
-            </label>
-          ))}
-        </fieldset>
+        {!delegated && (
+          <fieldset className="flex flex-wrap gap-4">
+            <legend className="mb-2 text-sm font-medium text-slate-800">
+              <FormattedMessage id="singles.mode" />
+            </legend>
+            {(['fields', 'image'] as SingleMode[]).map((value) => (
+              <label key={value} className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="mode"
+                  value={value}
+                  className="size-5"
+                  checked={mode === value}
+                  onChange={() => {
+                    setLocalErrors({});
+                    actor.send({ type: 'mode.changed', mode: value });
+                  }}
+                />
+                <FormattedMessage {...M[`singles.mode.${value}` as MessageKey]} />
+              </label>
+            ))}
+          </fieldset>
+        )}
         <div className="grid gap-4 sm:grid-cols-2">
           {mode === 'fields' ? (
             <>
@@ -399,7 +429,18 @@ function RegistrationForm({ actor }: { actor: Actor }) {
                 </p>
               ) : (
                 <p id="single-image-hint" className="text-sm text-slate-600">
-                  <FormattedMessage id="singles.imageHint" />
+                  {delegated ? (
+                    <FormattedMessage
+                      id="singles.delegatedImageHint"
+                      values={{
+                        min: intl.formatNumber(DELEGATED_IMAGE_MIN_BYTES),
+                        desired: intl.formatNumber(DELEGATED_IMAGE_DESIRED_BYTES),
+                        max: intl.formatNumber(DELEGATED_IMAGE_MAX_BYTES),
+                      }}
+                    />
+                  ) : (
+                    <FormattedMessage id="singles.imageHint" />
+                  )}
                 </p>
               )}
             </div>
