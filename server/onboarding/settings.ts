@@ -13,6 +13,9 @@ export interface OnboardingSettings {
   legalDomains: string[];
   /** Optional `lifeProofing` field of settings.json; undefined when the file does not say. */
   lifeProofing: boolean | undefined;
+  /** Spec §3: self-registration (auto onboardings) and assisted registration are open; true unless false. */
+  userRegisterEnabled: boolean;
+  assistantRegisterEnabled: boolean;
 }
 
 const strings = (value: unknown): string[] =>
@@ -29,6 +32,8 @@ export function parseOnboardingSettings(tenant: string, raw: unknown): Onboardin
     exclusiveDoc: typeof settings.exclusiveDoc === 'string' ? settings.exclusiveDoc : null,
     legalDomains: watchlistDomains.length > 0 ? watchlistDomains : [domain],
     lifeProofing: typeof settings.lifeProofing === 'boolean' ? settings.lifeProofing : undefined,
+    userRegisterEnabled: settings.userRegisterEnabled !== false,
+    assistantRegisterEnabled: settings.assistantRegisterEnabled !== false,
   };
 }
 

@@ -73,6 +73,17 @@ export function onboardingsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       throw validationProblem([{ field: 'userData', code: 'required' }]);
     }
     const settings = await rt.settingsOf(tenant);
+    // Spec §3 userRegisterEnabled / assistantRegisterEnabled: Landing hides the start; the server refuses it too.
+    if (body.mode === 'auto' && !settings.userRegisterEnabled) {
+      throw new HttpProblem(403, 'Self-registration is closed for this tenant.', 'user_register_disabled');
+    }
+    if (body.mode === 'assisted' && !settings.assistantRegisterEnabled) {
+      throw new HttpProblem(
+        403,
+        'Assisted registration is closed for this tenant.',
+        'assistant_register_disabled',
+      );
+    }
     const flags = {
       identity_proofing: identityProofing(settings),
       life_proofing: rt.lifeProofingOf(tenant, settings),

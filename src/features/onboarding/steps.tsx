@@ -19,6 +19,11 @@ const LANDING = defineMessages({
 });
 
 /** Landing (spec §2): image, title, description and a Start button that begins enrolment. */
+const CLOSED = defineMessages({
+  self: { id: 'landing.selfClosed' },
+  assisted: { id: 'landing.assistedClosed' },
+});
+
 export function Landing() {
   const { settings } = useTenant();
   const intl = useIntl();
@@ -32,6 +37,9 @@ export function Landing() {
       {({ actor, snapshot }) => {
         // Assisted mode (spec §4): the assistant registers someone else, named by their email.
         const assisted = snapshot.context.registerMode === 'assisted';
+        // Spec §3: the tenant may close self-registration (userRegisterEnabled) or the assisted entry
+        // (assistantRegisterEnabled); the server refuses them too.
+        const open = assisted ? settings.assistantRegisterEnabled : settings.userRegisterEnabled;
         const emailError = !isEmail(assistedEmail)
           ? intl.formatMessage({ id: assistedEmail.trim() ? 'validation.email' : 'validation.required' })
           : undefined;
@@ -44,7 +52,12 @@ export function Landing() {
             <p className="mt-3 text-slate-700">
               <FormattedMessage {...(assisted ? LANDING.assistedDescription : LANDING.description)} />
             </p>
-            {assisted && (
+            {!open && (
+              <p role="status" className="mt-6 text-slate-800" data-testid="register-closed">
+                <FormattedMessage {...(assisted ? CLOSED.assisted : CLOSED.self)} />
+              </p>
+            )}
+            {open && assisted && (
               <Field
                 id="assisted-email"
                 type="email"
@@ -57,19 +70,21 @@ export function Landing() {
                 onChange={(event) => setAssistedEmail(event.target.value)}
               />
             )}
-            <Button
-              className="mt-8 w-full"
-              data-testid="enrolment-start"
-              disabled={snapshot.hasTag('loading')}
-              onClick={() => {
-                setTried(true);
-                if (!assisted) actor.send({ type: 'onboarding.start' });
-                else if (!emailError) actor.send({ type: 'onboarding.start', assistedEmail });
-              }}
-            >
-              {snapshot.hasTag('loading') ? <Spinner label="" /> : null}
-              <FormattedMessage id="landing.start" />
-            </Button>
+            {open && (
+              <Button
+                className="mt-8 w-full"
+                data-testid="enrolment-start"
+                disabled={snapshot.hasTag('loading')}
+                onClick={() => {
+                  setTried(true);
+                  if (!assisted) actor.send({ type: 'onboarding.start' });
+                  else if (!emailError) actor.send({ type: 'onboarding.start', assistedEmail });
+                }}
+              >
+                {snapshot.hasTag('loading') ? <Spinner label="" /> : null}
+                <FormattedMessage id="landing.start" />
+              </Button>
+            )}
             <KnowMoreLink url={settings.knowMoreUrl} className="mt-4 text-brand-strong underline" />
           </Card>
         );

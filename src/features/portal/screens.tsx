@@ -49,10 +49,10 @@ export function PortalManagement() {
 }
 export { PortalAccounts } from './accounts';
 export { Administration } from './administration';
+export { DelegatedFinishRegister } from './delegated-finish-register';
+export { SingleRegistration } from './single-registration';
 export { PortalUserDetail } from './user-detail';
 export { PortalUsers } from './users';
-export const SingleRegistration = () => <ScreenPending screen="SingleRegistration" />;
-export const DelegatedFinishRegister = () => <ScreenPending screen="DelegatedFinishRegister" />;
 export const AuditAccesses = () => <ScreenPending screen="AuditAccesses" />;
 export const ActivateUsers = () => <ScreenPending screen="ActivateUsers" />;
 export const CheckInterdictions = () => <ScreenPending screen="CheckInterdictions" />;

@@ -1,0 +1,307 @@
+// Single registration by staff (spec §4 register type Single; §5; §7 POST /public/singles; §8 singles reasons and
+// user registration codes). Permission: post_singles. Two modes: the person's fields plus email, or username,
+// acs_id, email and an image (a jpg or png, 5 kB–5 MB, sent as base64). The email must be free (409
+// email_already_in_use on the field); the acs_id must suit the tenant's acsIdSchema (422 wiegand_range /
+// wrong_format) and, when taken, the registration is rejected with acs_id_already_in_use (code 2). Everything —
+// account, user, evidence, QR credential and mail — is written in one transaction: a rejection leaves nothing.
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { singleRegistrationBody } from '../../src/api/contract/singles';
+import {
+  type AcsIdSchema,
+  acsIdProblem,
+  acsIdSchemaOf,
+  DELEGATED_IMAGE_MAX_BYTES,
+  imageBounds,
+  qrEmailAllowed,
+  registrationCodeOf,
+} from '../../src/domain/singles';
+import type { ApiAuth, AuthEnv } from '../auth/verify';
+import type { AppDeps } from '../context';
+import type { Queryable } from '../db/db';
+import { acsIdInUse } from '../onboarding/store/registration';
+import { DetailedProblem, readBody, validationProblem } from '../onboarding/validation';
+import { portalOriginOf } from '../origins';
+import { HttpProblem } from '../problem';
+import { qrPng } from '../qr';
+import { credentialPayload, QR_VALID_MS } from './credentials';
+
+/** The largest body: the largest (delegated) image in base64 plus the fields. */
+export const SINGLES_MAX_BODY_BYTES = Math.ceil((DELEGATED_IMAGE_MAX_BYTES * 4) / 3) + 16 * 1024;
+
+interface SinglesSettings {
+  acsIdSchema: AcsIdSchema;
+  biometricQR: boolean;
+}
+
+function settingsOf(publicDir: string) {
+  const cache = new Map<string, Promise<SinglesSettings>>();
+  return (tenant: string) => {
+    let entry = cache.get(tenant);
+    if (!entry) {
+      entry = readFile(join(publicDir, 'tenants', tenant, 'settings.json'), 'utf8')
+        .then((raw) => {
+          const s = JSON.parse(raw) as { acsIdSchema?: unknown; biometricQR?: unknown };
+          return {
+            acsIdSchema: acsIdSchemaOf(typeof s.acsIdSchema === 'string' ? s.acsIdSchema : null),
+            biometricQR: s.biometricQR === true,
+          };
+        })
+        .catch(() => ({ acsIdSchema: 'string64' as const, biometricQR: false }));
+      cache.set(tenant, entry);
+    }
+    return entry;
+  };
+}
+
+/** jpg or png by their first bytes; null for anything else. */
+export function imageTypeOf(bytes: Uint8Array): 'image/jpeg' | 'image/png' | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (png.every((b, i) => bytes[i] === b)) return 'image/png';
+  return null;
+}
+
+const emailTaken = () =>
+  new DetailedProblem(409, 'That email is already in use.', 'email_already_in_use', {
+    errors: [{ field: 'email', code: 'email_already_in_use' }],
+  });
+
+async function emailInUse(q: Queryable, tenant: string, email: string) {
+  const accounts = await q.query('select 1 from accounts where tenant = $1 and lower(email) = lower($2)', [
+    tenant,
+    email,
+  ]);
+  if (accounts.rows.length > 0) return true;
+  const users = await q.query('select 1 from users where tenant = $1 and lower(email) = lower($2)', [
+    tenant,
+    email,
+  ]);
+  return users.rows.length > 0;
+}
+
+/** Wiegand numbers are stored without leading zeros, so 00042 and 42 are the same card. */
+const normalAcsId = (schema: AcsIdSchema, value: string) =>
+  schema === 'wiegand' ? String(Number(value.trim())) : value.trim();
+
+export interface SinglesOptions {
+  now?: () => Date;
+  /** Test seam: makes the QR fail to be produced (qr_generation_failed). */
+  qr?: (payload: string) => Promise<Uint8Array>;
+}
+
+export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOptions = {}): Hono<AuthEnv> {
+  const { db } = deps;
+  const now = options.now ?? (() => new Date());
+  const makeQr = options.qr ?? ((payload: string) => qrPng(payload));
+  const settings = settingsOf(deps.config.publicDir);
+  const app = new Hono<AuthEnv>();
+
+  app.post(
+    '/public/singles',
+    bodyLimit({
+      maxSize: SINGLES_MAX_BODY_BYTES,
+      onError: () => {
+        throw new HttpProblem(413, 'The image is too large.', 'image_too_large');
+      },
+    }),
+    auth.requireAuth('post_singles'),
+    async (c) => {
+      const tenant = c.get('tenant');
+      const claims = c.get('auth');
+      const body = await readBody(c, singleRegistrationBody);
+      const tenantSettings = await settings(tenant);
+      const email = body.email.trim();
+
+      // Per-field checks of the mode (spec §5): 422 with { field, code } each.
+      const errors: { field: string; code: string }[] = [];
+      const acsRaw = body.acs_id?.trim() ?? '';
+      if (body.mode === 'fields') {
+        for (const field of [
+          'first_name',
+          'last_name',
+          'birth_date',
+          'document_type',
+          'document_number',
+        ] as const) {
+          if (!body[field]) errors.push({ field, code: 'required' });
+        }
+        if (acsRaw !== '') {
+          const problem = acsIdProblem(tenantSettings.acsIdSchema, acsRaw);
+          if (problem) errors.push({ field: 'acs_id', code: problem });
+        }
+      } else {
+        if (!body.username?.trim()) errors.push({ field: 'username', code: 'required' });
+        const problem = acsIdProblem(tenantSettings.acsIdSchema, acsRaw);
+        if (problem) errors.push({ field: 'acs_id', code: problem });
+      }
+      if (body.send_qr_by_email && !qrEmailAllowed(tenantSettings)) {
+        errors.push({ field: 'send_qr_by_email', code: 'email_delivery_not_allowed' });
+      }
+      let image: Buffer | null = null;
+      let imageType: 'image/jpeg' | 'image/png' | null = null;
+      if (body.mode === 'image' && body.image) {
+        image = Buffer.from(body.image, 'base64');
+        const delegated = body.delegated === true;
+        const bounds = imageBounds(delegated);
+        const prefix = delegated ? 'delegated_' : '';
+        if (image.length < bounds.min) errors.push({ field: 'image', code: `${prefix}image_too_small` });
+        else if (image.length > bounds.max) errors.push({ field: 'image', code: `${prefix}image_too_large` });
+        else imageType = imageTypeOf(image);
+      }
+      if (errors.length > 0) throw validationProblem(errors);
+
+      const rejected = (reason: string) =>
+        c.json({ result: { outcome: 'rejected' as const, reason, code: registrationCodeOf(reason) } });
+      // Spec §8: an image-mode registration without a usable face image is refused by reason.
+      if (body.mode === 'image' && !image) return rejected('selfie_not_provided');
+      if (body.mode === 'image' && !imageType) return rejected('embedding_generation_failed');
+
+      const acsId = acsRaw === '' ? null : normalAcsId(tenantSettings.acsIdSchema, acsRaw);
+      const stamp = now();
+      const origin = body.send_qr_by_email ? portalOriginOf(c, tenant, { origins: deps.origins }) : undefined;
+
+      let outcome: { userId: string; sid: string; emailed: boolean };
+      try {
+        outcome = await db.transaction(async (tx) => {
+          if (await emailInUse(tx, tenant, email)) throw emailTaken();
+          if (acsId !== null && (await acsIdInUse(tx, tenant, acsId)))
+            throw new Rejection('acs_id_already_in_use');
+          const finalAcsId =
+            acsId ??
+            (tenantSettings.acsIdSchema === 'wiegand'
+              ? await freeWiegand(tx, tenant)
+              : `S-${randomUUID().slice(0, 8)}`);
+          const username = body.username?.trim() || email;
+          const account = await tx.query<{ id: string }>(
+            `insert into accounts (tenant, username, first_name, last_name, email, roles, enrolled, acs_id, onboarding_status)
+           values ($1, $2, $3, $4, $5, array['user'], true, $6, 'completed')
+           on conflict do nothing returning id::text as id`,
+            [
+              tenant,
+              username,
+              body.first_name?.trim() || null,
+              body.last_name?.trim() || null,
+              email,
+              finalAcsId,
+            ],
+          );
+          const accountId = account.rows[0]?.id;
+          if (!accountId) throw emailTaken();
+          const documentNumber =
+            body.mode === 'fields' ? (body.document_number as string).toUpperCase() : `SINGLE-${finalAcsId}`;
+          const { rows } = await tx.query<{ user_id: string }>(
+            `insert into users (tenant, account_id, username, first_name, last_name, email, acs_id, id_number,
+             birth_date, document_number, document_type, onboarding_date, active, onboarding_state, register_mode,
+             assisted_by, life_proofing_result, identity_proofing_result, ocr_integrity, document_validity,
+             selfie_authenticity, created_at)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, true, 'completed', 'administrative', $13,
+             'not_computed', 'not_computed', 'not_computed', 'not_computed', 'not_computed', $12)
+           on conflict do nothing returning user_id::text as user_id`,
+            [
+              tenant,
+              accountId,
+              username,
+              body.first_name?.trim() || username,
+              body.last_name?.trim() || '',
+              email,
+              finalAcsId,
+              body.id_number ? body.id_number.toUpperCase() : null,
+              body.birth_date ?? '1900-01-01',
+              documentNumber,
+              body.mode === 'fields' ? body.document_type : 'others',
+              stamp,
+              claims.sub,
+            ],
+          );
+          const userId = rows[0]?.user_id;
+          // The only unique key left is the document number: another user holds it.
+          if (!userId)
+            throw new DetailedProblem(
+              409,
+              'That document number is already registered.',
+              'document_already_exists',
+              {
+                errors: [{ field: 'document_number', code: 'id_already_registered' }],
+              },
+            );
+          if (image && imageType) {
+            await tx.query(
+              `insert into user_evidences (tenant, user_id, kind, content_type, bytes, created_at)
+             values ($1, $2, 'selfie', $3, $4, $5)`,
+              [tenant, userId, imageType, image, stamp],
+            );
+          }
+          const sid = randomUUID();
+          try {
+            await makeQr(credentialPayload(tenant, finalAcsId, sid));
+          } catch {
+            throw new Rejection('qr_generation_failed');
+          }
+          await tx.query(
+            `insert into credentials (tenant, sid, user_id, credential_type, state, starts_at, ends_at, created_at)
+           values ($1, $2, $3, 'qr', 'active', $4, $5, $4)`,
+            [tenant, sid, userId, stamp, new Date(stamp.getTime() + QR_VALID_MS)],
+          );
+          let emailed = false;
+          if (body.send_qr_by_email) {
+            const link = `${origin ?? ''}/accreditations`;
+            await tx.query(
+              'insert into outbox (tenant, recipient, subject, body, link) values ($1, $2, $3, $4, $5)',
+              [
+                tenant,
+                email,
+                'Your access QR / Tu QR de acceso',
+                `Your access credential is ready. Sign in to see your QR: ${link}`,
+                link,
+              ],
+            );
+            emailed = true;
+          }
+          return { userId, sid, emailed };
+        });
+      } catch (error) {
+        // Thrown inside the transaction, so nothing of this registration is kept.
+        if (error instanceof Rejection) return rejected(error.reason);
+        throw error;
+      }
+      return c.json(
+        {
+          result: {
+            outcome: 'accepted' as const,
+            reason: null,
+            code: 0 as const,
+            user_id: outcome.userId,
+            qr_sid: outcome.sid,
+            qr_emailed: outcome.emailed,
+          },
+        },
+        201,
+      );
+    },
+  );
+
+  return app;
+}
+
+/** A rejection by reason (spec §8), thrown to undo the transaction. */
+class Rejection extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/** The lowest Wiegand number 1–65535 no user of the tenant holds. */
+async function freeWiegand(q: Queryable, tenant: string): Promise<string> {
+  const { rows } = await q.query<{ n: number }>(
+    `select n from generate_series(1, 65535) n
+      where not exists (select 1 from users where tenant = $1 and acs_id = n::text) order by n limit 1`,
+    [tenant],
+  );
+  const n = rows[0]?.n;
+  if (n === undefined) throw new HttpProblem(409, 'No Wiegand number is free.', 'acs_id_already_in_use');
+  return String(n);
+}

@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import sharp from 'sharp';
+import { expectAccessible } from './support';
+
+// Issue 12, staff registration: a user manager registers a person in each mode of SingleRegistration; while
+// typing, an email and an acs_id already taken are shown as taken (the existence checks, 200 taken / 404 free);
+// the outcome is shown; axe finds nothing on the screen in es, en and eu.
+
+type Lang = 'es' | 'en' | 'eu';
+const catalogue = Object.fromEntries(
+  (['es', 'en', 'eu'] as const).map((lang) => [
+    lang,
+    JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<string, string>,
+  ]),
+) as Record<Lang, Record<string, string>>;
+const t = (lang: Lang, id: string) => catalogue[lang][id] as string;
+
+async function logIn(page: Page, username: string) {
+  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
+  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
+  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
+  await page
+    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
+    .click();
+}
+
+async function openAs(page: Page, username: string, path: string, lang: Lang) {
+  await page.goto('/');
+  await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
+  await page.goto(path);
+  await logIn(page, username);
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect(page.locator('[data-screen="SingleRegistration"]')).toBeVisible();
+}
+
+/** A real JPEG photo-like image of more than 5 kB. */
+async function facePhoto(): Promise<Buffer> {
+  const noise = Buffer.alloc(240 * 320 * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919) % 251;
+  return sharp(noise, { raw: { width: 240, height: 320, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+async function registerFromFields(page: Page, lang: Lang, email: string, acsId: string) {
+  await page.locator('[name="first_name"]').fill('Itziar');
+  await page.locator('[name="last_name"]').fill('Goikoetxea');
+  await page.locator('[name="birth_date"]').fill('1985-06-21');
+  await page.locator('[name="document_number"]').fill(`DOC${stamp()}`.slice(0, 20).toUpperCase());
+  await page.locator('[name="email"]').fill(email);
+  await page.locator('[name="acs_id"]').fill(acsId);
+  await expect(page.getByText(t(lang, 'singles.free'))).toHaveCount(2);
+  await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+  await expect(page.getByTestId('single-registered')).toContainText(t(lang, 'singles.registered'));
+}
+
+for (const lang of ['es', 'en', 'eu'] as const) {
+  test(`a user manager registers from the fields; a taken email and acs_id show while typing (${lang})`, async ({
+    page,
+  }) => {
+    const id = stamp();
+    const email = `alta-${id}@example.test`;
+    const acsId = `ACS-E2E-${id}`.toUpperCase();
+    await openAs(page, 'usermanager', '/new-user-credential', lang);
+    await expectAccessible(page);
+    // The tenant's QR is biometric: mailing it is refused, and the form says why.
+    await expect(page.locator('[name="send_qr_by_email"]')).toBeDisabled();
+    await expect(page.getByText(t(lang, 'common.errors.email_delivery_not_allowed'))).toBeVisible();
+    await registerFromFields(page, lang, email, acsId);
+    await expectAccessible(page);
+    await page.screenshot({ path: `test-results/single-registered-${lang}.png`, fullPage: true });
+
+    // The same email and acs_id again: both are shown taken before sending.
+    await page.getByRole('button', { name: t(lang, 'singles.another') }).click();
+    await page.locator('[name="email"]').fill(email);
+    await page.locator('[name="acs_id"]').fill(acsId);
+    await expect(page.getByText(t(lang, 'common.errors.email_already_in_use'))).toBeVisible();
+    await expect(page.getByText(t(lang, 'common.errors.acs_id_already_in_use'))).toBeVisible();
+    await expect(page.locator('[name="email"]')).toHaveAttribute('aria-invalid', 'true');
+    await expectAccessible(page);
+    await page.screenshot({ path: `test-results/single-taken-${lang}.png`, fullPage: true });
+    // Sending is refused in the browser while they are taken.
+    await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+    await expect(page.getByTestId('single-registered')).toHaveCount(0);
+  });
+}
+
+test('a user manager registers from username, acs_id, email and a photo; taken values show while typing', async ({
+  page,
+}) => {
+  const lang: Lang = 'en';
+  const id = stamp();
+  const takenEmail = `first-${id}@example.test`;
+  const takenAcsId = `ACS-E2E-F${id}`.toUpperCase();
+  await openAs(page, 'usermanager', '/new-user-credential', lang);
+  await registerFromFields(page, lang, takenEmail, takenAcsId);
+  await page.getByRole('button', { name: t(lang, 'singles.another') }).click();
+
+  await page.getByLabel(t(lang, 'singles.mode.image')).check();
+  await page.locator('[name="username"]').fill(`photo.user.${id}`);
+  await page.locator('[name="email"]').fill(takenEmail);
+  await page.locator('[name="acs_id"]').fill(takenAcsId);
+  await expect(page.getByText(t(lang, 'common.errors.email_already_in_use'))).toBeVisible();
+  await expect(page.getByText(t(lang, 'common.errors.acs_id_already_in_use'))).toBeVisible();
+  await page.locator('#single-image').setInputFiles({
+    name: 'face.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await facePhoto(),
+  });
+  await expectAccessible(page);
+  await page.screenshot({ path: 'test-results/single-image-taken-en.png', fullPage: true });
+
+  await page.locator('[name="email"]').fill(`photo-${id}@example.test`);
+  await page.locator('[name="acs_id"]').fill(`ACS-E2E-P${id}`.toUpperCase());
+  await expect(page.getByText(t(lang, 'singles.free'))).toHaveCount(2);
+  await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+  await expect(page.getByTestId('single-registered')).toContainText(t(lang, 'singles.registered'));
+});
+
+test('a photo too small is refused in the browser before sending', async ({ page }) => {
+  const lang: Lang = 'es';
+  await openAs(page, 'usermanager', '/new-user-credential', lang);
+  await page.getByLabel(t(lang, 'singles.mode.image')).check();
+  await page.locator('[name="username"]').fill('tiny.photo');
+  await page.locator('[name="email"]').fill(`tiny-${stamp()}@example.test`);
+  await page.locator('[name="acs_id"]').fill(`ACS-TINY-${stamp()}`.toUpperCase());
+  const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } })
+    .jpeg()
+    .toBuffer();
+  await page
+    .locator('#single-image')
+    .setInputFiles({ name: 'tiny.jpg', mimeType: 'image/jpeg', buffer: tiny });
+  await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+  await expect(page.getByText(t(lang, 'common.errors.image_too_small'))).toBeVisible();
+  await expect(page.getByTestId('single-registered')).toHaveCount(0);
+});
+
+for (const lang of ['es', 'en', 'eu'] as const) {
+  test(`DelegatedFinishRegister holds the image to the delegated bounds and registers the person (${lang})`, async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
+    await page.goto('/delegated-finish-register');
+    await logIn(page, 'usermanager');
+    await expect(page.locator('[data-screen="DelegatedFinishRegister"]')).toBeVisible();
+    await expect(page.locator('[name="mode"]')).toHaveCount(0);
+    const id = stamp();
+    await page.locator('[name="username"]').fill(`delegated.${id}`);
+    await page.locator('[name="email"]').fill(`delegated-${id}@example.test`);
+    await page.locator('[name="acs_id"]').fill(`ACS-DLG-${id}`.toUpperCase());
+    // Both existence checks have answered (nothing is loading when axe looks).
+    await expect(page.getByText(t(lang, 'singles.free'))).toHaveCount(2);
+    // 6,000 bytes: enough for a single registration, too few for a delegated one (at least 6,828).
+    const small = Buffer.concat([
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } })
+        .jpeg()
+        .toBuffer(),
+    ]);
+    const padded = Buffer.concat([small, Buffer.alloc(6_000 - small.length)]);
+    await page
+      .locator('#single-image')
+      .setInputFiles({ name: 'small.jpg', mimeType: 'image/jpeg', buffer: padded });
+    await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+    await expect(page.getByText(t(lang, 'common.errors.delegated_image_too_small'))).toBeVisible();
+    await expectAccessible(page);
+    await page.screenshot({ path: `test-results/delegated-small-${lang}.png`, fullPage: true });
+    const photo = await facePhoto();
+    expect(photo.length).toBeGreaterThanOrEqual(6_828);
+    await page
+      .locator('#single-image')
+      .setInputFiles({ name: 'face.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+    await expect(page.getByTestId('single-registered')).toContainText(t(lang, 'singles.registered'));
+    await expectAccessible(page);
+  });
+}
