@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type } from 'arktype';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../src/api/contract/problem';
+import { addToWatchlist } from '../audit/watchlists';
 import type { BiometricEngine } from './engine';
 import { referenceEngine } from './engine';
 import { QR_VALIDITY_MS } from './options';
@@ -332,9 +333,15 @@ describe('registration outcomes from the confirmed data', () => {
   });
 
   it("only the tenant's own legal domains apply", async () => {
-    await h.db.query(
-      "insert into prohibited_list (tenant, legal_domain, document_number) values ('demo', 'es-demo', 'DEMOONLY1'), ('gambling', 'es-xx', 'OTHERDOM1')",
-    );
+    const listed = (document_number: string) => ({
+      id_number: `${document_number}X`,
+      birth_date: '1960-01-01',
+      document_number,
+      first_name: null,
+      last_name: null,
+    });
+    await addToWatchlist(h.db, 'demo', 'es-demo', [listed('DEMOONLY1')]);
+    await addToWatchlist(h.db, 'gambling', 'es-xx', [listed('OTHERDOM1')]);
     for (const number of ['DEMOONLY1', 'OTHERDOM1']) {
       const who = someone();
       const res = await reasonOf(

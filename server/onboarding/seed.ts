@@ -1,3 +1,4 @@
+import { addToWatchlist } from '../audit/watchlists';
 import type { Seeder } from '../db/seeder';
 
 /** One known prohibited-list entry per shipped tenant, in one of its legal domains (for tests and demos). */
@@ -36,21 +37,9 @@ export const seedProhibitedList: Seeder = async (tx, tenant) => {
   const entry = PROHIBITED_SEED[tenant];
   if (!entry) return;
   const existing = await tx.query(
-    'select 1 from prohibited_list where tenant = $1 and document_number = $2',
+    'select 1 from watchlist_entries where tenant = $1 and document_number = $2',
     [tenant, entry.document_number],
   );
   if (existing.rows.length > 0) return;
-  await tx.query(
-    `insert into prohibited_list (tenant, legal_domain, id_number, document_number, first_name, last_name, birth_date)
-     values ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      tenant,
-      entry.legal_domain,
-      entry.id_number,
-      entry.document_number,
-      entry.first_name,
-      entry.last_name,
-      entry.birth_date,
-    ],
-  );
+  await addToWatchlist(tx, tenant, entry.legal_domain, [entry]);
 };
