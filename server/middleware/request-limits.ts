@@ -12,8 +12,11 @@ const IMAGE_UPLOAD = /^\/api\/internal\/portrayals\/[^/]+\/(obverse|reverse|self
 /** No query parameter of the API needs more (a filter, an email, an id). */
 export const QUERY_VALUE_MAX_CHARS = 1024;
 
+/** POST /api/public/watchlists and /api/watchlists: a csv of up to 10 MB, limited by its route (routes/audit.ts). */
+const WATCHLIST_UPLOAD = /^\/api\/(?:public\/)?watchlists\/?$/;
+
 export const apiBodyLimit: MiddlewareHandler<AppEnv> = (c, next) =>
-  IMAGE_UPLOAD.test(c.req.path) ? next() : jsonBodyLimit(c, next);
+  IMAGE_UPLOAD.test(c.req.path) || WATCHLIST_UPLOAD.test(c.req.path) ? next() : jsonBodyLimit(c, next);
 
 export const apiQueryLimits: MiddlewareHandler<AppEnv> = async (c, next) => {
   for (const [name, values] of Object.entries(c.req.queries())) {

@@ -314,7 +314,7 @@ describe('registration outcomes from the confirmed data', () => {
   it('user_interdicted: the seeded entry matches by document number, by id number, or by name and birth date', async () => {
     for (const data of [
       payload({ document_number: 'prohib001' }),
-      payload({ id_number: '00000001R' }),
+      payload({ id_number: '99999990S' }),
       payload({
         first_name: 'PROHIBIDA',
         last_name: 'ejemplo lista',

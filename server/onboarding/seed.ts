@@ -1,7 +1,11 @@
 import { addToWatchlist } from '../audit/watchlists';
 import type { Seeder } from '../db/seeder';
 
-/** One known prohibited-list entry per shipped tenant, in one of its legal domains (for tests and demos). */
+/**
+ * One known prohibited-list entry per shipped tenant, in one of its legal domains (for tests and demos). Its id
+ * number is nobody's: the seeded accounts' users have 0000000<n><letter> (server/auth/accounts.ts), and the seeded
+ * `user` used to share 00000001R with it, so every door and interdiction check refused them.
+ */
 export const PROHIBITED_SEED: Readonly<
   Record<
     string,
@@ -18,7 +22,7 @@ export const PROHIBITED_SEED: Readonly<
   gambling: {
     legal_domain: 'es-an',
     document_number: 'PROHIB001',
-    id_number: '00000001R',
+    id_number: '99999990S',
     first_name: 'Prohibida',
     last_name: 'Ejemplo Lista',
     birth_date: '1970-01-01',
@@ -26,7 +30,7 @@ export const PROHIBITED_SEED: Readonly<
   demo: {
     legal_domain: 'es-demo',
     document_number: 'PROHIB001',
-    id_number: '00000001R',
+    id_number: '99999990S',
     first_name: 'Prohibited',
     last_name: 'Example',
     birth_date: '1970-01-01',
