@@ -234,7 +234,8 @@ describe('doors and the audit', () => {
     const [header, ...rows] = parseCsv(text);
     expect(header).toEqual([...AUDIT_CSV_COLUMNS]);
     expect(rows).toHaveLength(deniedBody.total);
-    expect(rows.map((row) => row[0])).toEqual(deniedBody.items.map((item) => item.created_at));
+    expect(rows.slice(0, 100).map((row) => row[0])).toEqual(deniedBody.items.map((item) => item.created_at));
+    expect(rows.every((row) => row[4] === 'denied')).toBe(true);
   });
 
   it('a caller with post_accesses_myscope sees and uses only their facilities; another tenant’s facility is 404', async () => {
@@ -314,5 +315,25 @@ describe('interdiction check', () => {
     expect(
       (await call('POST', '/internal/enforcements', checker(), { birth_date: '1980-01-01' })).status,
     ).toBe(422);
+  });
+});
+
+describe('seed', () => {
+  it('seeds a month of accesses per tenant and the assistant’s facility', async () => {
+    const { rows } = await db.query<{ tenant: string; n: number; denied: number; days: number }>(
+      `select tenant, count(*)::int as n, count(*) filter (where not granted)::int as denied,
+              extract(day from max(created_at) - min(created_at))::int as days
+         from audit_accesses where sid is not null and created_at < now() - interval '1 minute' group by tenant order by tenant`,
+    );
+    expect(rows.map((row) => row.tenant)).toEqual(['demo', 'gambling']);
+    for (const row of rows) {
+      expect(row.n).toBeGreaterThanOrEqual(2900);
+      expect(row.denied).toBeGreaterThan(200);
+      expect(row.days).toBeGreaterThanOrEqual(28);
+    }
+    const scope = await db.query(
+      "select 1 from account_facilities f join accounts a on a.id::text = f.account_id and a.tenant = f.tenant where a.username = 'assistant'",
+    );
+    expect(scope.rows).toHaveLength(2);
   });
 });
