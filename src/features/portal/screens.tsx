@@ -54,7 +54,7 @@ export const SingleRegistration = () => <ScreenPending screen="SingleRegistratio
 export const DelegatedFinishRegister = () => <ScreenPending screen="DelegatedFinishRegister" />;
 export const AuditAccesses = () => <ScreenPending screen="AuditAccesses" />;
 export const ActivateUsers = () => <ScreenPending screen="ActivateUsers" />;
-export const CheckInterdictions = () => <ScreenPending screen="CheckInterdictions" />;
+export { CheckInterdictions } from '../audit/check-interdictions';
 export const AssistantAccountCancellation = () => <ScreenPending screen="AssistantAccountCancellation" />;
 export const UploadWatchlist = () => <ScreenPending screen="UploadWatchlist" />;
 export const UploadWatchlistResult = () => <ScreenPending screen="UploadWatchlistResult" />;
