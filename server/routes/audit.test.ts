@@ -269,6 +269,27 @@ describe('doors and the audit', () => {
     expect(cross.status).toBe(404);
   });
 
+  it('counts matches exactly up to 10,000, then says the total is a lower bound', async () => {
+    const [facility] = await facilities('gambling');
+    await db.query(
+      `insert into audit_accesses (tenant, created_at, facility_id, doc_type, granted, reason)
+       select 'gambling', timestamptz '2000-01-01T00:00:00Z' + g * interval '1 minute', $1, 'denied', false,
+              'credential_not_found'
+         from generate_series(0, 10049) g`,
+      [facility?.facility_id],
+    );
+    const page = async (to: string) =>
+      (await (
+        await call(
+          'GET',
+          `/public/audit_accesses?from=2000-01-01T00:00:00.000Z&to=${to}&pageSize=10`,
+          auditor('gambling'),
+        )
+      ).json()) as { total: number; totalIsLowerBound: boolean; items: unknown[] };
+    expect(await page('2001-01-01T00:00:00.000Z')).toMatchObject({ total: 10_000, totalIsLowerBound: true });
+    expect(await page('2000-01-01T01:00:00.000Z')).toMatchObject({ total: 60, totalIsLowerBound: false });
+  });
+
   it('refuses bad filters and page sizes', async () => {
     expect((await call('GET', '/public/audit_accesses?pageSize=7', auditor())).status).toBe(422);
     expect((await call('GET', '/public/audit_accesses?from=yesterday', auditor())).status).toBe(422);

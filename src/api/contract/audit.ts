@@ -71,9 +71,11 @@ export const auditAccess = type({
 });
 export type AuditAccess = typeof auditAccess.infer;
 
+/** total is exact up to 10,000 matches; beyond, it is 10,000 and totalIsLowerBound is true. */
 export const auditPage = type({
   items: auditAccess.array(),
   total: 'number',
+  totalIsLowerBound: 'boolean',
   pageIndex: 'number',
   pageSize: 'number',
 });
