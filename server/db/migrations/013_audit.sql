@@ -76,7 +76,8 @@ create table audit_accesses (
   watchlists_check_mode text,
   watchlists_checked text[] not null default '{}',
   primary key (tenant, access_id),
-  foreign key (tenant, facility_id) references facilities (tenant, facility_id)
+  -- A facility removed takes its audit with it (the list joins facilities for the alias).
+  foreign key (tenant, facility_id) references facilities (tenant, facility_id) on delete cascade
 );
 create index audit_accesses_time on audit_accesses (tenant, created_at desc, access_id);
 create index audit_accesses_facility_time on audit_accesses (tenant, facility_id, created_at desc, access_id);
