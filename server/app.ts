@@ -8,6 +8,7 @@ import { requireTenant } from './middleware/tenant';
 import { onboardingRoutes } from './onboarding/routes';
 import { HttpProblem, makeProblem, problemResponse } from './problem';
 import { accountsRoutes } from './routes/accounts';
+import { auditRoutes } from './routes/audit';
 import { credentialResetRoutes } from './routes/credential-reset';
 import { credentialsRoutes } from './routes/credentials';
 import { facilitiesRoutes } from './routes/facilities';
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps): App {
     app.route('/api', onboardingRoutes(deps, deps.auth, deps.onboarding));
     app.route('/api', visitsRoutes(deps, deps.auth, deps.visits));
     app.route('/api', singlesRoutes(deps, deps.auth));
+    app.route('/api', auditRoutes(deps, deps.auth, deps.onboarding));
   }
 
   app.notFound((c) => {

@@ -1,3 +1,4 @@
+import { seedAudit } from '../audit/seed';
 import { seedAccounts } from '../auth/accounts';
 import { seedProhibitedList } from '../onboarding/seed';
 import { seedVisits } from '../visits/seed';
@@ -40,6 +41,7 @@ export const SEEDERS: readonly Seeder[] = [
   seedStaffUsers,
   seedProhibitedList,
   seedVisits,
+  seedAudit,
 ];
 
 export interface SeedOptions {

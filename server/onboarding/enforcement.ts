@@ -1,5 +1,5 @@
 // The prohibited-list service (spec §8 user_interdicted, enforcement_source_unavailable): an external
-// enforcement source in production, the tenant's prohibited_list table in the reference backend.
+// enforcement source in production, the tenant's current watchlists (server/audit) in the reference backend.
 import type { Queryable } from '../db/db';
 import { findProhibitedMatch, type ProhibitedPerson } from './store/registration';
 
@@ -67,7 +67,7 @@ export async function switchFault(
   );
 }
 
-/** The tenant's prohibited_list restricted to its legal domains; unavailable while the fault switch is on. */
+/** The tenant's current watchlists restricted to its legal domains; unavailable while the fault switch is on. */
 export function referenceEnforcement(faults: Faults): EnforcementSource {
   return {
     async check(db, tenant, legalDomains, person) {

@@ -74,7 +74,8 @@ describe('database pieces', () => {
         await db.transaction((tx) => seedProhibitedList(tx, 'unknown', { facilities: [] }));
       }
       const { rows } = await db.query<{ tenant: string; legal_domain: string; document_number: string }>(
-        'select tenant, legal_domain, document_number from prohibited_list',
+        `select e.tenant, w.legal_domain, e.document_number from watchlist_entries e
+          join watchlists w on w.tenant = e.tenant and w.watchlist_id = e.watchlist_id and w.current`,
       );
       expect(rows).toEqual([{ tenant: 'gambling', legal_domain: 'es-an', document_number: 'PROHIB001' }]);
       expect(PROHIBITED_SEED.demo?.legal_domain).toBe('es-demo');

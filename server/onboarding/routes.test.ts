@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type } from 'arktype';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../src/api/contract/problem';
+import { addToWatchlist } from '../audit/watchlists';
 import type { BiometricEngine } from './engine';
 import { basicEngine as referenceEngine } from './engine';
 import { QR_VALIDITY_MS } from './options';
@@ -313,7 +314,7 @@ describe('registration outcomes from the confirmed data', () => {
   it('user_interdicted: the seeded entry matches by document number, by id number, or by name and birth date', async () => {
     for (const data of [
       payload({ document_number: 'prohib001' }),
-      payload({ id_number: '00000001R' }),
+      payload({ id_number: '99999990S' }),
       payload({
         first_name: 'PROHIBIDA',
         last_name: 'ejemplo lista',
@@ -332,9 +333,15 @@ describe('registration outcomes from the confirmed data', () => {
   });
 
   it("only the tenant's own legal domains apply", async () => {
-    await h.db.query(
-      "insert into prohibited_list (tenant, legal_domain, document_number) values ('demo', 'es-demo', 'DEMOONLY1'), ('gambling', 'es-xx', 'OTHERDOM1')",
-    );
+    const listed = (document_number: string) => ({
+      id_number: `${document_number}X`,
+      birth_date: '1960-01-01',
+      document_number,
+      first_name: null,
+      last_name: null,
+    });
+    await addToWatchlist(h.db, 'demo', 'es-demo', [listed('DEMOONLY1')]);
+    await addToWatchlist(h.db, 'gambling', 'es-xx', [listed('OTHERDOM1')]);
     for (const number of ['DEMOONLY1', 'OTHERDOM1']) {
       const who = someone();
       const res = await reasonOf(

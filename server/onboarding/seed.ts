@@ -1,6 +1,11 @@
+import { addToWatchlist } from '../audit/watchlists';
 import type { Seeder } from '../db/seeder';
 
-/** One known prohibited-list entry per shipped tenant, in one of its legal domains (for tests and demos). */
+/**
+ * One known prohibited-list entry per shipped tenant, in one of its legal domains (for tests and demos). Its id
+ * number is nobody's: the seeded accounts' users have 0000000<n><letter> (server/auth/accounts.ts), and the seeded
+ * `user` used to share 00000001R with it, so every door and interdiction check refused them.
+ */
 export const PROHIBITED_SEED: Readonly<
   Record<
     string,
@@ -17,7 +22,7 @@ export const PROHIBITED_SEED: Readonly<
   gambling: {
     legal_domain: 'es-an',
     document_number: 'PROHIB001',
-    id_number: '00000001R',
+    id_number: '99999990S',
     first_name: 'Prohibida',
     last_name: 'Ejemplo Lista',
     birth_date: '1970-01-01',
@@ -25,7 +30,7 @@ export const PROHIBITED_SEED: Readonly<
   demo: {
     legal_domain: 'es-demo',
     document_number: 'PROHIB001',
-    id_number: '00000001R',
+    id_number: '99999990S',
     first_name: 'Prohibited',
     last_name: 'Example',
     birth_date: '1970-01-01',
@@ -36,21 +41,9 @@ export const seedProhibitedList: Seeder = async (tx, tenant) => {
   const entry = PROHIBITED_SEED[tenant];
   if (!entry) return;
   const existing = await tx.query(
-    'select 1 from prohibited_list where tenant = $1 and document_number = $2',
+    'select 1 from watchlist_entries where tenant = $1 and document_number = $2',
     [tenant, entry.document_number],
   );
   if (existing.rows.length > 0) return;
-  await tx.query(
-    `insert into prohibited_list (tenant, legal_domain, id_number, document_number, first_name, last_name, birth_date)
-     values ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      tenant,
-      entry.legal_domain,
-      entry.id_number,
-      entry.document_number,
-      entry.first_name,
-      entry.last_name,
-      entry.birth_date,
-    ],
-  );
+  await addToWatchlist(tx, tenant, entry.legal_domain, [entry]);
 };

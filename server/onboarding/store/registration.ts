@@ -48,7 +48,7 @@ export interface ProhibitedPerson {
 }
 
 /**
- * The legal domain of a prohibited_list entry of the tenant, restricted to its legal domains, that matches on
+ * The legal domain of an entry of a current watchlist (migration 013) of the tenant, restricted to its legal domains, that matches on
  * document number, on id number, or on first name, last name and birth date together (names without case).
  */
 export async function findProhibitedMatch(
@@ -58,8 +58,9 @@ export async function findProhibitedMatch(
   person: ProhibitedPerson,
 ): Promise<{ legal_domain: string } | null> {
   const { rows } = await q.query<{ legal_domain: string }>(
-    `select legal_domain from prohibited_list
-      where tenant = $1 and legal_domain = any($2::text[])
+    `select w.legal_domain from watchlist_entries e
+       join watchlists w on w.tenant = e.tenant and w.watchlist_id = e.watchlist_id and w.current
+      where e.tenant = $1 and w.legal_domain = any($2::text[])
         and (upper(document_number) = upper($3)
           or ($4::text is not null and upper(id_number) = upper($4))
           or (birth_date = $5::date and lower(first_name) = lower($6) and lower(last_name) = lower($7)))

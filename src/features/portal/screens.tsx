@@ -55,7 +55,7 @@ export { PortalUserDetail } from './user-detail';
 export { PortalUsers } from './users';
 export const AuditAccesses = () => <ScreenPending screen="AuditAccesses" />;
 export const ActivateUsers = () => <ScreenPending screen="ActivateUsers" />;
-export const CheckInterdictions = () => <ScreenPending screen="CheckInterdictions" />;
+export { CheckInterdictions } from '../audit/check-interdictions';
 export const AssistantAccountCancellation = () => <ScreenPending screen="AssistantAccountCancellation" />;
 export const UploadWatchlist = () => <ScreenPending screen="UploadWatchlist" />;
 export const UploadWatchlistResult = () => <ScreenPending screen="UploadWatchlistResult" />;

@@ -1,0 +1,103 @@
+// Prohibited lists per tenant and legal domain (migration 013; spec §3 Watchlist upload, §7): each upload replaces
+// the domain's list whole in one transaction, the previous version kept with current = false. Enrolment
+// (user_interdicted), the interdiction check and the doors read the current versions only.
+import type { WatchlistEntry } from '../../src/domain/watchlist';
+import type { Queryable } from '../db/db';
+
+export interface StoredWatchlist {
+  watchlist_id: string;
+  legal_domain: string;
+  row_count: number;
+  created_at: string;
+}
+
+/** Stores `entries` as the new current list of the domain (call inside a transaction). */
+export async function replaceWatchlist(
+  tx: Queryable,
+  tenant: string,
+  legalDomain: string,
+  entries: readonly WatchlistEntry[],
+  meta: { uploadedBy: string | null; fileName: string | null },
+): Promise<StoredWatchlist> {
+  await tx.query(
+    'update watchlists set current = false where tenant = $1 and legal_domain = $2 and current',
+    [tenant, legalDomain],
+  );
+  const { rows } = await tx.query<{ watchlist_id: string; created_at: Date }>(
+    `insert into watchlists (tenant, legal_domain, uploaded_by, file_name, row_count)
+     values ($1, $2, $3, $4, $5) returning watchlist_id::text as watchlist_id, created_at`,
+    [tenant, legalDomain, meta.uploadedBy, meta.fileName, entries.length],
+  );
+  const list = rows[0];
+  if (!list) throw new Error('watchlist insert returned nothing');
+  await insertEntries(tx, tenant, list.watchlist_id, entries);
+  return {
+    watchlist_id: list.watchlist_id,
+    legal_domain: legalDomain,
+    row_count: entries.length,
+    created_at: new Date(list.created_at).toISOString(),
+  };
+}
+
+/** Adds entries to the current list of the domain, creating it when there is none (seeding and tests). */
+export async function addToWatchlist(
+  tx: Queryable,
+  tenant: string,
+  legalDomain: string,
+  entries: readonly WatchlistEntry[],
+): Promise<void> {
+  let { rows } = await tx.query<{ watchlist_id: string }>(
+    'select watchlist_id::text as watchlist_id from watchlists where tenant = $1 and legal_domain = $2 and current',
+    [tenant, legalDomain],
+  );
+  if (rows.length === 0) {
+    ({ rows } = await tx.query<{ watchlist_id: string }>(
+      `insert into watchlists (tenant, legal_domain, uploaded_by, file_name) values ($1, $2, 'seed', null)
+       returning watchlist_id::text as watchlist_id`,
+      [tenant, legalDomain],
+    ));
+  }
+  const id = rows[0]?.watchlist_id;
+  if (!id) throw new Error('no watchlist');
+  await insertEntries(tx, tenant, id, entries);
+  await tx.query(
+    `update watchlists set row_count = (select count(*) from watchlist_entries e
+       where e.tenant = $1 and e.watchlist_id = $2) where tenant = $1 and watchlist_id = $2`,
+    [tenant, id],
+  );
+}
+
+async function insertEntries(tx: Queryable, tenant: string, id: string, entries: readonly WatchlistEntry[]) {
+  // One statement per 1000 rows (unnest of arrays): a 10 MB file is a few hundred thousand rows.
+  for (let start = 0; start < entries.length; start += 1000) {
+    const chunk = entries.slice(start, start + 1000);
+    await tx.query(
+      `insert into watchlist_entries (tenant, watchlist_id, id_number, birth_date, document_number, first_name, last_name)
+       select $1, $2::uuid, * from unnest($3::text[], $4::date[], $5::text[], $6::text[], $7::text[])`,
+      [
+        tenant,
+        id,
+        chunk.map((entry) => entry.id_number),
+        chunk.map((entry) => entry.birth_date),
+        chunk.map((entry) => entry.document_number),
+        chunk.map((entry) => entry.first_name),
+        chunk.map((entry) => entry.last_name),
+      ],
+    );
+  }
+}
+
+/** The current lists of the tenant's legal domains (the upload screen shows them). */
+export async function currentWatchlists(q: Queryable, tenant: string): Promise<StoredWatchlist[]> {
+  const { rows } = await q.query<{
+    watchlist_id: string;
+    legal_domain: string;
+    row_count: number;
+    created_at: Date;
+  }>(
+    `select watchlist_id::text as watchlist_id, legal_domain, row_count, created_at from watchlists
+      where tenant = $1 and current order by legal_domain`,
+    [tenant],
+  );
+  return rows.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() }));
+}

@@ -1,0 +1,239 @@
+// Doors, the access audit, interdiction checks and watchlists (issue 13; issue 12 CheckInterdictions). Routes and
+// the permission strings each names (spec §6) are in the README's audit table. Every query names the tenant; a
+// facility of another tenant or outside the caller's scope is a 404.
+import { type } from 'arktype';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import {
+  AUDIT_PAGE_SIZES,
+  accessAttempt,
+  auditFilter,
+  interdictionRequest,
+} from '../../src/api/contract/audit';
+import { parseWatchlist, WATCHLIST_MAX_BYTES } from '../../src/domain/watchlist';
+import { accessesCsv, decideAccess, facilityInScope, listAccesses } from '../audit/accesses';
+import { checkInterdiction } from '../audit/interdictions';
+import { auditSettingsLoader } from '../audit/settings';
+import { currentWatchlists, replaceWatchlist } from '../audit/watchlists';
+import type { ApiAuth, AuthEnv } from '../auth/verify';
+import type { AppDeps } from '../context';
+import { referenceEnforcement } from '../onboarding/enforcement';
+import type { OnboardingOptions } from '../onboarding/options';
+import { DetailedProblem, readBody, validationProblem } from '../onboarding/validation';
+import { HttpProblem } from '../problem';
+
+export interface AuditOptions {
+  now?: () => Date;
+}
+
+/** Multipart overhead allowed on top of the 10 MB file (the domain, the part headers). */
+const MULTIPART_SLACK = 64 * 1024;
+
+export function auditRoutes(
+  deps: AppDeps,
+  auth: ApiAuth,
+  onboarding: OnboardingOptions | undefined,
+  options: AuditOptions = {},
+): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const { db } = deps;
+  const now = options.now ?? onboarding?.now ?? (() => new Date());
+  const enforcement =
+    onboarding?.enforcement ?? referenceEnforcement(onboarding?.faults ?? { enforcement: false });
+  const settingsOf = auditSettingsLoader(deps.config.publicDir);
+
+  /** null when the caller sees every facility (post_audit_accesses_all), else their own account id. */
+  const scopeOf = (c: Context<AuthEnv>): string | null =>
+    c.get('auth').roles.includes('post_audit_accesses_all') ? null : c.get('auth').sub;
+
+  app.post(
+    '/internal/accesses',
+    auth.requireAuth('post_audit_accesses_all', 'post_accesses_myscope'),
+    async (c) => {
+      const tenant = c.get('tenant');
+      const body = await readBody(c, accessAttempt);
+      const facility = await facilityInScope(db, tenant, body.facility_id, scopeOf(c));
+      if (!facility) throw new HttpProblem(404, 'No facility with that id.', 'not_found');
+      const settings = await settingsOf(tenant);
+      const decision = await decideAccess(db, tenant, facility, body.credential, {
+        now: now(),
+        legalDomains: settings.legalDomains,
+        enforcement,
+      });
+      return c.json(decision, 201);
+    },
+  );
+
+  const readFilter = (raw: Record<string, string | undefined>) => {
+    const filter = auditFilter({
+      ...(raw.from ? { from: raw.from } : {}),
+      ...(raw.to ? { to: raw.to } : {}),
+      ...(raw.facility_id ? { facility_id: raw.facility_id } : {}),
+      ...(raw.result ? { result: raw.result } : {}),
+    });
+    if (filter instanceof type.errors) {
+      throw validationProblem(
+        filter.map((error) => ({ field: String(error.path[0] ?? 'query'), code: 'wrong_format' })),
+      );
+    }
+    return filter;
+  };
+
+  const AUDITOR = ['post_audit_accesses_all', 'post_accesses_myscope'] as const;
+
+  app.get('/public/audit_accesses', auth.requireAuth(...AUDITOR), async (c) => {
+    const tenant = c.get('tenant');
+    const filter = readFilter(c.req.query());
+    const pageSize = Number(c.req.query('pageSize') ?? 25);
+    const pageIndex = Number(c.req.query('pageIndex') ?? 0);
+    if (!(AUDIT_PAGE_SIZES as readonly number[]).includes(pageSize)) {
+      throw validationProblem([{ field: 'pageSize', code: 'wrong_format' }]);
+    }
+    if (!Number.isInteger(pageIndex) || pageIndex < 0 || pageIndex > 100_000) {
+      throw validationProblem([{ field: 'pageIndex', code: 'wrong_format' }]);
+    }
+    const settings = await settingsOf(tenant);
+    const page = await listAccesses(
+      db,
+      tenant,
+      { ...filter, scope: scopeOf(c) },
+      { pageIndex, pageSize, caller: c.get('auth').sub, level: settings.auditAccessesLevel },
+    );
+    return c.json({ ...page, pageIndex, pageSize });
+  });
+
+  app.post('/public/audit_accesses', auth.requireAuth(...AUDITOR), async (c) => {
+    const tenant = c.get('tenant');
+    const filter = await readBody(c, auditFilter);
+    const settings = await settingsOf(tenant);
+    const stream = accessesCsv(
+      db,
+      tenant,
+      { ...filter, scope: scopeOf(c) },
+      c.get('auth').sub,
+      settings.auditAccessesLevel,
+    );
+    return new Response(stream, {
+      status: 200,
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': 'attachment; filename="audit-accesses.csv"',
+        'cache-control': 'no-store',
+      },
+    });
+  });
+
+  // The interdiction check; POST /enforcements is the same check where the tenant's useWatch sends it.
+  for (const path of ['/internal/enforcements', '/enforcements']) {
+    app.post(path, auth.requireAuth('post_external_enforcements'), async (c) => {
+      const tenant = c.get('tenant');
+      const body = await readBody(c, interdictionRequest);
+      const settings = await settingsOf(tenant);
+      return c.json(
+        await checkInterdiction(db, tenant, body, {
+          now: now(),
+          legalDomains: settings.legalDomains,
+          enforcement,
+        }),
+      );
+    });
+  }
+
+  app.get('/public/watchlists', auth.requireAuth('post_watchlists'), async (c) => {
+    const tenant = c.get('tenant');
+    const settings = await settingsOf(tenant);
+    return c.json({ domains: settings.legalDomains, current: await currentWatchlists(db, tenant) });
+  });
+
+  // Upload: multipart domain (one of the tenant's legal domains), watch_type=interdicted (optional), upload (a
+  // csv of at most 10 MB; the body limit refuses a larger one while it is read). Every row valid or nothing stored.
+  for (const path of ['/public/watchlists', '/watchlists']) {
+    app.post(
+      path,
+      auth.requireAuth('post_watchlists'),
+      bodyLimit({
+        maxSize: WATCHLIST_MAX_BYTES + MULTIPART_SLACK,
+        onError: () => {
+          throw new HttpProblem(
+            413,
+            `The file is larger than ${WATCHLIST_MAX_BYTES} bytes.`,
+            'file_too_large',
+          );
+        },
+      }),
+      async (c) => {
+        const tenant = c.get('tenant');
+        if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+          throw new HttpProblem(415, 'Send the watchlist as multipart/form-data.', 'unsupported_media_type');
+        }
+        let form: Record<string, string | File>;
+        try {
+          form = await c.req.parseBody();
+        } catch {
+          throw new HttpProblem(400, 'The multipart body cannot be read.', 'invalid_multipart');
+        }
+        const settings = await settingsOf(tenant);
+        const domain = form.domain;
+        if (typeof domain !== 'string' || !settings.legalDomains.includes(domain)) {
+          throw validationProblem([{ field: 'domain', code: 'unknown_domain' }]);
+        }
+        if (form.watch_type !== undefined && form.watch_type !== 'interdicted') {
+          throw validationProblem([{ field: 'watch_type', code: 'wrong_format' }]);
+        }
+        const upload = form.upload ?? form.file;
+        if (!(upload instanceof File)) throw validationProblem([{ field: 'upload', code: 'required' }]);
+        if (upload.size > WATCHLIST_MAX_BYTES) {
+          throw new HttpProblem(
+            413,
+            `The file is larger than ${WATCHLIST_MAX_BYTES} bytes.`,
+            'file_too_large',
+          );
+        }
+        let text: string;
+        try {
+          text = new TextDecoder('utf-8', { fatal: true }).decode(await upload.arrayBuffer());
+        } catch {
+          throw new DetailedProblem(422, 'The file is not UTF-8 text.', 'not_csv', { errors: [] });
+        }
+        const parsed = parseWatchlist(text, 0, now());
+        if (!parsed.ok) {
+          throw new DetailedProblem(
+            422,
+            `The file is not a valid watchlist csv (${parsed.problem}).`,
+            'not_csv',
+            {
+              errors: [
+                { field: 'upload', code: parsed.problem, ...(parsed.line ? { line: parsed.line } : {}) },
+              ],
+            },
+          );
+        }
+        if (parsed.errors.length > 0) {
+          throw new DetailedProblem(
+            422,
+            `${parsed.errors.length} rows are not valid; nothing was stored.`,
+            'invalid_rows',
+            {
+              errors: parsed.errors.slice(0, 100).map((error) => ({
+                field: `row ${error.row}`,
+                code: error.problems.join(' '),
+                row: error.row,
+              })),
+              invalid: parsed.errors.length,
+              valid: parsed.entries.length,
+            },
+          );
+        }
+        const stored = await db.transaction((tx) =>
+          replaceWatchlist(tx, tenant, domain, parsed.entries, {
+            uploadedBy: c.get('auth').sub,
+            fileName: upload.name,
+          }),
+        );
+        return c.json(stored, 201);
+      },
+    );
+  }
+
+  return app;
+}

@@ -1,0 +1,33 @@
+import { fromPromise } from 'xstate';
+import { type InterdictionError, interdictionCheckMachine } from '../../machines/interdiction-check.machine';
+import { checkInterdiction } from '../api/audit';
+import type { InterdictionRequest, InterdictionResponse } from '../api/contract/audit';
+import { isApiError } from '../api/errors';
+import type { Runtime } from '../runtime/context';
+
+type AuditRuntime = Pick<Runtime, 'apiClient' | 'app'>;
+
+function problemOf(error: unknown): InterdictionError {
+  if (!isApiError(error)) return { status: 0 };
+  return { status: error.status, ...(error.problem?.code ? { code: error.problem.code } : {}) };
+}
+
+/** CheckInterdictions: the check, sent where the tenant's useWatch says. */
+export function interdictionCheckLogic(runtime: AuditRuntime) {
+  return interdictionCheckMachine.provide({
+    actors: {
+      checkInterdiction: fromPromise<InterdictionResponse, { request: InterdictionRequest }>(
+        async ({ input }) => {
+          const useWatch = runtime.app.getSnapshot().context.tenant?.settings.useWatch === true;
+          try {
+            return await checkInterdiction(await runtime.apiClient(), input.request, useWatch, {
+              silent: true,
+            });
+          } catch (error) {
+            throw problemOf(error);
+          }
+        },
+      ),
+    },
+  });
+}

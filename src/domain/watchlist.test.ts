@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { parseWatchlist, watchlistDate } from './watchlist';
+
+const TODAY = new Date('2026-11-23T12:00:00Z');
+
+describe('watchlist csv', () => {
+  it('reads a ; file with a BOM, Spanish headers, quoted names and European dates', () => {
+    const out = parseWatchlist(
+      '\uFEFFDNI;Fecha nacimiento;Nombre;Apellidos\r\n12345678z;01/02/1980;"Ana; María";"Pérez ""la"""\r\n',
+      5,
+      TODAY,
+    );
+    expect(out).toMatchObject({
+      ok: true,
+      errors: [],
+      entries: [
+        {
+          id_number: '12345678Z',
+          birth_date: '1980-02-01',
+          first_name: 'Ana; María',
+          last_name: 'Pérez "la"',
+        },
+      ],
+    });
+  });
+
+  it('reports each bad row with its line and problems, keeping the good ones apart', () => {
+    const out = parseWatchlist(
+      'id_number,birth_date\n12345678Z,1980-02-30\n,1990-01-01\nX1234567L,\n8!,2030-01-01\nY7654321G,1975-12-31\n',
+      5,
+      TODAY,
+    );
+    if (!out.ok) throw new Error('expected a parse');
+    expect(out.entries.map((entry) => entry.id_number)).toEqual(['Y7654321G']);
+    expect(out.errors).toEqual([
+      { row: 2, problems: ['birth_date_invalid'] },
+      { row: 3, problems: ['id_number_missing'] },
+      { row: 4, problems: ['birth_date_missing'] },
+      { row: 5, problems: ['id_number_invalid', 'birth_date_invalid'] },
+    ]);
+  });
+
+  it('refuses malformed files: empty, header only, missing columns, unterminated and stray quotes', () => {
+    expect(parseWatchlist('', 5, TODAY)).toEqual({ ok: false, problem: 'empty' });
+    expect(parseWatchlist('id_number,birth_date\n', 5, TODAY)).toEqual({ ok: false, problem: 'empty' });
+    expect(parseWatchlist('name,surname\nA,B\n', 5, TODAY)).toEqual({
+      ok: false,
+      problem: 'missing_columns',
+    });
+    expect(parseWatchlist('id_number,birth_date\n"12345678Z,1980-01-01\n', 5, TODAY)).toMatchObject({
+      ok: false,
+      problem: 'unterminated_quote',
+      line: 2,
+    });
+    expect(parseWatchlist('id_number,birth_date\n123"45678Z,1980-01-01\n', 5, TODAY)).toMatchObject({
+      ok: false,
+      problem: 'stray_quote',
+    });
+    expect(parseWatchlist('\u0000\u0001PK\u0003\u0004binary', 5, TODAY)).toMatchObject({ ok: false });
+  });
+
+  it('accepts only real past dates', () => {
+    expect(watchlistDate('2024-02-29', TODAY)).toBe('2024-02-29');
+    expect(watchlistDate('2023-02-29', TODAY)).toBeNull();
+    expect(watchlistDate('2027-01-01', TODAY)).toBeNull();
+    expect(watchlistDate('1/2/1980', TODAY)).toBeNull();
+  });
+});
