@@ -19,6 +19,7 @@ import { openDb } from './db/open-db';
 import { seed } from './db/seed';
 import { devRequestAllowed, devRoutesPolicy, isDevPath } from './dev-routes';
 import { createLogger, type Logger } from './logger';
+import type { OnboardingOptions } from './onboarding/options';
 import { createKnownOrigins, type KnownOrigins } from './origins';
 import { makeProblem, PROBLEM_CONTENT_TYPE } from './problem';
 import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
@@ -34,6 +35,8 @@ const DYNAMIC_PATH = /^\/(?:api|dev|health)(?:[/?]|$)/i;
 
 export interface StartServerOptions extends Partial<ServerConfig> {
   logger?: Logger;
+  /** Options of the onboarding API (the biometric engine…); from the environment when omitted. */
+  onboarding?: OnboardingOptions;
   /** How long close() lets in-flight requests finish before cutting connections. */
   shutdownTimeoutMs?: number;
   /** Raw node handlers by path prefix, consulted before Hono (the identity provider mounts here). */
@@ -120,6 +123,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       auth: createApiAuth(idp),
       origins,
       trustProxy: options.trustProxy ?? false,
+      ...(options.onboarding ? { onboarding: options.onboarding } : {}),
       config: {
         distDir: options.distDir ?? 'dist',
         publicDir,

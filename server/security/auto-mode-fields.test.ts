@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../main';
+import { basicEngine } from '../onboarding/engine';
 import { fixture, payload } from '../onboarding/testing/harness';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, signIn } from '../testing/oidc';
@@ -14,7 +15,10 @@ let base: string;
 
 beforeAll(async () => {
   site = createSiteFixture();
-  server = await startServer(testServerOptions({ distDir: site.distDir }));
+  // The basic engine: these tests are about the registration fields, not about reading documents or faces.
+  server = await startServer(
+    testServerOptions({ distDir: site.distDir }, { onboarding: { engine: basicEngine } }),
+  );
   base = `http://localhost:${server.port}`;
 }, 120_000);
 
