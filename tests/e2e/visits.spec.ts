@@ -397,6 +397,8 @@ test.describe('visits', () => {
       await expectAccessible(page);
       // A link that was never mailed: the public confirmation screen says so.
       await page.goto('/confirmation/not-a-token/00000000-0000-4000-8000-000000000000');
+      // axe once the screen is drawn (before, the lazy chunk may still be loading: no heading yet).
+      await expect(page.getByTestId('confirmation-accept')).toBeVisible();
       await expectAccessible(page);
       await page.getByTestId('confirmation-accept').click();
       await expect(page.getByTestId('visit-refusal')).toHaveAttribute('data-code', 'invalid_token');
