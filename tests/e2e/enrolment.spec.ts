@@ -361,7 +361,9 @@ test.describe('liveness (demo tenant, selfie only)', () => {
   // fixme (noted on issue 14): the fake camera films the specimen ID card, whose portrait and ghost portrait the
   // reference engine now sees as two faces in some challenge frames (multiple_faces_error), so this journey passes
   // or fails with the frames it happens to catch. It needs a camera fixture of a person's face turning as asked.
-  test.fixme('a selfie-only enrolment with the liveness challenge ends on FinishRegister', async ({ page }) => {
+  test.fixme('a selfie-only enrolment with the liveness challenge ends on FinishRegister', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     const demo = `http://demo.localhost:${port + 1}`;
     await page.goto(`${demo}/`);
