@@ -5,6 +5,7 @@ import { totalPages } from '../../../machines/list.machine';
 import { accountsListLogic } from '../../actors/accounts';
 import { completeOnboardingLogic } from '../../actors/users';
 import type { IamAccount } from '../../api/contract/accounts';
+import { ListPager } from '../../components/list-pager';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -117,40 +118,16 @@ export function PortalAccounts() {
                 </li>
               ))}
             </ul>
-            <nav
-              aria-label={intl.formatMessage({ id: 'accounts.pages' })}
-              className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm"
-            >
-              <p data-testid="accounts-summary">
-                <FormattedMessage
-                  id="list.summary"
-                  values={{
-                    shown: accounts.length,
-                    total: context.totalItems,
-                    page: context.pageIndex + 1,
-                    pages,
-                  }}
-                />
-              </p>
-              <div className="flex gap-2">
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={context.pageIndex === 0}
-                  onClick={() => list.send({ type: 'page.previous' })}
-                >
-                  <FormattedMessage id="list.previous" />
-                </Button>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={context.pageIndex + 1 >= pages}
-                  onClick={() => list.send({ type: 'page.next' })}
-                >
-                  <FormattedMessage id="list.next" />
-                </Button>
-              </div>
-            </nav>
+            <ListPager
+              label={intl.formatMessage({ id: 'accounts.pages' })}
+              summaryTestId="accounts-summary"
+              shown={accounts.length}
+              total={context.totalItems}
+              pageIndex={context.pageIndex}
+              pages={pages}
+              onPrevious={() => list.send({ type: 'page.previous' })}
+              onNext={() => list.send({ type: 'page.next' })}
+            />
           </>
         )}
       </div>

@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { totalPages } from '../../../machines/list.machine';
 import { usersListLogic } from '../../actors/users';
 import type { UserSummary } from '../../api/contract/users';
+import { ListPager } from '../../components/list-pager';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -124,40 +125,16 @@ export function PortalUsers() {
                 </tbody>
               </table>
             </div>
-            <nav
-              aria-label={intl.formatMessage({ id: 'accounts.pages' })}
-              className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm"
-            >
-              <p data-testid="users-summary">
-                <FormattedMessage
-                  id="list.summary"
-                  values={{
-                    shown: users.length,
-                    total: context.totalItems,
-                    page: context.pageIndex + 1,
-                    pages,
-                  }}
-                />
-              </p>
-              <div className="flex gap-2">
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={context.pageIndex === 0}
-                  onClick={() => list.send({ type: 'page.previous' })}
-                >
-                  <FormattedMessage id="list.previous" />
-                </Button>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={context.pageIndex + 1 >= pages}
-                  onClick={() => list.send({ type: 'page.next' })}
-                >
-                  <FormattedMessage id="list.next" />
-                </Button>
-              </div>
-            </nav>
+            <ListPager
+              label={intl.formatMessage({ id: 'accounts.pages' })}
+              summaryTestId="users-summary"
+              shown={users.length}
+              total={context.totalItems}
+              pageIndex={context.pageIndex}
+              pages={pages}
+              onPrevious={() => list.send({ type: 'page.previous' })}
+              onNext={() => list.send({ type: 'page.next' })}
+            />
           </>
         )}
       </div>

@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { totalPages } from '../../../machines/list.machine';
 import { visitListLogic, visitLogic } from '../../actors/visits';
 import type { Visit } from '../../api/contract/visits';
+import { ListPager } from '../../components/list-pager';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -202,40 +203,16 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
                 <VisitRow key={visit.id} visit={visit} reception={reception} />
               ))}
             </ul>
-            <nav
-              aria-label={intl.formatMessage({ id: 'visits.pages' })}
-              className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm"
-            >
-              <p data-testid="visits-summary">
-                <FormattedMessage
-                  id="list.summary"
-                  values={{
-                    shown: visits.length,
-                    total: context.totalItems,
-                    page: context.pageIndex + 1,
-                    pages,
-                  }}
-                />
-              </p>
-              <div className="flex gap-2">
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={context.pageIndex === 0}
-                  onClick={() => list.send({ type: 'page.previous' })}
-                >
-                  <FormattedMessage id="list.previous" />
-                </Button>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={context.pageIndex + 1 >= pages}
-                  onClick={() => list.send({ type: 'page.next' })}
-                >
-                  <FormattedMessage id="list.next" />
-                </Button>
-              </div>
-            </nav>
+            <ListPager
+              label={intl.formatMessage({ id: 'visits.pages' })}
+              summaryTestId="visits-summary"
+              shown={visits.length}
+              total={context.totalItems}
+              pageIndex={context.pageIndex}
+              pages={pages}
+              onPrevious={() => list.send({ type: 'page.previous' })}
+              onNext={() => list.send({ type: 'page.next' })}
+            />
           </>
         )}
       </div>
