@@ -6,17 +6,14 @@ import type { ActorRefFrom } from 'xstate';
 import type { accountProfileMachine } from '../../../machines/account-profile.machine';
 import { accountProfileLogic } from '../../actors/account';
 import type { AccountProfile } from '../../api/contract/accounts';
-import type { LocaleCode } from '../../api/contract/settings';
 import { hasRole } from '../../auth/access';
+import { LocaleSelect } from '../../components/locale-select';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { formatDate, formatDateTime, fromApiDate } from '../../domain/dates';
 import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
-
-// Each language is named in itself, as in the header menu.
-const NATIVE_NAMES: Record<LocaleCode, string> = { es: 'Español', en: 'English', eu: 'Euskara' };
 
 const m = defineMessages({
   name: { id: 'profile.field.name' },
@@ -161,28 +158,18 @@ function PersonalData({ profile }: { profile: AccountProfile }) {
 function LanguageChoice() {
   const intl = useIntl();
   const id = useId();
-  const { app } = useRuntime();
   const { settings } = useTenant();
-  const locale = useSelector(app, (s) => s.context.locale);
   if (settings.locales.length < 2) return null;
   return (
     <Section titleId="profile.language.title">
       <label htmlFor={id} className="text-sm font-medium text-slate-800">
         <FormattedMessage id="profile.language.label" />
       </label>
-      <select
+      <LocaleSelect
         id={id}
-        data-testid="profile-language"
-        value={locale}
-        onChange={(event) => app.send({ type: 'locale.change', locale: event.target.value as LocaleCode })}
+        testId="profile-language"
         className="mt-1.5 h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/30 sm:w-64"
-      >
-        {settings.locales.map((code) => (
-          <option key={code} value={code} lang={code}>
-            {NATIVE_NAMES[code]}
-          </option>
-        ))}
-      </select>
+      />
       <p className="mt-2 text-sm text-slate-600">{intl.formatMessage({ id: 'profile.language.hint' })}</p>
     </Section>
   );
