@@ -37,6 +37,8 @@ const messageIdLiterals = execFileSync('grep', [
   .toString()
   .split('\n')
   .filter(Boolean)
+  // testId="…" and …TestId="…" name elements for tests, not messages.
+  .filter((line) => !/^(testId|[a-z][a-zA-Z]*TestId)=/.test(line))
   .map((line) => line.replace(/^messageId: '|'$|^[a-z][a-zA-Z]*Id="|"$/g, ''));
 const used = [...new Set([...Object.keys(JSON.parse(readFileSync(out, 'utf8'))), ...messageIdLiterals])];
 
