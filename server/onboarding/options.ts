@@ -3,6 +3,7 @@
 import type { ApiAuth } from '../auth/verify';
 import type { EnforcementSource, Faults } from './enforcement';
 import { type BiometricEngine, loadEngine } from './engine';
+import { engineInThread } from './engine-thread';
 import type { OnboardingSettings } from './settings';
 
 /** The auth the onboarding routes need (server/auth/verify.ts in the server, a fake in tests). */
@@ -30,7 +31,8 @@ export const DEFAULT_RESULT_DELAY_MS = 1500;
 
 /**
  * Options from the environment: BIOMETRIC_ENGINE, PORTRAYAL_RESULT_DELAY_MS, ENFORCEMENT_FAULT,
- * LIFE_PROOFING_TENANTS (comma-separated tenants that require liveness), NODE_ENV.
+ * LIFE_PROOFING_TENANTS (comma-separated tenants that require liveness), NODE_ENV. The engine runs in a worker
+ * thread (engine-thread.ts) unless BIOMETRIC_ENGINE_THREAD=off.
  */
 export function onboardingOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): OnboardingOptions {
   const delay = Number(env.PORTRAYAL_RESULT_DELAY_MS);
@@ -41,7 +43,7 @@ export function onboardingOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
       .filter(Boolean),
   );
   return {
-    engine: loadEngine(env),
+    engine: env.BIOMETRIC_ENGINE_THREAD === 'off' ? loadEngine(env) : engineInThread(env),
     resultDelayMs:
       Number.isFinite(delay) && delay >= 0 && env.PORTRAYAL_RESULT_DELAY_MS !== '' ? delay : undefined,
     faults: { enforcement: /^(1|true|on|yes)$/i.test(env.ENFORCEMENT_FAULT ?? '') },

@@ -238,6 +238,35 @@ describe('401', () => {
     expect(deps.notify).not.toHaveBeenCalled();
   });
 
+  it('retries once with the current token when the session was renewed while the call was out', async () => {
+    let setToken: (value: string) => void = () => undefined;
+    const env = setup((request) => {
+      if (request.headers.get('authorization') === 'Bearer new-token') return json(200, { done: true });
+      setToken('new-token'); // the renewal lands while the slow 401 is on its way back
+      return problem(401, { detail: 'token expired' });
+    });
+    setToken = env.setToken;
+    await expect(env.api.get('/internal/portrayals/p1')).resolves.toEqual({ done: true });
+    expect(env.requests.map((r) => r.headers.get('authorization'))).toEqual([
+      'Bearer old-token',
+      'Bearer new-token',
+    ]);
+    expect(env.deps.onUnauthorized).not.toHaveBeenCalled();
+    expect(env.deps.renewOnce).not.toHaveBeenCalled();
+  });
+
+  it('logs out when the retry with the renewed token gets 401 too', async () => {
+    let setToken: (value: string) => void = () => undefined;
+    const env = setup(() => {
+      setToken('new-token');
+      return problem(401);
+    });
+    setToken = env.setToken;
+    await failure(env.api.get('/x'));
+    expect(env.requests).toHaveLength(2);
+    expect(env.deps.onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
   it('does not log out for a call that did not carry the session', async () => {
     const { api, deps } = setup(() => problem(401, { detail: 'token expired' }));
     await failure(api.post('/public/visits/v1/confirmation', { auth: false }));
