@@ -116,7 +116,7 @@ function AccessDetail({ access }: { access: AuditAccess }) {
     </dl>
   );
   return (
-    <div className="flex max-h-[60vh] flex-col gap-4 overflow-y-auto" data-testid="audit-detail-fields">
+    <div className="flex flex-col gap-4" data-testid="audit-detail-fields">
       {list(rows)}
       <h3 className="font-semibold">
         <FormattedMessage id="audit.entity" />
@@ -426,7 +426,8 @@ export function AuditAccesses() {
                 {dateTime(selected.created_at)} · {selected.facility.alias}
               </>
             }
-            className="max-w-lg"
+            // The whole dialog scrolls on a small phone (its Close button inside keeps it reachable by keyboard).
+            className="max-h-[90vh] max-w-lg overflow-y-auto"
             data-testid="audit-detail"
           >
             <AccessDetail access={selected} />

@@ -143,8 +143,8 @@ export function UploadWatchlist() {
               }}
             />
           </p>
-          <div className="overflow-x-auto">
-            <table className="min-w-full text-left text-sm">
+          <div>
+            <table className="w-full table-fixed text-left text-sm">
               <caption className="sr-only">
                 <FormattedMessage id="watchlist.preview.caption" />
               </caption>
@@ -152,7 +152,7 @@ export function UploadWatchlist() {
                 <tr>
                   {preview.header.map((name, index) => (
                     // biome-ignore lint/suspicious/noArrayIndexKey: columns have no identity but their place.
-                    <th key={index} scope="col" className="border-b border-slate-300 px-2 py-1 font-medium">
+                    <th key={index} scope="col" className="border-b border-slate-300 px-2 py-1 font-medium break-words">
                       {name}
                     </th>
                   ))}
@@ -164,7 +164,7 @@ export function UploadWatchlist() {
                   <tr key={rowIndex}>
                     {preview.header.map((_name, index) => (
                       // biome-ignore lint/suspicious/noArrayIndexKey: columns have no identity but their place.
-                      <td key={index} className="border-b border-slate-100 px-2 py-1">
+                      <td key={index} className="border-b border-slate-100 px-2 py-1 break-words">
                         {row[index] ?? ''}
                       </td>
                     ))}
