@@ -102,7 +102,7 @@ function AccessDetail({ access }: { access: AuditAccess }) {
       ]
     : [];
   const list = (items: [string, ReactNode][]) => (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
+    <dl className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)] gap-x-4 gap-y-1.5 text-sm">
       {items.map(([field, value]) => (
         <div key={field} className="contents">
           <dt className="text-slate-600">
@@ -372,11 +372,7 @@ export function AuditAccesses() {
                       <Who access={access} />
                     </p>
                     <p className="text-sm text-slate-700">
-                      {dateTime(access.created_at)} · {access.facility.alias} ·{' '}
-                      <FormattedMessage
-                        id={access.doc_type === 'access' ? 'audit.docType.access' : 'audit.docType.other'}
-                        values={{ value: access.doc_type }}
-                      />
+                      {dateTime(access.created_at)} · {access.facility.alias}
                     </p>
                     <p className="text-sm text-slate-700">
                       {intl.formatMessage({
