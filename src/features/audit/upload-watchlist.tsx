@@ -151,8 +151,12 @@ export function UploadWatchlist() {
               <thead>
                 <tr>
                   {preview.header.map((name, index) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: columns have no identity but their place.
-                    <th key={index} scope="col" className="border-b border-slate-300 px-2 py-1 font-medium break-words">
+                    <th
+                      // biome-ignore lint/suspicious/noArrayIndexKey: columns have no identity but their place.
+                      key={index}
+                      scope="col"
+                      className="border-b border-slate-300 px-2 py-1 font-medium break-words"
+                    >
                       {name}
                     </th>
                   ))}
