@@ -198,7 +198,15 @@ test.describe('prohibited lists, the door terminal and the access audit', () => 
     const token = await accessTokenOf(request, base, 'gambling', 'admin');
     const refusedSid = await qrSidOf(request, token, 'gambling', listed);
     const grantedSid = await qrSidOf(request, token, 'gambling', dniOf(6));
+    // The terminal lives under the site's own strict CSP: nothing on it may be refused.
+    const refusedByCsp: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) refusedByCsp.push(message.text());
+    });
     await page.goto(`${base}/dev/terminal?tenant=gambling`);
+    expect((await page.request.get(`${base}/dev/terminal`)).headers()['content-security-policy']).toContain(
+      "script-src 'self'",
+    );
     const everyDomain = page.getByTestId('terminal-facility').locator('option:not(:has-text("("))');
     const facilityId = await everyDomain.first().getAttribute('value');
     expect(facilityId).toBeTruthy();
@@ -212,6 +220,7 @@ test.describe('prohibited lists, the door terminal and the access audit', () => 
       `acs:gambling:ACS-GAMBLING-M006:${grantedSid}`,
     );
     await expect(granted).toHaveAttribute('data-granted', 'true');
+    expect(refusedByCsp).toEqual([]);
 
     // The auditor: today at that facility, denied, then granted.
     await page.context().clearCookies();
