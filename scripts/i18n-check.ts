@@ -88,6 +88,17 @@ const dynamicPrefixes = [
   'admin.deactivateAll.',
   'admin.deleteUsers.',
   'admin.deleteAllData.',
+  // Access audit and watchlists (issue 13): results, reasons, fields, presets, document types, file refusals and
+  // problems, upload failures; the facility filter's first option chosen by the caller's scope.
+  'audit.result.',
+  'audit.reason.',
+  'audit.field.',
+  'audit.preset.',
+  'audit.docType.',
+  'audit.filter.',
+  'watchlist.refused.',
+  'watchlist.problem.',
+  'watchlist.failed.',
 ];
 
 function placeholders(message: string): string[] {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { type App, createApp } from './app';
+import { terminalRoutes } from './audit/terminal';
 import { createAuthHandler } from './auth/handler';
 import { mailboxRoutes } from './auth/mailbox';
 import { createIdentityProviders } from './auth/provider';
@@ -132,7 +133,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     };
     app = createApp(deps);
-    if (devRoutes !== 'off') app.route('/', mailboxRoutes(db));
+    if (devRoutes !== 'off') {
+      app.route('/', mailboxRoutes(db));
+      app.route('/', terminalRoutes(deps));
+    }
     rawHandlers.mount('/auth', createAuthHandler(idp, { trustProxy: options.trustProxy ?? false }));
     options.configureApp?.(app, deps);
   } catch (error) {

@@ -65,7 +65,7 @@ export const normaliseIdNumber = (value: string) => value.replace(/[\s-]/g, '').
  * (username, email, password, roles), now unenrolled: signing in again starts a new enrolment. Images
  * (user_evidences, portrayal_images), the user record and its credentials, onboardings, portrayals, codes,
  * credential resets, the account's personal fields, and every session, grant and token (oidc_payloads) go.
- * Visits stay (they are the host's and the facility's record too); audit entries do not exist yet.
+ * Visits stay (they are the host's and the facility's record too), and so does the access audit.
  */
 export async function eraseAccountData(tx: Queryable, tenant: string, accountId: string): Promise<void> {
   const user = await tx.query<{ user_id: string }>(
@@ -179,15 +179,24 @@ export async function collectAccountData(
         [tenant, userRow.user_id],
       )
     : { rows: [] };
+  const audit = userRow
+    ? await db.query(
+        `select a.access_id::text as access_id, a.created_at, a.facility_id, f.alias as facility, a.sid,
+                a.credential_type, a.doc_type, case when a.granted then 'granted' else 'denied' end as access_type,
+                a.reason, a.watchlists_check_mode, a.watchlists_checked
+           from audit_accesses a join facilities f on f.tenant = a.tenant and f.facility_id = a.facility_id
+          where a.tenant = $1 and a.user_id = $2 order by a.created_at, a.access_id`,
+        [tenant, userRow.user_id],
+      )
+    : { rows: [] };
   return {
     account: plain([accountRow])[0] ?? {},
     user: userRow ? (plain([userRow as Record<string, unknown>])[0] ?? null) : null,
     onboardings: plain(onboardings.rows as Record<string, unknown>[]),
     credentials: plain(credentials.rows as Record<string, unknown>[]),
     visits: plain(visits.rows as Record<string, unknown>[]),
-    // The access audit (spec §3 Audit access) is not recorded yet; its entries about the person will come from
-    // the audit_accesses table.
-    audit: { source: 'audit_accesses', entries: [] },
+    // The person's own accesses at the doors (spec §3 Audit access), as the audit stored them.
+    audit: { source: 'audit_accesses', entries: plain(audit.rows as Record<string, unknown>[]) },
     images: images.rows.map((row) => ({
       kind: row.kind,
       contentType: row.content_type,

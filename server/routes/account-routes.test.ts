@@ -154,6 +154,18 @@ describe('POST /internal/accounts', () => {
 describe('GET /internal/accounts/{id}/profile and /export', () => {
   it('gives the person their profile and a zip with everything, selfie included', async () => {
     const who = await enrolled();
+    // The person shows their QR at a door: the decision is part of their data.
+    const facility = await db.query<{ facility_id: string }>(
+      "select facility_id from facilities where tenant = 'gambling' order by facility_id limit 1",
+    );
+    const door = await call(
+      'POST',
+      '/internal/accesses',
+      person('auditor-1', 'gambling', ['post_audit_accesses_all']),
+      { facility_id: facility.rows[0]?.facility_id, credential: who.sid },
+    );
+    expect(door.status).toBe(201);
+    const { access_id } = (await door.json()) as { access_id: string };
     const profile = await call('GET', `/internal/accounts/${who.accountId}/profile`, ownerOf(who));
     expect(profile.status).toBe(200);
     expect(await profile.json()).toMatchObject({
@@ -181,7 +193,18 @@ describe('GET /internal/accounts/{id}/profile and /export', () => {
     const json = (name: string) => JSON.parse(new TextDecoder().decode(entries.get(name)));
     expect(json('user.json')).toMatchObject({ user_id: who.userId, id_number: who.idNumber });
     expect(json('credentials.json')).toEqual([expect.objectContaining({ sid: who.sid, state: 'active' })]);
-    expect(json('audit.json')).toEqual({ source: 'audit_accesses', entries: [] });
+    expect(json('audit.json')).toEqual({
+      source: 'audit_accesses',
+      entries: [
+        expect.objectContaining({
+          access_id,
+          sid: who.sid,
+          facility_id: facility.rows[0]?.facility_id,
+          access_type: 'granted',
+          reason: 'granted',
+        }),
+      ],
+    });
     expect(JSON.stringify(json('account.json'))).not.toMatch(/password/);
   });
 

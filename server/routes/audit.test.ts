@@ -261,6 +261,13 @@ describe('doors and the audit', () => {
     const body = (await res.json()) as { items: { facility: { facility_id: string } }[]; total: number };
     expect(body.total).toBeGreaterThan(0);
     expect(new Set(body.items.map((item) => item.facility.facility_id))).toEqual(new Set([mine.facility_id]));
+    // The facility filter of AuditAccesses offers only theirs.
+    const offered = (await (await call('GET', '/internal/facilities?mine=1', scoped())).json()) as {
+      facility_id: string;
+    }[];
+    expect(offered.map((f) => f.facility_id)).toEqual([mine.facility_id]);
+    const all = (await (await call('GET', '/internal/facilities', scoped())).json()) as unknown[];
+    expect(all.length).toBeGreaterThan(1);
     const [gamblingFacility] = await facilities('gambling');
     const cross = await call('POST', '/internal/accesses', auditor(), {
       facility_id: gamblingFacility?.facility_id,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { ApiAuth } from '../auth/verify';
-import type { AppDeps, AppEnv } from '../context';
+import type { ApiAuth, AuthEnv } from '../auth/verify';
+import type { AppDeps } from '../context';
 
 export interface Facility {
   facility_id: string;
@@ -10,13 +10,19 @@ export interface Facility {
 
 /**
  * GET /internal/facilities: the facilities of the request's tenant, for anyone signed in to it (the visit forms
- * of visitors and receptionists list them); like every other API call, not for anonymous callers.
+ * of visitors and receptionists list them); like every other API call, not for anonymous callers. `?mine=1`: only
+ * the facilities the caller is in charge of (account_facilities; AuditAccesses for post_accesses_myscope).
  */
-export function facilitiesRoutes(deps: AppDeps, auth: ApiAuth): Hono<AppEnv> {
-  return new Hono<AppEnv>().get('/internal/facilities', auth.requireAuth(), async (c) => {
+export function facilitiesRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
+  return new Hono<AuthEnv>().get('/internal/facilities', auth.requireAuth(), async (c) => {
+    const mine = c.req.query('mine') === '1';
     const { rows } = await deps.db.query<Facility>(
-      'select facility_id, alias, timezone from facilities where tenant = $1 order by alias, facility_id',
-      [c.get('tenant')],
+      `select f.facility_id, f.alias, f.timezone from facilities f
+        where f.tenant = $1
+          and ($2::text is null or exists (select 1 from account_facilities a
+                where a.tenant = f.tenant and a.facility_id = f.facility_id and a.account_id = $2))
+        order by f.alias, f.facility_id`,
+      [c.get('tenant'), mine ? c.get('auth').sub : null],
     );
     return c.json(rows);
   });

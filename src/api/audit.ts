@@ -1,5 +1,8 @@
 import type { ApiClient, RequestOptions } from './client.ts';
 import {
+  type AuditFilter,
+  type AuditPage,
+  auditPage,
   type InterdictionRequest,
   type InterdictionResponse,
   interdictionResponse,
@@ -23,5 +26,46 @@ export function checkInterdiction(
     ...(headers ? { headers } : {}),
     json: request,
     schema: interdictionResponse,
+  });
+}
+
+/** One page of the access audit (GET /public/audit_accesses), newest first. */
+export interface AuditQuery extends AuditFilter {
+  pageSize: number;
+  pageIndex: number;
+}
+
+export function listAuditAccesses(
+  api: ApiClient,
+  query: AuditQuery,
+  options: CallOptions = {},
+): Promise<AuditPage> {
+  const searchParams: Record<string, string | number> = {
+    pageSize: query.pageSize,
+    pageIndex: query.pageIndex,
+  };
+  for (const key of ['from', 'to', 'facility_id', 'result'] as const) {
+    const value = query[key];
+    if (value) searchParams[key] = value;
+  }
+  return api.get('/public/audit_accesses', { ...options, searchParams, schema: auditPage });
+}
+
+// POST /public/audit_accesses with the list's filters: the csv of exactly those rows, read as a stream (spec §7
+// "a blob response"); onProgress hears the bytes and line breaks read so far.
+export function exportAuditAccesses(
+  api: ApiClient,
+  filter: AuditFilter,
+  onProgress: (read: { bytes: number; lines: number }) => void,
+  options: CallOptions = {},
+): Promise<Blob> {
+  return api.post<Blob>('/public/audit_accesses', {
+    ...options,
+    json: filter,
+    responseType: 'blob',
+    headers: { ...options.headers, accept: 'text/csv' },
+    // A large export takes longer to start than a page; its headers still come once the first rows are read.
+    timeout: 120_000,
+    onDownloadProgress: onProgress,
   });
 }

@@ -162,6 +162,37 @@ describe('response types', () => {
     await expect(api.get('/t', { responseType: 'text' })).resolves.toBe('a;b\n');
     await expect(api.get('/t', { responseType: 'none' })).resolves.toBeUndefined();
   });
+
+  it('reads a blob as a stream when asked for its progress, counting bytes and line feeds', async () => {
+    const encoder = new TextEncoder();
+    const parts = ['\uFEFFa;b\r\n', '1;"x\ny"\r\n2;', 'z\r\n'];
+    const { api } = setup(
+      () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const part of parts) controller.enqueue(encoder.encode(part));
+              controller.close();
+            },
+          }),
+          { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' } },
+        ),
+    );
+    const seen: { bytes: number; lines: number }[] = [];
+    const blob = await api.post<Blob>('/public/audit_accesses', {
+      responseType: 'blob',
+      onDownloadProgress: (read) => seen.push(read),
+    });
+    const sizes = parts.map((part) => encoder.encode(part).byteLength);
+    expect(seen).toEqual([
+      { bytes: sizes[0], lines: 1 },
+      { bytes: (sizes[0] ?? 0) + (sizes[1] ?? 0), lines: 3 },
+      { bytes: sizes.reduce((a, b) => a + b, 0), lines: 4 },
+    ]);
+    expect(blob.type).toBe('text/csv; charset=utf-8');
+    // The BOM's bytes are kept (Blob.text() drops them when it decodes).
+    expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([...encoder.encode(parts.join(''))]);
+  });
 });
 
 describe('loading indicator', () => {

@@ -4,6 +4,15 @@ import { type FacilityList, facilityList } from './contract/facilities.ts';
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;
 
 // GET /internal/facilities (spec §7 "Visits and audit"), validated against the contract.
-export function listFacilities(api: ApiClient, options: CallOptions = {}): Promise<FacilityList> {
-  return api.get('/internal/facilities', { ...options, schema: facilityList });
+// `mine`: only the caller's own facilities (account_facilities), for whom the audit scopes to them.
+export function listFacilities(
+  api: ApiClient,
+  options: CallOptions & { mine?: boolean } = {},
+): Promise<FacilityList> {
+  const { mine, ...call } = options;
+  return api.get('/internal/facilities', {
+    ...call,
+    ...(mine ? { searchParams: { mine: 1 } } : {}),
+    schema: facilityList,
+  });
 }

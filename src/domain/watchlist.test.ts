@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseWatchlist, watchlistDate } from './watchlist';
+import {
+  parseWatchlist,
+  previewWatchlist,
+  refuseWatchlistFile,
+  WATCHLIST_MAX_BYTES,
+  watchlistDate,
+} from './watchlist';
 
 const TODAY = new Date('2026-11-23T12:00:00Z');
 
@@ -64,5 +70,55 @@ describe('watchlist csv', () => {
     expect(watchlistDate('2023-02-29', TODAY)).toBeNull();
     expect(watchlistDate('2027-01-01', TODAY)).toBeNull();
     expect(watchlistDate('1/2/1980', TODAY)).toBeNull();
+  });
+});
+
+describe('refuseWatchlistFile and previewWatchlist', () => {
+  it('refuses more than 10 MB and what is not a csv, before reading it', () => {
+    expect(refuseWatchlistFile({ name: 'big.csv', size: 12 * 1024 * 1024, type: 'text/csv' })).toBe(
+      'file_too_large',
+    );
+    expect(refuseWatchlistFile({ name: 'ok.csv', size: WATCHLIST_MAX_BYTES, type: 'text/csv' })).toBeNull();
+    expect(refuseWatchlistFile({ name: 'photo.png', size: 4000, type: 'image/png' })).toBe('not_csv');
+    expect(refuseWatchlistFile({ name: 'photo.csv', size: 4000, type: 'image/png' })).toBe('not_csv');
+    expect(refuseWatchlistFile({ name: 'list.CSV', size: 10, type: '' })).toBeNull();
+    expect(refuseWatchlistFile({ name: 'list.csv', size: 10, type: 'application/vnd.ms-excel' })).toBeNull();
+  });
+
+  it('previews the first rows and counts valid and invalid ones', () => {
+    const text = '\uFEFFdni;fecha_nacimiento\n12345678Z;01/01/1980\nX;1980-01-01\n87654321X;31/02/1980\n';
+    const preview = previewWatchlist(new TextEncoder().encode(text).buffer as ArrayBuffer, 2);
+    expect(preview).toEqual({
+      ok: true,
+      header: ['dni', 'fecha_nacimiento'],
+      rows: [
+        ['12345678Z', '01/01/1980'],
+        ['X', '1980-01-01'],
+      ],
+      valid: 1,
+      invalid: 2,
+      errors: [
+        { row: 3, problems: ['id_number_invalid'] },
+        { row: 4, problems: ['birth_date_invalid'] },
+      ],
+    });
+  });
+
+  it('says what is wrong with a file that is not a watchlist', () => {
+    const bytes = (value: string | number[]) =>
+      (typeof value === 'string' ? new TextEncoder().encode(value) : new Uint8Array(value))
+        .buffer as ArrayBuffer;
+    expect(previewWatchlist(bytes([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe]))).toEqual({
+      ok: false,
+      problem: 'not_utf8',
+    });
+    expect(previewWatchlist(bytes('name;surname\nAne;Etxe\n'))).toEqual({
+      ok: false,
+      problem: 'missing_columns',
+    });
+    expect(previewWatchlist(bytes('dni;fecha_nacimiento\n"12345678Z;01/01/1980\n'))).toMatchObject({
+      ok: false,
+      problem: 'unterminated_quote',
+    });
   });
 });

@@ -119,3 +119,53 @@ export function parseWatchlist(text: string, previewRows = 5, today = new Date()
   });
   return { ok: true, entries, errors, preview: rows.slice(0, previewRows), header };
 }
+
+/** Why a chosen file is refused before it is read (spec §5: the watchlist file is csv, at most 10 MB). */
+export type WatchlistFileRefusal = 'file_too_large' | 'not_csv';
+
+const CSV_TYPES = ['', 'text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel', 'text/x-csv'];
+
+/** Refuses a file by its size and what it says it is, before a byte of it is read or sent. */
+export function refuseWatchlistFile(file: {
+  name: string;
+  size: number;
+  type: string;
+}): WatchlistFileRefusal | null {
+  if (file.size > WATCHLIST_MAX_BYTES) return 'file_too_large';
+  const csvName = /\.(csv|txt)$/i.test(file.name);
+  if (!csvName || !CSV_TYPES.includes(file.type.toLowerCase().split(';')[0]?.trim() ?? '')) return 'not_csv';
+  return null;
+}
+
+/** What the preview shows of a watchlist file: its first rows and how many rows are valid and invalid. */
+export type WatchlistPreview =
+  | {
+      ok: true;
+      header: string[];
+      rows: string[][];
+      valid: number;
+      invalid: number;
+      /** The first invalid rows (line and problems), at most 20. */
+      errors: WatchlistRowError[];
+    }
+  | { ok: false; problem: WatchlistFileProblem | 'not_utf8'; line?: number };
+
+/** The preview of a watchlist file's bytes (read in a worker: a 10 MB file is parsed off the page's thread). */
+export function previewWatchlist(bytes: ArrayBuffer, previewRows = 5, today = new Date()): WatchlistPreview {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, problem: 'not_utf8' };
+  }
+  const parsed = parseWatchlist(text, previewRows, today);
+  if (!parsed.ok) return parsed;
+  return {
+    ok: true,
+    header: parsed.header,
+    rows: parsed.preview,
+    valid: parsed.entries.length,
+    invalid: parsed.errors.length,
+    errors: parsed.errors.slice(0, 20),
+  };
+}

@@ -47,15 +47,15 @@ export function PortalManagement() {
     </section>
   );
 }
+export { AuditAccesses } from '../audit/audit-accesses';
 export { PortalAccounts } from './accounts';
 export { Administration } from './administration';
 export { DelegatedFinishRegister } from './delegated-finish-register';
 export { SingleRegistration } from './single-registration';
 export { PortalUserDetail } from './user-detail';
 export { PortalUsers } from './users';
-export const AuditAccesses = () => <ScreenPending screen="AuditAccesses" />;
 export const ActivateUsers = () => <ScreenPending screen="ActivateUsers" />;
 export { CheckInterdictions } from '../audit/check-interdictions';
 export const AssistantAccountCancellation = () => <ScreenPending screen="AssistantAccountCancellation" />;
-export const UploadWatchlist = () => <ScreenPending screen="UploadWatchlist" />;
-export const UploadWatchlistResult = () => <ScreenPending screen="UploadWatchlistResult" />;
+export { UploadWatchlist } from '../audit/upload-watchlist';
+export { UploadWatchlistResult } from '../audit/upload-watchlist-result';

@@ -1,0 +1,113 @@
+// The effects of AuditAccesses (spec §2, §7 Visits and audit): the list machine's pages of the access audit, the
+// facilities of its filter, and the csv export (streamed, its progress kept here for the screen to show).
+import { fromPromise } from 'xstate';
+import { type AuditExportFile, auditExportMachine } from '../../machines/audit-export.machine';
+import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
+import { exportAuditAccesses, listAuditAccesses } from '../api/audit';
+import type { AuditFilter } from '../api/contract/audit';
+import type { Facility } from '../api/contract/facilities';
+import { listFacilities } from '../api/facilities';
+import { apiFilterOf, decodeAuditFilter } from '../domain/audit';
+import type { Runtime } from '../runtime/context';
+
+type Api = Pick<Runtime, 'apiClient'>;
+
+/** The pages of AuditAccesses: the list machine's filter string is the screen's AuditListFilter. */
+export function auditListLogic(runtime: Api, now: () => Date = () => new Date()) {
+  return listMachine.provide({
+    actors: {
+      fetchPage: fromPromise<Page, PageQuery>(async ({ input, signal }) => {
+        const filter = apiFilterOf(decodeAuditFilter(input.filter, now()));
+        const page = await listAuditAccesses(
+          await runtime.apiClient(),
+          { ...filter, pageSize: input.pageSize, pageIndex: input.pageIndex },
+          { signal },
+        );
+        return { items: page.items, totalItems: page.total };
+      }),
+    },
+  });
+}
+
+/** The facilities of the filter: every one of the tenant, or only the caller's own (`mine`). */
+export function auditFacilitiesLogic(runtime: Api, mine: boolean) {
+  return fromPromise<Facility[]>(async ({ signal }) =>
+    listFacilities(await runtime.apiClient(), { signal, mine }),
+  );
+}
+
+/** How far the export has read: bytes and csv lines (the header is one of them). */
+export interface ExportProgress {
+  bytes: number;
+  lines: number;
+}
+
+/** The progress of the export running, read by the screen with useSyncExternalStore. */
+export class ExportProgressStore {
+  private value: ExportProgress = { bytes: 0, lines: 0 };
+  private listeners = new Set<() => void>();
+  private last = 0;
+  readonly get = () => this.value;
+  readonly subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  /** At most one repaint every 100 ms: a 20 MB file arrives in hundreds of chunks. */
+  report(value: ExportProgress, force = false) {
+    const at = performance.now();
+    if (!force && at - this.last < 100) return;
+    this.last = at;
+    this.value = value;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/** Hands a file to the browser as a download. */
+function saveBlob(file: Blob, name: string) {
+  const url = URL.createObjectURL(file);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has taken the file by the time the next task runs; a minute is generous.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+const exportName = (now: Date) =>
+  `audit-accesses-${now.toISOString().slice(0, 16).replace(/[:T]/g, '-')}.csv`;
+
+/** The export machine with the streamed POST /public/audit_accesses and the download. */
+export function auditExportLogic(runtime: Api, progress: ExportProgressStore) {
+  let file: Blob | null = null;
+  return auditExportMachine.provide({
+    actors: {
+      exportCsv: fromPromise<AuditExportFile, { filter: AuditFilter; expected: number | null }>(
+        async ({ input, signal }) => {
+          progress.report({ bytes: 0, lines: 0 }, true);
+          let last: ExportProgress = { bytes: 0, lines: 0 };
+          const blob = await exportAuditAccesses(
+            await runtime.apiClient(),
+            input.filter,
+            (read) => {
+              last = read;
+              progress.report(read);
+            },
+            { signal },
+          );
+          progress.report(last, true);
+          file = blob;
+          return { file: blob, rows: Math.max(0, last.lines - 1), bytes: blob.size };
+        },
+      ),
+    },
+    actions: {
+      saveFile: () => {
+        if (file) saveBlob(file, exportName(new Date()));
+        file = null;
+      },
+    },
+  });
+}

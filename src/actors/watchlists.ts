@@ -1,0 +1,64 @@
+// The effects of UploadWatchlist and UploadWatchlistResult (spec §2, §7 Enforcement and watchlists): the preview
+// parsed in a worker, the multipart upload sent where the tenant's useWatch says. One upload actor per runtime, so
+// that the result screen (another route) shows the same upload the form sent.
+import { createActor, fromPromise } from 'xstate';
+import { type WatchlistUploadError, watchlistUploadMachine } from '../../machines/watchlist-upload.machine';
+import type { WatchlistStored } from '../api/contract/audit';
+import { isApiError } from '../api/errors';
+import { uploadWatchlist } from '../api/watchlists';
+import type { WatchlistPreview } from '../domain/watchlist';
+import { previewInWorker } from '../media/watchlist-preview';
+import type { Runtime } from '../runtime/context';
+
+type WatchlistRuntime = Pick<Runtime, 'apiClient' | 'app' | 'inspect'>;
+
+function problemOf(error: unknown): WatchlistUploadError {
+  if (!isApiError(error)) return { status: 0 };
+  return {
+    status: error.status,
+    ...(error.problem?.code ? { code: error.problem.code } : {}),
+    ...(error.problem?.detail ? { detail: error.problem.detail } : {}),
+  };
+}
+
+export function watchlistUploadLogic(runtime: WatchlistRuntime) {
+  return watchlistUploadMachine.provide({
+    actors: {
+      parseFile: fromPromise<WatchlistPreview, { file: Blob }>(({ input, signal }) =>
+        previewInWorker(input.file, signal),
+      ),
+      uploadWatchlist: fromPromise<WatchlistStored, { file: Blob; name: string; domain: string }>(
+        async ({ input, signal }) => {
+          const useWatch = runtime.app.getSnapshot().context.tenant?.settings.useWatch === true;
+          try {
+            // silent: the result screen says what went wrong, no notice on top of it.
+            return await uploadWatchlist(await runtime.apiClient(), input, useWatch, {
+              signal,
+              silent: true,
+            });
+          } catch (error) {
+            throw problemOf(error);
+          }
+        },
+      ),
+    },
+  });
+}
+
+export type WatchlistUploadActor = ReturnType<typeof createWatchlistUpload>;
+
+function createWatchlistUpload(runtime: WatchlistRuntime) {
+  return createActor(watchlistUploadLogic(runtime), { inspect: runtime.inspect }).start();
+}
+
+const uploads = new WeakMap<WatchlistRuntime, WatchlistUploadActor>();
+
+/** The upload of this runtime (UploadWatchlist and UploadWatchlistResult share it). */
+export function watchlistUploadOf(runtime: WatchlistRuntime): WatchlistUploadActor {
+  let actor = uploads.get(runtime);
+  if (!actor) {
+    actor = createWatchlistUpload(runtime);
+    uploads.set(runtime, actor);
+  }
+  return actor;
+}

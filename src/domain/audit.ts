@@ -1,0 +1,57 @@
+// AuditAccesses' filter (spec §2: date presets, facility and result filters): held by the list machine as one
+// string, and the same instants go to the list (GET) and to the csv export (POST), so the file holds exactly the
+// rows the list shows. The range ends at the moment the filter was applied: accesses that arrive later show after
+// Refresh, never in the file alone.
+import { addDays, startOfDay } from 'date-fns';
+import type { AuditFilter } from '../api/contract/audit';
+
+export const AUDIT_PRESETS = ['today', 'last7Days', 'last30Days', 'all'] as const;
+export type AuditPreset = (typeof AUDIT_PRESETS)[number];
+
+export interface AuditListFilter extends AuditFilter {
+  preset: AuditPreset;
+}
+
+/** From the start of the local day (today, 6 or 29 days back) until `now`; `all` has no start. */
+export function auditFilterAt(
+  preset: AuditPreset,
+  now: Date,
+  rest: Pick<AuditFilter, 'facility_id' | 'result'> = {},
+): AuditListFilter {
+  const today = startOfDay(now);
+  const from =
+    preset === 'today'
+      ? today
+      : preset === 'last7Days'
+        ? addDays(today, -6)
+        : preset === 'last30Days'
+          ? addDays(today, -29)
+          : null;
+  return {
+    preset,
+    ...(from ? { from: from.toISOString() } : {}),
+    // One millisecond on: the server's `to` is exclusive and an access stored at `now` belongs to the list.
+    to: new Date(now.getTime() + 1).toISOString(),
+    ...(rest.facility_id ? { facility_id: rest.facility_id } : {}),
+    ...(rest.result ? { result: rest.result } : {}),
+  };
+}
+
+export const encodeAuditFilter = (filter: AuditListFilter): string => JSON.stringify(filter);
+
+/** The filter the list machine holds; anything unreadable is the default (last 30 days, every result). */
+export function decodeAuditFilter(text: string, now: Date): AuditListFilter {
+  try {
+    const value = JSON.parse(text) as Partial<AuditListFilter>;
+    if (value && AUDIT_PRESETS.includes(value.preset as AuditPreset)) return value as AuditListFilter;
+  } catch {
+    // the default below
+  }
+  return auditFilterAt('last30Days', now);
+}
+
+/** What the API is sent (the preset is the screen's own). */
+export function apiFilterOf(filter: AuditListFilter): AuditFilter {
+  const { preset: _preset, ...api } = filter;
+  return api;
+}

@@ -1,0 +1,440 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { type ReactNode, useState, useSyncExternalStore } from 'react';
+import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { totalPages } from '../../../machines/list.machine';
+import {
+  auditExportLogic,
+  auditFacilitiesLogic,
+  auditListLogic,
+  ExportProgressStore,
+} from '../../actors/audit';
+import type { AuditAccess } from '../../api/contract/audit';
+import { hasRole } from '../../auth/access';
+import { ListPager } from '../../components/list-pager';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Dialog, DialogClose, DialogContent } from '../../components/ui/dialog';
+import { Spinner } from '../../components/ui/spinner';
+import {
+  AUDIT_PRESETS,
+  type AuditListFilter,
+  apiFilterOf,
+  auditFilterAt,
+  decodeAuditFilter,
+  encodeAuditFilter,
+} from '../../domain/audit';
+import { formatDate, formatDateTime } from '../../domain/dates';
+import { useRuntime } from '../../runtime/context';
+
+const PAGE_SIZE = 25;
+/** The server counts matches up to this many; at this total the list says "at least". */
+const COUNT_LIMIT = 10_000;
+
+const dateTime = (iso: string | null) => (iso ? formatDateTime(new Date(iso)) : '—');
+const date = (iso: string | null) => (iso ? formatDate(new Date(`${iso}T00:00:00`)) : '—');
+
+function ResultBadge({ access }: { access: AuditAccess }) {
+  const granted = access.access_type === 'granted';
+  return (
+    <span
+      className={`inline-flex rounded-full px-2.5 py-0.5 text-sm font-medium ${
+        granted ? 'bg-emerald-100 text-emerald-900' : 'bg-red-100 text-red-900'
+      }`}
+      data-testid="audit-result"
+      data-result={access.access_type}
+    >
+      <FormattedMessage id={`audit.result.${access.access_type}`} />
+    </span>
+  );
+}
+
+/** Who came: the entity's name when the tenant's auditAccessesLevel shows it, else the user id (or nobody known). */
+function Who({ access }: { access: AuditAccess }) {
+  const name = [access.entity?.name, access.entity?.surname].filter(Boolean).join(' ');
+  if (name) return <>{name}</>;
+  if (access.user_id) return <span className="font-mono text-xs">{access.user_id}</span>;
+  return <FormattedMessage id="audit.unknownPerson" />;
+}
+
+function EnforcementLink({ url }: { url: string | null }) {
+  // Only http(s) links are followed; anything else is shown as text.
+  if (!url) return <>—</>;
+  return /^https?:\/\//.test(url) ? (
+    <a href={url} target="_blank" rel="noopener noreferrer" className="text-brand underline break-all">
+      {url}
+    </a>
+  ) : (
+    <span className="break-all">{url}</span>
+  );
+}
+
+/** One entry's detail (spec §3 Audit access): every field, the entity as far as the tenant's level shows it. */
+function AccessDetail({ access }: { access: AuditAccess }) {
+  const intl = useIntl();
+  const e = access.entity;
+  const rows: [string, ReactNode][] = [
+    ['created_at', dateTime(access.created_at)],
+    ['user_id', access.user_id ?? '—'],
+    [
+      'doc_type',
+      intl.formatMessage(
+        { id: access.doc_type === 'access' ? 'audit.docType.access' : 'audit.docType.other' },
+        { value: access.doc_type },
+      ),
+    ],
+    ['facility', access.facility.alias],
+    ['access_type', <ResultBadge key="r" access={access} />],
+    ['reason', intl.formatMessage({ id: `audit.reason.${access.reason}`, defaultMessage: access.reason })],
+    ['enforcement_source_url', <EnforcementLink key="l" url={access.enforcement_source_url} />],
+  ];
+  const entity: [string, ReactNode][] = e
+    ? [
+        ['name', e.name ?? '—'],
+        ['surname', e.surname ?? '—'],
+        ['birth_date', date(e.birth_date)],
+        ['document_type', e.document_type ?? '—'],
+        ['document_number', e.document_number ?? '—'],
+        ['id_number', e.id_number ?? '—'],
+        ['registration_date', dateTime(e.registration_date)],
+        ['watchlists_check_mode', e.watchlists_check_mode ?? '—'],
+        ['watchlists_checked', e.watchlists_checked.length > 0 ? e.watchlists_checked.join(', ') : '—'],
+        ['enforcement_source', e.enforcement_source ?? '—'],
+      ]
+    : [];
+  const list = (items: [string, ReactNode][]) => (
+    <dl className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)] gap-x-4 gap-y-1.5 text-sm">
+      {items.map(([field, value]) => (
+        <div key={field} className="contents">
+          <dt className="text-slate-600">
+            <FormattedMessage id={`audit.field.${field}`} />
+          </dt>
+          <dd className="min-w-0 break-words" data-field={field}>
+            {value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+  return (
+    <div className="flex flex-col gap-4" data-testid="audit-detail-fields">
+      {list(rows)}
+      <h3 className="font-semibold">
+        <FormattedMessage id="audit.entity" />
+      </h3>
+      {e ? (
+        list(entity)
+      ) : (
+        <p className="text-sm text-slate-700" data-testid="audit-entity-hidden">
+          <FormattedMessage id="audit.entityHidden" />
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ExportPanel({
+  runtime,
+  filter,
+  expected,
+}: {
+  runtime: ReturnType<typeof useRuntime>;
+  filter: AuditListFilter;
+  expected: number | null;
+}) {
+  const intl = useIntl();
+  const [progress] = useState(() => new ExportProgressStore());
+  const [logic] = useState(() => auditExportLogic(runtime, progress));
+  const actor = useActorRef(logic);
+  const exporting = useSelector(actor, (s) => s.hasTag('busy'));
+  const failed = useSelector(actor, (s) => s.matches('failed'));
+  const result = useSelector(actor, (s) => (s.matches('done') ? s.context.result : null));
+  const read = useSyncExternalStore(progress.subscribe, progress.get);
+  const rows = Math.max(0, read.lines - 1);
+  const start = () => actor.send({ type: 'export.start', filter: apiFilterOf(filter), expected });
+
+  return (
+    <div className="flex flex-col gap-2" aria-live="polite">
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={start} disabled={exporting} data-testid="audit-export" size="sm">
+          {exporting ? <Spinner label={intl.formatMessage({ id: 'audit.export.running' })} /> : null}
+          <FormattedMessage id="audit.export" />
+        </Button>
+        {exporting && (
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => actor.send({ type: 'export.cancel' })}
+            data-testid="audit-export-cancel"
+          >
+            <FormattedMessage id="audit.export.cancel" />
+          </Button>
+        )}
+      </div>
+      {exporting && (
+        <div className="flex flex-col gap-1" data-testid="audit-export-progress">
+          {expected !== null && expected > 0 && (
+            <progress
+              className="h-2 w-full"
+              max={expected}
+              value={Math.min(rows, expected)}
+              aria-label={intl.formatMessage({ id: 'audit.export.running' })}
+            />
+          )}
+          <p className="text-sm text-slate-700">
+            <FormattedMessage
+              id="audit.export.progress"
+              values={{ rows, kilobytes: Math.round(read.bytes / 1024) }}
+            />
+          </p>
+        </div>
+      )}
+      {result && (
+        <p className="text-sm text-emerald-800" data-testid="audit-export-done" data-rows={result.rows}>
+          <FormattedMessage
+            id="audit.export.done"
+            values={{ rows: result.rows, kilobytes: Math.max(1, Math.round(result.bytes / 1024)) }}
+          />
+        </p>
+      )}
+      {failed && (
+        <p className="text-sm text-red-800" role="alert" data-testid="audit-export-failed">
+          <FormattedMessage id="audit.export.failed" />
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * AuditAccesses (spec §2 audit-accesses; §3 Audit access; §7 GET and POST /public/audit_accesses): the door
+ * decisions, newest first, with date presets, facility and result filters, pages, each entry's detail and the csv
+ * export of exactly the filtered rows. post_audit_accesses_all sees every facility; post_accesses_myscope only
+ * the caller's own (the server decides; the facility filter offers only those).
+ */
+export function AuditAccesses() {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const roles = useSelector(runtime.session, (s) => s.context.session?.roles ?? []);
+  const mine = !hasRole({ roles }, 'post_audit_accesses_all');
+  // The first page and the first export share one instant: the default range ends when the screen opened.
+  const [initial] = useState(() => new Date());
+  const [logic] = useState(() => auditListLogic(runtime, () => initial));
+  const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
+  const [facilitiesLogic] = useState(() => auditFacilitiesLogic(runtime, mine));
+  const facilitiesActor = useActorRef(facilitiesLogic);
+  const facilities = useSelector(facilitiesActor, (s) => (s.status === 'done' ? s.output : []));
+  const state = useSelector(list, (s) =>
+    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+  );
+  const context = useSelector(list, (s) => s.context);
+  const applied = decodeAuditFilter(context.filter, initial);
+  const accesses = context.items as AuditAccess[];
+  const pages = totalPages(context);
+  const [selected, setSelected] = useState<AuditAccess | null>(null);
+
+  const apply = (change: Partial<Pick<AuditListFilter, 'preset' | 'facility_id' | 'result'>>) => {
+    const next = { ...applied, ...change };
+    list.send({
+      type: 'filter.change',
+      filter: encodeAuditFilter(
+        auditFilterAt(next.preset, new Date(), {
+          ...(next.facility_id ? { facility_id: next.facility_id } : {}),
+          ...(next.result ? { result: next.result } : {}),
+        }),
+      ),
+    });
+  };
+  const lowerBound = context.totalItems >= COUNT_LIMIT;
+
+  return (
+    <section data-screen="AuditAccesses" className="mx-auto max-w-4xl">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <h1 className="text-2xl font-semibold">
+          <FormattedMessage id="screen.AuditAccesses" />
+        </h1>
+        <ExportPanel
+          runtime={runtime}
+          filter={applied}
+          expected={state === 'ready' && !lowerBound ? context.totalItems : null}
+        />
+      </div>
+
+      <fieldset className="mt-4">
+        <legend className="text-sm font-medium text-slate-800">
+          <FormattedMessage id="audit.presets" />
+        </legend>
+        <div className="mt-2 flex flex-wrap gap-2" data-testid="audit-presets">
+          {AUDIT_PRESETS.map((preset) => (
+            <Button
+              key={preset}
+              size="sm"
+              variant={applied.preset === preset ? 'primary' : 'secondary'}
+              aria-pressed={applied.preset === preset}
+              data-preset={preset}
+              onClick={() => apply({ preset })}
+            >
+              <FormattedMessage id={`audit.preset.${preset}`} />
+            </Button>
+          ))}
+        </div>
+      </fieldset>
+
+      <div className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="audit-facility" className="text-sm font-medium text-slate-800">
+            <FormattedMessage id="audit.filter.facility" />
+          </label>
+          <select
+            id="audit-facility"
+            data-testid="audit-facility"
+            className="h-11 rounded-lg border border-slate-300 bg-white px-3"
+            value={applied.facility_id ?? ''}
+            onChange={(event) => apply({ facility_id: event.target.value || undefined })}
+          >
+            <option value="">
+              {intl.formatMessage({ id: mine ? 'audit.filter.myFacilities' : 'audit.filter.allFacilities' })}
+            </option>
+            {facilities.map((facility) => (
+              <option key={facility.facility_id} value={facility.facility_id}>
+                {facility.alias}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="audit-result" className="text-sm font-medium text-slate-800">
+            <FormattedMessage id="audit.filter.result" />
+          </label>
+          <select
+            id="audit-result"
+            data-testid="audit-result-filter"
+            className="h-11 rounded-lg border border-slate-300 bg-white px-3"
+            value={applied.result ?? ''}
+            onChange={(event) =>
+              apply({ result: (event.target.value || undefined) as AuditListFilter['result'] })
+            }
+          >
+            <option value="">{intl.formatMessage({ id: 'audit.filter.anyResult' })}</option>
+            <option value="granted">{intl.formatMessage({ id: 'audit.result.granted' })}</option>
+            <option value="denied">{intl.formatMessage({ id: 'audit.result.denied' })}</option>
+          </select>
+        </div>
+        <Button variant="secondary" onClick={() => apply({})} data-testid="audit-refresh">
+          <FormattedMessage id="audit.refresh" />
+        </Button>
+      </div>
+
+      <div className="mt-6" aria-live="polite" aria-busy={state === 'loading'}>
+        {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'audit.loading' })} />}
+        {state === 'failed' && (
+          <Card>
+            <p>
+              <FormattedMessage id="audit.listFailed" />
+            </p>
+            <Button className="mt-4" variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
+              <FormattedMessage id="audit.retry" />
+            </Button>
+          </Card>
+        )}
+        {state === 'ready' && accesses.length === 0 && (
+          <Card>
+            <p data-testid="audit-empty">
+              <FormattedMessage id="audit.empty" />
+            </p>
+          </Card>
+        )}
+        {state === 'ready' && accesses.length > 0 && (
+          <>
+            {lowerBound && (
+              <p className="mb-2 text-sm text-slate-700" data-testid="audit-lower-bound">
+                <FormattedMessage
+                  id="audit.atLeast"
+                  values={{ total: <FormattedNumber value={COUNT_LIMIT} /> }}
+                />
+              </p>
+            )}
+            <ul
+              className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+              data-testid="audit-accesses"
+            >
+              {accesses.map((access) => (
+                <li
+                  key={access.access_id}
+                  className="flex flex-wrap items-center justify-between gap-2 p-3"
+                  data-testid="audit-row"
+                  data-access-id={access.access_id}
+                  data-facility-id={access.facility.facility_id}
+                  data-user-id={access.user_id ?? ''}
+                  data-reason={access.reason}
+                >
+                  <div className="min-w-0">
+                    <p className="font-medium">
+                      <Who access={access} />
+                    </p>
+                    <p className="text-sm text-slate-700">
+                      {dateTime(access.created_at)} · {access.facility.alias}
+                    </p>
+                    <p className="text-sm text-slate-700">
+                      {intl.formatMessage({
+                        id: `audit.reason.${access.reason}`,
+                        defaultMessage: access.reason,
+                      })}
+                    </p>
+                  </div>
+                  <div className="flex items-center gap-2">
+                    <ResultBadge access={access} />
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      onClick={() => setSelected(access)}
+                      data-testid="audit-open"
+                      aria-label={intl.formatMessage(
+                        { id: 'audit.detail.open' },
+                        { when: dateTime(access.created_at) },
+                      )}
+                    >
+                      <FormattedMessage id="audit.detail" />
+                    </Button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <ListPager
+              label={intl.formatMessage({ id: 'audit.pages' })}
+              summaryTestId="audit-summary"
+              shown={accesses.length}
+              total={context.totalItems}
+              pageIndex={context.pageIndex}
+              pages={pages}
+              onPrevious={() => list.send({ type: 'page.previous' })}
+              onNext={() => list.send({ type: 'page.next' })}
+            />
+          </>
+        )}
+      </div>
+
+      <Dialog open={selected !== null} onOpenChange={(open) => (open ? undefined : setSelected(null))}>
+        {selected && (
+          <DialogContent
+            heading={<FormattedMessage id="audit.detail.title" />}
+            description={
+              <>
+                {dateTime(selected.created_at)} · {selected.facility.alias}
+              </>
+            }
+            // The whole dialog scrolls on a small phone (its Close button inside keeps it reachable by keyboard).
+            className="max-h-[90vh] max-w-lg overflow-y-auto"
+            data-testid="audit-detail"
+          >
+            <AccessDetail access={selected} />
+            <DialogClose asChild>
+              <Button variant="secondary" data-testid="audit-detail-close">
+                <FormattedMessage id="audit.detail.close" />
+              </Button>
+            </DialogClose>
+          </DialogContent>
+        )}
+      </Dialog>
+    </section>
+  );
+}

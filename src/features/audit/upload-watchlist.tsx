@@ -1,0 +1,223 @@
+import { useSelector } from '@xstate/react';
+import { type ChangeEvent, useState } from 'react';
+import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import type { SnapshotFrom } from 'xstate';
+import type { watchlistUploadMachine } from '../../../machines/watchlist-upload.machine';
+import { watchlistUploadOf } from '../../actors/watchlists';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
+import { WATCHLIST_MAX_BYTES } from '../../domain/watchlist';
+import { useRuntime, useTenant } from '../../runtime/context';
+import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
+
+type UploadSnapshot = SnapshotFrom<typeof watchlistUploadMachine>;
+
+/** The result screen's route carries success true or false (spec §2 upload-watchlist-result). */
+export const uploadParamsOf = (snapshot: UploadSnapshot) => ({ success: screenMeta(snapshot)?.success });
+
+export const errorCodeOf = (snapshot: UploadSnapshot): string | undefined =>
+  Object.values(snapshot.getMeta() as Record<string, { errorCode?: string } | undefined>).find(
+    (meta) => meta?.errorCode,
+  )?.errorCode;
+
+const MAX_MB = WATCHLIST_MAX_BYTES / (1024 * 1024);
+
+/**
+ * UploadWatchlist (spec §2 upload-watchlist, post_watchlists; §3 legal domain and file; §5 csv ≤ 10 MB): the legal
+ * domain of the tenant's watchlistDomains and the csv; a file too large or not a csv is refused before it is read;
+ * the preview (first rows, valid and invalid counts) is parsed in a worker before anything is sent.
+ */
+export function UploadWatchlist() {
+  const intl = useIntl();
+  const runtime = useRuntime();
+  const { settings } = useTenant();
+  const actor = watchlistUploadOf(runtime);
+  // Coming back to the form after a result (a typed URL, the back button) starts a new upload.
+  useState(() => {
+    const snapshot = actor.getSnapshot();
+    if (snapshot.matches('stored') || snapshot.matches('failed')) actor.send({ type: 'upload.again' });
+  });
+  useScreenMirror(actor, uploadParamsOf);
+  const domains = settings.watchlistDomains;
+  const [domain, setDomain] = useState(domains[0] ?? '');
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const uploading = useSelector(actor, (s) => s.matches('uploading'));
+  const parsing = useSelector(actor, (s) => s.matches('parsing'));
+  const refused = useSelector(actor, (s) => (s.matches('refused') ? errorCodeOf(s) : undefined));
+  const file = useSelector(actor, (s) => s.context.file);
+  const preview = useSelector(actor, (s) => (s.matches('preview') ? s.context.preview : null));
+  const unreadable = useSelector(actor, (s) =>
+    s.matches('refused') && s.context.preview && !s.context.preview.ok ? s.context.preview.problem : null,
+  );
+  const ready = useSelector(actor, (s) => s.matches({ preview: 'ready' }));
+
+  const choose = (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
+    if (chosen) actor.send({ type: 'file.chosen', file: chosen });
+    // The same file chosen again after a refusal is a new choice.
+    event.target.value = '';
+  };
+
+  return (
+    <section data-screen="UploadWatchlist" className="mx-auto max-w-3xl">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id="screen.UploadWatchlist" />
+      </h1>
+      <p className="mt-2 text-slate-700">
+        <FormattedMessage id="watchlist.intro" values={{ max: MAX_MB }} />
+      </p>
+
+      <Card className="mt-6 flex flex-col gap-4">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="watchlist-domain" className="text-sm font-medium text-slate-800">
+            <FormattedMessage id="watchlist.domain" />
+          </label>
+          <select
+            id="watchlist-domain"
+            data-testid="watchlist-domain"
+            className="h-11 rounded-lg border border-slate-300 bg-white px-3"
+            value={domain}
+            onChange={(event) => setDomain(event.target.value)}
+            disabled={uploading}
+          >
+            {domains.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="watchlist-file" className="text-sm font-medium text-slate-800">
+            <FormattedMessage id="watchlist.file" />
+          </label>
+          <input
+            id="watchlist-file"
+            data-testid="watchlist-file"
+            type="file"
+            accept=".csv,text/csv"
+            onChange={choose}
+            disabled={busy}
+            aria-describedby="watchlist-file-hint"
+            aria-invalid={refused ? true : undefined}
+            className="text-base file:mr-3 file:h-11 file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-3"
+          />
+          <p id="watchlist-file-hint" className="text-sm text-slate-600">
+            <FormattedMessage id="watchlist.file.hint" values={{ max: MAX_MB }} />
+          </p>
+        </div>
+
+        <div aria-live="polite">
+          {parsing && <Spinner label={intl.formatMessage({ id: 'watchlist.parsing' })} />}
+          {refused && (
+            <p role="alert" className="text-red-800" data-testid="watchlist-refused" data-code={refused}>
+              <FormattedMessage
+                id={`watchlist.refused.${refused}`}
+                values={{ max: MAX_MB, name: file?.name ?? '' }}
+              />
+              {unreadable && (
+                <>
+                  {' '}
+                  <FormattedMessage id={`watchlist.problem.${unreadable}`} />
+                </>
+              )}
+            </p>
+          )}
+        </div>
+      </Card>
+
+      {preview?.ok && (
+        <Card className="mt-6 flex flex-col gap-4" data-testid="watchlist-preview">
+          <h2 className="text-lg font-semibold">
+            <FormattedMessage id="watchlist.preview" values={{ name: file?.name ?? '' }} />
+          </h2>
+          <p data-testid="watchlist-counts" data-valid={preview.valid} data-invalid={preview.invalid}>
+            <FormattedMessage
+              id="watchlist.counts"
+              values={{
+                valid: preview.valid,
+                invalid: preview.invalid,
+                validCount: <FormattedNumber value={preview.valid} />,
+                invalidCount: <FormattedNumber value={preview.invalid} />,
+              }}
+            />
+          </p>
+          <div>
+            <table className="w-full table-fixed text-left text-sm">
+              <caption className="sr-only">
+                <FormattedMessage id="watchlist.preview.caption" />
+              </caption>
+              <thead>
+                <tr>
+                  {preview.header.map((name, index) => (
+                    <th
+                      // biome-ignore lint/suspicious/noArrayIndexKey: columns have no identity but their place.
+                      key={index}
+                      scope="col"
+                      className="border-b border-slate-300 px-2 py-1 font-medium break-words"
+                    >
+                      {name}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rows.map((row, rowIndex) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: rows of a file have no identity but their place.
+                  <tr key={rowIndex}>
+                    {preview.header.map((_name, index) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: columns have no identity but their place.
+                      <td key={index} className="border-b border-slate-100 px-2 py-1 break-words">
+                        {row[index] ?? ''}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {preview.invalid > 0 && (
+            <div role="alert" className="text-red-800" data-testid="watchlist-invalid">
+              <p>
+                <FormattedMessage id="watchlist.invalid" values={{ invalid: preview.invalid }} />
+              </p>
+              <ul className="mt-2 list-disc pl-5 text-sm">
+                {preview.errors.map((error) => (
+                  <li key={error.row}>
+                    <FormattedMessage
+                      id="watchlist.invalid.row"
+                      values={{
+                        row: error.row,
+                        problems: error.problems
+                          .map((problem) => intl.formatMessage({ id: `watchlist.problem.${problem}` }))
+                          .join(', '),
+                      }}
+                    />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <Button
+              onClick={() => actor.send({ type: 'upload.confirmed', domain })}
+              disabled={!ready || domain === ''}
+              data-testid="watchlist-upload"
+            >
+              <FormattedMessage id="watchlist.upload" values={{ domain }} />
+            </Button>
+            <Button variant="secondary" onClick={() => actor.send({ type: 'upload.again' })}>
+              <FormattedMessage id="watchlist.chooseAnother" />
+            </Button>
+          </div>
+        </Card>
+      )}
+      {uploading && (
+        <Card className="mt-6" aria-live="polite">
+          <Spinner label={intl.formatMessage({ id: 'watchlist.uploading' })} />
+        </Card>
+      )}
+    </section>
+  );
+}
