@@ -13,6 +13,7 @@ import { credentialResetRoutes } from './routes/credential-reset';
 import { credentialsRoutes } from './routes/credentials';
 import { facilitiesRoutes } from './routes/facilities';
 import { healthRoutes } from './routes/health';
+import { bulkRoutes } from './routes/bulk';
 import { singlesRoutes } from './routes/singles';
 import { usersRoutes } from './routes/users';
 import { visitsRoutes } from './routes/visits';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): App {
     app.route('/api', onboardingRoutes(deps, deps.auth, deps.onboarding));
     app.route('/api', visitsRoutes(deps, deps.auth, deps.visits));
     app.route('/api', singlesRoutes(deps, deps.auth));
+    app.route('/api', bulkRoutes(deps, deps.auth));
     app.route('/api', auditRoutes(deps, deps.auth, deps.onboarding));
   }
 

@@ -15,7 +15,12 @@ describe('parseMetadata', () => {
   it('reads a CSV with its header, quoted cells and a BOM, numbering rows from 1', () => {
     const rows = rowsOf(`\uFEFF${header}${good(1)}"p2@example.test","Miren, Jr","Aranburu",ACS-2,p2.jpg\r\n`);
     expect(rows).toHaveLength(2);
-    expect(rows[1]).toMatchObject({ row: 2, email: 'p2@example.test', first_name: 'Miren, Jr', acs_id: 'ACS-2' });
+    expect(rows[1]).toMatchObject({
+      row: 2,
+      email: 'p2@example.test',
+      first_name: 'Miren, Jr',
+      acs_id: 'ACS-2',
+    });
   });
 
   it('reads `;` CSVs and columns in any order, ignoring unknown columns', () => {
@@ -38,7 +43,10 @@ describe('parseMetadata', () => {
   });
 
   it('refuses what is not JSON or CSV, naming the element when it can', () => {
-    expect(parseMetadata('{"users": 3', 'json')).toEqual({ ok: false, problem: { code: 'metadata_invalid' } });
+    expect(parseMetadata('{"users": 3', 'json')).toEqual({
+      ok: false,
+      problem: { code: 'metadata_invalid' },
+    });
     expect(parseMetadata('[{"email":"a@b.es"}, 3]', 'json')).toEqual({
       ok: false,
       problem: { code: 'metadata_invalid', row: 2 },
@@ -128,7 +136,13 @@ describe('resultsCsv', () => {
     const csv = resultsCsv(
       [
         { row: 1, email: 'a@b.es', outcome: 'accepted', reason: null, code: 0, user_id: 'u-1' },
-        { row: 2, email: '=HYPERLINK("x")@b.es', outcome: 'rejected', reason: 'email_already_in_use', code: 0 },
+        {
+          row: 2,
+          email: '=HYPERLINK("x")@b.es',
+          outcome: 'rejected',
+          reason: 'email_already_in_use',
+          code: 0,
+        },
       ],
       ['row', 'email', 'outcome', 'reason', 'user id'],
       (r) => ({ outcome: r.outcome, reason: r.reason ?? '' }),

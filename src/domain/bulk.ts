@@ -4,7 +4,12 @@
 // first_name, last_name, acs_id, image, and optionally username); image names a picture in the zip.
 import { csvRow, parseCsv } from './csv';
 import { isEmail } from './email';
-import { type AcsIdSchema, acsIdProblem, DELEGATED_IMAGE_MAX_BYTES, DELEGATED_IMAGE_MIN_BYTES } from './singles';
+import {
+  type AcsIdSchema,
+  acsIdProblem,
+  DELEGATED_IMAGE_MAX_BYTES,
+  DELEGATED_IMAGE_MIN_BYTES,
+} from './singles';
 
 /** Spec §5 and §9: at most 1000 elements per file. */
 export const BULK_MAX_ROWS = 1000;
@@ -86,8 +91,7 @@ export function parseMetadata(text: string, kind: 'json' | 'csv'): MetadataResul
     } catch {
       return { ok: false, problem: { code: 'metadata_invalid' } };
     }
-    const list =
-      Array.isArray(parsed) ? parsed : (parsed as { users?: unknown } | null)?.users;
+    const list = Array.isArray(parsed) ? parsed : (parsed as { users?: unknown } | null)?.users;
     if (!Array.isArray(list)) return { ok: false, problem: { code: 'metadata_invalid' } };
     const bad = list.findIndex((item) => typeof item !== 'object' || item === null || Array.isArray(item));
     if (bad >= 0) return { ok: false, problem: { code: 'metadata_invalid', row: bad + 1 } };
