@@ -8,7 +8,7 @@ import { BULK_LIMITS, type BulkLimits, readBulkUpload } from './bulk-upload';
 function request(parts: { metadata?: string; media?: Uint8Array }): Request {
   const body = new FormData();
   if (parts.metadata !== undefined) body.append('metadata', new Blob([parts.metadata]), 'people.csv');
-  if (parts.media) body.append('media', new Blob([parts.media]), 'photos.zip');
+  if (parts.media) body.append('media', new Blob([parts.media as Uint8Array<ArrayBuffer>]), 'photos.zip');
   return new Request('http://localhost/api/public/singles/bulk', { method: 'POST', body });
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import { basicEngine } from '../onboarding/engine';
-import { fakeAuth, headersOf, PUBLIC_DIR, type Person, person } from '../onboarding/testing/harness';
+import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
 import { bulkRoutes } from './bulk';
@@ -49,7 +49,12 @@ const HEADER = 'email,first_name,last_name,acs_id,image\r\n';
 function form(metadata: string | null, media: Uint8Array | null, metadataName = 'people.csv'): FormData {
   const body = new FormData();
   if (metadata !== null) body.append('metadata', new Blob([metadata]), metadataName);
-  if (media !== null) body.append('media', new Blob([media], { type: 'application/zip' }), 'photos.zip');
+  if (media !== null)
+    body.append(
+      'media',
+      new Blob([media as Uint8Array<ArrayBuffer>], { type: 'application/zip' }),
+      'photos.zip',
+    );
   return body;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from './csv';
 import { BULK_MAX_ROWS, type BulkRow, checkRows, metadataKindOf, parseMetadata, resultsCsv } from './bulk';
+import { parseCsv } from './csv';
 
 const header = 'email,first_name,last_name,acs_id,image\r\n';
 const good = (n: number) => `p${n}@example.test,Ane,Etxeberria,ACS-${n},p${n}.jpg\r\n`;

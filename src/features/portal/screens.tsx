@@ -49,6 +49,7 @@ export function PortalManagement() {
 }
 export { PortalAccounts } from './accounts';
 export { Administration } from './administration';
+export { AddUsersFromPhotos } from './bulk-registration';
 export { DelegatedFinishRegister } from './delegated-finish-register';
 export { SingleRegistration } from './single-registration';
 export { PortalUserDetail } from './user-detail';
