@@ -367,14 +367,15 @@ function Results({ actor, intl }: { actor: Actor; intl: IntlShape }) {
   };
   return (
     <Card className="flex flex-col gap-4" data-testid="bulk-results">
-      <p role="status" className="font-medium">
+      <p role="status" id="bulk-summary" className="font-medium">
         <FormattedMessage
           id="bulk.summary"
           values={{ accepted: job?.accepted ?? 0, rejected: job?.rejected ?? 0, total: job?.total ?? 0 }}
         />
       </p>
-      <div className="overflow-x-auto">
-        <table className="w-full min-w-[32rem] text-left text-sm">
+      {/* No horizontal scrolling on a phone: the cells wrap (an email breaks anywhere). */}
+      <div>
+        <table className="w-full text-left text-sm" aria-describedby="bulk-summary">
           <thead className="border-b border-slate-300 text-slate-700">
             <tr>
               <th scope="col" className="py-2 pe-3">
