@@ -270,6 +270,21 @@ describe('POST /public/singles/bulk', () => {
     expect(await count("select 1 from users where email = 'iso@bulk.test'", [])).toBe(2);
   });
 
+  it('reports a job that stopped moving (its process restarted) as failed, with the rows it had done', async () => {
+    const { rows } = await db.query<{ job_id: string }>(
+      `insert into bulk_imports (tenant, created_by, total, updated_at)
+       values ('gambling', 'bulk-manager', 5, now() - interval '10 minutes') returning job_id::text as job_id`,
+      [],
+    );
+    const jobId = rows[0]?.job_id as string;
+    await db.query(
+      `insert into bulk_import_rows (tenant, job_id, row_number, email, outcome, code) values ('gambling', $1, 1, 'x@bulk.test', 'accepted', 0)`,
+      [jobId],
+    );
+    const job = await finished(jobId);
+    expect(job).toMatchObject({ status: 'failed', total: 5, done: 1, accepted: 1 });
+  });
+
   it('undoes a row whose QR cannot be made (qr_generation_failed, code 3)', async () => {
     const { Hono } = await import('hono');
     const bare = new Hono();

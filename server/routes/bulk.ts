@@ -33,6 +33,9 @@ export interface BulkOptions {
   limits?: BulkLimits;
 }
 
+/** No row takes this long: a running job that has not moved for longer has lost the process that ran it. */
+const STALE_AFTER_SECONDS = 120;
+
 interface JobRow {
   job_id: string;
   status: 'running' | 'done' | 'failed';
@@ -153,6 +156,10 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
           result.user_id ?? null,
         ],
       );
+      await db.query('update bulk_imports set updated_at = now() where tenant = $1 and job_id = $2', [
+        tenant,
+        jobId,
+      ]);
     }
     await db.query(
       `update bulk_imports set status = 'done', finished_at = now() where tenant = $1 and job_id = $2`,
@@ -215,9 +222,12 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
     const notFound = new HttpProblem(404, 'No such import.', 'not_found');
     if (!isUuid(jobId)) throw notFound;
     const job = await db.query<JobRow>(
-      `select job_id::text as job_id, status, total from bulk_imports
-        where tenant = $1 and job_id = $2 and created_by = $3`,
-      [tenant, jobId, claims.sub],
+      // A running job that has not moved for STALE_AFTER_SECONDS lost its process (a restart, a crash): failed.
+      `select job_id::text as job_id, total,
+              case when status = 'running' and updated_at < now() - make_interval(secs => $4) then 'failed'
+                   else status end as status
+         from bulk_imports where tenant = $1 and job_id = $2 and created_by = $3`,
+      [tenant, jobId, claims.sub, STALE_AFTER_SECONDS],
     );
     const head = job.rows[0];
     if (!head) throw notFound;

@@ -8,6 +8,8 @@ create table bulk_imports (
   total integer not null,
   status text not null default 'running' check (status in ('running', 'done', 'failed')),
   created_at timestamptz not null default now(),
+  -- Moved on by every row: a running job whose process stopped (a restart) stops moving and is reported failed.
+  updated_at timestamptz not null default now(),
   finished_at timestamptz,
   primary key (tenant, job_id)
 );
