@@ -373,6 +373,11 @@ function Results({ actor, intl }: { actor: Actor; intl: IntlShape }) {
           values={{ accepted: job?.accepted ?? 0, rejected: job?.rejected ?? 0, total: job?.total ?? 0 }}
         />
       </p>
+      {job?.status === 'failed' && (
+        <p role="alert" className="text-red-800" data-testid="bulk-interrupted">
+          <FormattedMessage id="bulk.interrupted" values={{ done: job.done, total: job.total }} />
+        </p>
+      )}
       {/* No horizontal scrolling on a phone: the cells wrap (an email breaks anywhere). */}
       <div>
         <table className="w-full text-left text-sm" aria-describedby="bulk-summary">
