@@ -78,6 +78,9 @@ const COLUMNS = defineMessages({
 const format = (intl: IntlShape, message: MessageDescriptor, values?: Record<string, string | number>) =>
   intl.formatMessage(message, values);
 
+/** Row codes that need the field named beside them. */
+const GENERIC_CODES = new Set(['required', 'wrong_format', 'too_long', 'duplicate_row', 'wiegand_range']);
+
 /** At most this many row problems are listed; the rest are counted. */
 const LISTED_PROBLEMS = 50;
 
@@ -345,7 +348,8 @@ function Results({ actor, intl }: { actor: Actor; intl: IntlShape }) {
     const reason = reasonText(intl, r.reason);
     return {
       outcome: intl.formatMessage(COLUMNS[r.outcome]),
-      reason: field && reason ? `${field}: ${reason}` : reason,
+      // The generic codes say nothing of the field; the others (email_already_in_use…) already name it.
+      reason: field && reason && GENERIC_CODES.has(r.reason ?? '') ? `${field}: ${reason}` : reason,
     };
   };
   const download = () => {
@@ -380,11 +384,15 @@ function Results({ actor, intl }: { actor: Actor; intl: IntlShape }) {
       )}
       {/* No horizontal scrolling on a phone: the cells wrap (an email breaks anywhere). */}
       <div>
-        <table className="w-full text-left text-sm" aria-describedby="bulk-summary">
+        <table className="w-full table-fixed text-left text-sm" aria-describedby="bulk-summary">
           <thead className="border-b border-slate-300 text-slate-700">
             <tr>
-              <th scope="col" className="py-2 pe-3">
-                <FormattedMessage {...COLUMNS.row} />
+              {/* "#" on screen keeps the narrow column narrow in every language; the header still reads "Row". */}
+              <th scope="col" className="w-8 py-2 pe-2">
+                <span aria-hidden="true">#</span>
+                <span className="sr-only">
+                  <FormattedMessage {...COLUMNS.row} />
+                </span>
               </th>
               <th scope="col" className="py-2 pe-3">
                 <FormattedMessage {...COLUMNS.email} />
@@ -407,8 +415,8 @@ function Results({ actor, intl }: { actor: Actor; intl: IntlShape }) {
                   data-outcome={r.outcome}
                   className="border-b border-slate-100 align-top"
                 >
-                  <td className="py-2 pe-3 tabular-nums">{r.row}</td>
-                  <td className="py-2 pe-3 break-all">{r.email}</td>
+                  <td className="py-2 pe-2 tabular-nums">{r.row}</td>
+                  <td className="py-2 pe-3 [overflow-wrap:anywhere]">{r.email}</td>
                   <td
                     className={
                       r.outcome === 'accepted' ? 'py-2 pe-3 text-green-800' : 'py-2 pe-3 text-red-800'
@@ -416,7 +424,7 @@ function Results({ actor, intl }: { actor: Actor; intl: IntlShape }) {
                   >
                     {text.outcome}
                   </td>
-                  <td className="py-2">{text.reason}</td>
+                  <td className="py-2 [overflow-wrap:anywhere]">{text.reason}</td>
                 </tr>
               );
             })}
