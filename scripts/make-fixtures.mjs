@@ -4,13 +4,14 @@
 // server/onboarding/testing/make-specimens.ts): photos as a phone takes them (the document on a table, sharp
 // and blurred, phone-sized and 12-megapixel) and Y4M videos that feed Chromium's fake camera
 // (--use-file-for-fake-video-capture).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { zipSync } from 'fflate';
 import sharp from 'sharp';
 
 const OUT = 'tests/fixtures/generated';
 const SPECIMENS = 'tests/fixtures/specimens';
-const VERSION = '8';
+const VERSION = '9';
 
 /** The document lying on a dark table, filling 78 % of the frame's width. */
 async function onTable(file, width, height, blur = 0) {
@@ -104,6 +105,17 @@ export async function makeFixtures() {
   ]) {
     await jpeg(portrait(`${name}.jpg`), `${name}.jpg`);
   }
+  // Add users from photos (issue 12 bulk import): a zip of three people's photos under photos/, as the e2e's
+  // metadata names them; the metadata itself is written by the test (its emails are new on every run).
+  writeFileSync(
+    join(OUT, 'bulk-photos.zip'),
+    zipSync({
+      'photos/ane.jpg': readFileSync(join(OUT, 'selfie.jpg')),
+      'photos/jon.jpg': readFileSync(join(OUT, 'selfie-other.jpg')),
+      'photos/miren.jpg': readFileSync(join(OUT, 'selfie-turned-left.jpg')),
+    }),
+  );
+  done('bulk-photos.zip');
   // A 12-megapixel phone photo (4000 × 3000) for the image-preparation benchmark.
   await jpeg(await onTable('camera-card.jpg', 4000, 3000), 'document-12mp.jpg', 92);
   await video(await onTable('camera-card.jpg', 640, 480), 'document.y4m');

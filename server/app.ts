@@ -9,6 +9,7 @@ import { onboardingRoutes } from './onboarding/routes';
 import { HttpProblem, makeProblem, problemResponse } from './problem';
 import { accountsRoutes } from './routes/accounts';
 import { auditRoutes } from './routes/audit';
+import { bulkRoutes } from './routes/bulk';
 import { credentialResetRoutes } from './routes/credential-reset';
 import { credentialsRoutes } from './routes/credentials';
 import { facilitiesRoutes } from './routes/facilities';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): App {
     app.route('/api', onboardingRoutes(deps, deps.auth, deps.onboarding));
     app.route('/api', visitsRoutes(deps, deps.auth, deps.visits));
     app.route('/api', singlesRoutes(deps, deps.auth));
+    app.route('/api', bulkRoutes(deps, deps.auth));
     app.route('/api', auditRoutes(deps, deps.auth, deps.onboarding));
   }
 

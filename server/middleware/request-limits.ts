@@ -14,11 +14,16 @@ export const QUERY_VALUE_MAX_CHARS = 1024;
 
 /** POST /api/public/singles: a registration with an image, limited by its route (server/routes/singles.ts). */
 const SINGLES = /^\/api\/public\/singles\/?$/;
+/** POST /api/public/singles/bulk: the bulk import's metadata and zip, limited while read (routes/bulk-upload.ts). */
+const BULK = /^\/api\/public\/singles\/bulk\/?$/;
 /** POST /api/public/watchlists and /api/watchlists: a csv of up to 10 MB, limited by its route (routes/audit.ts). */
 const WATCHLIST_UPLOAD = /^\/api\/(?:public\/)?watchlists\/?$/;
 
 export const apiBodyLimit: MiddlewareHandler<AppEnv> = (c, next) =>
-  IMAGE_UPLOAD.test(c.req.path) || SINGLES.test(c.req.path) || WATCHLIST_UPLOAD.test(c.req.path)
+  IMAGE_UPLOAD.test(c.req.path) ||
+  SINGLES.test(c.req.path) ||
+  BULK.test(c.req.path) ||
+  WATCHLIST_UPLOAD.test(c.req.path)
     ? next()
     : jsonBodyLimit(c, next);
 

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { singleRegistrationBody } from '../../src/api/contract/singles';
+import { type SingleRegistrationBody, singleRegistrationBody } from '../../src/api/contract/singles';
 import {
   type AcsIdSchema,
   acsIdProblem,
@@ -37,7 +37,7 @@ interface SinglesSettings {
   biometricQR: boolean;
 }
 
-function settingsOf(publicDir: string) {
+export function settingsOf(publicDir: string) {
   const cache = new Map<string, Promise<SinglesSettings>>();
   return (tenant: string) => {
     let entry = cache.get(tenant);
@@ -70,7 +70,7 @@ const emailTaken = () =>
     errors: [{ field: 'email', code: 'email_already_in_use' }],
   });
 
-async function emailInUse(q: Queryable, tenant: string, email: string) {
+export async function emailInUse(q: Queryable, tenant: string, email: string) {
   const accounts = await q.query('select 1 from accounts where tenant = $1 and lower(email) = lower($2)', [
     tenant,
     email,
@@ -84,7 +84,7 @@ async function emailInUse(q: Queryable, tenant: string, email: string) {
 }
 
 /** Wiegand numbers are stored without leading zeros, so 00042 and 42 are the same card. */
-const normalAcsId = (schema: AcsIdSchema, value: string) =>
+export const normalAcsId = (schema: AcsIdSchema, value: string) =>
   schema === 'wiegand' ? String(Number(value.trim())) : value.trim();
 
 export interface SinglesOptions {
@@ -164,105 +164,22 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
       const stamp = now();
       const origin = body.send_qr_by_email ? portalOriginOf(c, tenant, { origins: deps.origins }) : undefined;
 
-      let outcome: { userId: string; sid: string; emailed: boolean };
+      let outcome: SingleCreated;
       try {
-        outcome = await db.transaction(async (tx) => {
-          if (await emailInUse(tx, tenant, email)) throw emailTaken();
-          if (acsId !== null && (await acsIdInUse(tx, tenant, acsId)))
-            throw new Rejection('acs_id_already_in_use');
-          const finalAcsId =
-            acsId ??
-            (tenantSettings.acsIdSchema === 'wiegand'
-              ? await freeWiegand(tx, tenant)
-              : `S-${randomUUID().slice(0, 8)}`);
-          const username = body.username?.trim() || email;
-          const account = await tx.query<{ id: string }>(
-            `insert into accounts (tenant, username, first_name, last_name, email, roles, enrolled, acs_id, onboarding_status)
-           values ($1, $2, $3, $4, $5, array['user'], true, $6, 'completed')
-           on conflict do nothing returning id::text as id`,
-            [
-              tenant,
-              username,
-              body.first_name?.trim() || null,
-              body.last_name?.trim() || null,
-              email,
-              finalAcsId,
-            ],
-          );
-          const accountId = account.rows[0]?.id;
-          if (!accountId) throw emailTaken();
-          const documentNumber =
-            body.mode === 'fields' ? (body.document_number as string).toUpperCase() : `SINGLE-${finalAcsId}`;
-          const { rows } = await tx.query<{ user_id: string }>(
-            `insert into users (tenant, account_id, username, first_name, last_name, email, acs_id, id_number,
-             birth_date, document_number, document_type, onboarding_date, active, onboarding_state, register_mode,
-             assisted_by, life_proofing_result, identity_proofing_result, ocr_integrity, document_validity,
-             selfie_authenticity, created_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, true, 'completed', 'administrative', $13,
-             'not_computed', 'not_computed', 'not_computed', 'not_computed', 'not_computed', $12)
-           on conflict do nothing returning user_id::text as user_id`,
-            [
-              tenant,
-              accountId,
-              username,
-              body.first_name?.trim() || username,
-              body.last_name?.trim() || '',
-              email,
-              finalAcsId,
-              body.id_number ? body.id_number.toUpperCase() : null,
-              body.birth_date ?? '1900-01-01',
-              documentNumber,
-              body.mode === 'fields' ? body.document_type : 'others',
-              stamp,
-              claims.sub,
-            ],
-          );
-          const userId = rows[0]?.user_id;
-          // The only unique key left is the document number: another user holds it.
-          if (!userId)
-            throw new DetailedProblem(
-              409,
-              'That document number is already registered.',
-              'document_already_exists',
-              {
-                errors: [{ field: 'document_number', code: 'id_already_registered' }],
-              },
-            );
-          if (image && imageType) {
-            await tx.query(
-              `insert into user_evidences (tenant, user_id, kind, content_type, bytes, created_at)
-             values ($1, $2, 'selfie', $3, $4, $5)`,
-              [tenant, userId, imageType, image, stamp],
-            );
-          }
-          const sid = randomUUID();
-          try {
-            await makeQr(credentialPayload(tenant, finalAcsId, sid));
-          } catch {
-            throw new Rejection('qr_generation_failed');
-          }
-          await tx.query(
-            `insert into credentials (tenant, sid, user_id, credential_type, state, starts_at, ends_at, created_at)
-           values ($1, $2, $3, 'qr', 'active', $4, $5, $4)`,
-            [tenant, sid, userId, stamp, new Date(stamp.getTime() + QR_VALID_MS)],
-          );
-          let emailed = false;
-          if (body.send_qr_by_email) {
-            const link = `${origin ?? ''}/accreditations`;
-            await tx.query(
-              'insert into outbox (tenant, recipient, subject, body, link) values ($1, $2, $3, $4, $5)',
-              [
-                tenant,
-                email,
-                'Your access QR / Tu QR de acceso',
-                `Your access credential is ready. Sign in to see your QR: ${link}`,
-                link,
-              ],
-            );
-            emailed = true;
-          }
-          return { userId, sid, emailed };
-        });
+        outcome = await db.transaction((tx) =>
+          createSingle(tx, {
+            tenant,
+            staff: claims.sub,
+            stamp,
+            body,
+            email,
+            acsId,
+            acsIdSchema: tenantSettings.acsIdSchema,
+            image: image && imageType ? { bytes: image, type: imageType } : null,
+            origin,
+            makeQr,
+          }),
+        );
       } catch (error) {
         // Thrown inside the transaction, so nothing of this registration is kept.
         if (error instanceof Rejection) return rejected(error.reason);
@@ -287,8 +204,130 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
   return app;
 }
 
+export interface SingleCreated {
+  userId: string;
+  sid: string;
+  emailed: boolean;
+}
+
+/** What one registration writes, checked already (the mode's fields, the acs_id's schema, the image's bounds). */
+export interface NewSingle {
+  tenant: string;
+  /** The staff member's account id (assisted_by). */
+  staff: string;
+  stamp: Date;
+  body: Pick<
+    SingleRegistrationBody,
+    | 'mode'
+    | 'username'
+    | 'first_name'
+    | 'last_name'
+    | 'birth_date'
+    | 'document_type'
+    | 'document_number'
+    | 'id_number'
+    | 'send_qr_by_email'
+  >;
+  email: string;
+  /** Normalised; null makes one (a free Wiegand number, or S-xxxxxxxx). */
+  acsId: string | null;
+  acsIdSchema: AcsIdSchema;
+  image: { bytes: Buffer; type: 'image/jpeg' | 'image/png' } | null;
+  origin: string | undefined;
+  makeQr: (payload: string) => Promise<Uint8Array>;
+}
+
+/**
+ * Writes one registration inside the caller's transaction: account, user, evidence, QR credential and mail. Throws
+ * 409 email_already_in_use / document_already_exists (DetailedProblem) or a Rejection (acs_id_already_in_use,
+ * qr_generation_failed), so that the caller's transaction keeps nothing of it. The bulk import (routes/bulk.ts)
+ * calls it once per row.
+ */
+export async function createSingle(tx: Queryable, s: NewSingle): Promise<SingleCreated> {
+  const { tenant, stamp, body, email, acsId, image } = s;
+  if (await emailInUse(tx, tenant, email)) throw emailTaken();
+  if (acsId !== null && (await acsIdInUse(tx, tenant, acsId))) throw new Rejection('acs_id_already_in_use');
+  const finalAcsId =
+    acsId ?? (s.acsIdSchema === 'wiegand' ? await freeWiegand(tx, tenant) : `S-${randomUUID().slice(0, 8)}`);
+  const username = body.username?.trim() || email;
+  const account = await tx.query<{ id: string }>(
+    `insert into accounts (tenant, username, first_name, last_name, email, roles, enrolled, acs_id, onboarding_status)
+     values ($1, $2, $3, $4, $5, array['user'], true, $6, 'completed')
+     on conflict do nothing returning id::text as id`,
+    [tenant, username, body.first_name?.trim() || null, body.last_name?.trim() || null, email, finalAcsId],
+  );
+  const accountId = account.rows[0]?.id;
+  if (!accountId) throw emailTaken();
+  const documentNumber =
+    body.mode === 'fields' ? (body.document_number as string).toUpperCase() : `SINGLE-${finalAcsId}`;
+  const { rows } = await tx.query<{ user_id: string }>(
+    `insert into users (tenant, account_id, username, first_name, last_name, email, acs_id, id_number,
+       birth_date, document_number, document_type, onboarding_date, active, onboarding_state, register_mode,
+       assisted_by, life_proofing_result, identity_proofing_result, ocr_integrity, document_validity,
+       selfie_authenticity, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, true, 'completed', 'administrative', $13,
+       'not_computed', 'not_computed', 'not_computed', 'not_computed', 'not_computed', $12)
+     on conflict do nothing returning user_id::text as user_id`,
+    [
+      tenant,
+      accountId,
+      username,
+      body.first_name?.trim() || username,
+      body.last_name?.trim() || '',
+      email,
+      finalAcsId,
+      body.id_number ? body.id_number.toUpperCase() : null,
+      body.birth_date ?? '1900-01-01',
+      documentNumber,
+      body.mode === 'fields' ? body.document_type : 'others',
+      stamp,
+      s.staff,
+    ],
+  );
+  const userId = rows[0]?.user_id;
+  // The only unique key left is the document number: another user holds it.
+  if (!userId)
+    throw new DetailedProblem(409, 'That document number is already registered.', 'document_already_exists', {
+      errors: [{ field: 'document_number', code: 'id_already_registered' }],
+    });
+  if (image) {
+    await tx.query(
+      `insert into user_evidences (tenant, user_id, kind, content_type, bytes, created_at)
+       values ($1, $2, 'selfie', $3, $4, $5)`,
+      [tenant, userId, image.type, image.bytes, stamp],
+    );
+  }
+  const sid = randomUUID();
+  try {
+    await s.makeQr(credentialPayload(tenant, finalAcsId, sid));
+  } catch {
+    throw new Rejection('qr_generation_failed');
+  }
+  await tx.query(
+    `insert into credentials (tenant, sid, user_id, credential_type, state, starts_at, ends_at, created_at)
+     values ($1, $2, $3, 'qr', 'active', $4, $5, $4)`,
+    [tenant, sid, userId, stamp, new Date(stamp.getTime() + QR_VALID_MS)],
+  );
+  let emailed = false;
+  if (body.send_qr_by_email) {
+    const link = `${s.origin ?? ''}/accreditations`;
+    await tx.query(
+      'insert into outbox (tenant, recipient, subject, body, link) values ($1, $2, $3, $4, $5)',
+      [
+        tenant,
+        email,
+        'Your access QR / Tu QR de acceso',
+        `Your access credential is ready. Sign in to see your QR: ${link}`,
+        link,
+      ],
+    );
+    emailed = true;
+  }
+  return { userId, sid, emailed };
+}
+
 /** A rejection by reason (spec §8), thrown to undo the transaction. */
-class Rejection extends Error {
+export class Rejection extends Error {
   constructor(readonly reason: string) {
     super(reason);
   }

@@ -59,6 +59,7 @@ export const screenComponents = {
   Administration: lazyScreen(portal, 'Administration'),
   SingleRegistration: lazyScreen(portal, 'SingleRegistration'),
   DelegatedFinishRegister: lazyScreen(portal, 'DelegatedFinishRegister'),
+  AddUsersFromPhotos: lazyScreen(portal, 'AddUsersFromPhotos'),
   AuditAccesses: lazyScreen(portal, 'AuditAccesses'),
   ActivateUsers: lazyScreen(portal, 'ActivateUsers'),
   CheckInterdictions: lazyScreen(portal, 'CheckInterdictions'),

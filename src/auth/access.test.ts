@@ -160,6 +160,9 @@ describe('portal entries (spec §2)', () => {
     expect(portal(person(['post_onboardings_assisted']), other)).toEqual(['assisted']);
     expect(portal(person(['post_visits_all']))).toEqual(['manageVisits']);
     expect(portal(person(['post_visits_me']))).toEqual([]);
+    // "add users from photos" is the bulk import, for whom may register people (post_singles).
+    const singles = portalEntries(person(['post_singles']), gambling);
+    expect(singles.map((e) => [e.id, e.screen])).toEqual([['addFromPhotos', 'AddUsersFromPhotos']]);
     expect(portal(person([...PERMISSIONS]))).toEqual([
       'manageUsers',
       'manageVisits',

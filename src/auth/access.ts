@@ -208,7 +208,7 @@ export function portalEntries(
     },
     {
       id: 'addFromPhotos',
-      screen: 'SingleRegistration',
+      screen: 'AddUsersFromPhotos',
       guard: 'singleRegistration',
       messageId: 'portal.addFromPhotos',
     },

@@ -215,6 +215,12 @@ export const screens = {
     guard: 'singleRegistration',
     layout: 'app',
   },
+  // The portal menu's "add users from photos" (spec §2; issue 12 bulk import): post_singles, like single enrolment.
+  AddUsersFromPhotos: {
+    path: '/bulk-registration',
+    guard: 'singleRegistration',
+    layout: 'app',
+  },
   AuditAccesses: {
     path: '/audit-accesses',
     guard: 'audit',

@@ -50,6 +50,7 @@ export function PortalManagement() {
 export { AuditAccesses } from '../audit/audit-accesses';
 export { PortalAccounts } from './accounts';
 export { Administration } from './administration';
+export { AddUsersFromPhotos } from './bulk-registration';
 export { DelegatedFinishRegister } from './delegated-finish-register';
 export { SingleRegistration } from './single-registration';
 export { PortalUserDetail } from './user-detail';

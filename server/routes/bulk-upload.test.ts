@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { BULK_LIMITS, type BulkLimits, readBulkUpload } from './bulk-upload';
+
+// The streamed reading of a bulk import's upload: limits while reading, zip bombs, headers that lie.
+
+function request(parts: { metadata?: string; media?: Uint8Array }): Request {
+  const body = new FormData();
+  if (parts.metadata !== undefined) body.append('metadata', new Blob([parts.metadata]), 'people.csv');
+  if (parts.media) body.append('media', new Blob([parts.media as Uint8Array<ArrayBuffer>]), 'photos.zip');
+  return new Request('http://localhost/api/public/singles/bulk', { method: 'POST', body });
+}
+
+const limits = (overrides: Partial<BulkLimits>): BulkLimits => ({ ...BULK_LIMITS, ...overrides });
+
+describe('readBulkUpload', () => {
+  it('reads the metadata and every picture of the zip', async () => {
+    const upload = await readBulkUpload(
+      request({
+        metadata: 'email\n',
+        media: zipSync({ 'a.jpg': new Uint8Array(10), 'dir/': new Uint8Array(0) }),
+      }),
+    );
+    expect(upload.metadata).toEqual({ name: 'people.csv', text: 'email\n' });
+    expect(upload.corrupt).toBe(false);
+    expect([...upload.pictures.keys()]).toEqual(['a.jpg']);
+  });
+
+  it('stops inflating a zip bomb at the picture limit and keeps reading the other entries', async () => {
+    // 50 MB of zeros deflate to about 50 KB.
+    const media = zipSync({ 'bomb.jpg': new Uint8Array(50_000_000), 'ok.jpg': new Uint8Array(1000).fill(1) });
+    const upload = await readBulkUpload(request({ metadata: '', media }));
+    expect(upload.oversized.get('bomb.jpg')).toBe(50_000_000);
+    expect(upload.pictures.get('ok.jpg')?.length).toBe(1000);
+    expect(upload.pictures.has('bomb.jpg')).toBe(false);
+  });
+
+  it('stops at the limit when a header declares a small size and the data inflates to more', async () => {
+    const media = zipSync({ 'liar.jpg': new Uint8Array(3_000_000).fill(1), 'ok.jpg': new Uint8Array(10) });
+    // The local header's uncompressed size (offset 22) says 10 bytes.
+    new DataView(media.buffer).setUint32(22, 10, true);
+    const upload = await readBulkUpload(request({ metadata: '', media }), limits({ imageBytes: 1_000_000 }));
+    const read = upload.oversized.get('liar.jpg') ?? 0;
+    expect(read).toBeGreaterThan(1_000_000);
+    expect(read).toBeLessThan(3_000_000);
+    expect(upload.pictures.has('ok.jpg')).toBe(true);
+  });
+
+  it('refuses pictures that add up to more than the inflated limit (413 media_too_large)', async () => {
+    const media = zipSync({ 'a.jpg': new Uint8Array(600_000), 'b.jpg': new Uint8Array(600_000) });
+    await expect(
+      readBulkUpload(request({ metadata: '', media }), limits({ inflatedBytes: 1_000_000 })),
+    ).rejects.toMatchObject({ problem: { status: 413, code: 'media_too_large' } });
+  });
+
+  it('refuses a body, a metadata file or a zip beyond their limits while reading', async () => {
+    const media = zipSync({ 'a.jpg': new Uint8Array(randomBytes(200_000)) });
+    await expect(
+      readBulkUpload(request({ metadata: '', media }), limits({ uploadBytes: 100_000 })),
+    ).rejects.toMatchObject({ problem: { status: 413, code: 'payload_too_large' } });
+    await expect(
+      readBulkUpload(request({ metadata: 'x'.repeat(2000) }), limits({ metadataBytes: 1000 })),
+    ).rejects.toMatchObject({ problem: { status: 413, code: 'metadata_too_large' } });
+    const many = zipSync(
+      Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`${i}.jpg`, new Uint8Array(1)])),
+    );
+    await expect(
+      readBulkUpload(request({ metadata: '', media: many }), limits({ entries: 4 })),
+    ).rejects.toMatchObject({ problem: { status: 422, code: 'too_many_elements' } });
+  });
+
+  it('calls a zip cut short, or bad compressed data, corrupt', async () => {
+    const noise = new Uint8Array(randomBytes(50_000));
+    const good = zipSync({ 'a.jpg': noise, 'b.jpg': noise });
+    expect((await readBulkUpload(request({ media: good.subarray(0, 60_000) }))).corrupt).toBe(true);
+    const bad = zipSync({ 'a.jpg': new Uint8Array(50_000).fill(3) }, { level: 9 });
+    bad.fill(0xff, 40, 60);
+    expect((await readBulkUpload(request({ media: bad }))).corrupt).toBe(true);
+    expect((await readBulkUpload(request({ media: new Uint8Array(3000).fill(9) }))).corrupt).toBe(true);
+  });
+
+  it('refuses a body that is not multipart', async () => {
+    const req = new Request('http://localhost/x', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    await expect(readBulkUpload(req)).rejects.toMatchObject({
+      problem: { status: 400, code: 'bad_request' },
+    });
+  });
+});

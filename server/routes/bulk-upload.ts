@@ -1,0 +1,279 @@
+// Reads the bulk import's multipart upload as it streams in (routes/bulk.ts): the `metadata` file into text and the
+// `media` zip through fflate's streaming reader, entry by entry, with every limit enforced while reading: the whole
+// body (BULK_MAX_UPLOAD_BYTES), the metadata (BULK_MAX_METADATA_BYTES), the number of entries, each picture's bytes
+// once inflated — by the size its header declares and by what it really inflates to, so a zip bomb is cut off after
+// at most one small slice past the limit — and all pictures together (BULK_MAX_INFLATED_BYTES).
+import busboy from 'busboy';
+import { Inflate, Unzip, type UnzipFile } from 'fflate';
+import {
+  BULK_IMAGE_MAX_BYTES,
+  BULK_MAX_INFLATED_BYTES,
+  BULK_MAX_METADATA_BYTES,
+  BULK_MAX_UPLOAD_BYTES,
+  BULK_MAX_ZIP_ENTRIES,
+} from '../../src/domain/bulk';
+import { HttpProblem } from '../problem';
+
+export interface BulkUpload {
+  metadata: { name: string; text: string } | null;
+  /** The zip was sent. */
+  media: boolean;
+  /** Not a zip, or a damaged one (a bad header, bad compressed data, an entry cut short). */
+  corrupt: boolean;
+  /** The pictures by their path in the zip. */
+  pictures: Map<string, Buffer>;
+  /** Entries larger than BULK_IMAGE_MAX_BYTES (declared or inflated): their size as far as it was read. */
+  oversized: Map<string, number>;
+}
+
+export interface BulkLimits {
+  uploadBytes: number;
+  metadataBytes: number;
+  imageBytes: number;
+  inflatedBytes: number;
+  entries: number;
+}
+
+export const BULK_LIMITS: BulkLimits = {
+  uploadBytes: BULK_MAX_UPLOAD_BYTES,
+  metadataBytes: BULK_MAX_METADATA_BYTES,
+  imageBytes: BULK_IMAGE_MAX_BYTES,
+  inflatedBytes: BULK_MAX_INFLATED_BYTES,
+  entries: BULK_MAX_ZIP_ENTRIES,
+};
+
+/** Compressed data is inflated this much at a time, so that one push cannot expand past a limit by much. */
+const SLICE = 1024;
+
+class TooLarge extends Error {
+  constructor(readonly inflated: number) {
+    super('image_too_large');
+  }
+}
+
+/** fflate decoders (deflate, stored) that stop inflating, and say so, once an entry passes `max` bytes. */
+function limitedDecoders(max: number) {
+  type OnData = (err: Error | null, data: Uint8Array, final: boolean) => void;
+  abstract class Limited {
+    ondata: OnData = () => {};
+    protected dead = false;
+    protected total = 0;
+    protected emit(data: Uint8Array, final: boolean) {
+      if (this.dead) return;
+      this.total += data.length;
+      if (this.total > max) {
+        this.dead = true;
+        this.ondata(new TooLarge(this.total), new Uint8Array(0), true);
+        return;
+      }
+      this.ondata(null, data, final);
+    }
+    abstract push(data: Uint8Array, final: boolean): void;
+  }
+  class LimitedInflate extends Limited {
+    static compression = 8;
+    private readonly inflate = new Inflate((data, final) => this.emit(data, final));
+    push(data: Uint8Array, final: boolean) {
+      for (let i = 0; i < data.length && !this.dead; i += SLICE) {
+        const last = i + SLICE >= data.length;
+        try {
+          this.inflate.push(data.subarray(i, i + SLICE), final && last);
+        } catch (error) {
+          this.dead = true;
+          this.ondata(error as Error, new Uint8Array(0), true);
+        }
+      }
+      if (data.length === 0 && !this.dead) {
+        try {
+          this.inflate.push(data, final);
+        } catch (error) {
+          this.dead = true;
+          this.ondata(error as Error, new Uint8Array(0), true);
+        }
+      }
+    }
+  }
+  class LimitedStored extends Limited {
+    static compression = 0;
+    push(data: Uint8Array, final: boolean) {
+      this.emit(data, final);
+    }
+  }
+  return [LimitedInflate, LimitedStored];
+}
+
+const problem = (status: number, detail: string, code: string) => new HttpProblem(status, detail, code);
+
+/**
+ * The upload of a bulk import, read as it streams. Throws 413 payload_too_large / metadata_too_large /
+ * media_too_large, 422 too_many_elements (entries), 400 bad_request (not multipart).
+ */
+export async function readBulkUpload(
+  request: Request,
+  limits: BulkLimits = BULK_LIMITS,
+): Promise<BulkUpload> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data/i.test(contentType) || !request.body)
+    throw problem(400, 'Send the metadata and the zip as multipart/form-data.', 'bad_request');
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limits.uploadBytes)
+    throw problem(413, `The upload is larger than ${limits.uploadBytes} bytes.`, 'payload_too_large');
+
+  const upload: BulkUpload = {
+    metadata: null,
+    media: false,
+    corrupt: false,
+    pictures: new Map(),
+    oversized: new Map(),
+  };
+  let failure: HttpProblem | null = null;
+  const fail = (p: HttpProblem) => {
+    failure ??= p;
+  };
+  let inflatedTotal = 0;
+  let entries = 0;
+  const pending = new Set<string>();
+
+  const onEntry = (file: UnzipFile) => {
+    entries += 1;
+    if (entries > limits.entries) {
+      fail(problem(422, `The zip holds more than ${limits.entries} entries.`, 'too_many_elements'));
+      return;
+    }
+    const name = file.name.replace(/^\.\//, '');
+    const directory = name.endsWith('/');
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    pending.add(name);
+    file.ondata = (error, data, final) => {
+      if (error instanceof TooLarge) {
+        upload.oversized.set(name, error.inflated);
+        chunks.length = 0;
+        inflatedTotal -= size;
+        pending.delete(name);
+        return;
+      }
+      if (error) {
+        upload.corrupt = true;
+        pending.delete(name);
+        return;
+      }
+      if (!directory && data.length > 0) {
+        size += data.length;
+        inflatedTotal += data.length;
+        if (inflatedTotal > limits.inflatedBytes) {
+          fail(
+            problem(
+              413,
+              `The pictures add up to more than ${limits.inflatedBytes} bytes.`,
+              'media_too_large',
+            ),
+          );
+          return;
+        }
+        chunks.push(data);
+      }
+      if (final) {
+        pending.delete(name);
+        if (!directory) upload.pictures.set(name, Buffer.concat(chunks));
+      }
+    };
+    // A header that declares too much is not inflated at all.
+    if (!directory && (file.originalSize ?? 0) > limits.imageBytes) {
+      upload.oversized.set(name, file.originalSize ?? 0);
+      pending.delete(name);
+      file.ondata = () => {};
+    }
+    file.start();
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: 2, fields: 8, parts: 10, fileSize: limits.uploadBytes },
+      });
+    } catch {
+      reject(problem(400, 'The multipart body is not valid.', 'bad_request'));
+      return;
+    }
+    bb.on('file', (field, stream, info) => {
+      if (field === 'metadata') {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        stream.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limits.metadataBytes) {
+            fail(
+              problem(
+                413,
+                `The metadata is larger than ${limits.metadataBytes} bytes.`,
+                'metadata_too_large',
+              ),
+            );
+            return;
+          }
+          chunks.push(chunk);
+        });
+        stream.on('end', () => {
+          if (size <= limits.metadataBytes)
+            upload.metadata = { name: info.filename ?? '', text: Buffer.concat(chunks).toString('utf8') };
+        });
+      } else if (field === 'media') {
+        upload.media = true;
+        const unzip = new Unzip(onEntry);
+        for (const decoder of limitedDecoders(limits.imageBytes)) unzip.register(decoder as never);
+        let seen = false;
+        stream.on('data', (chunk: Buffer) => {
+          if (upload.corrupt || failure) return;
+          seen = true;
+          try {
+            unzip.push(chunk, false);
+          } catch {
+            upload.corrupt = true;
+          }
+        });
+        stream.on('end', () => {
+          if (upload.corrupt || failure) return;
+          try {
+            if (seen) unzip.push(new Uint8Array(0), true);
+          } catch {
+            upload.corrupt = true;
+          }
+          // Nothing read, or an entry cut short: not a (whole) zip.
+          if (!seen || entries === 0 || pending.size > 0) upload.corrupt = true;
+        });
+      } else {
+        stream.resume();
+      }
+    });
+    bb.on('error', () => reject(problem(400, 'The multipart body is not valid.', 'bad_request')));
+    bb.on('close', () => resolve());
+
+    (async () => {
+      const reader = (request.body as ReadableStream<Uint8Array>).getReader();
+      let total = 0;
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          total += value.length;
+          if (total > limits.uploadBytes)
+            fail(problem(413, `The upload is larger than ${limits.uploadBytes} bytes.`, 'payload_too_large'));
+          if (failure) {
+            await reader.cancel();
+            reject(failure);
+            return;
+          }
+          if (!bb.write(value)) await new Promise((r) => bb.once('drain', r));
+        }
+        bb.end();
+      } catch {
+        reject(problem(400, 'The upload was interrupted.', 'bad_request'));
+      }
+    })();
+  });
+  if (failure) throw failure;
+  return upload;
+}

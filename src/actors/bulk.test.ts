@@ -1,0 +1,76 @@
+import { zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { checkBulkFiles, listZip } from './bulk';
+
+// The browser's check before upload (issue 12): the zip's listing, the metadata, and every row against both.
+
+const jpeg = (size: number) => new Uint8Array(size).fill(7);
+const zipFile = (entries: Record<string, Uint8Array>) =>
+  new File([zipSync(entries) as Uint8Array<ArrayBuffer>], 'photos.zip', { type: 'application/zip' });
+const csv = (text: string, name = 'people.csv') => new File([text], name, { type: 'text/csv' });
+const HEADER = 'email,first_name,last_name,acs_id,image\n';
+
+describe('listZip', () => {
+  it('lists the pictures with their inflated sizes, without folders', async () => {
+    const listing = await listZip(zipFile({ 'a.jpg': jpeg(20_000), 'photos/': new Uint8Array(0) }));
+    expect([...(listing ?? [])]).toEqual([['a.jpg', 20_000]]);
+  });
+
+  it('finds no zip in a damaged or empty file', async () => {
+    expect(await listZip(new File([new Uint8Array(4000).fill(3)], 'x.zip'))).toBeNull();
+    const whole = zipSync({ 'a.jpg': jpeg(20_000) });
+    expect(
+      await listZip(new File([whole.subarray(0, whole.length - 10) as Uint8Array<ArrayBuffer>], 'x.zip')),
+    ).toBeNull();
+    expect(await listZip(zipFile({}))).toBeNull();
+  });
+});
+
+describe('checkBulkFiles', () => {
+  const media = zipFile({ 'ane.jpg': jpeg(20_000), 'jon.jpg': jpeg(20_000), 'tiny.jpg': jpeg(100) });
+
+  it('passes a selection whose every row is good', async () => {
+    const metadata = csv(`${HEADER}ane@x.es,Ane,Etxeberria,A-1,ane.jpg\njon@x.es,Jon,Ruiz,A-2,jon.jpg\n`);
+    expect(await checkBulkFiles({ metadata, media, acsIdSchema: 'string64' })).toEqual({
+      rows: 2,
+      problems: [],
+      fatal: null,
+    });
+  });
+
+  it('names each row that is wrong', async () => {
+    const metadata = csv(
+      `${HEADER}ane@x.es,Ane,Etxeberria,A-1,ane.jpg\nane@x.es,Jon,Ruiz,A-2,missing.jpg\nkoldo@x.es,Koldo,Lete,70000,tiny.jpg\n`,
+    );
+    const result = await checkBulkFiles({ metadata, media, acsIdSchema: 'wiegand' });
+    expect(result.problems).toEqual([
+      { row: 1, field: 'acs_id', code: 'wiegand_range' },
+      { row: 2, field: 'email', code: 'duplicate_row' },
+      { row: 2, field: 'acs_id', code: 'wiegand_range' },
+      { row: 2, field: 'image', code: 'image_not_found' },
+      { row: 3, field: 'acs_id', code: 'wiegand_range' },
+      { row: 3, field: 'image', code: 'delegated_image_too_small' },
+    ]);
+  });
+
+  it('refuses invalid metadata, too many elements and a corrupt zip as a whole', async () => {
+    expect(
+      (await checkBulkFiles({ metadata: csv('[{"email":', 'p.json'), media, acsIdSchema: 'string64' })).fatal,
+    ).toEqual({ code: 'metadata_invalid' });
+    const many = HEADER + Array.from({ length: 1001 }, (_, i) => `p${i}@x.es,A,B,A-${i},ane.jpg\n`).join('');
+    expect((await checkBulkFiles({ metadata: csv(many), media, acsIdSchema: 'string64' })).fatal).toEqual({
+      code: 'too_many_elements',
+      count: 1001,
+    });
+    const broken = new File([new Uint8Array(4000).fill(1)], 'photos.zip');
+    expect(
+      (
+        await checkBulkFiles({
+          metadata: csv(`${HEADER}a@x.es,A,B,A-1,ane.jpg\n`),
+          media: broken,
+          acsIdSchema: 'string64',
+        })
+      ).fatal,
+    ).toEqual({ code: 'media_corrupt' });
+  });
+});

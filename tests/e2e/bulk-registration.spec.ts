@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { seededUser } from '../../server/db/seed-users';
+import { parseCsv } from '../../src/domain/csv';
+import { expectAccessible } from './support';
+
+// Issue 12 "Add users from photos" on a phone, as a user manager: the portal's entry leads to AddUsersFromPhotos; a
+// metadata file with wrong rows is refused in the browser, naming each row; the corrected one with the fixture zip
+// (scripts/make-fixtures.mjs: three photos) registers two people and reports the third (an email already in use)
+// as rejected; the result csv downloads and reads back; the new people are in PortalUsers by email. axe on every
+// step in es, en and eu.
+
+type Lang = 'es' | 'en' | 'eu';
+const catalogue = Object.fromEntries(
+  (['es', 'en', 'eu'] as const).map((lang) => [
+    lang,
+    JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<string, string>,
+  ]),
+) as Record<Lang, Record<string, string>>;
+const t = (lang: Lang, id: string) => catalogue[lang][id] as string;
+
+const ZIP = 'tests/fixtures/generated/bulk-photos.zip';
+const HEADER = 'email,first_name,last_name,acs_id,image\r\n';
+
+async function logIn(page: Page, username: string) {
+  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
+  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
+  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
+  await page
+    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
+    .click();
+}
+
+const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+async function chooseMetadata(page: Page, text: string) {
+  await page.locator('#bulk-metadata').setInputFiles({
+    name: 'people.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(text, 'utf8'),
+  });
+}
+
+for (const lang of ['es', 'en', 'eu'] as const) {
+  test(`a user manager adds users from photos: wrong rows refused in the browser, one rejected by the server (${lang})`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const id = stamp();
+    const ane = `ane-${id}@bulk.example.test`;
+    const jon = `jon-${id}@bulk.example.test`;
+    const taken = seededUser('gambling', 23).email;
+
+    await page.goto('/');
+    await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
+    await page.goto('/portal-management');
+    await logIn(page, 'usermanager');
+    await page.getByTestId('portal-addFromPhotos').click();
+    await expect(page).toHaveURL(/\/bulk-registration$/);
+    await expect(page.locator('[data-screen="AddUsersFromPhotos"]')).toBeVisible();
+    await expect(page.getByRole('heading', { name: t(lang, 'screen.AddUsersFromPhotos') })).toBeVisible();
+    await expectAccessible(page);
+
+    // Checked in the browser: a photo named but absent from the zip, a malformed email, a repeated acs_id.
+    await chooseMetadata(
+      page,
+      `${HEADER}${ane},Ane,Etxeberria,BULK-${id}-1,photos/ane.jpg\r\n` +
+        `not-an-email,Jon,Ruiz,BULK-${id}-2,photos/absent.jpg\r\n` +
+        `${jon},Jon,Ruiz,BULK-${id}-1,photos/jon.jpg\r\n`,
+    );
+    await page.locator('#bulk-media').setInputFiles(ZIP);
+    const invalid = page.getByTestId('bulk-invalid');
+    await expect(invalid).toHaveAttribute('data-error', 'invalid_rows');
+    await expect(page.getByTestId('bulk-problem-2')).toHaveCount(2);
+    await expect(invalid).toContainText(t(lang, 'bulk.reason.image_not_found'));
+    await expect(invalid).toContainText(t(lang, 'common.errors.wrong_format'));
+    await expect(page.getByTestId('bulk-problem-3')).toContainText(t(lang, 'bulk.reason.duplicate_row'));
+    await expect(page.getByRole('button', { name: t(lang, 'bulk.upload') })).toHaveCount(0);
+    await expectAccessible(page);
+    await page.screenshot({ path: `test-results/bulk-invalid-${lang}.png`, fullPage: true });
+
+    // The corrected file: two new people and one whose email is already in use (only the server knows).
+    await chooseMetadata(
+      page,
+      `${HEADER}${ane},Ane,Etxeberria,BULK-${id}-1,photos/ane.jpg\r\n` +
+        `${jon},Jon,Ruiz,BULK-${id}-2,photos/jon.jpg\r\n` +
+        `${taken},Miren,Aranburu,BULK-${id}-3,photos/miren.jpg\r\n`,
+    );
+    await expect(page.getByTestId('bulk-ready')).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: t(lang, 'bulk.upload') }).click();
+
+    const results = page.getByTestId('bulk-results');
+    await expect(results).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('bulk-row-1')).toHaveAttribute('data-outcome', 'accepted');
+    await expect(page.getByTestId('bulk-row-2')).toHaveAttribute('data-outcome', 'accepted');
+    await expect(page.getByTestId('bulk-row-3')).toHaveAttribute('data-outcome', 'rejected');
+    await expect(page.getByTestId('bulk-row-3')).toContainText(t(lang, 'common.errors.email_already_in_use'));
+    await expectAccessible(page);
+    await page.screenshot({ path: `test-results/bulk-results-${lang}.png`, fullPage: true });
+
+    // The result table as csv: the header in the portal's language, one record per row, formulas neutralised.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: t(lang, 'bulk.download') }).click(),
+    ]);
+    const csv = readFileSync((await download.path()) as string, 'utf8');
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    const records = parseCsv(csv);
+    expect(records[0]).toEqual(
+      ['bulk.col.row', 'bulk.col.email', 'bulk.col.outcome', 'bulk.col.reason', 'bulk.col.userId'].map(
+        (key) => t(lang, key),
+      ),
+    );
+    expect(records.slice(1).map((r) => [r[0], r[1], r[2]])).toEqual([
+      ['1', ane, t(lang, 'bulk.outcome.accepted')],
+      ['2', jon, t(lang, 'bulk.outcome.accepted')],
+      ['3', taken, t(lang, 'bulk.outcome.rejected')],
+    ]);
+    expect(records[3]?.[3]).toContain(t(lang, 'common.errors.email_already_in_use'));
+
+    // The good rows are users now: PortalUsers finds each by email.
+    await page.goto('/users');
+    for (const email of [ane, jon]) {
+      await page.getByTestId('users-search').fill(email);
+      await page.getByTestId('users-search').press('Enter');
+      await expect(page.getByTestId('users').locator('tbody tr')).toHaveCount(1);
+      await expect(page.getByTestId('users')).toContainText(email);
+    }
+  });
+}
+
+test('a damaged zip and too many elements are refused before anything is sent', async ({ page }) => {
+  const lang: Lang = 'en';
+  await page.goto('/');
+  await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
+  await page.goto('/bulk-registration');
+  await logIn(page, 'usermanager');
+  await expect(page.locator('[data-screen="AddUsersFromPhotos"]')).toBeVisible();
+  const zip = readFileSync(ZIP);
+  await chooseMetadata(page, `${HEADER}a@bulk.example.test,Ane,Etxeberria,BULK-Z,photos/ane.jpg\r\n`);
+  await page.locator('#bulk-media').setInputFiles({
+    name: 'photos.zip',
+    mimeType: 'application/zip',
+    buffer: zip.subarray(0, zip.length - 30),
+  });
+  await expect(page.getByTestId('bulk-invalid')).toHaveAttribute('data-error', 'media_corrupt');
+  await expect(page.getByTestId('bulk-invalid')).toContainText(t(lang, 'bulk.problem.media_corrupt'));
+
+  await page.locator('#bulk-media').setInputFiles(ZIP);
+  const many = Array.from(
+    { length: 1001 },
+    (_, i) => `p${i}@bulk.example.test,A,B,M-${i},photos/ane.jpg\r\n`,
+  );
+  await chooseMetadata(page, HEADER + many.join(''));
+  await expect(page.getByTestId('bulk-invalid')).toHaveAttribute('data-error', 'too_many_elements');
+  await expect(page.getByTestId('bulk-invalid')).toContainText(/1[,.\s]?001/);
+  await expectAccessible(page);
+});
