@@ -17,11 +17,13 @@ import { singlesRoutes } from './routes/singles';
 import { usersRoutes } from './routes/users';
 import { visitsRoutes } from './routes/visits';
 import { applySecurityHeaders } from './security-headers';
+import { createReadiness } from './readiness';
 import { staticFiles } from './static-files';
 
 export type App = Hono<AppEnv>;
 
-export function createApp(deps: AppDeps): App {
+export function createApp(given: AppDeps): App {
+  const deps: AppDeps = { ...given, readiness: given.readiness ?? createReadiness() };
   const app = new Hono<AppEnv>();
 
   app.use(requestLog(deps.logger));
