@@ -21,19 +21,13 @@ import { formatTable } from '../scripts/table';
 import { startServer } from '../server/main';
 import { basicEngine } from '../server/onboarding/engine';
 import { API_P99_BUDGET_MS, measureApiLatency } from './api-latency';
+import { benchArgs, type Part } from './args';
 import { CLUSTER_HEADERS, clusterBench } from './cluster';
 import { benchEngine, ENGINE_BUDGET_MS } from './engine';
-import { benchArgs, type Part } from './args';
 import { runLighthouse } from './lighthouse';
 
 const DIST = 'dist';
 const KB = 1024;
-
-interface Budget {
-  name: string;
-  bytes: number;
-  limit: number;
-}
 
 const gz = (file: string) => gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;

@@ -7,6 +7,7 @@ import { requestLog } from './middleware/request-log';
 import { requireTenant } from './middleware/tenant';
 import { onboardingRoutes } from './onboarding/routes';
 import { HttpProblem, makeProblem, problemResponse } from './problem';
+import { createReadiness } from './readiness';
 import { accountsRoutes } from './routes/accounts';
 import { auditRoutes } from './routes/audit';
 import { credentialResetRoutes } from './routes/credential-reset';
@@ -17,7 +18,6 @@ import { singlesRoutes } from './routes/singles';
 import { usersRoutes } from './routes/users';
 import { visitsRoutes } from './routes/visits';
 import { applySecurityHeaders } from './security-headers';
-import { createReadiness } from './readiness';
 import { staticFiles } from './static-files';
 
 export type App = Hono<AppEnv>;
