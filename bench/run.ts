@@ -14,24 +14,20 @@
 // Exits non-zero when a budget is exceeded, so the bench is a check and not only a printout.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, devices } from '@playwright/test';
 import { formatTable } from '../scripts/table';
 import { startServer } from '../server/main';
+import { basicEngine } from '../server/onboarding/engine';
 import { API_P99_BUDGET_MS, measureApiLatency } from './api-latency';
+import { benchArgs, type Part } from './args';
 import { CLUSTER_HEADERS, clusterBench } from './cluster';
 import { benchEngine, ENGINE_BUDGET_MS } from './engine';
 import { runLighthouse } from './lighthouse';
 
 const DIST = 'dist';
 const KB = 1024;
-
-interface Budget {
-  name: string;
-  bytes: number;
-  limit: number;
-}
 
 const gz = (file: string) => gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
@@ -70,7 +66,13 @@ function entryClosure(): string[] {
  * Content-Encoding, asked with HEAD of a server running on the build.
  */
 async function transferredSizes(files: string[]): Promise<Map<string, { bytes: number; coding: string }>> {
-  const server = await startServer({ port: 0, dataDir: 'memory://', logLevel: 'silent' });
+  const server = await startServer({
+    port: 0,
+    dataDir: 'memory://',
+    logLevel: 'silent',
+    // Bytes only: the basic engine (no models to load).
+    onboarding: { engine: basicEngine },
+  });
   try {
     const sizes = new Map<string, { bytes: number; coding: string }>();
     for (const file of files) {
@@ -91,7 +93,13 @@ async function transferredSizes(files: string[]): Promise<Map<string, { bytes: n
 }
 
 async function firstScreenFiles(): Promise<{ js: string[]; css: string[] }> {
-  const server = await startServer({ port: 0, dataDir: 'memory://', logLevel: 'silent' });
+  const server = await startServer({
+    port: 0,
+    dataDir: 'memory://',
+    logLevel: 'silent',
+    // Bytes only: the basic engine (no models to load).
+    onboarding: { engine: basicEngine },
+  });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
@@ -234,167 +242,190 @@ async function measureImagePreparation(): Promise<{
 }
 
 async function main() {
-  build();
-  const assets = readdirSync(join(DIST, 'assets'))
-    .filter((f) => f.endsWith('.js') || f.endsWith('.css'))
-    .map((f) => `assets/${f}`);
-  const wire = await transferredSizes(assets);
-  const sizes = new Map(
-    assets.map((f) => [
-      f,
-      {
-        raw: statSync(join(DIST, f)).size,
-        gz: gz(f),
-        transferred: wire.get(f)?.bytes ?? 0,
-        coding: wire.get(f)?.coding ?? 'identity',
-      },
-    ]),
-  );
-  const entry = entryClosure();
-  const first = await firstScreenFiles();
-  const sumOf = (key: 'raw' | 'gz' | 'transferred') => (files: string[]) =>
-    files.reduce((n, f) => n + (sizes.get(f)?.[key] ?? 0), 0);
-  const sum = sumOf('gz');
-  const sent = sumOf('transferred');
-  const raw = sumOf('raw');
+  const { parts, out } = benchArgs(process.argv.slice(2));
+  const runs = (part: Part) => parts.includes(part);
+  console.log(`Bench parts: ${parts.join(', ')}; results to ${out}`);
+  const results: Record<string, unknown> = { date: new Date().toISOString(), parts };
+  const report: string[][] = [];
+  let over = false;
+  const row = (measure: string, value: string, budget: string, ok: boolean | null, note = '') => {
+    report.push([measure, value, budget, ok === null ? note : ok ? 'ok' : 'OVER']);
+    if (ok === false) over = true;
+  };
 
-  const chunkRows = [...sizes.entries()]
-    .sort((a, b) => b[1].transferred - a[1].transferred)
-    .map(([file, s]) => [
-      file.replace('assets/', ''),
-      kb(s.raw),
-      kb(s.gz),
-      `${kb(s.transferred)} ${s.coding}`,
-      entry.includes(file)
-        ? 'entry'
-        : first.js.includes(file) || first.css.includes(file)
-          ? 'first screen'
-          : 'lazy',
-    ]);
-  console.log('\nChunks: raw, gzip level 9, and what the server sends for Accept-Encoding: br, gzip\n');
-  console.log(formatTable(['file', 'raw', 'gzip', 'transferred', 'loaded'], chunkRows));
-
-  const enrolment = await enrolmentPathFiles();
-  const budgets: Budget[] = [
-    { name: 'entry JS transferred (index.html + static imports)', bytes: sent(entry), limit: 130 * KB },
-    {
-      name: `enrolment path JS transferred, login to QR in Chromium (${enrolment.length} files, workers included)`,
-      bytes: sent(enrolment),
-      limit: 220 * KB,
-    },
-  ];
-  const media = await measureImagePreparation();
-  const lighthouse = await runLighthouse();
-  const imageBudgetMs = 250;
-  const api = await measureApiLatency();
-  const detail = (files: string[]) => `raw ${kb(raw(files))}, gzip ${kb(sum(files))}`;
-  const engine = await benchEngine();
-  const report = [
-    ...budgets.map((b) => [b.name, kb(b.bytes), kb(b.limit), b.bytes <= b.limit ? 'ok' : 'OVER']),
-    [
+  // The bundle: built once for the parts that read it (bytes, enrolment, lighthouse).
+  if (runs('bytes') || runs('enrolment') || runs('lighthouse')) build();
+  if (runs('bytes') || runs('enrolment')) {
+    const assets = readdirSync(join(DIST, 'assets'))
+      .filter((f) => f.endsWith('.js') || f.endsWith('.css'))
+      .map((f) => `assets/${f}`);
+    const wire = await transferredSizes(assets);
+    const sizes = new Map(
+      assets.map((f) => [
+        f,
+        {
+          raw: statSync(join(DIST, f)).size,
+          gz: gz(f),
+          transferred: wire.get(f)?.bytes ?? 0,
+          coding: wire.get(f)?.coding ?? 'identity',
+        },
+      ]),
+    );
+    const sumOf = (key: 'raw' | 'gz' | 'transferred') => (files: string[]) =>
+      files.reduce((n, f) => n + (sizes.get(f)?.[key] ?? 0), 0);
+    const sum = sumOf('gz');
+    const sent = sumOf('transferred');
+    const raw = sumOf('raw');
+    const detail = (files: string[]) => `raw ${kb(raw(files))}, gzip ${kb(sum(files))}`;
+    results.chunks = Object.fromEntries(sizes);
+    if (runs('bytes')) {
+      const entry = entryClosure();
+      const first = await firstScreenFiles();
+      const chunkRows = [...sizes.entries()]
+        .sort((a, b) => b[1].transferred - a[1].transferred)
+        .map(([file, s]) => [
+          file.replace('assets/', ''),
+          kb(s.raw),
+          kb(s.gz),
+          `${kb(s.transferred)} ${s.coding}`,
+          entry.includes(file)
+            ? 'entry'
+            : first.js.includes(file) || first.css.includes(file)
+              ? 'first screen'
+              : 'lazy',
+        ]);
+      console.log('\nChunks: raw, gzip level 9, and what the server sends for Accept-Encoding: br, gzip\n');
+      console.log(formatTable(['file', 'raw', 'gzip', 'transferred', 'loaded'], chunkRows));
+      row(
+        'entry JS transferred (index.html + static imports)',
+        kb(sent(entry)),
+        kb(130 * KB),
+        sent(entry) <= 130 * KB,
+      );
+      row('  entry JS', kb(sent(entry)), '—', null, detail(entry));
+      row(
+        'first screen JS transferred (file bodies), measured in Chromium',
+        kb(sent(first.js)),
+        '—',
+        null,
+        `${first.js.length} files; ${detail(first.js)}`,
+      );
+      row(
+        'first screen CSS transferred',
+        kb(sent(first.css)),
+        '—',
+        null,
+        `${first.css.length} files; ${detail(first.css)}`,
+      );
+      results.entry = { files: entry, gzip: sum(entry), raw: raw(entry), transferred: sent(entry) };
+      results.firstScreen = {
+        js: first.js,
+        jsGzip: sum(first.js),
+        jsTransferred: sent(first.js),
+        css: first.css,
+        cssGzip: sum(first.css),
+        cssTransferred: sent(first.css),
+      };
+    }
+    if (runs('enrolment')) {
+      const enrolment = await enrolmentPathFiles();
+      row(
+        `enrolment path JS transferred, login to QR in Chromium (${enrolment.length} files, workers included)`,
+        kb(sent(enrolment)),
+        kb(220 * KB),
+        sent(enrolment) <= 220 * KB,
+      );
+      row('  enrolment path JS', kb(sent(enrolment)), '—', null, detail(enrolment));
+      results.enrolmentPath = { js: enrolment, gzip: sum(enrolment), transferred: sent(enrolment) };
+    }
+  }
+  if (runs('media')) {
+    const media = await measureImagePreparation();
+    const imageBudgetMs = 250;
+    row(
       `12 MP photo → upload-ready JPEG (${media.size}, ${kb(media.bytes)}), median of 6 warm runs`,
       `${media.median.toFixed(0)} ms`,
       `${imageBudgetMs} ms`,
-      media.median <= imageBudgetMs ? 'ok' : 'OVER',
-    ],
-    ['  the same, first run (worker start-up included)', `${media.cold.toFixed(0)} ms`, '—', ''],
-    [
-      'reference engine: document + selfie result (passport MRZ + face match), median of 5',
-      `${engine.median.toFixed(0)} ms`,
-      `${ENGINE_BUDGET_MS} ms`,
-      engine.median <= ENGINE_BUDGET_MS ? 'ok' : 'OVER',
-    ],
-    [
-      '  the engine warm-up (models and OCR worker, once per process)',
-      `${engine.warmUpMs.toFixed(0)} ms`,
-      '—',
-      '',
-    ],
-    ...api.flatMap((a) => [
-      [
+      media.median <= imageBudgetMs,
+    );
+    row('  the same, first run (worker start-up included)', `${media.cold.toFixed(0)} ms`, '—', null);
+    results.imagePreparation = media;
+  }
+  let lighthouse: Awaited<ReturnType<typeof runLighthouse>> | undefined;
+  if (runs('lighthouse')) {
+    lighthouse = await runLighthouse();
+    results.lighthouse = lighthouse;
+    if (lighthouse.budgets.some((b) => !b.ok)) over = true;
+  }
+  if (runs('api')) {
+    const api = await measureApiLatency();
+    for (const a of api) {
+      row(
         `API ${a.name} at ${a.rate}/s for ${a.seconds} s (${a.requests} requests, as ${a.as}): p99, errors`,
         `${a.p99} ms, ${a.errors}`,
         `${API_P99_BUDGET_MS} ms, 0`,
-        a.ok ? 'ok' : 'OVER',
-      ],
-      [
-        `  the same: p50, p90, max; server CPU per request`,
+        a.ok,
+      );
+      row(
+        '  the same: p50, p90, max; server CPU per request',
         `${a.p50}/${a.p90}/${a.max} ms; ${a.serverCpuMsPerRequest} ms`,
         '—',
-        '',
-      ],
-    ]),
-    [
-      'first screen JS transferred, measured in Chromium',
-      kb(sent(first.js)),
-      '—',
-      `${first.js.length} files; ${detail(first.js)}`,
-    ],
-    [
-      'first screen CSS transferred',
-      kb(sent(first.css)),
-      '—',
-      `${first.css.length} files; ${detail(first.css)}`,
-    ],
-    ['  entry JS', kb(sent(entry)), '—', detail(entry)],
-    ['  enrolment path JS', kb(sent(enrolment)), '—', detail(enrolment)],
-  ];
-  console.log('\nBudgets (bytes are what is transferred with Accept-Encoding: br, gzip)\n');
-  console.log(formatTable(['measure', 'value', 'budget', 'result'], report));
-
-  // The API read through HAProxy with 1 and 2 server processes (bench/cluster.ts); no budget, a comparison.
-  const cluster = await clusterBench();
-  console.log(`\nAPI read (GET /api/internal/facilities) through HAProxy, 1 vs 2 processes, 10 s per rate\n`);
-  console.log(formatTable(CLUSTER_HEADERS, cluster.rows));
-
-  mkdirSync('bench/results', { recursive: true });
-  writeFileSync(
-    'bench/results/latest.json',
-    `${JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        entry: { files: entry, gzip: sum(entry), raw: raw(entry), transferred: sent(entry) },
-        firstScreen: {
-          js: first.js,
-          jsGzip: sum(first.js),
-          jsTransferred: sent(first.js),
-          css: first.css,
-          cssGzip: sum(first.css),
-          cssTransferred: sent(first.css),
-        },
-        enrolmentPath: { js: enrolment, gzip: sum(enrolment), transferred: sent(enrolment) },
-        chunks: Object.fromEntries(sizes),
-        imagePreparation: media,
-        lighthouse,
-        apiLatency: api,
-        cluster: cluster.runs,
-        engine,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  console.log('\nLighthouse, mobile preset (150 ms RTT, 1.6 Mbps, 4× CPU), median of 3 runs\n');
-  console.log(
-    formatTable(
-      ['screen', 'measure', 'value', 'budget', 'result'],
-      lighthouse.budgets.map((b) => [b.screen, b.measure, b.value, b.budget, b.ok ? 'ok' : 'over']),
-    ),
-  );
-  for (const s of lighthouse.screens) {
-    if (s.failedAudits.length > 0) console.log(`${s.screen}: failed audits: ${s.failedAudits.join(', ')}`);
+        null,
+      );
+    }
+    results.apiLatency = api;
   }
-  console.log('\nWritten to bench/results/latest.json');
-  if (
-    budgets.some((b) => b.bytes > b.limit) ||
-    media.median > imageBudgetMs ||
-    lighthouse.budgets.some((b) => !b.ok) ||
-    api.some((a) => !a.ok) ||
-    engine.median > ENGINE_BUDGET_MS
-  ) {
+  if (runs('engine')) {
+    const engine = await benchEngine();
+    row(
+      'reference engine: document + selfie result (passport MRZ + face match), median of 5',
+      `${engine.median.toFixed(0)} ms`,
+      `${ENGINE_BUDGET_MS} ms`,
+      engine.median <= ENGINE_BUDGET_MS,
+    );
+    row(
+      '  the engine warm-up (models and OCR worker, once per process)',
+      `${engine.warmUpMs.toFixed(0)} ms`,
+      '—',
+      null,
+    );
+    results.engine = engine;
+  }
+  if (report.length > 0) {
+    console.log('\nBudgets (bytes are what is transferred with Accept-Encoding: br, gzip)\n');
+    console.log(formatTable(['measure', 'value', 'budget', 'result'], report));
+  }
+  if (runs('cluster')) {
+    // The API read through HAProxy with 1 and 2 server processes (bench/cluster.ts); no budget, a comparison.
+    const cluster = await clusterBench();
+    console.log(
+      '\nAPI read (GET /api/internal/facilities) through HAProxy, 1 vs 2 processes, 10 s per rate\n',
+    );
+    console.log(formatTable(CLUSTER_HEADERS, cluster.rows));
+    results.cluster = cluster.runs;
+  }
+  if (lighthouse) {
+    console.log('\nLighthouse, mobile preset (150 ms RTT, 1.6 Mbps, 4× CPU), median of 3 runs\n');
+    console.log(
+      formatTable(
+        ['screen', 'measure', 'value', 'budget', 'result'],
+        lighthouse.budgets.map((b) => [b.screen, b.measure, b.value, b.budget, b.ok ? 'ok' : 'over']),
+      ),
+    );
+    for (const s of lighthouse.screens) {
+      if (s.failedAudits.length > 0) console.log(`${s.screen}: failed audits: ${s.failedAudits.join(', ')}`);
+    }
+  }
+  results.over = over;
+  mkdirSync(dirname(resolve(out)), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWritten to ${out}`);
+  if (over) {
     console.error('A budget is exceeded.');
     process.exitCode = 1;
   }
 }
 
 await main();
+// The servers' worker threads (OCR) would keep the process alive.
+process.exit(process.exitCode ?? 0);

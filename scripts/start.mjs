@@ -6,8 +6,14 @@ import { buildIfNeeded } from './build-if-needed.mjs';
 buildIfNeeded();
 register();
 const { main } = await import('../server/main.ts');
-await main();
+const started = performance.now();
+const running = await main();
 const port = process.env.PORT ?? 8080;
+// /health answers 503 until the biometric engine has loaded its models (server/readiness.ts): say so, and
+// give the addresses once the portal is ready for a person.
+console.log('Loading the biometric engine (face models, OCR)…');
+await running.ready;
+console.log(`Ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 if (process.env.PUBLIC_URL) console.log(`Sign-in answers only at PUBLIC_URL: ${process.env.PUBLIC_URL}`);
 else console.log(`Tenants: gambling → http://localhost:${port}   demo → http://demo.localhost:${port}`);
 const { configFromEnv } = await import('../server/config.ts');

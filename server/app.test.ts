@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from './app';
 import type { Db } from './db/db';
+import type { Logger } from './logger';
+import { startServer } from './main';
+import { basicEngine } from './onboarding/engine';
+import { createReadiness } from './readiness';
 import { SECURITY_HEADERS } from './security-headers';
 import {
   createSiteFixture,
@@ -12,6 +16,7 @@ import {
   TEST_BEARER,
   testAuth,
   testDeps,
+  testServerOptions,
 } from './testing/fixtures';
 
 let db: Db;
@@ -67,6 +72,59 @@ describe('GET /health', () => {
     const res = await createApp(testDeps(broken, site)).request('/health');
     await expectProblem(res, 503, 'db_unavailable');
     expectSecurityHeaders(res);
+  });
+
+  it('answers 503 not_ready while the engine loads its models, then 200', async () => {
+    const readiness = createReadiness();
+    let loaded: () => void = () => {};
+    readiness.track('biometric engine', new Promise<void>((resolve) => (loaded = resolve)));
+    const starting = createApp({ ...testDeps(db, site), readiness });
+    const before = await starting.request('/health');
+    await expectProblem(before, 503, 'not_ready');
+    expect(before.headers.get('cache-control')).toBe('no-store');
+    const ready = readiness.ready();
+    loaded();
+    await ready;
+    expect((await starting.request('/health')).status).toBe(200);
+  });
+
+  it('is ready after a warm-up that failed (each engine call then fails into a portrayal error)', async () => {
+    const readiness = createReadiness();
+    readiness.track('biometric engine', Promise.reject(new Error('no models')));
+    await readiness.ready();
+    expect((await createApp({ ...testDeps(db, site), readiness }).request('/health')).status).toBe(200);
+  });
+});
+
+describe('start-up with the reference engine', () => {
+  it('answers /health 503 until the engine has warmed up, and logs the warm-up time', async () => {
+    const lines: { msg: string; fields?: Record<string, unknown> }[] = [];
+    let warm: () => void = () => {};
+    const engine = {
+      ...basicEngine,
+      name: 'slow',
+      warmUp: () => new Promise<string>((resolve) => (warm = () => resolve('slow engine ready'))),
+    };
+    const server = await startServer(
+      testServerOptions(site, {
+        onboarding: { engine },
+        logger: { log: (_level, msg, fields) => lines.push({ msg, fields }) } satisfies Logger,
+      }),
+    );
+    try {
+      const before = await fetch(`${server.url.replace('localhost', '127.0.0.1')}/health`);
+      expect(before.status).toBe(503);
+      expect(await before.json()).toMatchObject({ code: 'not_ready', loading: ['biometric engine'] });
+      warm();
+      await server.ready;
+      expect((await fetch(`${server.url.replace('localhost', '127.0.0.1')}/health`)).status).toBe(200);
+      expect(lines.find((line) => line.msg === 'slow engine ready')?.fields).toMatchObject({
+        engine: 'slow',
+        warmUpMs: expect.any(Number),
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
 

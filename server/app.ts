@@ -7,6 +7,7 @@ import { requestLog } from './middleware/request-log';
 import { requireTenant } from './middleware/tenant';
 import { onboardingRoutes } from './onboarding/routes';
 import { HttpProblem, makeProblem, problemResponse } from './problem';
+import { createReadiness } from './readiness';
 import { accountsRoutes } from './routes/accounts';
 import { auditRoutes } from './routes/audit';
 import { bulkRoutes } from './routes/bulk';
@@ -22,7 +23,8 @@ import { staticFiles } from './static-files';
 
 export type App = Hono<AppEnv>;
 
-export function createApp(deps: AppDeps): App {
+export function createApp(given: AppDeps): App {
+  const deps: AppDeps = { ...given, readiness: given.readiness ?? createReadiness() };
   const app = new Hono<AppEnv>();
 
   app.use(requestLog(deps.logger));

@@ -3,6 +3,7 @@ import type { Db } from './db/db';
 import type { Logger } from './logger';
 import type { OnboardingOptions } from './onboarding/options';
 import type { KnownOrigins } from './origins';
+import type { Readiness } from './readiness';
 import type { VisitsOptions } from './routes/visits';
 
 export interface AppConfig {
@@ -29,6 +30,8 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** Options of the visits API (clock, confirmation link lifetime); from the environment when omitted. */
   visits?: VisitsOptions;
+  /** What start-up still loads (the engine's models): /health answers 503 until it is done. */
+  readiness?: Readiness;
 }
 
 export type AppEnv = {

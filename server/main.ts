@@ -24,6 +24,7 @@ import type { OnboardingOptions } from './onboarding/options';
 import { createKnownOrigins, type KnownOrigins } from './origins';
 import { makeProblem, PROBLEM_CONTENT_TYPE } from './problem';
 import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
+import { createReadiness } from './readiness';
 import { applySecurityHeaders, isHttpsRequest, STRICT_TRANSPORT_SECURITY } from './security-headers';
 import { loadTenants } from './tenants';
 import { VERSION } from './version';
@@ -55,6 +56,8 @@ export interface RunningServer {
   rawHandlers: RawHandlers;
   /** The origins it answers sign-in at (PUBLIC_URL, or localhost and <tenant>.localhost on its port). */
   origins: KnownOrigins;
+  /** Resolves once start-up has loaded what it loads in the background (the engine's models): /health is 200. */
+  ready: Promise<void>;
   /** Stops accepting, lets in-flight requests finish, then closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -99,6 +102,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let listeningPort: number | undefined;
   let origins: KnownOrigins;
   const rawHandlers = options.rawHandlers ?? createRawHandlers();
+  const readiness = createReadiness();
   try {
     const migration = await migrate(db);
     const seeded = await seed(db, { isNewDb: migration.wasNew, nodeEnv: options.nodeEnv, tenants });
@@ -124,6 +128,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       auth: createApiAuth(idp),
       origins,
       trustProxy: options.trustProxy ?? false,
+      readiness,
       ...(options.onboarding ? { onboarding: options.onboarding } : {}),
       config: {
         distDir: options.distDir ?? 'dist',
@@ -255,11 +260,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     return closed;
   };
 
-  return { url: `http://localhost:${port}`, port, db, app, server, rawHandlers, origins, close };
+  const ready = readiness.ready();
+  return { url: `http://localhost:${port}`, port, db, app, server, rawHandlers, origins, ready, close };
 }
 
 /** `npm run server` / `npm start`: configuration from the environment, stop on SIGTERM or SIGINT. */
-export async function main(): Promise<void> {
+export async function main(): Promise<RunningServer> {
   const config = configFromEnv();
   const running = await startServer(config);
   process.stdout.write(`Portal listening on ${running.url}\n`);
@@ -282,6 +288,7 @@ export async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  return running;
 }
 
 function isEntryPoint(): boolean {

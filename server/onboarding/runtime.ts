@@ -55,8 +55,13 @@ export function onboardingRuntime(
   // logged and each call that needs the models then fails into a portrayal error (validas_error).
   const enginePromise = Promise.resolve(options.engine ?? loadEngine()).then(async (engine) => {
     if (engine.warmUp) {
+      const started = performance.now();
       try {
-        deps.logger.log('info', await engine.warmUp(), { engine: engine.name });
+        const line = await engine.warmUp();
+        deps.logger.log('info', line, {
+          engine: engine.name,
+          warmUpMs: Math.round(performance.now() - started),
+        });
       } catch (failure) {
         deps.logger.log('error', 'biometric engine warm-up failed', {
           engine: engine.name,
@@ -67,6 +72,7 @@ export function onboardingRuntime(
     return engine;
   });
   enginePromise.catch(() => undefined); // reported by the first call that needs it
+  deps.readiness?.track('biometric engine', enginePromise);
   const faults: Faults = options.faults ?? { enforcement: false };
   return {
     db: deps.db,

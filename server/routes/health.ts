@@ -12,7 +12,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Liveness and readiness probe; needs no tenant. */
+/** Liveness and readiness probe (503 `not_ready` while the engine's models load); needs no tenant. */
 export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>().get('/health', async (c) => {
     const version = deps.config.version;
@@ -26,6 +26,17 @@ export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
       });
     }
     c.header('Cache-Control', 'no-store');
+    // Up but not ready: a balancer sends nothing here yet, and `npm start` says so until it is.
+    const loading = deps.readiness?.pending() ?? [];
+    if (loading.length > 0) {
+      const res = problemResponse(makeProblem(503, `Starting: loading ${loading.join(', ')}.`, 'not_ready'), {
+        loading,
+        db: 'ok',
+        version,
+      });
+      res.headers.set('Cache-Control', 'no-store');
+      return res;
+    }
     return c.json({ status: 'ok', db: 'ok', version });
   });
 }

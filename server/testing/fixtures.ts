@@ -9,6 +9,7 @@ import { openPglite, type PgliteImage, pgliteImage } from '../db/pglite';
 import { seed } from '../db/seed';
 import { silentLogger } from '../logger';
 import type { StartServerOptions } from '../main';
+import { basicEngine } from '../onboarding/engine';
 import { HttpProblem } from '../problem';
 
 export const SECRET = 'top-secret-outside-the-roots';
@@ -21,8 +22,10 @@ export interface SiteFixture {
 }
 
 /**
- * How a test starts a real server: an ephemeral loopback port, its own in-memory database, no logs. The
- * tenants are the shipped ones (public/) unless the site's own publicDir is given.
+ * How a test starts a real server: an ephemeral loopback port, its own in-memory database, no logs, and the
+ * basic biometric engine unless `onboarding` is given (the reference engine's models take seconds to load,
+ * during which /health answers 503). The tenants are the shipped ones (public/) unless the site's own
+ * publicDir is given.
  */
 export function testServerOptions(
   site: { distDir: string; publicDir?: string },
@@ -36,6 +39,7 @@ export function testServerOptions(
     logLevel: 'silent',
     publicDir: site.publicDir ?? 'public',
     distDir: site.distDir,
+    onboarding: { engine: basicEngine },
     ...extra,
   };
 }

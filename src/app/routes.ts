@@ -17,13 +17,15 @@ const visits = () => import('../features/visits/screens');
 const accreditations = () => import('../features/accreditations/screens');
 const portal = () => import('../features/portal/screens');
 const publicArea = () => import('../features/public/screens');
+// ResetCredentials runs a machine whose calls validate with arktype: its own chunk keeps that off Welcome.
+const resetCredentials = () => import('../features/public/reset-credentials');
 
 export const screenComponents = {
   Callback: lazyScreen(publicArea, 'Callback'),
   Silent: lazyScreen(publicArea, 'Silent'),
   VisitConfirmation: lazyScreen(visits, 'VisitConfirmation'),
   ErrorScreen: lazyScreen(publicArea, 'ErrorScreen'),
-  ResetCredentials: lazyScreen(publicArea, 'ResetCredentials'),
+  ResetCredentials: lazyScreen(resetCredentials, 'ResetCredentials'),
   Welcome: lazyScreen(publicArea, 'Welcome'),
   Landing: lazyScreen(onboardingSteps, 'Landing'),
   PrivacyOnboarding: lazyScreen(onboardingSteps, 'PrivacyOnboarding'),

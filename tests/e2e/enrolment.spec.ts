@@ -330,6 +330,18 @@ test.describe('the reference engine (issue #14)', () => {
     await expect(failure).toContainText('La cara no coincide con la del documento');
     await expect(page).toHaveURL(/\/take-selfie$/);
     await expectAccessible(page);
+    // The card in the other languages, accessible too (the failure stays while the language changes).
+    for (const [locale, title] of [
+      ['en', 'The face does not match the document'],
+      ['eu', 'Aurpegia ez dator bat dokumentukoarekin'],
+    ] as const) {
+      await page.getByTestId('language-menu').selectOption(locale);
+      await expect(page.locator('html')).toHaveAttribute('lang', locale);
+      await expect(failure).toContainText(title);
+      await expectAccessible(page);
+    }
+    await page.getByTestId('language-menu').selectOption('es');
+    await expect(failure).toContainText('La cara no coincide con la del documento');
     // The retake goes back to the selfie alone, and the holder's own selfie goes through.
     await page.getByTestId('selfie-retry').click();
     await selfieFromFile(page);

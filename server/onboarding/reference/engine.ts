@@ -90,6 +90,35 @@ export function showsAction(action: string, face: Face, neutral: { yaw: number; 
   }
 }
 
+/**
+ * The liveness verdict on the face of each frame (one per frame, in order): the same person throughout, and,
+ * when there is one frame per action, each action shown against the resting pose.
+ */
+export function judgeLiveness(faces: Face[], actions: string[]): LivenessResult {
+  // The same person throughout: every frame against the one nearest the median pose (a turned head
+  // changes the descriptor more than a frontal one does).
+  const neutral = { yaw: median(faces.map((f) => f.yaw)), pitch: median(faces.map((f) => f.pitch)) };
+  const reference = [...faces].sort(
+    (a, b) => Math.abs(a.yaw - neutral.yaw) - Math.abs(b.yaw - neutral.yaw),
+  )[0];
+  for (const [index, face] of faces.entries()) {
+    if (reference && 1 - descriptorDistance(reference.descriptor, face.descriptor) < LIVENESS_SAME_PERSON) {
+      return { result: 'failing', detail: `Frame ${index + 1} shows another person.` };
+    }
+  }
+  if (actions.length > 0 && actions.length === faces.length) {
+    const pose = neutralPose(faces, actions);
+    for (const [index, action] of actions.entries()) {
+      const face = faces[index];
+      if (face && !showsAction(action, face, pose)) {
+        return { result: 'failing', detail: `Frame ${index + 1} does not show ${action}.` };
+      }
+    }
+    return { result: 'passing', detail: 'A face in every frame, one person, every action shown.' };
+  }
+  return { result: 'passing', detail: 'A face in every frame, one person (no challenge to match).' };
+}
+
 export const referenceEngine: BiometricEngine = {
   name: 'reference',
 
@@ -176,28 +205,6 @@ export const referenceEngine: BiometricEngine = {
       if (found.length > 1) return { result: 'failing', detail: `More than one face in frame ${index + 1}.` };
       faces.push(face);
     }
-    // The same person throughout: every frame against the one nearest the median pose (a turned head
-    // changes the descriptor more than a frontal one does).
-    const neutral = { yaw: median(faces.map((f) => f.yaw)), pitch: median(faces.map((f) => f.pitch)) };
-    const reference = [...faces].sort(
-      (a, b) => Math.abs(a.yaw - neutral.yaw) - Math.abs(b.yaw - neutral.yaw),
-    )[0];
-    for (const [index, face] of faces.entries()) {
-      if (reference && 1 - descriptorDistance(reference.descriptor, face.descriptor) < LIVENESS_SAME_PERSON) {
-        return { result: 'failing', detail: `Frame ${index + 1} shows another person.` };
-      }
-    }
-    const actions = input.challenge?.actions ?? [];
-    if (actions.length > 0 && actions.length === faces.length) {
-      const pose = neutralPose(faces, actions);
-      for (const [index, action] of actions.entries()) {
-        const face = faces[index];
-        if (face && !showsAction(action, face, pose)) {
-          return { result: 'failing', detail: `Frame ${index + 1} does not show ${action}.` };
-        }
-      }
-      return { result: 'passing', detail: 'A face in every frame, one person, every action shown.' };
-    }
-    return { result: 'passing', detail: 'A face in every frame, one person (no challenge to match).' };
+    return judgeLiveness(faces, input.challenge?.actions ?? []);
   },
 };

@@ -93,4 +93,3 @@ export function Callback() {
   );
 }
 export const Silent = () => null;
-export { ResetCredentials } from './reset-credentials';
