@@ -14,8 +14,8 @@ import {
 } from '../../src/api/contract/accounts';
 import { QR_VALIDITY_DAYS } from '../../src/domain/constants';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
-import type { Queryable } from '../db/db';
 import type { AppDeps } from '../context';
+import type { Queryable } from '../db/db';
 import { readBody } from '../onboarding/validation';
 import { type KnownOrigins, portalOriginOf } from '../origins';
 import { HttpProblem } from '../problem';
@@ -73,10 +73,12 @@ export function mailThrottle(options: {
     );
     const counts = rows[0] ?? { address: 0, tenant: 0 };
     if (counts.address >= options.perAddress || counts.tenant >= options.perTenant) return false;
-    await tx.query(
-      `insert into mail_throttle (tenant, key, sent_at) values ($1, $2, $4), ($1, $3, $4)`,
-      [tenant, `reset|address|${email}`, 'reset|tenant', at],
-    );
+    await tx.query(`insert into mail_throttle (tenant, key, sent_at) values ($1, $2, $4), ($1, $3, $4)`, [
+      tenant,
+      `reset|address|${email}`,
+      'reset|tenant',
+      at,
+    ]);
     await tx.query('delete from mail_throttle where tenant = $1 and sent_at <= $2', [tenant, since]);
     return true;
   };
