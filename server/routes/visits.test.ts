@@ -218,6 +218,10 @@ describe('GET /public/visits', () => {
       400,
     );
     await json(await call('GET', '/public/visits?orderby=secret', reception, { role: 'receptionist' }), 400);
+    // Found by the limits fuzzer: year 0 and expanded years are refused, not a 500 from the database.
+    for (const odd of ['toDate=0000-01-01', 'fromDate=-000001-01-01', 'fromDate=%2B010000-01-01']) {
+      await json(await call('GET', `/public/visits?${odd}`, reception, { role: 'receptionist' }), 400);
+    }
   });
 
   it('refuses anyone without post_visits_me or post_visits_all, and hides other people and tenants (404)', async () => {
@@ -408,6 +412,17 @@ describe('POST /public/visits and the host confirmation by link', () => {
       field: 'startAt',
       code: 'host_busy',
     });
+  });
+
+  it('refuses more guests than NewVisit allows (found by the limits fuzzer: a huge number was a 500)', async () => {
+    const reception = await account('receptionist');
+    const visitor = await account('visitor');
+    const res = await call('POST', '/public/visits', reception, {
+      role: 'receptionist',
+      body: await request(reception, visitor, 14, '11:00', { guests: 2_147_483_648 }),
+    });
+    const body = await json<{ errors: { field: string }[] }>(res, 422);
+    expect(body.errors.map((e) => e.field)).toContain('guests');
   });
 
   it('refuses a visitor who is not enrolled', async () => {

@@ -80,7 +80,10 @@ function intParam(value: string | undefined, name: string, fallback: number, min
 function dateParam(value: string | undefined, name: string): Date | undefined {
   if (value === undefined || value === '') return undefined;
   const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
-  if (Number.isNaN(date.getTime()) || value.length > 40) {
+  // Years outside 1900–9999 (year 0, expanded years like -000001) are not dates a visit list is asked for, and
+  // PostgreSQL refuses some of them.
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || value.length > 40 || year < 1900 || year > 9999) {
     throw new HttpProblem(
       400,
       `${name} must be a date (YYYY-MM-DD) or an ISO date and time.`,
