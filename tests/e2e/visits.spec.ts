@@ -431,11 +431,38 @@ test.describe('visits', () => {
       await expectAccessible(page);
     });
 
-    test(`reception's visit screens and VisitConfirmation pass axe in ${lang}`, async ({ page }) => {
+    test(`reception's visit screens and VisitConfirmation pass axe in ${lang}`, async ({ page, request }) => {
       test.setTimeout(180_000);
       await openAs(page, 'receptionist', '/visits', lang);
       await expect(page.getByTestId('visits')).toBeVisible();
       await expectAccessible(page);
+      // NewVisit for a person, from a visit's visitor: the form comes filled with their name and email.
+      const token = await accessTokenOf(request, `http://localhost:${port}`, 'gambling', 'receptionist');
+      const found = await request.get(`http://localhost:${port}/api/public/visits?visitor=Vera&pageSize=1`, {
+        headers: { 'tenant-id': 'gambling', authorization: `Bearer ${token}` },
+      });
+      const visitId = ((await found.json()) as { items: { id: string }[] }).items[0]?.id;
+      await page.goto(`/visit-detail?data=${visitId}`);
+      await page.getByTestId('visit-new-for-visitor').click();
+      await expect(page).toHaveURL(/\/new-visit\/[\w-]+$/);
+      await expect(page.locator('[name="visitorName"]')).toHaveValue('Vera Visitante');
+      await expect(page.locator('[name="visitorEmail"]')).toHaveValue('visitor@gambling.example');
+      await expect(page.getByTestId('new-visit-for')).toHaveText(
+        t(lang, 'newVisit.forVisitor').replace('{name}', 'Vera Visitante'),
+      );
+      await expectAccessible(page);
+      await page.screenshot({ path: `test-results/visits-new-for-visitor-${lang}.png`, fullPage: true });
+      // Nobody with that id: the message says so, and the form stays usable.
+      await page.goto('/new-visit/00000000-0000-4000-8000-000000000000');
+      await expect(page.getByTestId('new-visit-visitor-missing')).toHaveText(
+        t(lang, 'common.errors.visitor_not_found'),
+      );
+      await page.locator('[name="visitorName"]').fill('Otra Persona');
+      await expect(page.locator('[name="visitorName"]')).toHaveValue('Otra Persona');
+      await expect(page.getByTestId('new-visit-submit')).toBeEnabled();
+      await expectAccessible(page);
+      await page.screenshot({ path: `test-results/visits-visitor-missing-${lang}.png`, fullPage: true });
+
       await page.goto('/process-visit');
       await page.getByTestId('process-visit-code').fill('nobody');
       await page.getByTestId('process-visit-code').press('Enter');
