@@ -1,7 +1,15 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type APIRequestContext, type Browser, chromium, expect, type Page, test } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  chromium,
+  expect,
+  type Page,
+  request as playwrightRequest,
+  test,
+} from '@playwright/test';
 import sharp from 'sharp';
 import { zonedInstant } from '../../src/domain/visits';
 import { accessTokenOf, expectAccessible, port } from './support';
@@ -53,12 +61,9 @@ function pinnedInstant(hhmm = process.env.E2E_VISITS_AT || '11:00'): Date {
   return zonedInstant(madrid(new Date(now - 86_400_000)).date, hhmm, MADRID) as Date;
 }
 
-/** The server's clock of the visit rules, moved (development route, an administrator's token) or read. */
-async function serverClock(request: APIRequestContext, base: string, at?: Date | null): Promise<Date> {
-  const headers = {
-    'tenant-id': 'gambling',
-    authorization: `Bearer ${await accessTokenOf(request, base, 'gambling', 'admin')}`,
-  };
+/** The server's clock of the visit rules, moved (a development route, with an administrator's token) or read. */
+async function serverClock(request: APIRequestContext, base: string, admin: string, at?: Date | null) {
+  const headers = { 'tenant-id': 'gambling', authorization: `Bearer ${admin}` };
   const res =
     at === undefined
       ? await request.get(`${base}/api/dev/clock`, { headers })
@@ -295,13 +300,17 @@ test.describe('visits', () => {
     test.setTimeout(240_000);
     const base = `http://localhost:${port}`;
     // The server's visit rules and every browser's clock at the pinned moment, all running on from there.
+    // The admin's sign-in in a request context of its own (its cookies would change the journey's sign-ins).
+    const adminApi = await playwrightRequest.newContext();
+    const admin = await accessTokenOf(adminApi, base, 'gambling', 'admin');
     const since = Date.now();
-    const pinned = await serverClock(request, base, pinnedInstant());
+    const pinned = await serverClock(adminApi, base, admin, pinnedInstant());
     const now = () => new Date(pinned.getTime() + (Date.now() - since));
     try {
       await visitJourney(page, browser, request, base, now);
     } finally {
-      await serverClock(request, base, null);
+      await serverClock(adminApi, base, admin, null);
+      await adminApi.dispose();
     }
   });
 
@@ -457,6 +466,7 @@ test.describe('visits', () => {
       await expect(page.getByTestId('new-visit-visitor-missing')).toHaveText(
         t(lang, 'common.errors.visitor_not_found'),
       );
+      await expect(page.locator('[name="visitorEmail"]')).toHaveValue('');
       await page.locator('[name="visitorName"]').fill('Otra Persona');
       await expect(page.locator('[name="visitorName"]')).toHaveValue('Otra Persona');
       await expect(page.getByTestId('new-visit-submit')).toBeEnabled();

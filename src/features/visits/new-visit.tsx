@@ -98,6 +98,10 @@ export function NewVisit() {
     if (!visitor) return;
     setForm((current) => ({ ...current, visitorName: visitor.name, visitorEmail: visitor.email }));
   }, [visitor]);
+  // Opened for somebody unknown: a visitor left from an earlier draft is not that person.
+  useEffect(() => {
+    if (view.visitorNotFound) setForm((current) => ({ ...current, visitorName: '', visitorEmail: '' }));
+  }, [view.visitorNotFound]);
 
   useEffect(() => {
     if (view.drafting) newVisitDraft.save(tenant, userKey, form);
