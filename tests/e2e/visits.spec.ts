@@ -444,7 +444,15 @@ test.describe('visits', () => {
       test.setTimeout(180_000);
       await openAs(page, 'receptionist', '/visits', lang);
       await expect(page.getByTestId('visits')).toBeVisible();
+      // All pending: an accepted visit of another day says when its check-in opens instead of offering it.
+      const later = page
+        .getByTestId('visit-row')
+        .filter({ has: page.getByTestId('visit-check-in-day') })
+        .first();
+      await expect(later).toBeVisible();
+      await expect(later.getByTestId('visit-check-in')).toHaveCount(0);
       await expectAccessible(page);
+      await later.screenshot({ path: `test-results/visits-check-in-day-${lang}.png` });
       // NewVisit for a person, from a visit's visitor: the form comes filled with their name and email.
       const token = await accessTokenOf(request, `http://localhost:${port}`, 'gambling', 'receptionist');
       const found = await request.get(`http://localhost:${port}/api/public/visits?visitor=Vera&pageSize=1`, {
