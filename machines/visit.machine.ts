@@ -4,6 +4,7 @@ import type {
   Visit,
   VisitConfirmationResult,
   VisitStatus,
+  VisitVisitor,
 } from '../src/api/contract/visits';
 import { errorOf, outputOf } from './actor-events';
 
@@ -24,7 +25,8 @@ export interface VisitCallError {
 }
 
 export type VisitInput =
-  | { mode: 'new' }
+  /** NewVisit; with a userId (new-visit/{userId}, reception) the visitor is filled from that person. */
+  | { mode: 'new'; userId?: string }
   | { mode: 'view'; visitId: string; visit?: Visit }
   | { mode: 'confirm'; visitId: string; token: string };
 
@@ -33,6 +35,9 @@ export interface VisitContext {
   visitId: string | null;
   token: string | null;
   visit: Visit | null;
+  /** NewVisit for a person: whose account fills the visitor's name and email. */
+  visitorId: string | null;
+  visitor: VisitVisitor | null;
   fieldErrors: Record<string, string>;
   reason: string | null;
 }
@@ -64,6 +69,9 @@ export const visitMachine = setup({
     fetchVisit: fromPromise<Visit, { visitId: string }>(async () => {
       throw new Error('fetchVisit is provided by src/actors/visits.ts');
     }),
+    fetchVisitor: fromPromise<VisitVisitor, { userId: string }>(async () => {
+      throw new Error('fetchVisitor is provided by src/actors/visits.ts');
+    }),
     cancelVisit: fromPromise<Visit, { visitId: string }>(async () => {
       throw new Error('cancelVisit is provided by src/actors/visits.ts');
     }),
@@ -85,6 +93,7 @@ export const visitMachine = setup({
       const visit = outputOf<Visit>(event);
       return { visit, visitId: visit.id, fieldErrors: {}, reason: null };
     }),
+    storeVisitor: assign({ visitor: ({ event }) => outputOf<VisitVisitor>(event) }),
     storeFieldErrors: assign({ fieldErrors: ({ event }) => callError(event).fieldErrors ?? {} }),
     storeReason: assign({ reason: ({ event }) => callError(event).detail ?? null }),
     forgetReason: assign({ reason: null, fieldErrors: {} }),
@@ -93,6 +102,7 @@ export const visitMachine = setup({
   },
   guards: {
     isNew: ({ context }) => context.mode === 'new',
+    isNewForVisitor: ({ context }) => context.mode === 'new' && context.visitorId !== null,
     isConfirmation: ({ context }) => context.mode === 'confirm',
     isKnown: ({ context }) => context.visit !== null,
     hasStatus: ({ context }, params: { status: VisitStatus }) => context.visit?.status === params.status,
@@ -104,12 +114,14 @@ export const visitMachine = setup({
 }).createMachine({
   id: 'visit',
   description:
-    'One visit\'s life (spec §4 Visits): requested → accepted → checked_in → checked_out, and cancelled. A visit made by reception or its host is accepted at once ("approved by automatic"); a visitor\'s request waits for the host, who accepts or rejects it by the mailed link (VisitConfirmation: token_expired, visit_already_accepted, visit_already_rejected). Cancelling is refused once the visit has started or has a check-in (visit_already_started, visit_already_has_checkins). Reception checks in and out (visit_not_accepted, visit_already_checked_in, visit_not_checked_in).',
+    "One visit's life (spec §4 Visits): requested → accepted → checked_in → checked_out, and cancelled. A visit made by reception or its host is accepted at once (\"approved by automatic\"); a visitor's request waits for the host, who accepts or rejects it by the mailed link (VisitConfirmation: token_expired, visit_already_accepted, visit_already_rejected). Cancelling is refused once the visit has started or has a check-in (visit_already_started, visit_already_has_checkins). Reception checks in and out, check-in on the visit's day only (visit_not_accepted, visit_already_checked_in, visit_not_today, visit_not_checked_in). NewVisit opened for a person fills the visitor from them (visitor_not_found).",
   context: ({ input }) => ({
     mode: input.mode,
     visitId: input.mode === 'new' ? null : input.visitId,
     token: input.mode === 'confirm' ? input.token : null,
     visit: input.mode === 'view' ? (input.visit ?? null) : null,
+    visitorId: input.mode === 'new' ? (input.userId ?? null) : null,
+    visitor: null,
     fieldErrors: {},
     reason: null,
   }),
@@ -119,6 +131,7 @@ export const visitMachine = setup({
       description:
         'Where the person meets the visit: writing a request, answering as host, or a known visit.',
       always: [
+        { guard: 'isNewForVisitor', target: 'draft.prefilling' },
         { guard: 'isNew', target: 'draft' },
         { guard: 'isConfirmation', target: 'confirmation' },
         { guard: 'isKnown', target: 'status' },
@@ -131,6 +144,33 @@ export const visitMachine = setup({
       meta: { screen: 'NewVisit' },
       initial: 'editing',
       states: {
+        prefilling: {
+          description:
+            "NewVisit for a person (new-visit/{userId}, reception): the form waits a moment while that person's name and email are read to fill the visitor.",
+          meta: { screen: 'NewVisit' },
+          tags: ['loading'],
+          invoke: {
+            id: 'fetchVisitor',
+            src: 'fetchVisitor',
+            input: ({ context }) => ({ userId: context.visitorId ?? '' }),
+            onDone: { target: 'editing', actions: 'storeVisitor' },
+            onError: [
+              { guard: 'isNotFound', target: 'visitorNotFound' },
+              // No answer or a server failure (the API client says so): the form is usable, the visitor typed.
+              { target: 'editing' },
+            ],
+          },
+        },
+        visitorNotFound: {
+          description:
+            'Error visitor_not_found: NewVisit was opened for a person this portal does not know; it says so, and the form stays usable (the visitor is typed).',
+          meta: { screen: 'NewVisit', errorCode: 'visitor_not_found' },
+          tags: ['error'],
+          on: {
+            'visit.edit': 'editing',
+            'visit.submit': { target: 'submitting', actions: 'forgetReason' },
+          },
+        },
         editing: {
           description: 'NewVisit: the form, with the message of every rule the typed values break.',
           meta: { screen: 'NewVisit' },
@@ -299,6 +339,11 @@ export const visitMachine = setup({
             target: 'refused.alreadyCancelled',
             actions: 'storeReason',
           },
+          {
+            guard: { type: 'hasCode', params: { code: 'visit_not_today' } },
+            target: 'refused.notToday',
+            actions: 'storeReason',
+          },
           { target: 'failed', actions: 'storeReason' },
         ],
       },
@@ -353,6 +398,11 @@ export const visitMachine = setup({
         alreadyCheckedIn: {
           description: 'Error visit_already_checked_in: the visitor has already checked in.',
           meta: { screen: 'VisitDetail', errorCode: 'visit_already_checked_in' },
+        },
+        notToday: {
+          description:
+            "Error visit_not_today: check-in is for today's visits only (today in the facility's timezone); the server's reason names the visit's day.",
+          meta: { screen: 'VisitDetail', errorCode: 'visit_not_today' },
         },
         notCheckedIn: {
           description: 'Error visit_not_checked_in: the visitor has not checked in, so cannot check out.',

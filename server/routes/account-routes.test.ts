@@ -5,6 +5,7 @@ import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { mailThrottle } from './credential-reset';
 import { unzip } from './zip';
 
 // The account routes of issue 10 through the real app (app.ts mounts them when deps.auth is given), with the fake
@@ -419,6 +420,48 @@ describe('credential reset', () => {
       );
     }
     expect(await mails(who.email)).toHaveLength(3);
+  });
+
+  it('counts mails in the database: two app instances on one database share the limit (issue 16)', async () => {
+    // A second server process over the same database: the mails sent through either count for both.
+    const second = createApp({
+      ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
+      auth: fakeAuth,
+      onboarding: { engine: basicEngine, production: false },
+      origins: createKnownOrigins({ tenants: ['gambling', 'demo'], port: () => 8080 }),
+    });
+    const who = await enrolled();
+    const ask = (through: App) =>
+      through.request('/api/public/credential-resets', {
+        method: 'POST',
+        headers: { ...headersOf(undefined), 'content-type': 'application/json' },
+        body: JSON.stringify({ email: who.email }),
+      });
+    for (const through of [app, second, app, second, app]) expect((await ask(through)).status).toBe(202);
+    expect(await mails(who.email)).toHaveLength(3);
+    const { rows } = await db.query<{ n: number }>(
+      "select count(*)::int as n from mail_throttle where tenant = 'gambling' and key = $1",
+      [`reset|address|${who.email}`],
+    );
+    expect(rows[0]?.n).toBe(3);
+  });
+
+  it('limits a tenant across processes and forgets mails older than the window', async () => {
+    let at = new Date('2030-01-01T10:00:00Z');
+    const options = { perAddress: 3, perTenant: 2, windowMs: 30 * 60_000, now: () => at };
+    const first = mailThrottle(options);
+    const second = mailThrottle(options);
+    const tenant = `throttle-${serial++}`;
+    const send = (throttle: typeof first, email: string) =>
+      db.transaction((tx) => throttle(tx, tenant, email));
+    expect(await send(first, 'a@x.test')).toBe(true);
+    expect(await send(second, 'b@x.test')).toBe(true);
+    expect(await send(first, 'c@x.test')).toBe(false);
+    expect(await send(second, 'd@x.test')).toBe(false);
+    // Another tenant has its own count.
+    expect(await db.transaction((tx) => first(tx, `${tenant}-other`, 'a@x.test'))).toBe(true);
+    at = new Date(at.getTime() + 30 * 60_000 + 1);
+    expect(await send(second, 'c@x.test')).toBe(true);
   });
 
   it('redeems once for the same person: every credential revoked, a new 15-day QR', async () => {

@@ -15,6 +15,7 @@ import {
 import { QR_VALIDITY_DAYS } from '../../src/domain/constants';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
+import type { Queryable } from '../db/db';
 import { readBody } from '../onboarding/validation';
 import { type KnownOrigins, portalOriginOf } from '../origins';
 import { HttpProblem } from '../problem';
@@ -50,18 +51,36 @@ const MAIL: Record<'es' | 'en' | 'eu', { subject: string; body: string }> = {
   },
 };
 
-/** A sliding-window counter per key: whether one more event fits. */
-function windowCounter(limit: number, windowMs: number, now: () => number) {
-  const events = new Map<string, number[]>();
-  return (key: string): boolean => {
-    const since = now() - windowMs;
-    const recent = (events.get(key) ?? []).filter((at) => at > since);
-    const allowed = recent.length < limit;
-    if (allowed) recent.push(now());
-    if (recent.length === 0) events.delete(key);
-    else events.set(key, recent);
-    if (events.size > 10_000) events.delete(events.keys().next().value as string);
-    return allowed;
+/**
+ * The mail throttle, counted in the mail_throttle table (migration 017) so that every server process behind a
+ * load balancer counts the same mails (issue 16). Inside the transaction that sends the mail: a per-tenant
+ * advisory lock makes "count, then record" one step, so two processes cannot both send the last mail allowed.
+ */
+export function mailThrottle(options: {
+  perAddress: number;
+  perTenant: number;
+  windowMs: number;
+  now: () => Date;
+}) {
+  return async (tx: Queryable, tenant: string, email: string): Promise<boolean> => {
+    const at = options.now();
+    const since = new Date(at.getTime() - options.windowMs);
+    await tx.query("select pg_advisory_xact_lock(hashtext('mail_throttle|' || $1))", [tenant]);
+    const { rows } = await tx.query<{ address: number; tenant: number }>(
+      `select count(*) filter (where key = $2)::int as address, count(*) filter (where key = $3)::int as tenant
+         from mail_throttle where tenant = $1 and key in ($2, $3) and sent_at > $4`,
+      [tenant, `reset|address|${email}`, 'reset|tenant', since],
+    );
+    const counts = rows[0] ?? { address: 0, tenant: 0 };
+    if (counts.address >= options.perAddress || counts.tenant >= options.perTenant) return false;
+    await tx.query(`insert into mail_throttle (tenant, key, sent_at) values ($1, $2, $4), ($1, $3, $4)`, [
+      tenant,
+      `reset|address|${email}`,
+      'reset|tenant',
+      at,
+    ]);
+    await tx.query('delete from mail_throttle where tenant = $1 and sent_at <= $2', [tenant, since]);
+    return true;
   };
 }
 
@@ -80,8 +99,12 @@ export function credentialResetRoutes(
   const { db } = deps;
   const now = options.now ?? (() => new Date());
   const windowMs = options.windowMs ?? RESET_LINK_TTL_MS;
-  const perAddress = windowCounter(options.perAddress ?? 3, windowMs, () => now().getTime());
-  const perTenant = windowCounter(options.perTenant ?? 100, windowMs, () => now().getTime());
+  const mayMail = mailThrottle({
+    perAddress: options.perAddress ?? 3,
+    perTenant: options.perTenant ?? 100,
+    windowMs,
+    now,
+  });
   const app = new Hono<AuthEnv>();
 
   app.post('/public/credential-resets', async (c) => {
@@ -95,12 +118,14 @@ export function credentialResetRoutes(
       [tenant, email],
     );
     const account = rows[0];
-    // Throttled per address and per tenant; beyond the limits nothing is sent, and the answer is the same.
-    if (account && perAddress(`${tenant}|${email}`) && perTenant(tenant)) {
+    // Throttled per address and per tenant (counted in the database, across processes); beyond the limits
+    // nothing is sent, and the answer is the same.
+    if (account) {
       const token = randomBytes(32).toString('base64url');
       const lang = body.locale ?? 'es';
       const link = `${origin}/reset-credentials?token=${token}`;
       await db.transaction(async (tx) => {
+        if (!(await mayMail(tx, tenant, email))) return;
         await tx.query(
           'insert into credential_resets (tenant, token_hash, account_id, expires_at) values ($1, $2, $3, $4)',
           [tenant, hashOf(token), account.id, new Date(now().getTime() + RESET_LINK_TTL_MS)],

@@ -3,6 +3,7 @@ import type { AccessTokenClaims } from '../../src/api/contract/access-token';
 import type { Visit, VisitPage } from '../../src/api/contract/visits';
 import { dateIn, zonedInstant } from '../../src/domain/visits';
 import { type App, createApp } from '../app';
+import { movableClock } from '../clock';
 import type { Db } from '../db/db';
 import { basicEngine } from '../onboarding/engine';
 import { CLAIMS_HEADER, fakeAuth, PUBLIC_DIR } from '../onboarding/testing/harness';
@@ -217,6 +218,10 @@ describe('GET /public/visits', () => {
       400,
     );
     await json(await call('GET', '/public/visits?orderby=secret', reception, { role: 'receptionist' }), 400);
+    // Found by the limits fuzzer: year 0 and expanded years are refused, not a 500 from the database.
+    for (const odd of ['toDate=0000-01-01', 'fromDate=-000001-01-01', 'fromDate=%2B010000-01-01']) {
+      await json(await call('GET', `/public/visits?${odd}`, reception, { role: 'receptionist' }), 400);
+    }
   });
 
   it('refuses anyone without post_visits_me or post_visits_all, and hides other people and tenants (404)', async () => {
@@ -409,6 +414,17 @@ describe('POST /public/visits and the host confirmation by link', () => {
     });
   });
 
+  it('refuses more guests than NewVisit allows (found by the limits fuzzer: a huge number was a 500)', async () => {
+    const reception = await account('receptionist');
+    const visitor = await account('visitor');
+    const res = await call('POST', '/public/visits', reception, {
+      role: 'receptionist',
+      body: await request(reception, visitor, 14, '11:00', { guests: 2_147_483_648 }),
+    });
+    const body = await json<{ errors: { field: string }[] }>(res, 422);
+    expect(body.errors.map((e) => e.field)).toContain('guests');
+  });
+
   it('refuses a visitor who is not enrolled', async () => {
     const user = await account('user');
     const headers = headersFor(user, 'visitor');
@@ -437,10 +453,25 @@ describe('check-in, check-out, cancellation and reception arrival', () => {
     );
     // A visitor may not check themself in.
     await json(await call('PUT', `/public/visits/${visit.id}/checkin`, visitor, { body: {} }), 403);
+    // Check-in is for today's visits only (today in the facility's timezone): ten days early it is refused.
+    const early = await json<{ code: string; detail: string }>(
+      await call('PUT', `/public/visits/${visit.id}/checkin`, reception, {
+        role: 'receptionist',
+        body: { via: 'kiosk' },
+      }),
+      409,
+    );
+    expect(early.code).toBe('visit_not_today');
+    const tz = visit.location.timezone;
+    const day = dateIn(new Date(visit.expected_at), tz).split('-').reverse().join('/');
+    expect(early.detail).toContain(day);
+    // On the day (the clocked app's clock), half an hour before it starts.
+    clock.now = new Date(Date.parse(visit.expected_at) - 30 * 60_000);
     const inside = await json<Visit>(
       await call('PUT', `/public/visits/${visit.id}/checkin`, reception, {
         role: 'receptionist',
         body: { via: 'kiosk' },
+        on: 'clocked',
       }),
       200,
     );
@@ -555,5 +586,99 @@ describe('check-in, check-out, cancellation and reception arrival', () => {
     }
     const visitor = await account('visitor');
     await json(await call('GET', `/public/visits/arrival?code=${qr.acs_id}`, visitor), 403);
+  });
+  it('check-in is today in the facility timezone: 23:59 the day before and 00:00 the day after are refused', async () => {
+    const reception = await account('receptionist');
+    const visitor = await account('visitor');
+    const place = await facility();
+    const visit = await json<Visit>(
+      await call('POST', '/public/visits', reception, {
+        role: 'receptionist',
+        body: await request(reception, visitor, 13, '00:30'),
+      }),
+      201,
+    );
+    const day = dateIn(new Date(visit.expected_at), place.timezone);
+    const at = (date: string, time: string) => zonedInstant(date, time, place.timezone) as Date;
+    const dayBefore = dateIn(new Date(at(day, '00:30').getTime() - 86_400_000), place.timezone);
+    const dayAfter = dateIn(new Date(at(day, '00:30').getTime() + 86_400_000), place.timezone);
+    const checkIn = () =>
+      call('PUT', `/public/visits/${visit.id}/checkin`, reception, {
+        role: 'receptionist',
+        body: { via: 'reception' },
+        on: 'clocked',
+      });
+    clock.now = at(dayBefore, '23:59');
+    expect((await json<{ code: string }>(await checkIn(), 409)).code).toBe('visit_not_today');
+    clock.now = at(dayAfter, '00:00');
+    expect((await json<{ code: string }>(await checkIn(), 409)).code).toBe('visit_not_today');
+    clock.now = at(day, '23:59');
+    expect((await json<Visit>(await checkIn(), 200)).status).toBe('checked_in');
+  });
+});
+
+describe('GET /public/visits/visitors/{userId} (NewVisit for a person)', () => {
+  it('gives reception the name and email of a person of the tenant by account or user id; 404 otherwise', async () => {
+    const reception = await account('receptionist');
+    const visitor = await account('visitor');
+    const { rows } = await db.query<{ user_id: string }>(
+      "select user_id::text as user_id from users where tenant = 'gambling' and account_id = $1",
+      [visitor.id],
+    );
+    const get = (id: string, who = reception, role = 'receptionist', tenant?: string) =>
+      call('GET', `/public/visits/visitors/${id}`, who, { role, ...(tenant ? { tenant } : {}) });
+    const expected = { id: visitor.id, name: 'Vera Visitante', email: visitor.email };
+    expect(await json(await get(visitor.id), 200)).toEqual(expected);
+    expect(await json(await get(rows[0]?.user_id ?? ''), 200)).toEqual(expected);
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      expect((await json<{ code: string }>(await get(id), 404)).code).toBe('visitor_not_found');
+    }
+    // Another tenant's person is nobody here.
+    const demoReception = await account('receptionist', 'demo');
+    expect(
+      (await json<{ code: string }>(await get(visitor.id, demoReception, 'receptionist'), 404)).code,
+    ).toBe('visitor_not_found');
+    // A visitor may not look people up.
+    await json(await get(visitor.id, visitor, 'visitor'), 403);
+  });
+});
+
+describe('GET and PUT /dev/clock (development only)', () => {
+  it('moves the clock of the visit rules for an administrator, and back to the system time', async () => {
+    const movable = createApp({
+      ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
+      auth: fakeAuth,
+      origins,
+      visits: { clock: movableClock() },
+    });
+    const admin = await account('admin');
+    const as = (method: string, body?: unknown, role = 'admin') => {
+      const headers = headersFor(admin, 'visitor');
+      const claims = JSON.parse(headers[CLAIMS_HEADER] as string) as AccessTokenClaims;
+      headers[CLAIMS_HEADER] = JSON.stringify({
+        ...claims,
+        roles: role === 'admin' ? ['delete_users_all', 'post_visits_all'] : ['post_visits_all'],
+      });
+      return movable.request('/api/dev/clock', {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    };
+    await json(await as('PUT', { at: '2031-05-05T21:30:00Z' }, 'receptionist'), 403);
+    const moved = await json<{ now: string }>(await as('PUT', { at: '2031-05-05T21:30:00Z' }), 200);
+    expect(Date.parse(moved.now) - Date.parse('2031-05-05T21:30:00Z')).toBeLessThan(5_000);
+    const read = await json<{ now: string }>(await as('GET'), 200);
+    expect(Date.parse(read.now)).toBeGreaterThanOrEqual(Date.parse(moved.now));
+    expect(
+      (await json<{ errors: { code: string }[] }>(await as('PUT', { at: 'tomorrow' }), 422)).errors,
+    ).toEqual([{ field: 'at', code: 'wrong_format' }]);
+    const back = await json<{ now: string }>(await as('PUT', { at: null }), 200);
+    expect(Math.abs(Date.parse(back.now) - Date.now())).toBeLessThan(5_000);
+    // An app with a fixed clock (or production's system clock) has no such route.
+    await json(
+      await clockedApp.request('/api/dev/clock', { method: 'GET', headers: headersFor(admin, 'visitor') }),
+      404,
+    );
   });
 });

@@ -1,13 +1,16 @@
 // Visits (spec §3 Visit, §4 statuses/history/actions, §5 Visits rules, §7 Visits, §8 refusals):
 //   GET  /public/visits                       post_visits_me (own) | post_visits_all (all of the tenant)
 //   GET  /public/visits/arrival?code=         post_visits_all: today's visit of the person whose QR reception read
+//   GET  /public/visits/visitors/{userId}     post_visits_all: name and email of a person of the tenant (NewVisit)
 //   GET  /public/visits/{id}                  post_visits_me (own) | post_visits_all
 //   GET  /public/visits/{id}/qr               post_visits_me (own) | post_visits_all: the visitor's QR (PNG)
 //   POST /public/visits                       post_visits_me (as the visitor) | post_visits_all
 //   POST /public/visits/{id}/cancellation     post_visits_me (own) | post_visits_all
 //   PUT  /public/visits/{id}/checkin|checkout post_visits_all
 //   POST /public/visits/{id}/confirmation     public: the host's mailed token as bearer
+//   GET|PUT /dev/clock                        development only (loopback, admin): the clock of the visit rules
 // A visitor never sees another person's visit, nor another tenant's: 404.
+import { type } from 'arktype';
 import { type Context, Hono } from 'hono';
 import type { AccessTokenClaims } from '../../src/api/contract/access-token';
 import {
@@ -19,12 +22,15 @@ import {
 import {
   cancellationRefusal,
   dateIn,
+  displayDateIn,
   displayDateTimeIn,
+  isVisitDay,
   parseCredentialCode,
   type VisitField,
   type VisitRuleCode,
 } from '../../src/domain/visits';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
+import { type Clock, clockFromEnv, isMovable } from '../clock';
 import type { AppDeps } from '../context';
 import { isUuid, readBody, validationProblem } from '../onboarding/validation';
 import { type KnownOrigins, portalOriginOf } from '../origins';
@@ -53,6 +59,8 @@ const MAX_PAGE_SIZE = 100;
 
 export interface VisitsOptions {
   now?: () => Date;
+  /** The clock of the visit rules; CLOCK_AT and PUT /api/dev/clock move it outside production (server/clock.ts). */
+  clock?: Clock;
   /** How long a confirmation link lives; VISIT_TOKEN_TTL (seconds) or 48 h. */
   tokenTtlMs?: number;
   origins?: KnownOrigins;
@@ -72,7 +80,10 @@ function intParam(value: string | undefined, name: string, fallback: number, min
 function dateParam(value: string | undefined, name: string): Date | undefined {
   if (value === undefined || value === '') return undefined;
   const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
-  if (Number.isNaN(date.getTime()) || value.length > 40) {
+  // Years outside 1900–9999 (year 0, expanded years like -000001) are not dates a visit list is asked for, and
+  // PostgreSQL refuses some of them.
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || value.length > 40 || year < 1900 || year > 9999) {
     throw new HttpProblem(
       400,
       `${name} must be a date (YYYY-MM-DD) or an ISO date and time.`,
@@ -90,7 +101,8 @@ const actorOf = (claims: AccessTokenClaims) =>
 
 export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOptions = {}): Hono<AuthEnv> {
   const { db } = deps;
-  const now = options.now ?? (() => new Date());
+  const clock = options.clock ?? (options.now ? { now: options.now } : clockFromEnv());
+  const now = () => clock.now();
   const tokenTtlMs = options.tokenTtlMs ?? visitTokenTtlMs();
   const origins = options.origins ?? deps.origins;
   const settingsOf = visitSettingsLoader(deps.config.publicDir);
@@ -181,13 +193,28 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
     };
     const today = items
       .filter((v) => v.status !== 'cancelled')
-      .filter(
-        (v) => dateIn(new Date(v.expected_at), v.location.timezone) === dateIn(now(), v.location.timezone),
-      )
+      .filter((v) => isVisitDay(v, now()))
       .sort((a, b) => rank[a.status] - rank[b.status]);
     const visit = today[0];
     if (!visit) throw new HttpProblem(404, 'This person has no visit today.', 'no_visit_today');
     return c.json({ visit: publicVisit(visit), person: { name: user.name, acs_id: acsId } });
+  });
+
+  // Reception opening NewVisit for a person (new-visit/{userId}): the user record's or the account's id.
+  app.get('/public/visits/visitors/:userId', auth.requireAuth(RECEPTION), async (c) => {
+    const id = c.req.param('userId');
+    if (!isUuid(id)) throw new HttpProblem(404, 'Nobody with that id.', 'visitor_not_found');
+    const { rows } = await db.query<{ id: string; name: string; email: string | null; username: string }>(
+      `select a.id::text as id, a.username, coalesce(u.email, a.email) as email,
+              trim(coalesce(u.first_name, a.first_name, '') || ' ' || coalesce(u.last_name, a.last_name, '')) as name
+         from accounts a left join users u on u.tenant = a.tenant and u.account_id = a.id::text
+        where a.tenant = $1 and (a.id = $2::uuid or u.user_id = $2::uuid)
+        limit 1`,
+      [c.get('tenant'), id],
+    );
+    const person = rows[0];
+    if (!person) throw new HttpProblem(404, 'Nobody with that id.', 'visitor_not_found');
+    return c.json({ id: person.id, name: person.name || person.username, email: person.email ?? '' });
   });
 
   app.get('/public/visits/:id', either, async (c) => c.json(publicVisit(await visibleVisit(c))));
@@ -351,6 +378,11 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
     const tenant = c.get('tenant');
     const refusal = checkInRefusal(visit.status);
     if (refusal) throw new HttpProblem(409, REFUSALS[refusal], refusal);
+    // Check-in is for today's visits, today in the facility's timezone (the day the visitor is expected).
+    if (!isVisitDay(visit, now())) {
+      const day = displayDateIn(new Date(visit.expected_at), visit.location.timezone);
+      throw new HttpProblem(409, `${REFUSALS.visit_not_today} This visit is on ${day}.`, 'visit_not_today');
+    }
     const kiosk = via === 'kiosk';
     const moved = await db.transaction(async (tx) => {
       if (!(await moveVisit(tx, tenant, visit.id, ['accepted'], 'checked_in'))) return false;
@@ -421,8 +453,31 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
     return c.json({ id, status: accept ? 'accepted' : 'cancelled' });
   });
 
+  // Development only: the clock of the visit rules, read and moved (server/clock.ts). Besides answering only
+  // loopback callers outside production (server/dev-routes.ts), it changes "now" for every tenant of this
+  // process: only an administrator's token may move it (as with the fault switches).
+  if (isMovable(clock)) {
+    const admin = auth.requireAuth('delete_users_all');
+    app.get('/dev/clock', admin, (c) => c.json({ now: clock.now().toISOString() }));
+    app.put('/dev/clock', admin, async (c) => {
+      const body = await readBody(c, devClockBody);
+      if (body.at === null) clock.reset();
+      else {
+        const at = new Date(body.at);
+        if (Number.isNaN(at.getTime()) || body.at.length > 40) {
+          throw validationProblem([{ field: 'at', code: 'wrong_format' }]);
+        }
+        clock.set(at);
+      }
+      return c.json({ now: clock.now().toISOString() });
+    });
+  }
+
   return app;
 }
+
+/** PUT /api/dev/clock: an ISO instant, or null for the system's time (development only, not the contract). */
+const devClockBody = type({ at: 'string | null' });
 
 type Refusal =
   | 'visit_already_started'
@@ -431,6 +486,7 @@ type Refusal =
   | 'visit_not_accepted'
   | 'visit_already_checked_in'
   | 'visit_not_checked_in'
+  | 'visit_not_today'
   | 'visit_already_accepted'
   | 'visit_already_rejected';
 
@@ -442,6 +498,7 @@ const REFUSALS: Record<Refusal, string> = {
   visit_not_accepted: 'The host has not accepted the visit yet.',
   visit_already_checked_in: 'The visitor has already checked in.',
   visit_not_checked_in: 'The visitor has not checked in.',
+  visit_not_today: "Check-in is for today's visits only.",
   visit_already_accepted: 'The visit has already been accepted.',
   visit_already_rejected: 'The visit has already been rejected.',
 };

@@ -10,6 +10,7 @@ import { basicEngine as referenceEngine } from '../onboarding/engine';
 import { seedProhibitedList } from '../onboarding/seed';
 import {
   ASSISTANT_ROLES,
+  CLAIMS_HEADER,
   fakeAuth,
   headersOf,
   PUBLIC_DIR,
@@ -626,6 +627,197 @@ describe('no liveness proof body makes the API answer 5xx', SLOW, () => {
           res,
           `PUT lifeproof (${type}) ${JSON.stringify(body.subarray(0, 300).toString('latin1'))}`,
         );
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('no body, query or path makes the visit routes answer 5xx (issue 11)', SLOW, () => {
+  const reception = person(randomUUID(), 'gambling', ['post_visits_all', 'delete_users_all']);
+  let facilityId = '';
+  let visitor: Who;
+  /** The seeded visitor, enrolled (the claims header of the harness says enrolled: false). */
+  const asVisitor = (method: string, path: string, body?: string) => {
+    const headers = headersOf(visitor);
+    const claims = JSON.parse(headers[CLAIMS_HEADER] as string) as Record<string, unknown>;
+    headers[CLAIMS_HEADER] = JSON.stringify({ ...claims, enrolled: true });
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return app.request(`/api${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  };
+  // Each test books with a host of its own: one host's visits may not overlap (host_busy).
+  const visitBody = (start: Date, host = 'assistant@gambling.example') => ({
+    title: 'Reunión',
+    start_at: start.toISOString(),
+    end_at: new Date(start.getTime() + 3600_000).toISOString(),
+    host,
+    visitor: { name: 'Vera Visitante', email: 'visitor@gambling.example' },
+    location: facilityId,
+    guests: 1,
+    extra_fields: { emergency_instructions: { accepted: true } },
+  });
+  /** A visit made by reception (accepted), `days` ahead. */
+  async function acceptedVisit(days: number): Promise<string> {
+    const start = new Date(Date.now() + days * 86_400_000);
+    return (await created('/public/visits', visitBody(start, 'auditor@gambling.example'), reception))
+      .id as string;
+  }
+
+  beforeAll(async () => {
+    const { rows } = await db.query<{ facility_id: string }>(
+      "select facility_id::text as facility_id from facilities where tenant = 'gambling' and alias = 'Sala Bilbao'",
+    );
+    facilityId = rows[0]?.facility_id ?? '';
+    const account = await db.query<{ id: string }>(
+      "select id::text as id from accounts where tenant = 'gambling' and username = 'visitor'",
+    );
+    visitor = person(account.rows[0]?.id ?? randomUUID(), 'gambling', ['post_visits_me']);
+  });
+
+  it('POST /public/visits, as reception and as the visitor', async () => {
+    const when = fc
+      .integer({ min: -3, max: 4000 })
+      .map((days) => new Date(Date.now() + days * 86_400_000 + 3600_000));
+    const valid = when.map((start) => visitBody(start));
+    const keys = ['title', 'start_at', 'end_at', 'host', 'visitor', 'location', 'guests', 'extra_fields'];
+    await fc.assert(
+      fc.asyncProperty(bodies(valid, keys), fc.boolean(), async (body, byReception) => {
+        const res = byReception
+          ? await send('POST', '/public/visits', body, reception)
+          : await asVisitor('POST', '/public/visits', body);
+        await judged(res, 'POST /public/visits');
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('PUT /public/visits/{id}/checkin and /checkout, POST /cancellation, with any id in the path', async () => {
+    const visitId = await acceptedVisit(2);
+    const id = fc.oneof(
+      { weight: 3, arbitrary: fc.constant(visitId) },
+      fc.constant(randomUUID()),
+      nastyString.map((text) => text.slice(0, 2000)),
+    );
+    const valid = fc.record({ via: fc.constantFrom('kiosk', 'reception') });
+    const action = fc.constantFrom('checkin', 'checkout', 'cancellation');
+    await fc.assert(
+      fc.asyncProperty(id, action, bodies(valid, ['via']), async (target, what, body) => {
+        const path = `/public/visits/${pathSegment(target)}/${what}`;
+        const method = what === 'cancellation' ? 'POST' : 'PUT';
+        await judged(await send(method, path, body, reception), `${method} ${path}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('POST /public/visits/{id}/confirmation, with any token and body', async () => {
+    // A request of the visitor: the host's mail carries a real token for it.
+    const res = await asVisitor(
+      'POST',
+      '/public/visits',
+      JSON.stringify(visitBody(new Date(Date.now() + 3 * 86_400_000), 'usermanager@gambling.example')),
+    );
+    expect(res.status).toBe(201);
+    const { id: visitId } = (await res.json()) as { id: string };
+    const { rows } = await db.query<{ link: string }>(
+      'select link from outbox where link like $1 order by created_at desc limit 1',
+      [`%/${visitId}`],
+    );
+    const realToken = /\/confirmation\/([^/]+)\//.exec(rows[0]?.link ?? '')?.[1] ?? '';
+    expect(realToken).not.toBe('');
+    const token = fc.oneof(
+      fc.constant(realToken),
+      nastyString.map((text) => text.slice(0, 3000)),
+      fc.constant(`${realToken}x`),
+    );
+    const id = fc.oneof(
+      fc.constant(visitId),
+      fc.constant(randomUUID()),
+      nastyString.map((t) => t.slice(0, 500)),
+    );
+    const valid = fc.record({ outcome: fc.constantFrom('accept', 'reject') });
+    await fc.assert(
+      fc.asyncProperty(token, id, bodies(valid, ['outcome']), async (bearer, target, body) => {
+        const path = `/api/public/visits/${pathSegment(target)}/confirmation`;
+        let authorization: string;
+        try {
+          authorization = new Headers({ authorization: `Bearer ${bearer}` }).get('authorization') ?? '';
+        } catch {
+          authorization = 'Bearer x'; // a header value fetch itself refuses (controls, non-Latin-1)
+        }
+        const res = await app.request(path, {
+          method: 'POST',
+          headers: { 'tenant-id': 'gambling', 'content-type': 'application/json', authorization },
+          body,
+        });
+        await judged(res, `POST ${path}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('PUT /dev/clock (development only)', async () => {
+    const valid = fc.record({
+      at: fc.oneof(
+        fc
+          .date({ min: new Date('1970-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+          .map((d) => d.toISOString()),
+        fc.constant(null),
+      ),
+    });
+    try {
+      await fc.assert(
+        fc.asyncProperty(bodies(valid, ['at']), async (body) => {
+          await judged(await send('PUT', '/dev/clock', body, reception), 'PUT /dev/clock');
+        }),
+        { numRuns: RUNS },
+      );
+    } finally {
+      await send('PUT', '/dev/clock', JSON.stringify({ at: null }), reception);
+    }
+  });
+
+  it('GET /public/visits, /public/visits/arrival and /public/visits/visitors/{id}', async () => {
+    const names = [
+      'pageSize',
+      'pageIndex',
+      'bookmark',
+      'fromDate',
+      'toDate',
+      'orderby',
+      'sorted',
+      'visitor',
+      'user',
+      'status',
+    ];
+    await fc.assert(
+      fc.asyncProperty(queries(names), fc.boolean(), async (query, byReception) => {
+        const path = `/public/visits?${query}`;
+        const res = byReception
+          ? await send('GET', path, undefined, reception)
+          : await asVisitor('GET', path);
+        await judged(res, `GET ${path}`);
+      }),
+      { numRuns: RUNS },
+    );
+    await fc.assert(
+      fc.asyncProperty(queries(['code']), async (query) => {
+        await judged(
+          await send('GET', `/public/visits/arrival?${query}`, undefined, reception),
+          `GET arrival?${query}`,
+        );
+      }),
+      { numRuns: RUNS },
+    );
+    const id = fc.oneof(
+      fc.constant(visitor.sub),
+      fc.constant(randomUUID()),
+      nastyString.map((text) => text.slice(0, 2000)),
+    );
+    await fc.assert(
+      fc.asyncProperty(id, async (target) => {
+        const path = `/public/visits/visitors/${pathSegment(target)}`;
+        await judged(await send('GET', path, undefined, reception), `GET ${path}`);
       }),
       { numRuns: RUNS },
     );

@@ -2,6 +2,7 @@
 // hosts, so that a new `npm start` shows MyVisits and VisitList populated in every status (spec §4).
 import type { HistoryAction, VisitStatus } from '../../src/api/contract/visits';
 import { dateIn, zonedInstant } from '../../src/domain/visits';
+import { clockFromEnv } from '../clock';
 import type { Seeder } from '../db/seeder';
 import { appendHistory } from './store';
 
@@ -92,7 +93,8 @@ export const seedVisits: Seeder = async (tx, tenant) => {
     [tenant],
   );
   if (!visitor || facilities.length === 0) return;
-  const now = new Date();
+  // The visit rules' clock (CLOCK_AT outside production), so a pinned day has its week of visits around it.
+  const now = clockFromEnv().now();
   for (const [index, plan] of PLANS.entries()) {
     const host = people.find((p) => p.username === HOSTS[index]);
     const facility = facilities[index % facilities.length];

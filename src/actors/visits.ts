@@ -17,6 +17,7 @@ import {
   createVisit,
   findArrival,
   getVisit,
+  getVisitor,
   listVisits,
   visitQr,
 } from '../api/visits';
@@ -73,6 +74,9 @@ export function visitLogic(runtime: Api, options: { onChanged?: () => void } = {
         if (!input.visitId) throw { status: 404, code: 'not_found', detail: null, fieldErrors: {} };
         return call(async () => getVisit(await runtime.apiClient(), input.visitId, { signal, ...REFUSALS }));
       }),
+      fetchVisitor: fromPromise(async ({ input, signal }) =>
+        call(async () => getVisitor(await runtime.apiClient(), input.userId, { signal, ...REFUSALS })),
+      ),
       cancelVisit: fromPromise(async ({ input, signal }) =>
         call(async () => cancelVisit(await runtime.apiClient(), input.visitId, { signal, ...REFUSALS })),
       ),

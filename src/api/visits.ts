@@ -5,10 +5,12 @@ import {
   type VisitArrival,
   type VisitConfirmationResult,
   type VisitPage,
+  type VisitVisitor,
   visit,
   visitArrival,
   visitConfirmationResult,
   visitPage,
+  visitVisitor,
 } from './contract/visits.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;
@@ -103,6 +105,14 @@ export function confirmVisit(
 /** Reception: today's visit of the person whose QR was read (or whose access id was typed). */
 export function findArrival(api: ApiClient, code: string, options: CallOptions = {}): Promise<VisitArrival> {
   return api.get('/public/visits/arrival', { ...options, searchParams: { code }, schema: visitArrival });
+}
+
+/** Reception: the person a new visit is for (NewVisit opened as new-visit/{userId}); 404 when not of the tenant. */
+export function getVisitor(api: ApiClient, userId: string, options: CallOptions = {}): Promise<VisitVisitor> {
+  return api.get(`/public/visits/visitors/${encodeURIComponent(userId)}`, {
+    ...options,
+    schema: visitVisitor,
+  });
 }
 
 /** The visitor's QR for a visit, as a PNG (VisitDetail's print-QR). */

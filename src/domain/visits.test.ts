@@ -7,6 +7,7 @@ import {
   displayDateTimeIn,
   emptyNewVisitForm,
   encodeVisitFilter,
+  isVisitDay,
   isVisitInProgress,
   type NewVisitForm,
   parseCredentialCode,
@@ -125,6 +126,21 @@ describe('the cancellation rule and a visit in progress (spec §4)', () => {
     expect(isVisitInProgress({ ...visit, status: 'accepted' }, now)).toBe(true);
     expect(isVisitInProgress({ ...visit, status: 'requested' }, now)).toBe(false);
     expect(isVisitInProgress({ ...visit, status: 'accepted' }, new Date('2026-03-10T11:00:00Z'))).toBe(false);
+  });
+});
+
+describe('isVisitDay (check-in is for today, in the facility timezone)', () => {
+  const visit = (expected_at: string, timezone: string) => ({ expected_at, location: { timezone } });
+  it('compares days in the facility timezone, not in UTC nor the browser', () => {
+    // 00:30 on 2 June in Madrid is 22:30 UTC on 1 June.
+    const madrid = visit('2030-06-01T22:30:00Z', 'Europe/Madrid');
+    expect(isVisitDay(madrid, new Date('2030-06-01T21:59:00Z'))).toBe(false); // 23:59 on 1 June in Madrid
+    expect(isVisitDay(madrid, new Date('2030-06-01T22:00:00Z'))).toBe(true); // 00:00 on 2 June
+    expect(isVisitDay(madrid, new Date('2030-06-02T21:59:00Z'))).toBe(true); // 23:59 on 2 June
+    expect(isVisitDay(madrid, new Date('2030-06-02T22:00:00Z'))).toBe(false); // 00:00 on 3 June
+    const mexico = visit('2030-06-02T03:00:00Z', 'America/Mexico_City'); // 21:00 on 1 June there
+    expect(isVisitDay(mexico, new Date('2030-06-01T18:00:00Z'))).toBe(true);
+    expect(isVisitDay(mexico, new Date('2030-06-02T07:00:00Z'))).toBe(false);
   });
 });
 

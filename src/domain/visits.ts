@@ -202,6 +202,15 @@ export function cancellationRefusal(
   return null;
 }
 
+/** Check-in is for today's visits: the visit's day is today, both in the facility's timezone. */
+export function isVisitDay(
+  visit: { expected_at: string | Date; location: { timezone: string } },
+  now: Date,
+): boolean {
+  const timeZone = visit.location.timezone;
+  return dateIn(new Date(visit.expected_at), timeZone) === dateIn(now, timeZone);
+}
+
 /** A visit in progress (account deletion refuses meanwhile): checked in, or accepted and under way. */
 export function isVisitInProgress(
   visit: { status: string; expected_at: string | Date; leaving_at: string | Date },

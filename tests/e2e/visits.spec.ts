@@ -1,8 +1,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, expect, type Page, test } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  chromium,
+  expect,
+  type Page,
+  request as playwrightRequest,
+  test,
+} from '@playwright/test';
 import sharp from 'sharp';
+import { zonedInstant } from '../../src/domain/visits';
 import { accessTokenOf, expectAccessible, port } from './support';
 
 // Issue 11, the visits journeys through the real portal: a visitor requests a visit, the host accepts it from the
@@ -38,6 +47,29 @@ function madrid(instant: Date) {
       .map((p) => [p.type, p.value]),
   );
   return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/**
+ * The journey runs at a Madrid time of day it names, not at the hour it happens to run: E2E_VISITS_AT (HH:mm,
+ * 11:00 by default; 23:30 and 00:30 show the day's edges). The last such moment before now: a clock never ahead
+ * of the real one, so the access tokens the browser holds never look expired to it.
+ */
+function pinnedInstant(hhmm = process.env.E2E_VISITS_AT || '11:00'): Date {
+  const now = Date.now();
+  const today = zonedInstant(madrid(new Date(now)).date, hhmm, MADRID) as Date;
+  if (today.getTime() <= now) return today;
+  return zonedInstant(madrid(new Date(now - 86_400_000)).date, hhmm, MADRID) as Date;
+}
+
+/** The server's clock of the visit rules, moved (a development route, with an administrator's token) or read. */
+async function serverClock(request: APIRequestContext, base: string, admin: string, at?: Date | null) {
+  const headers = { 'tenant-id': 'gambling', authorization: `Bearer ${admin}` };
+  const res =
+    at === undefined
+      ? await request.get(`${base}/api/dev/clock`, { headers })
+      : await request.put(`${base}/api/dev/clock`, { headers, data: { at: at?.toISOString() ?? null } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return new Date(((await res.json()) as { now: string }).now);
 }
 
 async function logIn(page: Page, username: string) {
@@ -127,6 +159,138 @@ function browserWithCamera(video: string): Promise<Browser> {
   });
 }
 
+/** Issue 11's journey, with `now` the pinned clock of the server's visit rules (see pinnedInstant). */
+async function visitJourney(
+  page: Page,
+  browser: Browser,
+  request: APIRequestContext,
+  base: string,
+  now: () => Date,
+) {
+  await page.clock.install({ time: now() });
+  // 1. The visitor requests a visit for today, a little later than now, at Sala Bilbao (Madrid).
+  const start = madrid(new Date(now().getTime() + 10 * 60_000));
+  const end = madrid(new Date(now().getTime() + 70 * 60_000));
+  const title = `Journey ${Date.now()}`;
+  await openAs(page, 'visitor', '/new-visit', 'en');
+  await page.locator('select[name="location"]').selectOption({ label: 'Sala Bilbao (Europe/Madrid)' });
+  await fillVisit(page, {
+    host: 'assistant@gambling.example',
+    date: start.date,
+    startAt: start.time,
+    endAt: end.date === start.date ? end.time : '23:59',
+    title,
+    visitorName: 'Vera Visitante',
+    plan: true,
+  });
+  await page.getByTestId('new-visit-submit').click();
+  await expect(page.getByTestId('new-visit-done')).toHaveText(t('en', 'newVisit.requested'));
+  await page.getByTestId('new-visit-detail').click();
+  await expect(page).toHaveURL(/\/visit-detail\?data=/);
+  const visitId = new URL(page.url()).searchParams.get('data') as string;
+  await expect(page.getByTestId('visit-status')).toHaveAttribute('data-status', 'requested');
+
+  // 2. The host opens the mailed link (not signed in) and accepts; the link works once.
+  const host = await browser.newContext({ baseURL: base });
+  await host.clock.install({ time: now() });
+  const hostPage = await host.newPage();
+  const link = await mailedLink(hostPage, 'assistant@gambling.example');
+  expect(link).toMatch(new RegExp(`^${base}/confirmation/[\\w.-]+/${visitId}$`));
+  await hostPage.goto(link);
+  await hostPage.getByTestId('confirmation-accept').click();
+  await expect(hostPage.getByTestId('confirmation-done')).toHaveText(t('es', 'confirmation.accepted'));
+  await expectAccessible(hostPage);
+  await hostPage.goto(link);
+  await hostPage.getByTestId('confirmation-reject').click();
+  await expect(hostPage.getByTestId('visit-refusal')).toHaveAttribute('data-code', 'visit_already_accepted');
+  await expect(hostPage.getByTestId('visit-refusal')).toContainText(
+    t('es', 'common.errors.visit_already_accepted'),
+  );
+  await host.close();
+
+  // 3. Reception finds it under "today".
+  const receptionToken = await accessTokenOf(request, base, 'gambling', 'receptionist');
+  const qr = await request.get(`${base}/api/public/visits/${visitId}/qr`, {
+    headers: { 'tenant-id': 'gambling', authorization: `Bearer ${receptionToken}` },
+  });
+  expect(qr.ok()).toBe(true);
+  const camera = await browserWithCamera(await qrVideo(await qr.body()));
+  try {
+    const reception = await camera.newContext({
+      baseURL: base,
+      viewport: { width: 412, height: 915 },
+      permissions: ['camera'],
+    });
+    await reception.clock.install({ time: now() });
+    const desk = await reception.newPage();
+    await openAs(desk, 'receptionist', '/visits', 'en');
+    await desk.getByTestId('visit-presets').locator('[data-preset="today"]').click();
+    const row = desk.getByTestId('visit-row').filter({ hasText: title });
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId('visit-status')).toHaveAttribute('data-status', 'accepted');
+    await expect(desk.getByTestId('visits-summary')).toContainText(/\d+ of \d+ · page 1 of \d+/);
+
+    // 4. …and checks the visitor in by scanning their QR with the (fake) camera.
+    await desk.goto('/process-visit');
+    await desk.getByTestId('process-visit-scan').click();
+    const arrival = desk.getByTestId('arrival');
+    await expect(arrival).toBeVisible({ timeout: 60_000 });
+    await expect(desk.getByTestId('arrival-person')).toHaveText('Vera Visitante');
+    await expect(arrival).toContainText(title);
+    await arrival.getByTestId('visit-check-in').click();
+    await expect(arrival.getByTestId('visit-status')).toHaveAttribute('data-status', 'checked_in');
+
+    // 5. The visitor, still on the detail, tries to cancel: the server refuses, with its reason.
+    await page.getByTestId('visit-cancel').click();
+    await page.getByTestId('visit-cancel-confirm').click();
+    const refusal = page.getByTestId('visit-refusal');
+    await expect(refusal).toHaveAttribute('data-code', 'visit_already_has_checkins');
+    await expect(refusal).toContainText(t('en', 'common.errors.visit_already_has_checkins'));
+    await expect(refusal).toContainText('The visit already has check-ins; it can no longer be cancelled.');
+
+    // 6. A second scan finds the visitor inside; one tap checks them out.
+    await desk.reload();
+    await desk.getByTestId('process-visit-code').fill('wrong-code');
+    await desk.getByRole('button', { name: t('en', 'processVisit.find') }).click();
+    await expect(desk.getByTestId('visit-refusal')).toHaveAttribute('data-code', 'no_visit_today');
+    await desk.getByTestId('process-visit-scan').click();
+    await expect(desk.getByTestId('arrival-already-in')).toHaveText(
+      t('en', 'common.errors.visit_already_checked_in'),
+    );
+    await desk.getByTestId('arrival').getByTestId('visit-check-out').click();
+    await expect(desk.getByTestId('arrival').getByTestId('visit-status')).toHaveAttribute(
+      'data-status',
+      'checked_out',
+    );
+    await expectAccessible(desk);
+    await reception.close();
+  } finally {
+    await camera.close();
+  }
+
+  // 7. The history tab shows each step with who and when, in Madrid time.
+  await page.getByTestId('visit-refusal').waitFor();
+  await page.getByRole('button', { name: t('en', 'visits.reload') }).click();
+  await expect(page.getByTestId('visit-status')).toHaveAttribute('data-status', 'checked_out');
+  await page.getByTestId('visit-tab-history').click();
+  const history = page.getByTestId('visit-history').locator('li');
+  await expect(history).toHaveCount(4);
+  const steps = [
+    ['requested', 'Requested by Vera Visitante'],
+    ['approved', 'Approved by Asier Asistente'],
+    ['checked_in', 'Checked in by kiosk'],
+    ['checked_out', 'Checked out by terminal'],
+  ];
+  const today = madrid(now()).date.split('-').reverse().join('/');
+  for (const [index, [action, text]] of steps.entries()) {
+    const step = history.nth(index);
+    await expect(step).toHaveAttribute('data-action', action as string);
+    await expect(step).toContainText(text as string);
+    await expect(step).toContainText(new RegExp(`${today} \\d{2}:\\d{2} \\(Europe/Madrid\\)`));
+  }
+  await expectAccessible(page);
+}
+
 test.describe('visits', () => {
   test('request, host accepts by link, reception checks in by QR and out; history, refusals', async ({
     page,
@@ -135,128 +299,19 @@ test.describe('visits', () => {
   }) => {
     test.setTimeout(240_000);
     const base = `http://localhost:${port}`;
-    // 1. The visitor requests a visit for today, a little later than now, at Sala Bilbao (Madrid).
-    const start = madrid(new Date(Date.now() + 10 * 60_000));
-    const end = madrid(new Date(Date.now() + 70 * 60_000));
-    const title = `Journey ${Date.now()}`;
-    await openAs(page, 'visitor', '/new-visit', 'en');
-    await page.locator('select[name="location"]').selectOption({ label: 'Sala Bilbao (Europe/Madrid)' });
-    await fillVisit(page, {
-      host: 'assistant@gambling.example',
-      date: start.date,
-      startAt: start.time,
-      endAt: end.date === start.date ? end.time : '23:59',
-      title,
-      visitorName: 'Vera Visitante',
-      plan: true,
-    });
-    await page.getByTestId('new-visit-submit').click();
-    await expect(page.getByTestId('new-visit-done')).toHaveText(t('en', 'newVisit.requested'));
-    await page.getByTestId('new-visit-detail').click();
-    await expect(page).toHaveURL(/\/visit-detail\?data=/);
-    const visitId = new URL(page.url()).searchParams.get('data') as string;
-    await expect(page.getByTestId('visit-status')).toHaveAttribute('data-status', 'requested');
-
-    // 2. The host opens the mailed link (not signed in) and accepts; the link works once.
-    const host = await browser.newContext({ baseURL: base });
-    const hostPage = await host.newPage();
-    const link = await mailedLink(hostPage, 'assistant@gambling.example');
-    expect(link).toMatch(new RegExp(`^${base}/confirmation/[\\w.-]+/${visitId}$`));
-    await hostPage.goto(link);
-    await hostPage.getByTestId('confirmation-accept').click();
-    await expect(hostPage.getByTestId('confirmation-done')).toHaveText(t('es', 'confirmation.accepted'));
-    await expectAccessible(hostPage);
-    await hostPage.goto(link);
-    await hostPage.getByTestId('confirmation-reject').click();
-    await expect(hostPage.getByTestId('visit-refusal')).toHaveAttribute(
-      'data-code',
-      'visit_already_accepted',
-    );
-    await expect(hostPage.getByTestId('visit-refusal')).toContainText(
-      t('es', 'common.errors.visit_already_accepted'),
-    );
-    await host.close();
-
-    // 3. Reception finds it under "today".
-    const receptionToken = await accessTokenOf(request, base, 'gambling', 'receptionist');
-    const qr = await request.get(`${base}/api/public/visits/${visitId}/qr`, {
-      headers: { 'tenant-id': 'gambling', authorization: `Bearer ${receptionToken}` },
-    });
-    expect(qr.ok()).toBe(true);
-    const camera = await browserWithCamera(await qrVideo(await qr.body()));
+    // The server's visit rules and every browser's clock at the pinned moment, all running on from there.
+    // The admin's sign-in in a request context of its own (its cookies would change the journey's sign-ins).
+    const adminApi = await playwrightRequest.newContext();
+    const admin = await accessTokenOf(adminApi, base, 'gambling', 'admin');
+    const since = Date.now();
+    const pinned = await serverClock(adminApi, base, admin, pinnedInstant());
+    const now = () => new Date(pinned.getTime() + (Date.now() - since));
     try {
-      const reception = await camera.newContext({
-        baseURL: base,
-        viewport: { width: 412, height: 915 },
-        permissions: ['camera'],
-      });
-      const desk = await reception.newPage();
-      await openAs(desk, 'receptionist', '/visits', 'en');
-      await desk.getByTestId('visit-presets').locator('[data-preset="today"]').click();
-      const row = desk.getByTestId('visit-row').filter({ hasText: title });
-      await expect(row).toBeVisible();
-      await expect(row.getByTestId('visit-status')).toHaveAttribute('data-status', 'accepted');
-      await expect(desk.getByTestId('visits-summary')).toContainText(/\d+ of \d+ · page 1 of \d+/);
-
-      // 4. …and checks the visitor in by scanning their QR with the (fake) camera.
-      await desk.goto('/process-visit');
-      await desk.getByTestId('process-visit-scan').click();
-      const arrival = desk.getByTestId('arrival');
-      await expect(arrival).toBeVisible({ timeout: 60_000 });
-      await expect(desk.getByTestId('arrival-person')).toHaveText('Vera Visitante');
-      await expect(arrival).toContainText(title);
-      await arrival.getByTestId('visit-check-in').click();
-      await expect(arrival.getByTestId('visit-status')).toHaveAttribute('data-status', 'checked_in');
-
-      // 5. The visitor, still on the detail, tries to cancel: the server refuses, with its reason.
-      await page.getByTestId('visit-cancel').click();
-      await page.getByTestId('visit-cancel-confirm').click();
-      const refusal = page.getByTestId('visit-refusal');
-      await expect(refusal).toHaveAttribute('data-code', 'visit_already_has_checkins');
-      await expect(refusal).toContainText(t('en', 'common.errors.visit_already_has_checkins'));
-      await expect(refusal).toContainText('The visit already has check-ins; it can no longer be cancelled.');
-
-      // 6. A second scan finds the visitor inside; one tap checks them out.
-      await desk.reload();
-      await desk.getByTestId('process-visit-code').fill('wrong-code');
-      await desk.getByRole('button', { name: t('en', 'processVisit.find') }).click();
-      await expect(desk.getByTestId('visit-refusal')).toHaveAttribute('data-code', 'no_visit_today');
-      await desk.getByTestId('process-visit-scan').click();
-      await expect(desk.getByTestId('arrival-already-in')).toHaveText(
-        t('en', 'common.errors.visit_already_checked_in'),
-      );
-      await desk.getByTestId('arrival').getByTestId('visit-check-out').click();
-      await expect(desk.getByTestId('arrival').getByTestId('visit-status')).toHaveAttribute(
-        'data-status',
-        'checked_out',
-      );
-      await expectAccessible(desk);
-      await reception.close();
+      await visitJourney(page, browser, request, base, now);
     } finally {
-      await camera.close();
+      await serverClock(adminApi, base, admin, null);
+      await adminApi.dispose();
     }
-
-    // 7. The history tab shows each step with who and when, in Madrid time.
-    await page.getByTestId('visit-refusal').waitFor();
-    await page.getByRole('button', { name: t('en', 'visits.reload') }).click();
-    await expect(page.getByTestId('visit-status')).toHaveAttribute('data-status', 'checked_out');
-    await page.getByTestId('visit-tab-history').click();
-    const history = page.getByTestId('visit-history').locator('li');
-    await expect(history).toHaveCount(4);
-    const steps = [
-      ['requested', 'Requested by Vera Visitante'],
-      ['approved', 'Approved by Asier Asistente'],
-      ['checked_in', 'Checked in by kiosk'],
-      ['checked_out', 'Checked out by terminal'],
-    ];
-    const today = madrid(new Date()).date.split('-').reverse().join('/');
-    for (const [index, [action, text]] of steps.entries()) {
-      const step = history.nth(index);
-      await expect(step).toHaveAttribute('data-action', action as string);
-      await expect(step).toContainText(text as string);
-      await expect(step).toContainText(new RegExp(`${today} \\d{2}:\\d{2} \\(Europe/Madrid\\)`));
-    }
-    await expectAccessible(page);
   });
 
   test('an expired confirmation link says so', async ({ page, request }) => {
@@ -385,11 +440,47 @@ test.describe('visits', () => {
       await expectAccessible(page);
     });
 
-    test(`reception's visit screens and VisitConfirmation pass axe in ${lang}`, async ({ page }) => {
+    test(`reception's visit screens and VisitConfirmation pass axe in ${lang}`, async ({ page, request }) => {
       test.setTimeout(180_000);
       await openAs(page, 'receptionist', '/visits', lang);
       await expect(page.getByTestId('visits')).toBeVisible();
+      // All pending: an accepted visit of another day says when its check-in opens instead of offering it.
+      const later = page
+        .getByTestId('visit-row')
+        .filter({ has: page.getByTestId('visit-check-in-day') })
+        .first();
+      await expect(later).toBeVisible();
+      await expect(later.getByTestId('visit-check-in')).toHaveCount(0);
       await expectAccessible(page);
+      await later.screenshot({ path: `test-results/visits-check-in-day-${lang}.png` });
+      // NewVisit for a person, from a visit's visitor: the form comes filled with their name and email.
+      const token = await accessTokenOf(request, `http://localhost:${port}`, 'gambling', 'receptionist');
+      const found = await request.get(`http://localhost:${port}/api/public/visits?visitor=Vera&pageSize=1`, {
+        headers: { 'tenant-id': 'gambling', authorization: `Bearer ${token}` },
+      });
+      const visitId = ((await found.json()) as { items: { id: string }[] }).items[0]?.id;
+      await page.goto(`/visit-detail?data=${visitId}`);
+      await page.getByTestId('visit-new-for-visitor').click();
+      await expect(page).toHaveURL(/\/new-visit\/[\w-]+$/);
+      await expect(page.locator('[name="visitorName"]')).toHaveValue('Vera Visitante');
+      await expect(page.locator('[name="visitorEmail"]')).toHaveValue('visitor@gambling.example');
+      await expect(page.getByTestId('new-visit-for')).toHaveText(
+        t(lang, 'newVisit.forVisitor').replace('{name}', 'Vera Visitante'),
+      );
+      await expectAccessible(page);
+      await page.screenshot({ path: `test-results/visits-new-for-visitor-${lang}.png`, fullPage: true });
+      // Nobody with that id: the message says so, and the form stays usable.
+      await page.goto('/new-visit/00000000-0000-4000-8000-000000000000');
+      await expect(page.getByTestId('new-visit-visitor-missing')).toHaveText(
+        t(lang, 'common.errors.visitor_not_found'),
+      );
+      await expect(page.locator('[name="visitorEmail"]')).toHaveValue('');
+      await page.locator('[name="visitorName"]').fill('Otra Persona');
+      await expect(page.locator('[name="visitorName"]')).toHaveValue('Otra Persona');
+      await expect(page.getByTestId('new-visit-submit')).toBeEnabled();
+      await expectAccessible(page);
+      await page.screenshot({ path: `test-results/visits-visitor-missing-${lang}.png`, fullPage: true });
+
       await page.goto('/process-visit');
       await page.getByTestId('process-visit-code').fill('nobody');
       await page.getByTestId('process-visit-code').press('Enter');

@@ -31,7 +31,7 @@ const refusal = (code: string | null, status = 409) => ({
 
 const CODES = {
   cancelVisit: ['visit_already_started', 'visit_already_has_checkins', 'visit_already_cancelled'],
-  checkIn: ['visit_not_accepted', 'visit_already_checked_in', 'visit_already_cancelled'],
+  checkIn: ['visit_not_accepted', 'visit_already_checked_in', 'visit_already_cancelled', 'visit_not_today'],
   checkOut: ['visit_not_checked_in'],
   confirmVisit: [
     'token_expired',
@@ -72,6 +72,12 @@ function events(): EventObject[] {
     ...statuses.map((status) => ({ type: 'xstate.done.actor.fetchVisit', output: visitWith(status) })),
     { type: 'xstate.error.actor.fetchVisit', error: refusal('not_found', 404) },
     { type: 'xstate.error.actor.fetchVisit', error: refusal(null, 500) },
+    {
+      type: 'xstate.done.actor.fetchVisitor',
+      output: { id: 'a-1', name: 'Vera Visitante', email: 'visitor@gambling.example' },
+    },
+    { type: 'xstate.error.actor.fetchVisitor', error: refusal('visitor_not_found', 404) },
+    { type: 'xstate.error.actor.fetchVisitor', error: refusal(null, 500) },
     { type: 'xstate.done.actor.cancelVisit', output: visitWith('cancelled') },
     { type: 'xstate.done.actor.checkIn', output: visitWith('checked_in') },
     { type: 'xstate.done.actor.checkOut', output: visitWith('checked_out') },
@@ -94,6 +100,7 @@ const specFor = (input: VisitInput): ModelSpec<typeof visitMachine> => ({
       actors: {
         createVisit: control.actor('createVisit'),
         fetchVisit: control.actor('fetchVisit'),
+        fetchVisitor: control.actor('fetchVisitor'),
         cancelVisit: control.actor('cancelVisit'),
         checkIn: control.actor('checkIn'),
         checkOut: control.actor('checkOut'),
@@ -101,7 +108,7 @@ const specFor = (input: VisitInput): ModelSpec<typeof visitMachine> => ({
       },
     }),
   errorCodes: {
-    expected: ['validation', ...new Set(Object.values(CODES).flat())],
+    expected: ['validation', 'visitor_not_found', ...new Set(Object.values(CODES).flat())],
     read: codesInMeta('errorCode'),
   },
 });
@@ -110,6 +117,7 @@ describe('visit machine (generated paths)', () => {
   it('covers every transition and every refusal on a real actor', async () => {
     const report = await coverMachine([
       specFor({ mode: 'new' }),
+      specFor({ mode: 'new', userId: 'a-1' }),
       specFor({ mode: 'view', visitId: 'v-1' }),
       specFor({ mode: 'view', visitId: 'v-1', visit: visitWith('accepted') }),
       specFor({ mode: 'confirm', visitId: 'v-1', token: 'token' }),

@@ -68,7 +68,8 @@ export const newVisitRequest = type({
   host: emailAddress,
   visitor: { name: requiredText(TEXT_LIMITS.name), email: emailAddress },
   location: requiredText(TEXT_LIMITS.id),
-  'guests?': 'number.integer >= 0',
+  // As many as NewVisit allows (two digits); the column is an integer, so a huge number is refused here.
+  'guests?': '0 <= number.integer <= 99',
   'extra_fields?': { 'emergency_instructions?': { accepted: 'boolean' } },
 });
 export type NewVisitRequest = typeof newVisitRequest.infer;
@@ -88,6 +89,10 @@ export type VisitConfirmationResult = typeof visitConfirmationResult.infer;
 export const visitArrival = type({ visit: visit, person: { name: 'string', acs_id: 'string' } });
 export type VisitArrival = typeof visitArrival.infer;
 
+/** GET /public/visits/visitors/{userId} (reception): who NewVisit's visitor is, to fill the form (new-visit/{userId}). */
+export const visitVisitor = type({ id: 'string', name: 'string', email: 'string' });
+export type VisitVisitor = typeof visitVisitor.infer;
+
 /** Spec §8 visit cancellation and confirmation refusals, and reception's (spec §2 ProcessVisit). */
 export const VISIT_ERROR_CODES = [
   'visit_already_started',
@@ -99,6 +104,7 @@ export const VISIT_ERROR_CODES = [
   'visit_not_accepted',
   'visit_already_checked_in',
   'visit_not_checked_in',
+  'visit_not_today',
   'no_visit_today',
   'credential_not_valid',
 ] as const;

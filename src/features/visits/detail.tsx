@@ -143,6 +143,15 @@ export function VisitDetail() {
                 <Info visit={visit} />
                 <div className="mt-6 flex flex-col gap-3">
                   <VisitActions actor={actor} reception={reception} via="reception" />
+                  {reception && visit.visitor && (
+                    <Link
+                      href={pathFor('NewVisit', { userId: visit.visitor }) ?? '/'}
+                      className={`${buttonVariants({ variant: 'secondary' })} self-start`}
+                      data-testid="visit-new-for-visitor"
+                    >
+                      <FormattedMessage id="visits.newForVisitor" />
+                    </Link>
+                  )}
                   {qr && (
                     <Button
                       variant="secondary"

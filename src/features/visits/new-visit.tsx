@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link } from 'wouter';
+import { Link, useParams } from 'wouter';
 import { facilitiesLogic, newVisitDraft, visitLogic } from '../../actors/visits';
 import type { Facility } from '../../api/contract/facilities';
 import type { NewVisitRequest } from '../../api/contract/visits';
@@ -61,6 +61,8 @@ export function NewVisit() {
   const session = useSession();
   const userKey = session?.userId ?? 'anonymous';
   const reception = isReceptionist(session);
+  // new-visit/{userId}: reception books for a known person, whose name and email fill the visitor.
+  const { userId } = useParams<{ userId?: string }>();
   const [form, setForm] = useState<NewVisitForm>(() => {
     const draft = newVisitDraft.load(tenant, userKey);
     // A visitor requests for themself: their email is known.
@@ -76,15 +78,30 @@ export function NewVisit() {
   const [logic] = useState(() =>
     visitLogic(runtime, { onChanged: () => newVisitDraft.clear(tenant, userKey) }),
   );
-  const visit = useActorRef(logic, { input: { mode: 'new' } });
+  const visit = useActorRef(logic, {
+    input: { mode: 'new', ...(reception && userId ? { userId } : {}) },
+  });
   const view = useSelector(visit, (s) => ({
     drafting: s.matches('draft'),
-    busy: s.hasTag('busy'),
+    busy: s.hasTag('busy') || s.hasTag('loading'),
+    prefilling: s.matches({ draft: 'prefilling' }),
+    visitorNotFound: s.matches({ draft: 'visitorNotFound' }),
     invalid: s.matches({ draft: 'invalid' }),
     failed: s.matches({ draft: 'failed' }),
   }));
   const serverErrors = useSelector(visit, (s) => s.context.fieldErrors);
   const created = useSelector(visit, (s) => s.context.visit);
+  const visitor = useSelector(visit, (s) => s.context.visitor);
+
+  // The person the visit is for fills the visitor's name and email (typed over, they stay as typed).
+  useEffect(() => {
+    if (!visitor) return;
+    setForm((current) => ({ ...current, visitorName: visitor.name, visitorEmail: visitor.email }));
+  }, [visitor]);
+  // Opened for somebody unknown: a visitor left from an earlier draft is not that person.
+  useEffect(() => {
+    if (view.visitorNotFound) setForm((current) => ({ ...current, visitorName: '', visitorEmail: '' }));
+  }, [view.visitorNotFound]);
 
   useEffect(() => {
     if (view.drafting) newVisitDraft.save(tenant, userKey, form);
@@ -173,6 +190,21 @@ export function NewVisit() {
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id="screen.NewVisit" />
       </h1>
+      {view.prefilling && <Spinner label={intl.formatMessage({ id: 'newVisit.loadingVisitor' })} />}
+      {visitor && (
+        <p className="mt-2 text-slate-700" data-testid="new-visit-for">
+          <FormattedMessage id="newVisit.forVisitor" values={{ name: visitor.name }} />
+        </p>
+      )}
+      {view.visitorNotFound && (
+        <p
+          role="alert"
+          className="mt-4 rounded-lg bg-amber-50 p-3 text-amber-900"
+          data-testid="new-visit-visitor-missing"
+        >
+          <FormattedMessage id="common.errors.visitor_not_found" />
+        </p>
+      )}
       {view.invalid && (
         <p
           role="alert"

@@ -1,12 +1,14 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'wouter';
 import { arrivalLogic, visitLogic } from '../../actors/visits';
 import type { VisitArrival } from '../../api/contract/visits';
-import { Button } from '../../components/ui/button';
+import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
+import { pathFor } from '../../domain/screens';
 import { startQrScan } from '../../media/qr-scan';
 import { useRuntime } from '../../runtime/context';
 import { Refusal, StatusBadge, VisitTitle, VisitWhen } from './parts';
@@ -66,8 +68,17 @@ function ArrivedVisit({ arrival }: { arrival: VisitArrival }) {
           <FormattedMessage id="common.errors.visit_not_accepted" />
         </p>
       )}
-      <div className="mt-4">
+      <div className="mt-4 flex flex-col gap-3">
         <VisitActions actor={actor} reception via="kiosk" />
+        {visit.visitor && (
+          <Link
+            href={pathFor('NewVisit', { userId: visit.visitor }) ?? '/'}
+            className={`${buttonVariants({ variant: 'secondary', size: 'sm' })} self-start`}
+            data-testid="visit-new-for-visitor"
+          >
+            <FormattedMessage id="visits.newForVisitor" />
+          </Link>
+        )}
       </div>
     </Card>
   );

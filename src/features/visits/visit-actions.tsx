@@ -4,6 +4,7 @@ import { FormattedMessage } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
 import type { visitMachine } from '../../../machines/visit.machine';
 import { Button } from '../../components/ui/button';
+import { displayDateIn, isVisitDay } from '../../domain/visits';
 import { Refusal } from './parts';
 
 export type VisitActor = ActorRefFrom<typeof visitMachine>;
@@ -39,6 +40,9 @@ export function VisitActions({
   }));
   const code = useSelector(actor, errorCodeOf);
   const reason = useSelector(actor, (s) => s.context.reason);
+  const visit = useSelector(actor, (s) => s.context.visit);
+  // Check-in is for today's visits (the server refuses another day's: visit_not_today); another day's says when.
+  const today = visit ? isVisitDay(visit, new Date()) : true;
   const [confirming, setConfirming] = useState(false);
   // Not offered once checked in (the server would refuse: visit_already_has_checkins); a page loaded before the
   // check-in still offers it, and then shows the server's reason.
@@ -55,7 +59,15 @@ export function VisitActions({
         </>
       )}
       <div className="flex flex-wrap gap-2">
-        {reception && view.accepted && (
+        {reception && view.accepted && !today && visit && (
+          <p className="text-sm text-slate-700" data-testid="visit-check-in-day">
+            <FormattedMessage
+              id="visits.checkInOnDay"
+              values={{ date: displayDateIn(new Date(visit.expected_at), visit.location.timezone) }}
+            />
+          </p>
+        )}
+        {reception && view.accepted && today && (
           <Button
             size="sm"
             disabled={view.busy}
