@@ -117,12 +117,11 @@ test.describe('the enrolled person’s account', () => {
 
   test('a reset through the mailbox link revokes the old QR and shows a new one; the link works once', async ({
     page,
-    request,
   }) => {
     test.setTimeout(90_000);
     const username = member(3);
     const email = `${username}@gambling.example`;
-    const token = await accessTokenOf(request, base, 'gambling', username);
+    const token = await accessTokenOf(base, 'gambling', username);
     const profile = (await (
       await apiGet(page, token, `/internal/accounts/${jwtSub(token)}/profile`)
     ).json()) as {

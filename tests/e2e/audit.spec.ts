@@ -38,7 +38,7 @@ async function check(page: Page, idNumber: string, birthDate: string) {
 
 /** Puts member-08 on the es-ct list (the same whole list each time: uploads replace it, so this is idempotent). */
 async function listMember8(request: APIRequestContext) {
-  const token = await accessTokenOf(request, base, 'gambling', 'admin');
+  const token = await accessTokenOf(base, 'gambling', 'admin');
   const upload = await request.post(`${base}/api/public/watchlists`, {
     headers: { authorization: `Bearer ${token}`, 'tenant-id': 'gambling' },
     multipart: {
@@ -195,7 +195,7 @@ test.describe('prohibited lists, the door terminal and the access audit', () => 
 
     // The door (a facility that reads every legal domain): member-05 (on the list) is refused, member-06 let in.
     // One sign-in for both look-ups (the request context keeps the provider's session).
-    const token = await accessTokenOf(request, base, 'gambling', 'admin');
+    const token = await accessTokenOf(base, 'gambling', 'admin');
     const refusedSid = await qrSidOf(request, token, 'gambling', listed);
     const grantedSid = await qrSidOf(request, token, 'gambling', dniOf(6));
     // The terminal lives under the site's own strict CSP: nothing on it may be refused.
@@ -375,7 +375,7 @@ test.describe('enrolment against an uploaded list', () => {
     test.setTimeout(180_000);
     const documentNumber = 'WATCHE2E26';
     // The admin's upload (the screen's own request, as in the journeys above): es-nc, which no other journey reads.
-    const token = await accessTokenOf(request, base, 'gambling', 'admin');
+    const token = await accessTokenOf(base, 'gambling', 'admin');
     const upload = await request.post(`${base}/api/public/watchlists`, {
       headers: { authorization: `Bearer ${token}`, 'tenant-id': 'gambling' },
       multipart: {

@@ -267,7 +267,7 @@ test.describe('enforcement source unavailable (20-second-token server)', () => {
     await selfieFromFile(page);
     await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
     // The fault switch needs the tenant admin's token.
-    const admin = await accessTokenOf(request, other, 'gambling');
+    const admin = await accessTokenOf(other, 'gambling');
     const fault = (on: boolean) =>
       request.post(`${other}/api/dev/faults/enforcement`, {
         headers: { 'tenant-id': 'gambling', authorization: `Bearer ${admin}` },

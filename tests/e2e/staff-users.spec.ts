@@ -127,7 +127,7 @@ test.describe('staff users', () => {
     // Node does not resolve demo.localhost: the API is asked on localhost, naming the tenant in its header.
     const local = `http://localhost:${port}`;
     const countOf = async (tenant: string) => {
-      const token = await accessTokenOf(request, local, tenant, 'admin');
+      const token = await accessTokenOf(local, tenant, 'admin');
       const res = await request.get(`${local}/api/public/users?pageSize=1`, {
         headers: { authorization: `Bearer ${token}`, 'tenant-id': tenant },
       });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, request as requests } from '@playwright/test';
 
 export const port = Number(process.env.E2E_PORT ?? 8090);
 export const demoUrl = `http://demo.localhost:${port}`;
@@ -19,11 +19,21 @@ export async function brandColourOf(page: Page, testId: string) {
  * An access token of a seeded account (the password is the username), by the real code flow with PKCE on the
  * server at `base`, without a browser page. The development fault switches need the admin's.
  */
-export async function accessTokenOf(
+export async function accessTokenOf(base: string, tenant: string, username = 'admin'): Promise<string> {
+  // A context of its own: the provider's session cookie of an earlier sign-in must not answer for this one.
+  const request = await requests.newContext();
+  try {
+    return await codeFlow(request, base, tenant, username);
+  } finally {
+    await request.dispose();
+  }
+}
+
+async function codeFlow(
   request: APIRequestContext,
   base: string,
   tenant: string,
-  username = 'admin',
+  username: string,
 ): Promise<string> {
   const realm = `${base}/auth/realms/${tenant}`;
   const verifier = randomBytes(32).toString('base64url');

@@ -209,7 +209,7 @@ async function visitJourney(
   await host.close();
 
   // 3. Reception finds it under "today".
-  const receptionToken = await accessTokenOf(request, base, 'gambling', 'receptionist');
+  const receptionToken = await accessTokenOf(base, 'gambling', 'receptionist');
   const qr = await request.get(`${base}/api/public/visits/${visitId}/qr`, {
     headers: { 'tenant-id': 'gambling', authorization: `Bearer ${receptionToken}` },
   });
@@ -300,9 +300,8 @@ test.describe('visits', () => {
     test.setTimeout(240_000);
     const base = `http://localhost:${port}`;
     // The server's visit rules and every browser's clock at the pinned moment, all running on from there.
-    // The admin's sign-in in a request context of its own (its cookies would change the journey's sign-ins).
     const adminApi = await playwrightRequest.newContext();
-    const admin = await accessTokenOf(adminApi, base, 'gambling', 'admin');
+    const admin = await accessTokenOf(base, 'gambling', 'admin');
     const since = Date.now();
     const pinned = await serverClock(adminApi, base, admin, pinnedInstant());
     const now = () => new Date(pinned.getTime() + (Date.now() - since));
@@ -318,7 +317,7 @@ test.describe('visits', () => {
     test.setTimeout(120_000);
     // The second server (port + 1) gives confirmation links a 1-second life (VISIT_TOKEN_TTL).
     const base = `http://localhost:${port + 1}`;
-    const token = await accessTokenOf(request, base, 'gambling', 'visitor');
+    const token = await accessTokenOf(base, 'gambling', 'visitor');
     const facilities = (await (
       await request.get(`${base}/api/internal/facilities`, {
         headers: { 'tenant-id': 'gambling', authorization: `Bearer ${token}` },
@@ -399,7 +398,7 @@ test.describe('visits', () => {
       await expect(page.locator('[name="planRead"]')).toBeChecked();
 
       // The host already has a visit then (booked by reception): host_busy, on the start.
-      const receptionToken = await accessTokenOf(request, base, 'gambling', 'receptionist');
+      const receptionToken = await accessTokenOf(base, 'gambling', 'receptionist');
       const facilities = (await (
         await request.get(`${base}/api/internal/facilities`, {
           headers: { 'tenant-id': 'gambling', authorization: `Bearer ${receptionToken}` },
@@ -454,7 +453,7 @@ test.describe('visits', () => {
       await expectAccessible(page);
       await later.screenshot({ path: `test-results/visits-check-in-day-${lang}.png` });
       // NewVisit for a person, from a visit's visitor: the form comes filled with their name and email.
-      const token = await accessTokenOf(request, `http://localhost:${port}`, 'gambling', 'receptionist');
+      const token = await accessTokenOf(`http://localhost:${port}`, 'gambling', 'receptionist');
       const found = await request.get(`http://localhost:${port}/api/public/visits?visitor=Vera&pageSize=1`, {
         headers: { 'tenant-id': 'gambling', authorization: `Bearer ${token}` },
       });
