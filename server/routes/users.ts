@@ -31,7 +31,9 @@ const SUMMARY_COLUMNS = `user_id::text as user_id, username, first_name, last_na
   onboarding_state, register_mode, created_at`;
 const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, account_id, nie, nationality, to_char(birth_date, 'YYYY-MM-DD') as birth_date,
   to_char(expiry_date, 'YYYY-MM-DD') as expiry_date, document_number, document_type, expedition_country,
-  portrayal_id::text as portrayal_id, onboarding_id::text as onboarding_id, host, onboarding_date, assisted_by,
+  portrayal_id::text as portrayal_id, onboarding_id::text as onboarding_id, host, onboarding_date, region,
+  coalesce((select a.username from accounts a where a.tenant = users.tenant and a.id::text = users.assisted_by),
+    assisted_by) as assisted_by,
   life_proofing_result, identity_proofing_result, ocr_integrity, document_validity, selfie_authenticity`;
 
 interface SummaryRow {
