@@ -88,6 +88,8 @@ const dynamicPrefixes = [
   'admin.deactivateAll.',
   'admin.deleteUsers.',
   'admin.deleteAllData.',
+  // Regions (legal domains) by their code.
+  'regions.',
 ];
 
 function placeholders(message: string): string[] {
