@@ -16,3 +16,7 @@ create table user_locations (
 -- es-an, es-ct"); null when unknown. ActivateUsers activates the users of another region (spec §2, §4).
 alter table users add column region text;
 create index users_region on users (tenant, region);
+
+-- AssistedExistingUsers (spec §4): an assisted onboarding that re-enrols an existing user; when it completes, that
+-- user record takes the new data and evidences instead of a new record being made.
+alter table onboardings add column replaces_user_id uuid;
