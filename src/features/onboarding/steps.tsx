@@ -43,7 +43,7 @@ export function Landing() {
   // AssistedExistingUsers (spec §4): the assistant may re-enrol an existing user instead of a new person.
   const [who, setWho] = useState<'new' | 'existing'>('new');
   const [existingUser, setExistingUser] = useState<string | null>(null);
-  const offersExisting = settings.registerTypes.includes('AssistedExistingUsers');
+  const offersExisting = (settings.registerTypes ?? []).includes('AssistedExistingUsers');
   const image = settings.customImages.landing
     ? `${settings.assetsUrl}/${settings.customImages.landing}`
     : landingImage;
