@@ -37,6 +37,26 @@ async function openAs(page: Page, username: string, path: string, lang: Lang = '
   await expect(page).toHaveURL(new RegExp(`${path}$`));
 }
 
+/**
+ * The passport and the selfie from files, until ReviewRegister. On a machine shared with other work the engine may not
+ * answer within the portal's 16 s (spec §9): the scan failure screen then offers to take the pictures again.
+ */
+async function picturesUntilReview(page: Page) {
+  const review = page.getByRole('heading', { name: 'Revise sus datos' });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(page).toHaveURL(/\/take-selfie$/, { timeout: 20_000 });
+    await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
+    await page.getByTestId('capture-use').click();
+    await expect(review.or(page.getByTestId('scan-failure'))).toBeVisible({ timeout: 40_000 });
+    if (await review.isVisible()) return;
+    await expect(page.getByTestId('scan-failure')).toHaveAttribute('data-scan-error', 'undefined');
+    await page.getByTestId('scan-retry').click();
+  }
+  await expect(review).toBeVisible();
+}
+
 test.describe('assistant', () => {
   test('activates users of another region; a DNI/NIE nobody has finds no users', async ({ page }) => {
     await openAs(page, 'assistant', '/portal-management', 'es');
@@ -110,7 +130,7 @@ test.describe('assistant', () => {
   }
 
   test('re-enrols an existing user; the user manager sees who assisted', async ({ page, browser }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const person = seededUser('gambling', 23);
     await openAs(page, 'assistant', '/portal-management', 'es');
     await page.getByTestId('portal-assisted').click();
@@ -128,12 +148,7 @@ test.describe('assistant', () => {
     await page.getByTestId('privacy-accept').click();
     await page.getByLabel('Pasaporte').check();
     await page.getByTestId('documents-continue').click();
-    await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
-    await page.getByTestId('capture-use').click();
-    await expect(page).toHaveURL(/\/take-selfie$/, { timeout: 20_000 });
-    await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
-    await page.getByTestId('capture-use').click();
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
+    await picturesUntilReview(page);
     await page.getByLabel(/^Nombre/).fill(person.first_name);
     await page.getByLabel(/^Apellidos/).fill(person.last_name);
     await page.getByLabel(/^Fecha de nacimiento/).fill('01/01/1980');
