@@ -198,26 +198,26 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     const stamp = rt.now();
     try {
       const replaced = replaces ? await existingUser(db, tenant, replaces) : null;
+      const newUser: NewUser = {
+        tenant,
+        onboarding,
+        portrayalId: portrayal.portrayal_id,
+        payload,
+        documentNumber,
+        email,
+        acsId: givenAcsId ?? replaced?.acs_id ?? randomUUID().replaceAll('-', ''),
+        accountId,
+        username:
+          nonEmpty(payload.username) ??
+          (onboarding.mode === 'auto' ? claims.preferred_username : undefined) ??
+          email,
+        liveness,
+        stamp,
+        qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
+      };
+      // AssistedExistingUsers: the re-enrolled user record takes the new data instead of a new one being made.
       const created = await db.transaction((tx) =>
-        (replaced ? (n: NewUser) => reenrolUser(tx, n, replaced.user_id) : (n: NewUser) => createUser(tx, n))(
-          {
-            tenant,
-            onboarding,
-            portrayalId: portrayal.portrayal_id,
-            payload,
-            documentNumber,
-            email,
-            acsId: givenAcsId ?? replaced?.acs_id ?? randomUUID().replaceAll('-', ''),
-            accountId,
-            username:
-              nonEmpty(payload.username) ??
-              (onboarding.mode === 'auto' ? claims.preferred_username : undefined) ??
-              email,
-            liveness,
-            stamp,
-            qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
-          },
-        ),
+        replaced ? reenrolUser(tx, newUser, replaced.user_id) : createUser(tx, newUser),
       );
       return c.json({ result: { outcome: 'accepted', reason: null }, ...created });
     } catch (failure) {
