@@ -52,7 +52,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 120_000,
       // SEED_MEMBERS: enrolled people the account journeys change or delete (tests/e2e/account.spec.ts).
-      env: { PORT: String(port), LOG_LEVEL: 'silent', SEED_NEWCOMERS: '30', SEED_MEMBERS: '8' },
+      env: { PORT: String(port), LOG_LEVEL: 'silent', SEED_NEWCOMERS: '30', SEED_MEMBERS: '9' },
     },
     // The same portal with 20-second access tokens (the renewal journeys) and liveness on the demo tenant.
     {

@@ -154,7 +154,7 @@ export interface EnrolmentContext {
 
 export type EnrolmentEvent =
   /** Landing's Start button; in assisted mode, with the email of the person being registered. */
-  | { type: 'onboarding.start'; assistedEmail?: string }
+  | { type: 'onboarding.start'; assistedEmail?: string; assistedUserId?: string }
   /** Continue, on this device, the onboarding another device started (DeviceDetect, after a user code). */
   | { type: 'onboarding.continue'; onboardingId: string }
   /** Leave and delete the onboarding on the server. */
@@ -328,10 +328,14 @@ export const enrolmentMachine = setup({
       deviceSupported: ({ context, event }) =>
         event.type === 'device.checked' ? event.ok : context.deviceSupported,
     }),
-    storeAssistedEmail: assign({
-      assistedEmail: ({ context, event }) =>
-        (event.type === 'onboarding.start' ? event.assistedEmail?.trim() : undefined) ||
-        context.assistedEmail,
+    /** Assisted mode: the new person's email, or the existing user being re-enrolled (AssistedExistingUsers). */
+    storeAssistedPerson: assign(({ context, event }) => {
+      if (event.type !== 'onboarding.start') return {};
+      if (event.assistedUserId) return { assistedUserId: event.assistedUserId, assistedEmail: null };
+      return {
+        assistedUserId: event.assistedEmail?.trim() ? null : context.assistedUserId,
+        assistedEmail: event.assistedEmail?.trim() || context.assistedEmail,
+      };
     }),
     /** Another device's onboarding, continued here: nothing of an earlier one is kept. */
     takeContinuedOnboarding: assign(({ context, event }) => ({
@@ -476,9 +480,9 @@ export const enrolmentMachine = setup({
   states: {
     notEnrolled: {
       description:
-        'Landing: image, title, description and the Start button (assisted mode: the email of the person).',
+        'Landing: image, title, description and the Start button (assisted mode: the email of the person, or, with AssistedExistingUsers, an existing user picked to re-enrol).',
       meta: { screen: 'Landing' },
-      on: { 'onboarding.start': { target: 'startingOnboarding', actions: 'storeAssistedEmail' } },
+      on: { 'onboarding.start': { target: 'startingOnboarding', actions: 'storeAssistedPerson' } },
     },
     startingOnboarding: {
       description: 'Landing, Start busy: POST /internal/onboardings.',

@@ -99,6 +99,8 @@ const dynamicPrefixes = [
   'watchlist.refused.',
   'watchlist.problem.',
   'watchlist.failed.',
+  // Regions (legal domains) by their code.
+  'regions.',
 ];
 
 function placeholders(message: string): string[] {

@@ -15,6 +15,7 @@ import { credentialResetRoutes } from './routes/credential-reset';
 import { credentialsRoutes } from './routes/credentials';
 import { facilitiesRoutes } from './routes/facilities';
 import { healthRoutes } from './routes/health';
+import { regionsRoutes } from './routes/regions';
 import { singlesRoutes } from './routes/singles';
 import { usersRoutes } from './routes/users';
 import { visitsRoutes } from './routes/visits';
@@ -61,6 +62,7 @@ export function createApp(given: AppDeps): App {
     );
     app.route('/api', credentialsRoutes(deps, deps.auth));
     app.route('/api', usersRoutes(deps, deps.auth));
+    app.route('/api', regionsRoutes(deps, deps.auth));
     app.route('/api', onboardingRoutes(deps, deps.auth, deps.onboarding));
     app.route('/api', visitsRoutes(deps, deps.auth, deps.visits));
     app.route('/api', singlesRoutes(deps, deps.auth));

@@ -4,6 +4,7 @@ import { seedProhibitedList } from '../onboarding/seed';
 import { seedVisits } from '../visits/seed';
 import type { Db } from './db';
 import { seedPeople } from './seed-people';
+import { seedRegions } from './seed-regions';
 import { seedStaffUsers } from './seed-users';
 import type { Seeder, TenantSeed } from './seeder';
 
@@ -39,6 +40,7 @@ export const SEEDERS: readonly Seeder[] = [
   seedAccounts,
   seedPeople,
   seedStaffUsers,
+  seedRegions,
   seedProhibitedList,
   seedVisits,
   seedAudit,

@@ -284,7 +284,8 @@ describe('GET /public/credentials/{userId}', () => {
       expect(body).toMatchObject({
         user_id: user.userId,
         activated: true,
-        locations: [],
+        // The seed gives every user one location (server/db/seed-regions.ts): a facility id.
+        locations: [expect.any(String)],
         metadata: { acs_id: user.acsId, first_name: 'Unai', last_name: 'Usuario' },
       });
       expect(body.credentials[user.sid]).toEqual({

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { type Context, Hono } from 'hono';
 import {
   ACTION_TYPES,
+  addLocationBody,
   CREDENTIAL_ALREADY_EXISTS,
   credentialStateBody,
   rightsRequest,
@@ -40,6 +41,7 @@ const REQUEST_RIGHT: Access = {
   own: ['can_view_accreditations'],
   staff: ['put_credentials_state_one', 'post_singles'],
 };
+const ADD_LOCATION: Access = { own: [], staff: ['post_credentials_location'] };
 const ACS_ID_CHECK: readonly Permission[] = ['get_users_all', 'post_singles', 'post_onboardings_assisted'];
 
 interface UserRow {
@@ -145,6 +147,15 @@ function tenantLookLoader(publicDir: string) {
   };
 }
 
+/** The facility ids added to a user's credentials, oldest first. */
+async function locationsOf(db: Queryable, tenant: string, userId: string): Promise<string[]> {
+  const { rows } = await db.query<{ facility_id: string }>(
+    'select facility_id from user_locations where tenant = $1 and user_id = $2::uuid order by created_at, facility_id',
+    [tenant, userId],
+  );
+  return rows.map((row) => row.facility_id);
+}
+
 /** The facility whose clock the PDF uses: the one of the person's location, else the tenant's first. */
 async function facilityOf(db: Queryable, tenant: string, accountId: string | null) {
   const { rows } = await db.query<{ alias: string; timezone: string }>(
@@ -225,13 +236,23 @@ export function credentialsRoutes(
     ['active', true],
     ['inactive', false],
   ] as const) {
+    // Only the users whose state changes are counted; the action is recorded like the deletions (who, when, how many).
     app.put(`/public/credentials/${segment}`, auth.requireAuth('put_credentials_state_all'), async (c) => {
-      const { rows } = await db.query<{ count: number }>(
-        `with changed as (update users set active = $2 where tenant = $1 returning 1)
-         select count(*)::int as count from changed`,
-        [c.get('tenant'), active],
-      );
-      return c.json({ activated: active, users: rows[0]?.count ?? 0 });
+      const tenant = c.get('tenant');
+      const users = await db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ count: number }>(
+          `with changed as (update users set active = $2 where tenant = $1 and active <> $2 returning 1)
+           select count(*)::int as count from changed`,
+          [tenant, active],
+        );
+        const count = rows[0]?.count ?? 0;
+        await tx.query(
+          `insert into tenant_admin_actions (tenant, action, actor, users, images) values ($1, $2, $3, $4, 0)`,
+          [tenant, active ? 'credentials_active' : 'credentials_inactive', c.get('auth').sub, count],
+        );
+        return count;
+      });
+      return c.json({ activated: active, users });
     });
     app.put(`/public/credentials/:userId/${segment}`, allow(ACTIVATE), async (c) => {
       const user = await reachableUser(c, c.req.param('userId'), ACTIVATE);
@@ -265,8 +286,8 @@ export function credentialsRoutes(
     return c.json({
       user_id: user.user_id,
       activated: user.active,
-      // No per-user location list is stored yet (post_credentials_location is not implemented).
-      locations: [] as string[],
+      // The facilities added to the person's credentials (user_locations, migration 016), by facility id.
+      locations: await locationsOf(db, c.get('tenant'), user.user_id),
       metadata: { acs_id: user.acs_id, first_name: user.first_name, last_name: user.last_name },
       credentials: Object.fromEntries(
         rows.map((row) => [
@@ -365,6 +386,30 @@ export function credentialsRoutes(
 
   // Spec §7 POST /internal/rights: ask for an accreditation. One active credential of each type at a time; with a
   // new selfie portrayal of the person, the face credential is made again from it.
+  // Add location (spec §6 post_credentials_location): a facility of the tenant where the person's credentials are
+  // good. 422 location_not_found for a facility that is not the tenant's; adding one already there changes nothing.
+  app.post('/public/credentials/:userId/locations', allow(ADD_LOCATION), async (c) => {
+    const user = await reachableUser(c, c.req.param('userId'), ADD_LOCATION);
+    const { location } = await readBody(c, addLocationBody);
+    const tenant = c.get('tenant');
+    const { rows } = await db.query<{ facility_id: string }>(
+      'select facility_id from facilities where tenant = $1 and (facility_id = $2 or lower(alias) = lower($2))',
+      [tenant, location.trim()],
+    );
+    const facility = rows[0];
+    if (!facility) {
+      throw new DetailedProblem(422, 'No facility of this tenant has that id.', 'validation', {
+        errors: [{ field: 'location', code: 'location_not_found' }],
+      });
+    }
+    await db.query(
+      `insert into user_locations (tenant, user_id, facility_id, added_by) values ($1, $2, $3, $4)
+       on conflict do nothing`,
+      [tenant, user.user_id, facility.facility_id, c.get('auth').sub],
+    );
+    return c.json({ user_id: user.user_id, locations: await locationsOf(db, tenant, user.user_id) }, 201);
+  });
+
   app.post('/internal/rights', allow(REQUEST_RIGHT), async (c) => {
     const body = await readBody(c, rightsRequest);
     const user = await reachableUser(c, body.subject, REQUEST_RIGHT);

@@ -103,9 +103,18 @@ describe('GET /public/users', () => {
     }
   });
 
-  it('needs get_users_all and names only the caller tenant', async () => {
+  it('needs get_users_all (or, to pick a user to re-enrol, post_onboardings_assisted) and names only the caller tenant', async () => {
     expect((await call('GET', '/public/users', undefined)).status).toBe(401);
-    expect((await call('GET', '/public/users', assistant())).status).toBe(403);
+    const accountManager = person('staff-accounts', 'gambling', [
+      'get_accounts_all',
+      'can_view_complete_onboardings',
+    ]);
+    expect((await call('GET', '/public/users', accountManager)).status).toBe(403);
+    expect((await call('GET', '/public/users?pageSize=5', assistant())).status).toBe(200);
+    expect(
+      (await call('GET', `/public/users/${await userIdOf(seededUser('gambling', 1).acs_id)}`, assistant()))
+        .status,
+    ).toBe(403);
     const demo = await page('pageSize=100', manager('demo'));
     expect(demo.items.every((x) => x.acs_id.startsWith('ACS-DEMO'))).toBe(true);
   });

@@ -1,5 +1,5 @@
 // Enrolled users as staff manage them (spec §3 User; §7 Accounts and users; issue 12, staff-users):
-//   GET    /public/users                      get_users_all (pageSize, pageIndex, bookmark, filter, orderby,
+//   GET    /public/users                      get_users_all | post_onboardings_assisted (pageSize, pageIndex, bookmark, filter, orderby,
 //                                             sorted, idNumber, birthDate)
 //   GET    /public/users/{id}                 get_users_all: every field of spec §3 User, and which evidences exist
 //   GET    /public/users/{id}/selfie|obverse|reverse   get_users_all: the evidence image
@@ -31,7 +31,9 @@ const SUMMARY_COLUMNS = `user_id::text as user_id, username, first_name, last_na
   onboarding_state, register_mode, created_at`;
 const DETAIL_COLUMNS = `${SUMMARY_COLUMNS}, account_id, nie, nationality, to_char(birth_date, 'YYYY-MM-DD') as birth_date,
   to_char(expiry_date, 'YYYY-MM-DD') as expiry_date, document_number, document_type, expedition_country,
-  portrayal_id::text as portrayal_id, onboarding_id::text as onboarding_id, host, onboarding_date, assisted_by,
+  portrayal_id::text as portrayal_id, onboarding_id::text as onboarding_id, host, onboarding_date, region,
+  coalesce((select a.username from accounts a where a.tenant = users.tenant and a.id::text = users.assisted_by),
+    assisted_by) as assisted_by,
   life_proofing_result, identity_proofing_result, ocr_integrity, document_validity, selfie_authenticity`;
 
 interface SummaryRow {
@@ -81,7 +83,8 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
   const { db } = deps;
   const app = new Hono<AuthEnv>();
 
-  app.get('/public/users', auth.requireAuth('get_users_all'), async (c) => {
+  // Assistants search it too, to pick the existing user they re-enrol (AssistedExistingUsers).
+  app.get('/public/users', auth.requireAuth('get_users_all', 'post_onboardings_assisted'), async (c) => {
     const tenant = c.get('tenant');
     const pageSize = intParam(c.req.query('pageSize'), 'pageSize', 10, 1, MAX_PAGE_SIZE);
     const bookmark = c.req.query('bookmark');

@@ -10,6 +10,7 @@ import { listMachine, type Page, type PageQuery } from '../../machines/list.mach
 import type { CredentialState } from '../api/contract/credentials';
 import type { EvidenceKind, UserDetail } from '../api/contract/users';
 import { getUserCredentials, setCredentialState } from '../api/credentials';
+import { listFacilities } from '../api/facilities';
 import {
   completeOnboarding,
   deleteAllUsers,
@@ -56,19 +57,25 @@ export interface UserWithCredentials {
     valid: boolean;
   }[];
   activated: boolean;
+  /** The facility ids added to the credentials (spec §3 locations), and the tenant's facilities to name them. */
+  locations: string[];
+  facilities: { facility_id: string; alias: string }[];
 }
 
 /** The user and their credentials (loaded again after each change). */
 export const userDetailLogic = ({ apiClient }: Deps) =>
   fromPromise<UserWithCredentials, { id: string }>(async ({ input, signal }) => {
     const api = await apiClient();
-    const [user, creds] = await Promise.all([
+    const [user, creds, facilities] = await Promise.all([
       getUser(api, input.id, { signal }),
       getUserCredentials(api, input.id, { signal }),
+      listFacilities(api, { signal }),
     ]);
     return {
       user,
       activated: creds.activated,
+      locations: creds.locations,
+      facilities: facilities.map(({ facility_id, alias }) => ({ facility_id, alias })),
       credentials: Object.entries(creds.credentials).map(([sid, c]) => ({
         sid,
         credential_type: c.credential_type,

@@ -6,7 +6,9 @@ import {
   type CredentialResetResult,
   credentialResetResult,
   type DeleteAccountBody,
+  type IamAccount,
   type IamAccountPage,
+  iamAccount,
   iamAccountPage,
 } from './contract/accounts.ts';
 import type { LocaleCode } from './contract/settings.ts';
@@ -101,4 +103,13 @@ export function fetchCredentialQr(
     `/public/credentials/${encodeURIComponent(userId)}/sids/${encodeURIComponent(sid)}?format=png`,
     { ...options, responseType: 'blob' },
   );
+}
+
+// GET /internal/accounts?email=: the accounts of the tenant with this email (404 when there is none).
+export function findAccountsByEmail(
+  api: ApiClient,
+  email: string,
+  options: CallOptions = {},
+): Promise<IamAccount[]> {
+  return api.get('/internal/accounts', { ...options, searchParams: { email }, schema: iamAccount.array() });
 }

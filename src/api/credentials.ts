@@ -7,7 +7,9 @@ import {
   credentialAlreadyExists,
   type RightAction,
   type UserCredentials,
+  type UserLocations,
   userCredentials,
+  userLocations,
 } from './contract/credentials.ts';
 import { isApiError } from './errors.ts';
 
@@ -113,4 +115,18 @@ export async function requestRight(
       return { credential: existing, alreadyExisted: true };
     throw error;
   }
+}
+
+// POST /public/credentials/{userId}/locations: add a location (a facility of the tenant) to a user's credentials.
+export function addUserLocation(
+  api: ApiClient,
+  userId: string,
+  location: string,
+  options: CallOptions = {},
+): Promise<UserLocations> {
+  return api.post(`/public/credentials/${encodeURIComponent(userId)}/locations`, {
+    ...options,
+    json: { location },
+    schema: userLocations,
+  });
 }

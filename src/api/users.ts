@@ -1,5 +1,8 @@
 import type { ApiClient, RequestOptions } from './client.ts';
 import {
+  type ActivationBody,
+  type ActivationResult,
+  activationResult,
   type BulkResult,
   bulkResult,
   type EvidenceKind,
@@ -76,4 +79,13 @@ export async function completeOnboarding(api: ApiClient, accountId: string): Pro
   await api.put(`/public/accounts/${encodeURIComponent(accountId)}/onboarding`, {
     json: { onboarding_status: 'completed' },
   });
+}
+
+// POST /public/users/activation: ActivateUsers, the users of another region activated where the assistant works.
+export function activateUsers(
+  api: ApiClient,
+  body: ActivationBody,
+  options: CallOptions = {},
+): Promise<ActivationResult> {
+  return api.post('/public/users/activation', { ...options, json: body, schema: activationResult });
 }

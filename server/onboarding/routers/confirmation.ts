@@ -17,7 +17,15 @@ import { type EnforcementAnswer, isoDay, registrationOutcome } from '../outcome'
 import { legalTermsNotAccepted, notFound, type OnboardingRuntime, ownOnboarding } from '../runtime';
 import { type OnboardingRow, recordOutcome } from '../store/onboardings';
 import { findPortrayalOf, type PortrayalRow } from '../store/portrayals';
-import { accountHasUser, acsIdInUse, createUser, documentInUse, emailInUse } from '../store/registration';
+import { documentInUseByOther, existingUser, reenrolUser } from '../store/reenrolment';
+import {
+  accountHasUser,
+  acsIdInUse,
+  createUser,
+  documentInUse,
+  emailInUse,
+  type NewUser,
+} from '../store/registration';
 import { DetailedProblem, isUuid, nonEmpty, readBody, validationProblem } from '../validation';
 
 const rejected = (reason: RegistrationReason) => ({
@@ -156,11 +164,15 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
 
     const accountId = onboarding.account_id;
     const documentNumber = payload.document_number.toUpperCase();
+    // AssistedExistingUsers: the user being re-enrolled is not "already registered" nor holding "another's" document.
+    const replaces = onboarding.replaces_user_id ?? null;
     const facts = {
       lifeProofing: onboarding.life_proofing,
       liveness: portrayal.liveness_result,
-      alreadyRegistered: accountId ? await accountHasUser(db, tenant, accountId) : false,
-      documentInUse: await documentInUse(db, tenant, documentNumber),
+      alreadyRegistered: replaces ? false : accountId ? await accountHasUser(db, tenant, accountId) : false,
+      documentInUse: replaces
+        ? await documentInUseByOther(db, tenant, documentNumber, replaces)
+        : await documentInUse(db, tenant, documentNumber),
     };
     // The prohibited list comes last in the rules: it is asked only when nothing else refuses the person, and
     // after the contact data are known to be free.
@@ -168,7 +180,7 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     if (before !== 'accepted') return refuse(before);
 
     const email = contactEmail(payload, onboarding, claims);
-    if (email && !payload.skip_email_check && (await emailInUse(db, tenant, email, accountId))) {
+    if (email && !payload.skip_email_check && !replaces && (await emailInUse(db, tenant, email, accountId))) {
       throw fieldConflict('email', 'email_already_in_use', 'This email is already in use.');
     }
     const givenAcsId = nonEmpty(payload.acs_id);
@@ -185,24 +197,27 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       : 'not_computed';
     const stamp = rt.now();
     try {
-      const created = await db.transaction((tx) =>
-        createUser(tx, {
-          tenant,
-          onboarding,
-          portrayalId: portrayal.portrayal_id,
-          payload,
-          documentNumber,
+      const replaced = replaces ? await existingUser(db, tenant, replaces) : null;
+      const newUser: NewUser = {
+        tenant,
+        onboarding,
+        portrayalId: portrayal.portrayal_id,
+        payload,
+        documentNumber,
+        email,
+        acsId: givenAcsId ?? replaced?.acs_id ?? randomUUID().replaceAll('-', ''),
+        accountId,
+        username:
+          nonEmpty(payload.username) ??
+          (onboarding.mode === 'auto' ? claims.preferred_username : undefined) ??
           email,
-          acsId: givenAcsId ?? randomUUID().replaceAll('-', ''),
-          accountId,
-          username:
-            nonEmpty(payload.username) ??
-            (onboarding.mode === 'auto' ? claims.preferred_username : undefined) ??
-            email,
-          liveness,
-          stamp,
-          qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
-        }),
+        liveness,
+        stamp,
+        qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
+      };
+      // AssistedExistingUsers: the re-enrolled user record takes the new data instead of a new one being made.
+      const created = await db.transaction((tx) =>
+        replaced ? reenrolUser(tx, newUser, replaced.user_id) : createUser(tx, newUser),
       );
       return c.json({ result: { outcome: 'accepted', reason: null }, ...created });
     } catch (failure) {

@@ -15,6 +15,7 @@ import {
   type OnboardingRow,
 } from '../store/onboardings';
 import { imageKindsOf, type PortrayalRow, portrayalsOf } from '../store/portrayals';
+import { existingUser, markReenrolment } from '../store/reenrolment';
 import { readBody, validationProblem } from '../validation';
 
 /** Spec §3 Onboarding, each portrayal with its ocr_adaptations: what was read beside what was confirmed. */
@@ -90,10 +91,16 @@ export function onboardingsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       biometric_qr: settings.biometricQR,
       supported_docs: supportedDocs(settings, body.mode),
     };
+    // AssistedExistingUsers: a user_id naming a user record of the tenant re-enrols that user (their account, if any,
+    // is the person being enrolled); otherwise user_id is the person's account id.
+    const replaced =
+      body.mode === 'assisted' && body.user_id && settings.registerTypes.includes('AssistedExistingUsers')
+        ? await existingUser(db, tenant, body.user_id)
+        : null;
     const onboardingId = await insertOnboarding(db, {
       tenant,
       mode: body.mode,
-      accountId: body.mode === 'auto' ? sub : (body.user_id ?? null),
+      accountId: body.mode === 'auto' ? sub : replaced ? replaced.account_id : (body.user_id ?? null),
       assistedBy: body.mode === 'assisted' ? sub : null,
       createdBy: sub,
       registerMode: body.registerMode ?? body.mode,
@@ -107,6 +114,7 @@ export function onboardingsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       supportedDocs: flags.supported_docs,
       stamp: rt.now(),
     });
+    if (replaced && onboardingId) await markReenrolment(db, tenant, onboardingId, replaced.user_id);
     return c.json({ onboarding_id: onboardingId, ...flags }, 201);
   });
 

@@ -30,6 +30,8 @@ export interface OnboardingRow {
   last_reason: string | null;
   user_id: string | null;
   qr_sid: string | null;
+  /** AssistedExistingUsers: the user record this onboarding re-enrols (migration 016). */
+  replaces_user_id?: string | null;
   updated_at: Date;
 }
 

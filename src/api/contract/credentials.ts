@@ -47,6 +47,14 @@ export const userCredentials = type({
 });
 export type UserCredentials = typeof userCredentials.infer;
 
+/** POST /public/credentials/{userId}/locations (spec §6 post_credentials_location): a facility id (or its alias). */
+export const addLocationBody = type({ location: requiredText(100) });
+export type AddLocationBody = typeof addLocationBody.infer;
+
+/** Its answer: every location of the person's credentials, by facility id. */
+export const userLocations = type({ user_id: 'string', locations: 'string[]' });
+export type UserLocations = typeof userLocations.infer;
+
 /** PUT /public/credentials/{userId}/sids/{sid}/state */
 export const credentialStateBody = type({ state: credentialState });
 export type CredentialStateBody = typeof credentialStateBody.infer;

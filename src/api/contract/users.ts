@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { requiredText, text } from './text.ts';
 
 // Enrolled users as staff see them (spec §3 User; §7 Accounts and users: GET /public/users, GET /public/users/{id},
 // DELETE /public/users, PUT /public/users/deleteAllData). The reference server answers with these shapes and
@@ -60,6 +61,8 @@ export const userDetail = userSummary.and({
   host: 'string | null',
   onboarding_date: 'string',
   assisted_by: 'string | null',
+  /** The region (a legal domain of the tenant) the user registered in; null when unknown. */
+  region: 'string | null',
   life_proofing_result: verification,
   identity_proofing_result: verification,
   ocr_integrity: verification,
@@ -79,3 +82,19 @@ export type BulkResult = typeof bulkResult.infer;
 
 /** PUT /public/accounts/{id}/onboarding: an assistant completes a pending onboarding (spec §4). */
 export const completeOnboardingBody = type({ onboarding_status: "'completed'" });
+
+/**
+ * POST /public/users/activation (ActivateUsers, spec §2 "activate users of another region", §4 "users can be activated
+ * in a region"): the region (a legal domain of the tenant) the users registered in, optionally one person's DNI/NIE.
+ */
+export const activationBody = type({ region: requiredText(20), 'id_number?': text(20) });
+export type ActivationBody = typeof activationBody.infer;
+
+/** Its answer: how many users were activated, and the facility (the assistant's) added to their credentials. */
+export const activationResult = type({
+  users: 'number.integer > 0',
+  region: 'string',
+  facility_id: 'string',
+  alias: 'string',
+});
+export type ActivationResult = typeof activationResult.infer;

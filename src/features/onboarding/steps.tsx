@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { KnowMoreLink } from '../../components/know-more-link';
 import { Markdown } from '../../components/markdown';
@@ -10,6 +10,17 @@ import { isEmail } from '../../domain/email';
 import { useTenant } from '../../runtime/context';
 import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 import landingImage from './landing.svg';
+
+// Only assistants of a tenant with AssistedExistingUsers search users: the picker (and the API it calls) loads then,
+// so Landing itself still makes no API call and loads no API code.
+const ExistingUserPicker = lazy(() =>
+  import('./existing-user-picker').then((module) => ({ default: module.ExistingUserPicker })),
+);
+
+const WHO = defineMessages({
+  new: { id: 'landing.existing.whoNew' },
+  existing: { id: 'landing.existing.whoExisting' },
+});
 
 const LANDING = defineMessages({
   title: { id: 'landing.title' },
@@ -29,6 +40,10 @@ export function Landing() {
   const intl = useIntl();
   const [assistedEmail, setAssistedEmail] = useState('');
   const [tried, setTried] = useState(false);
+  // AssistedExistingUsers (spec §4): the assistant may re-enrol an existing user instead of a new person.
+  const [who, setWho] = useState<'new' | 'existing'>('new');
+  const [existingUser, setExistingUser] = useState<string | null>(null);
+  const offersExisting = (settings.registerTypes ?? []).includes('AssistedExistingUsers');
   const image = settings.customImages.landing
     ? `${settings.assetsUrl}/${settings.customImages.landing}`
     : landingImage;
@@ -57,7 +72,33 @@ export function Landing() {
                 <FormattedMessage {...(assisted ? CLOSED.assisted : CLOSED.self)} />
               </p>
             )}
-            {open && assisted && (
+            {open && assisted && offersExisting && (
+              <fieldset className="mt-6 w-full text-left" data-testid="assisted-who">
+                <legend className="text-sm font-medium text-slate-800">
+                  <FormattedMessage id="landing.existing.who" />
+                </legend>
+                <div className="mt-2 flex flex-col gap-2 sm:flex-row sm:gap-6">
+                  {(['new', 'existing'] as const).map((choice) => (
+                    <label key={choice} className="flex items-center gap-2">
+                      <input
+                        type="radio"
+                        name="assisted-who"
+                        checked={who === choice}
+                        onChange={() => setWho(choice)}
+                        data-testid={`assisted-who-${choice}`}
+                      />
+                      <FormattedMessage {...(choice === 'new' ? WHO.new : WHO.existing)} />
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+            )}
+            {open && assisted && offersExisting && who === 'existing' && (
+              <Suspense fallback={<Spinner label="" />}>
+                <ExistingUserPicker picked={existingUser} onPick={(user) => setExistingUser(user.user_id)} />
+              </Suspense>
+            )}
+            {open && assisted && !(offersExisting && who === 'existing') && (
               <Field
                 id="assisted-email"
                 type="email"
@@ -74,10 +115,15 @@ export function Landing() {
               <Button
                 className="mt-8 w-full"
                 data-testid="enrolment-start"
-                disabled={snapshot.hasTag('loading')}
+                disabled={
+                  snapshot.hasTag('loading') ||
+                  (assisted && offersExisting && who === 'existing' && existingUser === null)
+                }
                 onClick={() => {
                   setTried(true);
                   if (!assisted) actor.send({ type: 'onboarding.start' });
+                  else if (offersExisting && who === 'existing' && existingUser)
+                    actor.send({ type: 'onboarding.start', assistedUserId: existingUser });
                   else if (!emailError) actor.send({ type: 'onboarding.start', assistedEmail });
                 }}
               >

@@ -2,7 +2,6 @@ import { useSelector } from '@xstate/react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'wouter';
 import { portalEntries } from '../../auth/access';
-import { ScreenPending } from '../../components/screen-pending';
 import { Card } from '../../components/ui/card';
 import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
@@ -48,15 +47,15 @@ export function PortalManagement() {
   );
 }
 export { AuditAccesses } from '../audit/audit-accesses';
+export { CheckInterdictions } from '../audit/check-interdictions';
+export { UploadWatchlist } from '../audit/upload-watchlist';
+export { UploadWatchlistResult } from '../audit/upload-watchlist-result';
 export { PortalAccounts } from './accounts';
+export { ActivateUsers } from './activate-users';
 export { Administration } from './administration';
+export { AssistantAccountCancellation } from './assistant-account-cancellation';
 export { AddUsersFromPhotos } from './bulk-registration';
 export { DelegatedFinishRegister } from './delegated-finish-register';
 export { SingleRegistration } from './single-registration';
 export { PortalUserDetail } from './user-detail';
 export { PortalUsers } from './users';
-export const ActivateUsers = () => <ScreenPending screen="ActivateUsers" />;
-export { CheckInterdictions } from '../audit/check-interdictions';
-export const AssistantAccountCancellation = () => <ScreenPending screen="AssistantAccountCancellation" />;
-export { UploadWatchlist } from '../audit/upload-watchlist';
-export { UploadWatchlistResult } from '../audit/upload-watchlist-result';

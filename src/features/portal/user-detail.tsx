@@ -3,6 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
+import { addLocationLogic } from '../../actors/staff-actions';
 import {
   type CredentialChange,
   credentialChangeLogic,
@@ -37,6 +38,7 @@ const PERSONAL_FIELDS = [
   'onboarding_state',
   'register_mode',
   'assisted_by',
+  'region',
   'user_id',
   'portrayal_id',
   'onboarding_id',
@@ -184,6 +186,7 @@ function shownValue(
   if (field === 'document_type')
     return intl.formatMessage({ id: `documents.type.${value}`, defaultMessage: value });
   if (field === 'register_mode') return intl.formatMessage({ id: `userDetail.mode.${value}` });
+  if (field === 'region') return intl.formatMessage({ id: `regions.${value}`, defaultMessage: value });
   return value;
 }
 
@@ -281,6 +284,7 @@ function Credentials({ id, data, reload }: { id: string; data: UserWithCredentia
         ))}
       </ul>
       {change && <ChangeRunner id={id} change={change} onDone={reload} onFailed={() => setChange(null)} />}
+      <Locations id={id} data={data} reload={reload} />
     </div>
   );
 }
@@ -306,4 +310,123 @@ function ChangeRunner({
     if (status === 'error') onFailed();
   }, [status, onDone, onFailed]);
   return <Spinner label={intl.formatMessage({ id: 'userDetail.saving' })} />;
+}
+
+/** The locations of the credentials (spec §3), and "add location" for holders of post_credentials_location (§6). */
+function Locations({ id, data, reload }: { id: string; data: UserWithCredentials; reload: () => void }) {
+  const intl = useIntl();
+  const { session } = useRuntime();
+  const canAdd = useSelector(
+    session,
+    (s) => s.context.session?.roles.includes('post_credentials_location') ?? false,
+  );
+  const aliasOf = (facilityId: string) =>
+    data.facilities.find((f) => f.facility_id === facilityId)?.alias ?? facilityId;
+  const addable = data.facilities.filter((f) => !data.locations.includes(f.facility_id));
+  const [choice, setChoice] = useState(addable[0]?.facility_id ?? '');
+  const [adding, setAdding] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  return (
+    <Card className="mt-4" data-testid="user-locations">
+      <h2 className="font-semibold">
+        <FormattedMessage id="userDetail.locations" />
+      </h2>
+      {data.locations.length === 0 ? (
+        <p className="mt-1 text-slate-700" data-testid="user-locations-none">
+          <FormattedMessage id="userDetail.locations.none" />
+        </p>
+      ) : (
+        <ul className="mt-2 flex flex-wrap gap-2" data-testid="user-locations-list">
+          {data.locations.map((facilityId) => (
+            <li
+              key={facilityId}
+              className="rounded-full border border-slate-300 bg-slate-50 px-3 py-1 text-sm"
+            >
+              {aliasOf(facilityId)}
+            </li>
+          ))}
+        </ul>
+      )}
+      {canAdd && addable.length > 0 && (
+        <form
+          className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (choice) {
+              setFailed(false);
+              setAdding(choice);
+            }
+          }}
+        >
+          <div className="flex flex-1 flex-col gap-1.5">
+            <label htmlFor="user-location-choice" className="text-sm font-medium text-slate-800">
+              <FormattedMessage id="userDetail.locations.choose" />
+            </label>
+            <select
+              id="user-location-choice"
+              className="h-11 rounded-lg border border-slate-300 bg-white px-3"
+              value={choice}
+              data-testid="user-location-choice"
+              onChange={(event) => setChoice(event.target.value)}
+            >
+              {addable.map((f) => (
+                <option key={f.facility_id} value={f.facility_id}>
+                  {f.alias}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Button
+            type="submit"
+            variant="secondary"
+            disabled={adding !== null}
+            data-testid="user-location-add"
+          >
+            <FormattedMessage id="userDetail.locations.add" />
+          </Button>
+        </form>
+      )}
+      {failed && (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          <FormattedMessage id="userDetail.locations.failed" />
+        </p>
+      )}
+      {adding && (
+        <LocationRunner
+          id={id}
+          location={adding}
+          onDone={reload}
+          onFailed={() => {
+            setAdding(null);
+            setFailed(true);
+          }}
+          label={intl.formatMessage({ id: 'userDetail.saving' })}
+        />
+      )}
+    </Card>
+  );
+}
+
+function LocationRunner({
+  id,
+  location,
+  onDone,
+  onFailed,
+  label,
+}: {
+  id: string;
+  location: string;
+  onDone: () => void;
+  onFailed: () => void;
+  label: string;
+}) {
+  const runtime = useRuntime();
+  const [logic] = useState(() => addLocationLogic(runtime));
+  const actor = useActorRef(logic, { input: { id, location } });
+  const status = useSelector(actor, (s) => s.status);
+  useEffect(() => {
+    if (status === 'done') onDone();
+    if (status === 'error') onFailed();
+  }, [status, onDone, onFailed]);
+  return <Spinner label={label} />;
 }
