@@ -64,7 +64,8 @@ export const normaliseIdNumber = (value: string) => value.replace(/[\s-]/g, '').
  * Removes what the portal holds about the person and ends their sign-ins, keeping only the account itself
  * (username, email, password, roles), now unenrolled: signing in again starts a new enrolment. Images
  * (user_evidences, portrayal_images), the user record and its credentials, onboardings, portrayals, codes,
- * credential resets, the account's personal fields, and every session, grant and token (oidc_payloads) go.
+ * credential resets, the account's personal fields, and every session, grant and token (oidc_payloads) go;
+ * the person's row in bulk import results loses its email and user id.
  * Visits stay (they are the host's and the facility's record too), and so does the access audit.
  */
 export async function eraseAccountData(tx: Queryable, tenant: string, accountId: string): Promise<void> {
@@ -85,6 +86,13 @@ export async function eraseAccountData(tx: Queryable, tenant: string, accountId:
   // The user record; its evidences (selfie, obverse, reverse) and credentials go with it (on delete cascade).
   await tx.query('delete from users where tenant = $1 and account_id = $2', [tenant, accountId]);
   await tx.query('delete from credential_resets where tenant = $1 and account_id = $2', [tenant, accountId]);
+  // The person's line in a staff member's "add users from photos" results keeps its outcome, not who it was.
+  await tx.query(
+    `update bulk_import_rows set email = '', user_id = null
+      where tenant = $1 and (($2::text is not null and user_id = $2)
+        or lower(email) = (select lower(email) from accounts where tenant = $1 and id = $3::uuid))`,
+    [tenant, userId ?? null, accountId],
+  );
   await tx.query(
     `update accounts set first_name = null, last_name = null, enrolled = false, acs_id = null, location = null,
        onboarding_status = 'none'

@@ -327,6 +327,15 @@ describe('DELETE /internal/accounts/{id}', () => {
       [portrayal.rows[0]?.portrayal_id, Buffer.from('x')],
     );
     const someoneElse = await enrolled();
+    // Their rows, and someone else's, in a staff member's "add users from photos" results.
+    await db.query(
+      `with job as (insert into bulk_imports (tenant, created_by, total, status) values ('gambling', 'staff', 2, 'done')
+         returning job_id)
+       insert into bulk_import_rows (tenant, job_id, row_number, email, outcome, user_id)
+         select 'gambling', job_id, 1, upper($1), 'rejected', null from job
+         union all select 'gambling', job_id, 2, $2, 'accepted', $3 from job`,
+      [who.email, someoneElse.email, someoneElse.userId],
+    );
 
     expect((await del({ id_number: who.idNumber.toLowerCase() })).status).toBe(204);
 
@@ -356,6 +365,13 @@ describe('DELETE /internal/accounts/{id}', () => {
       onboarding_status: 'none',
       email: who.email,
     });
+    const bulkRows = await db.query(
+      "select row_number, email, user_id, outcome from bulk_import_rows where tenant = 'gambling' order by row_number",
+    );
+    expect(bulkRows.rows).toEqual([
+      { row_number: 1, email: '', user_id: null, outcome: 'rejected' },
+      { row_number: 2, email: someoneElse.email, user_id: someoneElse.userId, outcome: 'accepted' },
+    ]);
     // Nobody else lost anything.
     expect(
       await count("user_evidences where tenant = 'gambling' and user_id = $1", [someoneElse.userId]),

@@ -212,6 +212,13 @@ describe('DELETE /public/users and PUT /public/users/deleteAllData', () => {
       'demo',
     );
     expect(users).toBeGreaterThanOrEqual(60);
+    // An "add users from photos" job whose results name the imported people.
+    await db.query(
+      `with job as (insert into bulk_imports (tenant, created_by, total, status) values ('demo', 'staff-admin', 1, 'done')
+         returning job_id)
+       insert into bulk_import_rows (tenant, job_id, row_number, email, outcome) select 'demo', job_id, 1,
+         'imported@demo.example', 'accepted' from job`,
+    );
     const res = await call('PUT', '/public/users/deleteAllData', admin('demo'), { confirm: 'demo' });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ users, images });
@@ -222,6 +229,8 @@ describe('DELETE /public/users and PUT /public/users/deleteAllData', () => {
       'portrayals',
       'onboardings',
       'credentials',
+      'bulk_imports',
+      'bulk_import_rows',
     ]) {
       expect(await count(`select count(*)::int as n from ${table} where tenant = $1`, 'demo'), table).toBe(0);
     }

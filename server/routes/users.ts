@@ -234,6 +234,8 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       await tx.query('delete from portrayals where tenant = $1', [tenant]);
       await tx.query('delete from onboardings where tenant = $1', [tenant]);
       await tx.query('delete from challenges where tenant = $1', [tenant]);
+      // The results of "add users from photos" name each imported person by email.
+      await tx.query('delete from bulk_imports where tenant = $1', [tenant]);
       await unenrol(tx, tenant, rows, true);
       const result = { users: rows.length, images };
       await record(tx, tenant, 'delete_all_data', c.get('auth').sub, result.users, result.images);
