@@ -183,8 +183,10 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
       const user = await userOfAccount(db, tenant, id);
       const field = await askField(tenant);
       const given = body.id_number?.trim() ?? '';
-      // The person deleting their own account confirms it with the field the tenant asks for; staff may give it.
-      if (field === 'id_number' && id === claims.sub && user?.id_number && given === '') {
+      // The person deleting their own account confirms it with the field the tenant asks for; staff cancelling
+      // someone else's (AssistantAccountCancellation) always give the person's DNI/NIE when the record has one.
+      const ownNeedsId = field === 'id_number' && id === claims.sub;
+      if ((ownNeedsId || id !== claims.sub) && user?.id_number && given === '') {
         throw new HttpProblem(400, 'The DNI/NIE is required to delete the account.', 'bad_request');
       }
       if (given !== '') {
