@@ -19,7 +19,11 @@ export const FIRST_SCREEN_PREFIXES: readonly string[] = [
   'welcome',
 ];
 
+/** Single texts of other groups that a first screen draws: Landing's assisted email field. */
+const FIRST_SCREEN_IDS: ReadonlySet<string> = new Set(['validation.email', 'validation.required']);
+
 export function isFirstScreenMessage(id: string): boolean {
+  if (FIRST_SCREEN_IDS.has(id)) return true;
   const dot = id.indexOf('.');
   return FIRST_SCREEN_PREFIXES.includes(dot < 0 ? id : id.slice(0, dot));
 }
