@@ -52,7 +52,7 @@ describe('a text missing at run time', () => {
     const errors: unknown[] = [];
     const intl = createIntl({
       locale: 'es',
-      messages: withoutIds({ 'welcome.title': 'Hola' }),
+      messages: withoutIds({ 'welcome.title': 'Hola' }) as Record<string, string>,
       onError: (e) => errors.push(e),
     });
     expect(intl.formatMessage({ id: 'welcome.title' })).toBe('Hola');
