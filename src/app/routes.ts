@@ -6,6 +6,8 @@ import { lazyScreen } from './lazy-screen';
 // The onboarding area is a chunk per step: Landing, a signed-in first screen, loads neither the camera nor
 // the forms, and each step brings its code when the person reaches it.
 const onboardingSteps = () => import('../features/onboarding/steps');
+// Landing, a first screen, apart from the other steps (issue 15).
+const landing = () => import('../features/onboarding/landing');
 const documents = () => import('../features/onboarding/documents');
 const capture = () => import('../features/onboarding/capture-screens');
 const review = () => import('../features/onboarding/review');
@@ -30,7 +32,7 @@ export const screenComponents = {
   ErrorScreen: lazyScreen(publicArea, 'ErrorScreen', FIRST),
   ResetCredentials: lazyScreen(resetCredentials, 'ResetCredentials'),
   Welcome: lazyScreen(publicArea, 'Welcome', FIRST),
-  Landing: lazyScreen(onboardingSteps, 'Landing', FIRST),
+  Landing: lazyScreen(landing, 'Landing', FIRST),
   PrivacyOnboarding: lazyScreen(onboardingSteps, 'PrivacyOnboarding'),
   RegisterDocuments: lazyScreen(documents, 'RegisterDocuments'),
   DocumentScan: lazyScreen(capture, 'DocumentScan'),
