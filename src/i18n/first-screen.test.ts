@@ -30,7 +30,9 @@ describe('the first part of the catalogue', () => {
     const sources = FIRST_SCREEN_SOURCES.map((f) => readFileSync(join(root, f), 'utf8'));
     const missing = sources.flatMap(literalIds).filter((id) => !isFirstScreenMessage(id));
     expect(missing).toEqual([]);
-    expect(sources.flatMap(literalIds)).toEqual(expect.arrayContaining(['landing.start', 'validation.email']));
+    expect(sources.flatMap(literalIds)).toEqual(
+      expect.arrayContaining(['landing.start', 'validation.email']),
+    );
   });
 
   it('leaves the other areas out', () => {
