@@ -49,8 +49,7 @@ export function lazyScreen<M extends Module>(
 ) {
   let loaded: Promise<M> | undefined;
   const load = () => {
-    const texts = firstScreen ? Promise.resolve() : loadChunk(loadRestOfCatalogue);
-    loaded ??= Promise.all([loadChunk(area), texts])
+    loaded ??= Promise.all([loadChunk(area), firstScreen ? undefined : loadChunk(loadRestOfCatalogue)])
       .then(([module]) => module)
       .catch((error) => {
         loaded = undefined;

@@ -23,6 +23,7 @@ const restBundles: Record<LocaleCode, Bundle> = {
 /** The catalogue given to the app last, and whether a screen has asked for the rest of its language. */
 let current: { locale: LocaleCode; messages: Messages } | undefined;
 let restWanted = false;
+const restAdded = new WeakMap<Messages, Promise<void>>();
 
 /**
  * Adds the rest of a language's texts to a catalogue, keeping what is there (the first part and the tenant's
@@ -41,7 +42,18 @@ async function addRest(locale: LocaleCode, messages: Messages): Promise<void> {
  */
 export async function loadRestOfCatalogue(): Promise<void> {
   restWanted = true;
-  if (current) await addRest(current.locale, current.messages);
+  if (!current) return;
+  const { locale, messages } = current;
+  // Once per catalogue; a failed load is tried again by the next screen (loadChunk retries it too).
+  let adding = restAdded.get(messages);
+  if (!adding) {
+    adding = addRest(locale, messages).catch((error: unknown) => {
+      restAdded.delete(messages);
+      throw error;
+    });
+    restAdded.set(messages, adding);
+  }
+  await adding;
 }
 
 // A message with nothing in it: react-intl treats an empty string as absent (and shows the id), not a syntax tree.
