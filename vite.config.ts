@@ -4,6 +4,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './scripts/vite-precompress';
+import { isFirstScreenMessage } from './src/i18n/first-screen';
 
 // In development the reference server (API, identity provider, mailbox) runs on API_PORT and Vite
 // proxies to it, so the browser still sees one origin on PORT.
@@ -52,11 +53,19 @@ const precompiledMessages: Plugin = {
     return /\/node_modules\/(intl-messageformat|@formatjs\/intl)\//.test(importer) ? parserlessIcu : null;
   },
   transform(code, id) {
-    if (!/\/src\/i18n\/messages\/[a-z]{2}\.json$/.test(id)) return null;
+    // `?first` is the part the first screens draw, `?rest` the others (src/i18n/first-screen.ts); in dev and
+    // tests, where this plugin does not run, both are the whole catalogue.
+    const match = /\/src\/i18n\/messages\/[a-z]{2}\.json(?:\?(first|rest))?$/.exec(id);
+    if (!match) return null;
+    const part = match[1];
     const messages = JSON.parse(code) as Record<string, string>;
     const trees = Object.fromEntries(
-      Object.entries(messages).map(([key, text]) => [key, parseMessage(text)]),
+      Object.entries(messages)
+        .filter(([key]) => !part || isFirstScreenMessage(key) === (part === 'first'))
+        .map(([key, text]) => [key, parseMessage(text)]),
     );
+    // A part is no `.json` file to the bundler: it gets a module.
+    if (part) return { code: `export default ${JSON.stringify(trees)};`, map: null, moduleType: 'js' };
     return { code: JSON.stringify(trees), map: null };
   },
 };
@@ -80,6 +89,10 @@ const intlWithoutLocaleDataCheck: Plugin = {
   },
 };
 
+// Landing's small shared modules (fields, dates, email, API errors, know-more, the screen mirror).
+const FIRST_SCREEN_SHARED =
+  /\/src\/(components\/ui\/field|components\/know-more-link|domain\/dates|domain\/email|api\/errors|runtime\/screen-mirror)\.tsx?$/;
+
 export default defineConfig({
   plugins: [
     react(),
@@ -94,6 +107,15 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 300,
+    rollupOptions: {
+      output: {
+        // Issue 15: every file a phone fetches carries its own headers and compression overhead. The small
+        // modules Landing draws with (and other screens share) travel as one file instead of six.
+        manualChunks(id) {
+          return FIRST_SCREEN_SHARED.test(id) ? 'first-screen' : undefined;
+        },
+      },
+    },
   },
   server: {
     port: Number(process.env.PORT ?? 8080),

@@ -19,7 +19,7 @@ import { regionsRoutes } from './routes/regions';
 import { singlesRoutes } from './routes/singles';
 import { usersRoutes } from './routes/users';
 import { visitsRoutes } from './routes/visits';
-import { applySecurityHeaders } from './security-headers';
+import { applySecurityHeaders, isSubresourceAsset } from './security-headers';
 import { staticFiles } from './static-files';
 
 export type App = Hono<AppEnv>;
@@ -29,10 +29,11 @@ export function createApp(given: AppDeps): App {
   const app = new Hono<AppEnv>();
 
   app.use(requestLog(deps.logger));
-  // After next() so the headers land on every response: handlers, static files, 404s and errors.
+  // After next() so the headers land on every response: handlers, static files, 404s and errors. A script or
+  // stylesheet that was found (2xx/304) gets nosniff only; a miss under /assets/ is an error answer with the full set.
   app.use(async (c, next) => {
     await next();
-    applySecurityHeaders(c.res.headers);
+    applySecurityHeaders(c.res.headers, isSubresourceAsset(c.req.path) && c.res.status < 400);
   });
 
   if (deps.config.serveSpa) {

@@ -25,7 +25,12 @@ import { createKnownOrigins, type KnownOrigins } from './origins';
 import { makeProblem, PROBLEM_CONTENT_TYPE } from './problem';
 import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
 import { createReadiness } from './readiness';
-import { applySecurityHeaders, isHttpsRequest, STRICT_TRANSPORT_SECURITY } from './security-headers';
+import {
+  applySecurityHeaders,
+  isHttpsRequest,
+  isSubresourceAsset,
+  STRICT_TRANSPORT_SECURITY,
+} from './security-headers';
 import { loadTenants } from './tenants';
 import { VERSION } from './version';
 
@@ -172,7 +177,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       }
     });
     // Set before any handler so raw handlers and adapter-level errors carry them too; handlers may override.
-    applySecurityHeaders(res);
+    // A hashed script or stylesheet gets nosniff only (Hono's middleware puts the full set back on a miss).
+    applySecurityHeaders(res, isSubresourceAsset(new URL(req.url ?? '/', 'http://localhost').pathname));
     if (isHttpsRequest(req, options.trustProxy ?? false))
       res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     if (closing) res.setHeader('Connection', 'close');

@@ -43,8 +43,31 @@ export function isHttpsRequest(req: IncomingMessage, trustProxy: boolean): boole
   return first === 'https';
 }
 
-export function applySecurityHeaders(target: Headers | ServerResponse): void {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+/**
+ * What a hashed script or stylesheet under /assets/ carries: CSP, Permissions-Policy, Referrer-Policy and COOP
+ * govern documents (and a worker, whose policy comes from its own script's response), not the scripts and
+ * styles a document loads. Leaving them off saves ~0.6 KB on each of the first screen's files (issue 15).
+ */
+export const SUBRESOURCE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-Content-Type-Options': 'nosniff',
+});
+
+/**
+ * Whether a path is a built script or stylesheet that is never a document nor a worker's own script: a worker
+ * takes its CSP from its script's response (`*.worker-<hash>.js` keeps the full set), and so does everything
+ * else (HTML, API answers, images, SVG that could be opened as a document).
+ */
+export function isSubresourceAsset(pathname: string): boolean {
+  return /^\/assets\/[\w.-]+\.(?:js|css)$/.test(pathname) && !/\.worker-[\w-]+\.js$/.test(pathname);
+}
+
+/** The headers a response gets: the full set, or for a hashed script or stylesheet (`subresource`) nosniff only. */
+export function securityHeadersFor(subresource: boolean): Readonly<Record<string, string>> {
+  return subresource ? SUBRESOURCE_HEADERS : SECURITY_HEADERS;
+}
+
+export function applySecurityHeaders(target: Headers | ServerResponse, subresource = false): void {
+  for (const [name, value] of Object.entries(securityHeadersFor(subresource))) {
     if (target instanceof Headers) target.set(name, value);
     else target.setHeader(name, value);
   }

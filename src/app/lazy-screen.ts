@@ -1,5 +1,6 @@
 import { type ComponentType, lazy } from 'react';
 import { CHUNK_LOAD_TIMEOUT_MS, CHUNK_RETRY_INTERVAL_MS } from '../domain/constants';
+import { loadRestOfCatalogue } from '../i18n/catalogue';
 
 export class ChunkLoadTimeout extends Error {
   constructor(cause: unknown) {
@@ -37,14 +38,23 @@ export async function loadChunk<T>(
 
 type Module = Record<string, unknown>;
 
-/** A lazily loaded screen: one chunk per area, the screen picked by its spec name. */
-export function lazyScreen<M extends Module>(area: () => Promise<M>, name: keyof M & string) {
+/**
+ * A lazily loaded screen: one chunk per area, the screen picked by its spec name. Unless it is one of the first
+ * screens (`firstScreen`), it also waits for the rest of the catalogue (src/i18n/first-screen.ts).
+ */
+export function lazyScreen<M extends Module>(
+  area: () => Promise<M>,
+  name: keyof M & string,
+  { firstScreen = false } = {},
+) {
   let loaded: Promise<M> | undefined;
   const load = () => {
-    loaded ??= loadChunk(area).catch((error) => {
-      loaded = undefined;
-      throw error;
-    });
+    loaded ??= Promise.all([loadChunk(area), firstScreen ? undefined : loadChunk(loadRestOfCatalogue)])
+      .then(([module]) => module)
+      .catch((error) => {
+        loaded = undefined;
+        throw error;
+      });
     return loaded;
   };
   const component = lazy(async () => ({

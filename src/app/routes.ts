@@ -6,6 +6,8 @@ import { lazyScreen } from './lazy-screen';
 // The onboarding area is a chunk per step: Landing, a signed-in first screen, loads neither the camera nor
 // the forms, and each step brings its code when the person reaches it.
 const onboardingSteps = () => import('../features/onboarding/steps');
+// Landing, a first screen, apart from the other steps (issue 15).
+const landing = () => import('../features/onboarding/landing');
 const documents = () => import('../features/onboarding/documents');
 const capture = () => import('../features/onboarding/capture-screens');
 const review = () => import('../features/onboarding/review');
@@ -20,14 +22,17 @@ const publicArea = () => import('../features/public/screens');
 // ResetCredentials runs a machine whose calls validate with arktype: its own chunk keeps that off Welcome.
 const resetCredentials = () => import('../features/public/reset-credentials');
 
+// The first screens draw only the first part of the catalogue (src/i18n/first-screen.ts).
+const FIRST = { firstScreen: true };
+
 export const screenComponents = {
-  Callback: lazyScreen(publicArea, 'Callback'),
-  Silent: lazyScreen(publicArea, 'Silent'),
+  Callback: lazyScreen(publicArea, 'Callback', FIRST),
+  Silent: lazyScreen(publicArea, 'Silent', FIRST),
   VisitConfirmation: lazyScreen(visits, 'VisitConfirmation'),
-  ErrorScreen: lazyScreen(publicArea, 'ErrorScreen'),
+  ErrorScreen: lazyScreen(publicArea, 'ErrorScreen', FIRST),
   ResetCredentials: lazyScreen(resetCredentials, 'ResetCredentials'),
-  Welcome: lazyScreen(publicArea, 'Welcome'),
-  Landing: lazyScreen(onboardingSteps, 'Landing'),
+  Welcome: lazyScreen(publicArea, 'Welcome', FIRST),
+  Landing: lazyScreen(landing, 'Landing', FIRST),
   PrivacyOnboarding: lazyScreen(onboardingSteps, 'PrivacyOnboarding'),
   RegisterDocuments: lazyScreen(documents, 'RegisterDocuments'),
   DocumentScan: lazyScreen(capture, 'DocumentScan'),

@@ -5,12 +5,75 @@ import { loadTenantTexts } from '../tenant/load';
 /** Message id → its ICU text, or (the portal's own catalogues, precompiled by the build) its syntax tree. */
 export type Messages = Record<string, string | MessageFormatElement[]>;
 
-// One chunk per language: only the chosen one is downloaded.
-const bundles: Record<LocaleCode, () => Promise<{ default: Messages }>> = {
-  es: () => import('./messages/es.json'),
-  en: () => import('./messages/en.json'),
-  eu: () => import('./messages/eu.json'),
+type Bundle = () => Promise<{ default: Messages }>;
+
+// Two chunks per language (issue 15): what the first screens draw (src/i18n/first-screen.ts), and the rest, which
+// loads with the first screen that needs it. Only the chosen language is downloaded.
+const bundles: Record<LocaleCode, Bundle> = {
+  es: () => import('./messages/es.json?first'),
+  en: () => import('./messages/en.json?first'),
+  eu: () => import('./messages/eu.json?first'),
 };
+const restBundles: Record<LocaleCode, Bundle> = {
+  es: () => import('./messages/es.json?rest'),
+  en: () => import('./messages/en.json?rest'),
+  eu: () => import('./messages/eu.json?rest'),
+};
+
+/** The catalogue given to the app last, and whether a screen has asked for the rest of its language. */
+let current: { locale: LocaleCode; messages: Messages } | undefined;
+let restWanted = false;
+const restAdded = new WeakMap<Messages, Promise<void>>();
+
+/**
+ * Adds the rest of a language's texts to a catalogue, keeping what is there (the first part and the tenant's
+ * overrides, which were loaded whole). The object is the one react-intl holds: screens drawn after this see all.
+ */
+async function addRest(locale: LocaleCode, messages: Messages): Promise<void> {
+  const rest = (await restBundles[locale]()).default;
+  for (const [id, text] of Object.entries(rest)) {
+    if (!Object.hasOwn(messages, id)) messages[id] = text;
+  }
+}
+
+/**
+ * Loads the texts of screens other than the first ones (Welcome, Landing, errors) into the catalogue in use;
+ * src/app/lazy-screen.ts awaits it before drawing such a screen. Later catalogues (another language) come whole.
+ */
+export async function loadRestOfCatalogue(): Promise<void> {
+  restWanted = true;
+  if (!current) return;
+  const { locale, messages } = current;
+  // Once per catalogue; a failed load is tried again by the next screen (loadChunk retries it too).
+  let adding = restAdded.get(messages);
+  if (!adding) {
+    adding = addRest(locale, messages).catch((error: unknown) => {
+      restAdded.delete(messages);
+      throw error;
+    });
+    restAdded.set(messages, adding);
+  }
+  await adding;
+}
+
+// A message with nothing in it: react-intl treats an empty string as absent (and shows the id), not a syntax tree.
+const EMPTY: MessageFormatElement[] = [];
+
+/**
+ * What react-intl is given: a missing text (a catalogue part that failed to load, an id typed wrong) shows as
+ * nothing, never as its id (react-intl prints the id when a message is absent).
+ */
+export function withoutIds(messages: Messages): Messages {
+  return new Proxy(messages, {
+    get: (target, id) =>
+      typeof id === 'string' && !Object.hasOwn(target, id) ? EMPTY : Reflect.get(target, id),
+    getOwnPropertyDescriptor: (target, id) =>
+      Reflect.getOwnPropertyDescriptor(target, id) ??
+      (typeof id === 'string'
+        ? { value: EMPTY, writable: true, enumerable: false, configurable: true }
+        : undefined),
+  });
+}
 
 /**
  * Starts downloading a language's catalogue now (the module is kept, so loadCatalogue finds it ready): the first
@@ -44,5 +107,8 @@ export async function loadCatalogue(locale: LocaleCode, assetsUrl?: string): Pro
     bundles[locale]().then((m) => m.default),
     assetsUrl ? loadTenantTexts(assetsUrl, locale).then(parsed) : Promise.resolve({}),
   ]);
-  return { ...base, ...overrides };
+  const messages: Messages = { ...base, ...overrides };
+  current = { locale, messages };
+  if (restWanted) await addRest(locale, messages);
+  return withoutIds(messages);
 }

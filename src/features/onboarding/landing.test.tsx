@@ -5,7 +5,7 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import catalogue from '../../i18n/messages/es.json';
 import { RuntimeProvider } from '../../runtime/context';
-import { Landing } from './steps';
+import { Landing } from './landing';
 import { fakeRuntime } from './testing/fake-runtime';
 
 // Landing honours the tenant's userRegisterEnabled (spec §3): closed, it says so and offers no start.
