@@ -11,8 +11,8 @@ import {
 import type { AuditAccess } from '../../api/contract/audit';
 import { hasRole } from '../../auth/access';
 import { ListPager } from '../../components/list-pager';
+import { ListStatus } from '../../components/list-status';
 import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
 import { Dialog, DialogClose, DialogContent } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
 import {
@@ -324,94 +324,81 @@ export function AuditAccesses() {
         </Button>
       </div>
 
-      <div className="mt-6" aria-live="polite" aria-busy={state === 'loading'}>
-        {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'audit.loading' })} />}
-        {state === 'failed' && (
-          <Card>
-            <p>
-              <FormattedMessage id="audit.listFailed" />
-            </p>
-            <Button className="mt-4" variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
-              <FormattedMessage id="audit.retry" />
-            </Button>
-          </Card>
-        )}
-        {state === 'ready' && accesses.length === 0 && (
-          <Card>
-            <p data-testid="audit-empty">
-              <FormattedMessage id="audit.empty" />
-            </p>
-          </Card>
-        )}
-        {state === 'ready' && accesses.length > 0 && (
-          <>
-            {lowerBound && (
-              <p className="mb-2 text-sm text-slate-700" data-testid="audit-lower-bound">
-                <FormattedMessage
-                  id="audit.atLeast"
-                  values={{ total: <FormattedNumber value={COUNT_LIMIT} /> }}
-                />
-              </p>
-            )}
-            <ul
-              className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
-              data-testid="audit-accesses"
-            >
-              {accesses.map((access) => (
-                <li
-                  key={access.access_id}
-                  className="flex flex-wrap items-center justify-between gap-2 p-3"
-                  data-testid="audit-row"
-                  data-access-id={access.access_id}
-                  data-facility-id={access.facility.facility_id}
-                  data-user-id={access.user_id ?? ''}
-                  data-reason={access.reason}
-                >
-                  <div className="min-w-0">
-                    <p className="font-medium">
-                      <Who access={access} />
-                    </p>
-                    <p className="text-sm text-slate-700">
-                      {dateTime(access.created_at)} · {access.facility.alias}
-                    </p>
-                    <p className="text-sm text-slate-700">
-                      {intl.formatMessage({
-                        id: `audit.reason.${access.reason}`,
-                        defaultMessage: access.reason,
-                      })}
-                    </p>
-                  </div>
-                  <div className="flex items-center gap-2">
-                    <ResultBadge access={access} />
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      onClick={() => setSelected(access)}
-                      data-testid="audit-open"
-                      aria-label={intl.formatMessage(
-                        { id: 'audit.detail.open' },
-                        { when: dateTime(access.created_at) },
-                      )}
-                    >
-                      <FormattedMessage id="audit.detail" />
-                    </Button>
-                  </div>
-                </li>
-              ))}
-            </ul>
-            <ListPager
-              label={intl.formatMessage({ id: 'audit.pages' })}
-              summaryTestId="audit-summary"
-              shown={accesses.length}
-              total={context.totalItems}
-              pageIndex={context.pageIndex}
-              pages={pages}
-              onPrevious={() => list.send({ type: 'page.previous' })}
-              onNext={() => list.send({ type: 'page.next' })}
+      <ListStatus
+        state={state}
+        count={accesses.length}
+        loadingLabel={intl.formatMessage({ id: 'audit.loading' })}
+        failedId="audit.listFailed"
+        retryId="audit.retry"
+        emptyId="audit.empty"
+        emptyTestId="audit-empty"
+        onRetry={() => list.send({ type: 'list.retry' })}
+      >
+        {lowerBound && (
+          <p className="mb-2 text-sm text-slate-700" data-testid="audit-lower-bound">
+            <FormattedMessage
+              id="audit.atLeast"
+              values={{ total: <FormattedNumber value={COUNT_LIMIT} /> }}
             />
-          </>
+          </p>
         )}
-      </div>
+        <ul
+          className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+          data-testid="audit-accesses"
+        >
+          {accesses.map((access) => (
+            <li
+              key={access.access_id}
+              className="flex flex-wrap items-center justify-between gap-2 p-3"
+              data-testid="audit-row"
+              data-access-id={access.access_id}
+              data-facility-id={access.facility.facility_id}
+              data-user-id={access.user_id ?? ''}
+              data-reason={access.reason}
+            >
+              <div className="min-w-0">
+                <p className="font-medium">
+                  <Who access={access} />
+                </p>
+                <p className="text-sm text-slate-700">
+                  {dateTime(access.created_at)} · {access.facility.alias}
+                </p>
+                <p className="text-sm text-slate-700">
+                  {intl.formatMessage({
+                    id: `audit.reason.${access.reason}`,
+                    defaultMessage: access.reason,
+                  })}
+                </p>
+              </div>
+              <div className="flex items-center gap-2">
+                <ResultBadge access={access} />
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => setSelected(access)}
+                  data-testid="audit-open"
+                  aria-label={intl.formatMessage(
+                    { id: 'audit.detail.open' },
+                    { when: dateTime(access.created_at) },
+                  )}
+                >
+                  <FormattedMessage id="audit.detail" />
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+        <ListPager
+          label={intl.formatMessage({ id: 'audit.pages' })}
+          summaryTestId="audit-summary"
+          shown={accesses.length}
+          total={context.totalItems}
+          pageIndex={context.pageIndex}
+          pages={pages}
+          onPrevious={() => list.send({ type: 'page.previous' })}
+          onNext={() => list.send({ type: 'page.next' })}
+        />
+      </ListStatus>
 
       <Dialog open={selected !== null} onOpenChange={(open) => (open ? undefined : setSelected(null))}>
         {selected && (

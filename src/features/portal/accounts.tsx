@@ -6,8 +6,8 @@ import { accountsListLogic } from '../../actors/accounts';
 import { completeOnboardingLogic } from '../../actors/users';
 import type { IamAccount } from '../../api/contract/accounts';
 import { ListPager } from '../../components/list-pager';
+import { ListStatus } from '../../components/list-status';
 import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { formatDate } from '../../domain/dates';
@@ -55,82 +55,69 @@ export function PortalAccounts() {
         </form>
       </search>
 
-      <div className="mt-6" aria-live="polite" aria-busy={state === 'loading'}>
-        {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'accounts.loading' })} />}
-        {state === 'failed' && (
-          <Card>
-            <p>
-              <FormattedMessage id="accounts.failed" />
-            </p>
-            <Button className="mt-4" variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
-              <FormattedMessage id="accounts.retry" />
-            </Button>
-          </Card>
-        )}
-        {state === 'ready' && accounts.length === 0 && (
-          <Card>
-            <p data-testid="accounts-empty">
-              <FormattedMessage id="accounts.empty" />
-            </p>
-          </Card>
-        )}
-        {state === 'ready' && accounts.length > 0 && (
-          <>
-            <ul
-              className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
-              data-testid="accounts"
+      <ListStatus
+        state={state}
+        count={accounts.length}
+        loadingLabel={intl.formatMessage({ id: 'accounts.loading' })}
+        failedId="accounts.failed"
+        retryId="accounts.retry"
+        emptyId="accounts.empty"
+        emptyTestId="accounts-empty"
+        onRetry={() => list.send({ type: 'list.retry' })}
+      >
+        <ul
+          className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+          data-testid="accounts"
+        >
+          {accounts.map((account) => (
+            <li
+              key={account.id}
+              className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between"
             >
-              {accounts.map((account) => (
-                <li
-                  key={account.id}
-                  className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between"
-                >
-                  <div>
-                    <p className="font-medium">
-                      {[account.firstName, account.lastName].filter(Boolean).join(' ') || account.username}
-                    </p>
-                    <p className="text-sm text-slate-600">
-                      {account.username}
-                      {account.email ? ` · ${account.email}` : ''}
-                    </p>
-                  </div>
-                  <div className="text-sm text-slate-600 sm:text-end">
-                    <p data-testid={`account-status-${account.username}`}>
-                      <FormattedMessage
-                        id={`accounts.status.${account.onboarding_status}`}
-                        defaultMessage={account.onboarding_status}
-                      />
-                    </p>
-                    {account.onboarding_status === 'incompleted' && (
-                      <CompleteOnboarding
-                        accountId={account.id}
-                        username={account.username}
-                        onDone={() => list.send({ type: 'filter.change', filter: context.filter })}
-                      />
-                    )}
-                    <p>
-                      <FormattedMessage
-                        id="accounts.created"
-                        values={{ date: formatDate(new Date(account.createdTimestamp)) }}
-                      />
-                    </p>
-                  </div>
-                </li>
-              ))}
-            </ul>
-            <ListPager
-              label={intl.formatMessage({ id: 'accounts.pages' })}
-              summaryTestId="accounts-summary"
-              shown={accounts.length}
-              total={context.totalItems}
-              pageIndex={context.pageIndex}
-              pages={pages}
-              onPrevious={() => list.send({ type: 'page.previous' })}
-              onNext={() => list.send({ type: 'page.next' })}
-            />
-          </>
-        )}
-      </div>
+              <div>
+                <p className="font-medium">
+                  {[account.firstName, account.lastName].filter(Boolean).join(' ') || account.username}
+                </p>
+                <p className="text-sm text-slate-600">
+                  {account.username}
+                  {account.email ? ` · ${account.email}` : ''}
+                </p>
+              </div>
+              <div className="text-sm text-slate-600 sm:text-end">
+                <p data-testid={`account-status-${account.username}`}>
+                  <FormattedMessage
+                    id={`accounts.status.${account.onboarding_status}`}
+                    defaultMessage={account.onboarding_status}
+                  />
+                </p>
+                {account.onboarding_status === 'incompleted' && (
+                  <CompleteOnboarding
+                    accountId={account.id}
+                    username={account.username}
+                    onDone={() => list.send({ type: 'filter.change', filter: context.filter })}
+                  />
+                )}
+                <p>
+                  <FormattedMessage
+                    id="accounts.created"
+                    values={{ date: formatDate(new Date(account.createdTimestamp)) }}
+                  />
+                </p>
+              </div>
+            </li>
+          ))}
+        </ul>
+        <ListPager
+          label={intl.formatMessage({ id: 'accounts.pages' })}
+          summaryTestId="accounts-summary"
+          shown={accounts.length}
+          total={context.totalItems}
+          pageIndex={context.pageIndex}
+          pages={pages}
+          onPrevious={() => list.send({ type: 'page.previous' })}
+          onNext={() => list.send({ type: 'page.next' })}
+        />
+      </ListStatus>
     </section>
   );
 }

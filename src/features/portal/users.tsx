@@ -6,10 +6,9 @@ import { totalPages } from '../../../machines/list.machine';
 import { usersListLogic } from '../../actors/users';
 import type { UserSummary } from '../../api/contract/users';
 import { ListPager } from '../../components/list-pager';
+import { ListStatus } from '../../components/list-status';
 import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { Spinner } from '../../components/ui/spinner';
 import { nationalIdProblem } from '../../domain/dni';
 import { useRuntime } from '../../runtime/context';
 
@@ -69,75 +68,62 @@ export function PortalUsers() {
         </form>
       </search>
 
-      <div className="mt-6" aria-live="polite" aria-busy={state === 'loading'}>
-        {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'users.loading' })} />}
-        {state === 'failed' && (
-          <Card>
-            <p>
-              <FormattedMessage id="users.failed" />
-            </p>
-            <Button className="mt-4" variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
-              <FormattedMessage id="accounts.retry" />
-            </Button>
-          </Card>
-        )}
-        {state === 'ready' && users.length === 0 && (
-          <Card>
-            <p data-testid="users-empty">
-              <FormattedMessage id="users.empty" />
-            </p>
-          </Card>
-        )}
-        {state === 'ready' && users.length > 0 && (
-          <>
-            <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
-              <table className="w-full text-start text-sm" data-testid="users">
-                <thead className="bg-slate-50 text-slate-700">
-                  <tr>
-                    {(['name', 'email', 'idNumber', 'acsId', 'state'] as const).map((column) => (
-                      <th key={column} scope="col" className="px-3 py-2 text-start font-medium">
-                        <FormattedMessage id={`users.column.${column}`} />
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-200">
-                  {users.map((user) => (
-                    <tr key={user.user_id}>
-                      <td className="px-3 py-2">
-                        <Link
-                          href={`/user-detail/${user.user_id}`}
-                          className="font-medium text-brand-strong underline underline-offset-2"
-                        >
-                          {user.last_name}, {user.first_name}
-                        </Link>
-                      </td>
-                      <td className="px-3 py-2">{user.email ?? '—'}</td>
-                      <td className="px-3 py-2 font-mono">{user.id_number ?? '—'}</td>
-                      <td className="px-3 py-2 font-mono">{user.acs_id}</td>
-                      <td className="px-3 py-2">
-                        <FormattedMessage id={user.active ? 'users.active' : 'users.inactive'} />
-                        {' · '}
-                        <FormattedMessage id={`users.onboarding.${user.onboarding_state}`} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <ListPager
-              label={intl.formatMessage({ id: 'accounts.pages' })}
-              summaryTestId="users-summary"
-              shown={users.length}
-              total={context.totalItems}
-              pageIndex={context.pageIndex}
-              pages={pages}
-              onPrevious={() => list.send({ type: 'page.previous' })}
-              onNext={() => list.send({ type: 'page.next' })}
-            />
-          </>
-        )}
-      </div>
+      <ListStatus
+        state={state}
+        count={users.length}
+        loadingLabel={intl.formatMessage({ id: 'users.loading' })}
+        failedId="users.failed"
+        retryId="accounts.retry"
+        emptyId="users.empty"
+        emptyTestId="users-empty"
+        onRetry={() => list.send({ type: 'list.retry' })}
+      >
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+          <table className="w-full text-start text-sm" data-testid="users">
+            <thead className="bg-slate-50 text-slate-700">
+              <tr>
+                {(['name', 'email', 'idNumber', 'acsId', 'state'] as const).map((column) => (
+                  <th key={column} scope="col" className="px-3 py-2 text-start font-medium">
+                    <FormattedMessage id={`users.column.${column}`} />
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200">
+              {users.map((user) => (
+                <tr key={user.user_id}>
+                  <td className="px-3 py-2">
+                    <Link
+                      href={`/user-detail/${user.user_id}`}
+                      className="font-medium text-brand-strong underline underline-offset-2"
+                    >
+                      {user.last_name}, {user.first_name}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2">{user.email ?? '—'}</td>
+                  <td className="px-3 py-2 font-mono">{user.id_number ?? '—'}</td>
+                  <td className="px-3 py-2 font-mono">{user.acs_id}</td>
+                  <td className="px-3 py-2">
+                    <FormattedMessage id={user.active ? 'users.active' : 'users.inactive'} />
+                    {' · '}
+                    <FormattedMessage id={`users.onboarding.${user.onboarding_state}`} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <ListPager
+          label={intl.formatMessage({ id: 'accounts.pages' })}
+          summaryTestId="users-summary"
+          shown={users.length}
+          total={context.totalItems}
+          pageIndex={context.pageIndex}
+          pages={pages}
+          onPrevious={() => list.send({ type: 'page.previous' })}
+          onNext={() => list.send({ type: 'page.next' })}
+        />
+      </ListStatus>
     </section>
   );
 }

@@ -6,10 +6,9 @@ import { totalPages } from '../../../machines/list.machine';
 import { visitListLogic, visitLogic } from '../../actors/visits';
 import type { Visit } from '../../api/contract/visits';
 import { ListPager } from '../../components/list-pager';
+import { ListStatus } from '../../components/list-status';
 import { Button, buttonVariants } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import {
   decodeVisitFilter,
@@ -174,48 +173,35 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
         </form>
       </search>
 
-      <div className="mt-6" aria-live="polite" aria-busy={state === 'loading'}>
-        {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'visits.loading' })} />}
-        {state === 'failed' && (
-          <Card>
-            <p>
-              <FormattedMessage id="visits.listFailed" />
-            </p>
-            <Button className="mt-4" variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
-              <FormattedMessage id="visits.retry" />
-            </Button>
-          </Card>
-        )}
-        {state === 'ready' && visits.length === 0 && (
-          <Card>
-            <p data-testid="visits-empty">
-              <FormattedMessage id="visits.empty" />
-            </p>
-          </Card>
-        )}
-        {state === 'ready' && visits.length > 0 && (
-          <>
-            <ul
-              className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
-              data-testid="visits"
-            >
-              {visits.map((visit) => (
-                <VisitRow key={visit.id} visit={visit} reception={reception} />
-              ))}
-            </ul>
-            <ListPager
-              label={intl.formatMessage({ id: 'visits.pages' })}
-              summaryTestId="visits-summary"
-              shown={visits.length}
-              total={context.totalItems}
-              pageIndex={context.pageIndex}
-              pages={pages}
-              onPrevious={() => list.send({ type: 'page.previous' })}
-              onNext={() => list.send({ type: 'page.next' })}
-            />
-          </>
-        )}
-      </div>
+      <ListStatus
+        state={state}
+        count={visits.length}
+        loadingLabel={intl.formatMessage({ id: 'visits.loading' })}
+        failedId="visits.listFailed"
+        retryId="visits.retry"
+        emptyId="visits.empty"
+        emptyTestId="visits-empty"
+        onRetry={() => list.send({ type: 'list.retry' })}
+      >
+        <ul
+          className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+          data-testid="visits"
+        >
+          {visits.map((visit) => (
+            <VisitRow key={visit.id} visit={visit} reception={reception} />
+          ))}
+        </ul>
+        <ListPager
+          label={intl.formatMessage({ id: 'visits.pages' })}
+          summaryTestId="visits-summary"
+          shown={visits.length}
+          total={context.totalItems}
+          pageIndex={context.pageIndex}
+          pages={pages}
+          onPrevious={() => list.send({ type: 'page.previous' })}
+          onNext={() => list.send({ type: 'page.next' })}
+        />
+      </ListStatus>
     </section>
   );
 }
