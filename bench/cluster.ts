@@ -1,12 +1,12 @@
 // `npm run bench`, issue 16 item 5: the API read through the load balancer with 1 and then 2 server processes
-// (npm run cluster, HAProxy in front, one PostgreSQL), at a fixed offered rate (200 and 400 requests/s) so the
+// (npm run cluster, HAProxy in front, one PostgreSQL), at a fixed offered rate (200, 400 and 1200 requests/s) so the
 // latencies compare like with like; p50 and p99 side by side. Loopback only, each run bounded in time.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { startThrowawayPostgres } from '../scripts/postgres.mjs';
 
-export const CLUSTER_RATES = [200, 400] as const;
+export const CLUSTER_RATES = [200, 400, 1200] as const;
 const RUN_SECONDS = 10;
 const WARM_UP_SECONDS = 3;
 const TENANT = 'gambling';
