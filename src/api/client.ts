@@ -295,12 +295,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       // A 401 answered to a token that has been renewed since the call left (a slow answer crossing the
       // renewal) says nothing about the current session: one retry with the current token, which decides.
       const current = auth ? deps.getToken() : undefined;
-      if (isHTTPError(error) && error.response.status === 401 && current && current !== sentWith) {
-        response = await send(method, url, options, auth);
-        return readBody(response, method, path, options);
-      }
-      // One renewal and one retry at most; whatever the retry gives is final.
-      if (!auth || !isRenewable403(error) || !(await renewShared())) throw error;
+      const renewedMeanwhile =
+        isHTTPError(error) && error.response.status === 401 && !!current && current !== sentWith;
+      // Otherwise one renewal and one retry at most; whatever the retry gives is final.
+      if (!renewedMeanwhile && (!auth || !isRenewable403(error) || !(await renewShared()))) throw error;
       response = await send(method, url, options, auth);
     }
     return readBody(response, method, path, options);
