@@ -12,6 +12,7 @@ import type { AuditAccess } from '../../api/contract/audit';
 import { hasRole } from '../../auth/access';
 import { ListPager } from '../../components/list-pager';
 import { ListStatus } from '../../components/list-status';
+import { PresetButtons } from '../../components/preset-buttons';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogClose, DialogContent } from '../../components/ui/dialog';
 import { Spinner } from '../../components/ui/spinner';
@@ -259,25 +260,14 @@ export function AuditAccesses() {
         />
       </div>
 
-      <fieldset className="mt-4">
-        <legend className="text-sm font-medium text-slate-800">
-          <FormattedMessage id="audit.presets" />
-        </legend>
-        <div className="mt-2 flex flex-wrap gap-2" data-testid="audit-presets">
-          {AUDIT_PRESETS.map((preset) => (
-            <Button
-              key={preset}
-              size="sm"
-              variant={applied.preset === preset ? 'primary' : 'secondary'}
-              aria-pressed={applied.preset === preset}
-              data-preset={preset}
-              onClick={() => apply({ preset })}
-            >
-              <FormattedMessage id={`audit.preset.${preset}`} />
-            </Button>
-          ))}
-        </div>
-      </fieldset>
+      <PresetButtons
+        legendId="audit.presets"
+        testId="audit-presets"
+        presets={AUDIT_PRESETS}
+        messagePrefix="audit.preset."
+        applied={applied.preset}
+        onPick={(preset) => apply({ preset })}
+      />
 
       <div className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
         <div className="flex flex-col gap-1.5">

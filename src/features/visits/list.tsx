@@ -7,6 +7,7 @@ import { visitListLogic, visitLogic } from '../../actors/visits';
 import type { Visit } from '../../api/contract/visits';
 import { ListPager } from '../../components/list-pager';
 import { ListStatus } from '../../components/list-status';
+import { PresetButtons } from '../../components/preset-buttons';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { pathFor } from '../../domain/screens';
@@ -106,25 +107,14 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
         </Link>
       </div>
 
-      <fieldset className="mt-4">
-        <legend className="text-sm font-medium text-slate-800">
-          <FormattedMessage id="visits.presets" />
-        </legend>
-        <div className="mt-2 flex flex-wrap gap-2" data-testid="visit-presets">
-          {VISIT_PRESETS.map((preset) => (
-            <Button
-              key={preset}
-              size="sm"
-              variant={applied.preset === preset ? 'primary' : 'secondary'}
-              aria-pressed={applied.preset === preset}
-              data-preset={preset}
-              onClick={() => apply({ preset })}
-            >
-              <FormattedMessage id={`visits.preset.${preset}`} />
-            </Button>
-          ))}
-        </div>
-      </fieldset>
+      <PresetButtons
+        legendId="visits.presets"
+        testId="visit-presets"
+        presets={VISIT_PRESETS}
+        messagePrefix="visits.preset."
+        applied={applied.preset}
+        onPick={(preset) => apply({ preset })}
+      />
 
       <search>
         <form onSubmit={search} className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto_auto] sm:items-end">
