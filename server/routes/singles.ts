@@ -22,6 +22,8 @@ import {
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
+import { parseOnboardingSettings } from '../onboarding/settings';
+import { regionOf } from '../onboarding/store/region';
 import { acsIdInUse } from '../onboarding/store/registration';
 import { DetailedProblem, readBody, validationProblem } from '../onboarding/validation';
 import { portalOriginOf } from '../origins';
@@ -35,6 +37,8 @@ export const SINGLES_MAX_BODY_BYTES = Math.ceil((DELEGATED_IMAGE_MAX_BYTES * 4) 
 interface SinglesSettings {
   acsIdSchema: AcsIdSchema;
   biometricQR: boolean;
+  /** The tenant's legal domains: the regions a person registers in (onboarding/store/region.ts). */
+  legalDomains: string[];
 }
 
 export function settingsOf(publicDir: string) {
@@ -48,9 +52,14 @@ export function settingsOf(publicDir: string) {
           return {
             acsIdSchema: acsIdSchemaOf(typeof s.acsIdSchema === 'string' ? s.acsIdSchema : null),
             biometricQR: s.biometricQR === true,
+            legalDomains: parseOnboardingSettings(tenant, s).legalDomains,
           };
         })
-        .catch(() => ({ acsIdSchema: 'string64' as const, biometricQR: false }));
+        .catch(() => ({
+          acsIdSchema: 'string64' as const,
+          biometricQR: false,
+          legalDomains: parseOnboardingSettings(tenant, {}).legalDomains,
+        }));
       cache.set(tenant, entry);
     }
     return entry;
@@ -175,6 +184,7 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
             email,
             acsId,
             acsIdSchema: tenantSettings.acsIdSchema,
+            legalDomains: tenantSettings.legalDomains,
             image: image && imageType ? { bytes: image, type: imageType } : null,
             origin,
             makeQr,
@@ -232,6 +242,8 @@ export interface NewSingle {
   /** Normalised; null makes one (a free Wiegand number, or S-xxxxxxxx). */
   acsId: string | null;
   acsIdSchema: AcsIdSchema;
+  /** The tenant's legal domains: the person registers in the staff member's region (onboarding/store/region.ts). */
+  legalDomains: readonly string[];
   image: { bytes: Buffer; type: 'image/jpeg' | 'image/png' } | null;
   origin: string | undefined;
   makeQr: (payload: string) => Promise<Uint8Array>;
@@ -264,9 +276,9 @@ export async function createSingle(tx: Queryable, s: NewSingle): Promise<SingleC
     `insert into users (tenant, account_id, username, first_name, last_name, email, acs_id, id_number,
        birth_date, document_number, document_type, onboarding_date, active, onboarding_state, register_mode,
        assisted_by, life_proofing_result, identity_proofing_result, ocr_integrity, document_validity,
-       selfie_authenticity, created_at)
+       selfie_authenticity, created_at, region)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, true, 'completed', 'administrative', $13,
-       'not_computed', 'not_computed', 'not_computed', 'not_computed', 'not_computed', $12)
+       'not_computed', 'not_computed', 'not_computed', 'not_computed', 'not_computed', $12, $14)
      on conflict do nothing returning user_id::text as user_id`,
     [
       tenant,
@@ -282,6 +294,7 @@ export async function createSingle(tx: Queryable, s: NewSingle): Promise<SingleC
       body.mode === 'fields' ? body.document_type : 'others',
       stamp,
       s.staff,
+      await regionOf(tx, tenant, { location: null, registeredBy: s.staff }, s.legalDomains),
     ],
   );
   const userId = rows[0]?.user_id;
