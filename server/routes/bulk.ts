@@ -70,6 +70,8 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
     legalDomains: readonly string[],
   ): Promise<BulkRowResult> {
     if (problem) return rejected(row, problem.code, problem.field);
+    // A picture whose bytes are not what the zip says (CRC-32, size): the row is refused before anything is written.
+    if (upload.damaged.has(row.image)) return rejected(row, 'image_corrupt', 'image');
     const bytes = upload.pictures.get(row.image);
     if (!bytes) return rejected(row, 'image_not_found', 'image');
     if (bytes.length < BULK_IMAGE_MIN_BYTES) return rejected(row, 'delegated_image_too_small', 'image');
@@ -134,6 +136,7 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
     const listing = new Map<string, number>();
     for (const [name, bytes] of upload.pictures) listing.set(name, bytes.length);
     for (const [name, size] of upload.oversized) listing.set(name, size);
+    for (const [name, size] of upload.damaged) listing.set(name, size);
     const problems = checkRows(rows, { acsIdSchema, pictures: listing });
     for (const row of rows) {
       const result = await registerRow(

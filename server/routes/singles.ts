@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { type SingleRegistrationBody, singleRegistrationBody } from '../../src/api/contract/singles';
+import { pictureTypeOf } from '../../src/domain/picture-type';
 import {
   type AcsIdSchema,
   acsIdProblem,
@@ -66,13 +67,8 @@ export function settingsOf(publicDir: string) {
   };
 }
 
-/** jpg or png by their first bytes; null for anything else. */
-export function imageTypeOf(bytes: Uint8Array): 'image/jpeg' | 'image/png' | null {
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (png.every((b, i) => bytes[i] === b)) return 'image/png';
-  return null;
-}
+/** jpg or png by their first bytes (the browser checks the bulk import's photos with the same rule). */
+export const imageTypeOf = pictureTypeOf;
 
 const emailTaken = () =>
   new DetailedProblem(409, 'That email is already in use.', 'email_already_in_use', {
