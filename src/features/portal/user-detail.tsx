@@ -131,7 +131,7 @@ function Loaded({
           <Tabs.Content value="personal" className="pt-4">
             <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2" data-testid="user-personal">
               {PERSONAL_FIELDS.map((field) => (
-                <div key={field}>
+                <div key={field} data-testid={`user-field-${field}`}>
                   <dt className="text-sm text-slate-600">
                     <FormattedMessage id={`userDetail.field.${field}`} />
                   </dt>
