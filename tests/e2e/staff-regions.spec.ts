@@ -110,6 +110,7 @@ test('a newcomer who enrols is registered in a region, where ActivateUsers finds
       await logIn(manager, 'usermanager');
       await expect(manager.locator('[data-screen="PortalUserDetail"]')).toBeVisible();
       await expect(manager.getByTestId('user-field-region')).toContainText(t('es', 'regions.es-an'));
+      await expect(manager.getByTestId('user-field-birth_date')).toContainText('03/04/1985');
       await manager.screenshot({ path: 'test-results/staff-region-detail.png', fullPage: true });
     });
   } finally {

@@ -61,7 +61,10 @@ test.describe('staff users', () => {
 
     await expect(page.locator('[data-screen="PortalUserDetail"]')).toBeVisible();
     await expect(page.getByTestId('user-personal')).toContainText(person.id_number);
-    await expect(page.getByTestId('user-personal')).toContainText(person.birth_date);
+    // Shown DD/MM/YYYY (spec §9), the API's YYYY-MM-DD turned round.
+    await expect(page.getByTestId('user-personal')).toContainText(
+      person.birth_date.split('-').reverse().join('/'),
+    );
     await expectAccessible(page);
     await page.getByTestId('user-tab-security').click();
     await expect(page.getByTestId('user-security').locator('[data-result]')).toHaveCount(5);

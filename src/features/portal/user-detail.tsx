@@ -15,7 +15,7 @@ import { EVIDENCE_KINDS, type EvidenceKind, type UserDetail } from '../../api/co
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { formatDate } from '../../domain/dates';
+import { formatDate, fromApiDate } from '../../domain/dates';
 import { useRuntime } from '../../runtime/context';
 
 const PERSONAL_FIELDS = [
@@ -182,6 +182,11 @@ function shownValue(
   const value = user[field];
   if (value === null || value === '') return '—';
   if (field === 'onboarding_date' || field === 'created_at') return formatDate(new Date(value));
+  // Spec §9: API dates (YYYY-MM-DD) are shown DD/MM/YYYY.
+  if (field === 'birth_date' || field === 'expiry_date') {
+    const day = fromApiDate(value);
+    return day ? formatDate(day) : value;
+  }
   if (field === 'onboarding_state') return intl.formatMessage({ id: `users.onboarding.${value}` });
   if (field === 'document_type')
     return intl.formatMessage({ id: `documents.type.${value}`, defaultMessage: value });
