@@ -133,6 +133,16 @@ describe('readBulkUpload checks every entry against the central directory', () =
     }
   });
 
+  it('reports an entry the directory lists but whose local header is broken, and reads the ones after it', async () => {
+    const media = zipSync(pictures(), { level: 0 });
+    const at = dataOffset(media, 'b.jpg') - 30 - 'b.jpg'.length;
+    media[at] = 0;
+    const upload = await readBulkUpload(request({ metadata: '', media }));
+    expect(upload.corrupt).toBe(false);
+    expect([...upload.damaged.keys()]).toEqual(['b.jpg']);
+    expect([...upload.pictures.keys()].sort()).toEqual(['a.jpg', 'c.jpg']);
+  });
+
   it('reports an entry whose size or CRC-32 in the directory differs from what it holds', async () => {
     const media = zipSync(pictures(), { level: 0 });
     const v = new DataView(media.buffer);
