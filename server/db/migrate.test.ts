@@ -97,14 +97,16 @@ describe('seed', () => {
     const { wasNew } = await migrate(db);
     expect(await seed(db, { isNewDb: wasNew, nodeEnv: 'development', tenants })).toBe('seeded');
     for (const tenant of tenants) {
-      const rows = await db.query<{ alias: string; timezone: string }>(
-        'select alias, timezone from facilities where tenant = $1 order by alias',
+      const rows = await db.query<{ alias: string; timezone: string; legal_domain: string | null }>(
+        'select alias, timezone, legal_domain from facilities where tenant = $1 order by alias',
         [tenant],
       );
       expect(rows.rows).toHaveLength(3);
       expect(new Set(rows.rows.map((r) => r.alias)).size).toBe(3);
       expect(rows.rows).toEqual(
-        [...(SEED_DATA[tenant]?.facilities ?? [])].sort((a, b) => a.alias.localeCompare(b.alias)),
+        [...(SEED_DATA[tenant]?.facilities ?? [])]
+          .sort((a, b) => a.alias.localeCompare(b.alias))
+          .map((f) => ({ alias: f.alias, timezone: f.timezone, legal_domain: f.legalDomain ?? null })),
       );
     }
   });
@@ -127,5 +129,58 @@ describe('seed', () => {
     const { wasNew } = await migrate(db);
     await seed(db, { isNewDb: wasNew, tenants: ['newcomer'] });
     expect(await count('facilities')).toBe(0);
+  });
+  it('gives every seeded user a region', async () => {
+    const { wasNew } = await migrate(db);
+    await seed(db, { isNewDb: wasNew, nodeEnv: 'development', tenants });
+    expect(await count('users')).toBeGreaterThan(0);
+    expect(await count('users where region is null')).toBe(0);
+  });
+});
+
+describe('019_user_regions: the region of the users registered before', () => {
+  newDatabaseEachTest();
+
+  it('backfills from the onboarding’s facility, then the registering account’s facility, then the home region', async () => {
+    const all = readMigrations();
+    await migrate(
+      db,
+      all.filter((m) => Number(m.version) < 19),
+    );
+    const user = (n: number, onboarding: string | null, assistedBy: string | null, region: string | null) =>
+      `('gambling', 'a${n}', 'P', 'P', '1980-01-01', 'D${n}', 'id_card', 'completed', 'auto', 'not_computed',
+        'not_computed', 'not_computed', 'not_computed', 'not_computed', ${onboarding ? `'${onboarding}'` : 'null'},
+        ${assistedBy ? `'${assistedBy}'` : 'null'}, ${region ? `'${region}'` : 'null'})`;
+    await db.exec(`
+      insert into facilities (tenant, facility_id, alias, timezone, legal_domain) values
+        ('gambling', 'f-cn', 'Sala Las Palmas', 'Atlantic/Canary', 'es-cn'),
+        ('gambling', 'f-ct', 'Sala Barcelona', 'Europe/Madrid', 'es-ct'),
+        ('gambling', 'f-none', 'Casino Gran Vía', 'Europe/Madrid', null);
+      insert into watchlists (tenant, legal_domain) values ('gambling', 'es-nc'), ('gambling', 'es-an');
+      insert into account_facilities (tenant, account_id, facility_id) values ('gambling', 'helper', 'f-ct');
+      insert into onboardings (tenant, onboarding_id, mode, created_by, location, register_mode, identity_proofing,
+          life_proofing, biometric_qr, supported_docs)
+        values ('gambling', '00000000-0000-4000-8000-000000000001', 'auto', 'p1', 'sala las palmas', 'auto', true,
+                false, false, '[]'),
+               ('gambling', '00000000-0000-4000-8000-000000000002', 'auto', 'p4', 'f-none', 'auto', true, false,
+                false, '[]');
+      insert into users (tenant, acs_id, first_name, last_name, birth_date, document_number, document_type,
+          onboarding_state, register_mode, life_proofing_result, identity_proofing_result, ocr_integrity,
+          document_validity, selfie_authenticity, onboarding_id, assisted_by, region) values
+        ${user(1, '00000000-0000-4000-8000-000000000001', 'helper', null)},
+        ${user(2, null, 'helper', null)},
+        ${user(3, null, null, 'es-ri')},
+        ${user(4, '00000000-0000-4000-8000-000000000002', null, null)};
+    `);
+    await migrate(db, all);
+    const { rows } = await db.query<{ acs_id: string; region: string | null }>(
+      "select acs_id, region from users where tenant = 'gambling' order by acs_id",
+    );
+    expect(rows).toEqual([
+      { acs_id: 'a1', region: 'es-cn' }, // the onboarding's facility (by alias), before the assistant's
+      { acs_id: 'a2', region: 'es-ct' }, // the assistant's facility
+      { acs_id: 'a3', region: 'es-ri' }, // kept
+      { acs_id: 'a4', region: 'es-an' }, // a facility of no legal domain: the home region
+    ]);
   });
 });

@@ -13,7 +13,7 @@ export const SEED_DATA: Readonly<Record<string, TenantSeed>> = {
     facilities: [
       { alias: 'Casino Gran Vía', timezone: 'Europe/Madrid' },
       { alias: 'Sala Bilbao', timezone: 'Europe/Madrid' },
-      { alias: 'Sala Las Palmas', timezone: 'Atlantic/Canary' },
+      { alias: 'Sala Las Palmas', timezone: 'Atlantic/Canary', legalDomain: 'es-cn' },
     ],
   },
   demo: {
@@ -28,8 +28,9 @@ export const SEED_DATA: Readonly<Record<string, TenantSeed>> = {
 const seedFacilities: Seeder = async (tx, tenant, data) => {
   for (const facility of data.facilities) {
     await tx.query(
-      'insert into facilities (tenant, alias, timezone) values ($1, $2, $3) on conflict (tenant, alias) do nothing',
-      [tenant, facility.alias, facility.timezone],
+      `insert into facilities (tenant, alias, timezone, legal_domain) values ($1, $2, $3, $4)
+       on conflict (tenant, alias) do nothing`,
+      [tenant, facility.alias, facility.timezone, facility.legalDomain ?? null],
     );
   }
 };

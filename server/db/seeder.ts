@@ -5,6 +5,8 @@ import type { Queryable } from './db';
 export interface SeedFacility {
   alias: string;
   timezone: string;
+  /** The legal domain (region) of the facility; none: it reads every list and registers in the home region. */
+  legalDomain?: string;
 }
 
 /** Development data per tenant; accounts (server/auth/accounts.ts) and prohibited entries have seeders of their own. */

@@ -97,6 +97,57 @@ describe('AssistedExistingUsers: an assistant re-enrols an existing user', () =>
     expect(qrs.rows.find((row) => row.sid === outcome.qr_sid)?.state).toBe('active');
   });
 
+  it('makes the face credential again from the new selfie and revokes the old one', async () => {
+    const helper = assistant();
+    const user = await seeded(8);
+    const faces = () =>
+      h.db.query<{ sid: string; state: string; portrayal_id: string | null; object: string | null }>(
+        `select sid::text as sid, state, metadata->>'portrayal_id' as portrayal_id, metadata->>'object' as object
+           from credentials where tenant = 'gambling' and user_id = $1 and credential_type = 'embedding'
+          order by created_at`,
+        [user.user_id],
+      );
+    const oldFaces = (await faces()).rows.filter((row) => row.state === 'active');
+    expect(oldFaces).toHaveLength(1);
+    const started = await readyPortrayal(h, helper, { mode: 'assisted', user_id: user.user_id });
+    const res = await confirm(
+      h,
+      helper,
+      started,
+      payload({ document_number: user.document_number, skip_email_check: true }),
+    );
+    expect(res.status).toBe(200);
+    const after = (await faces()).rows;
+    expect(after.find((row) => row.sid === oldFaces[0]?.sid)?.state).toBe('revoked');
+    const active = after.filter((row) => row.state === 'active');
+    expect(active).toHaveLength(1);
+    expect(active[0]?.sid).not.toBe(oldFaces[0]?.sid);
+    expect(active[0]?.portrayal_id).toBe(started.portrayalId);
+    expect(active[0]?.object).toBe(oldFaces[0]?.object);
+  });
+
+  it('gives no face credential to a user who held none', async () => {
+    const helper = assistant();
+    const user = await seeded(9);
+    await h.db.query(
+      "delete from credentials where tenant = 'gambling' and user_id = $1 and credential_type = 'embedding'",
+      [user.user_id],
+    );
+    const started = await readyPortrayal(h, helper, { mode: 'assisted', user_id: user.user_id });
+    const res = await confirm(
+      h,
+      helper,
+      started,
+      payload({ document_number: user.document_number, skip_email_check: true }),
+    );
+    expect(res.status).toBe(200);
+    const { rows } = await h.db.query<{ count: number }>(
+      "select count(*)::int as count from credentials where tenant = 'gambling' and user_id = $1 and credential_type = 'embedding'",
+      [user.user_id],
+    );
+    expect(rows[0]?.count).toBe(0);
+  });
+
   it('still refuses a document number held by another user', async () => {
     const helper = assistant();
     const user = await seeded(6);

@@ -70,14 +70,93 @@ describe('readBulkUpload', () => {
     ).rejects.toMatchObject({ problem: { status: 422, code: 'too_many_elements' } });
   });
 
-  it('calls a zip cut short, or bad compressed data, corrupt', async () => {
+  it('calls a zip cut short, one without its central directory, or not a zip, corrupt', async () => {
     const noise = new Uint8Array(randomBytes(50_000));
     const good = zipSync({ 'a.jpg': noise, 'b.jpg': noise });
     expect((await readBulkUpload(request({ media: good.subarray(0, 60_000) }))).corrupt).toBe(true);
-    const bad = zipSync({ 'a.jpg': new Uint8Array(50_000).fill(3) }, { level: 9 });
-    bad.fill(0xff, 40, 60);
-    expect((await readBulkUpload(request({ media: bad }))).corrupt).toBe(true);
+    // Every entry whole, the directory and end record gone.
+    const directory = new DataView(good.buffer).getUint32(good.length - 22 + 16, true);
+    expect((await readBulkUpload(request({ media: good.subarray(0, directory) }))).corrupt).toBe(true);
     expect((await readBulkUpload(request({ media: new Uint8Array(3000).fill(9) }))).corrupt).toBe(true);
+  });
+});
+
+describe('readBulkUpload checks every entry against the central directory', () => {
+  const pictures = () => ({
+    'a.jpg': new Uint8Array(randomBytes(20_000)),
+    'b.jpg': new Uint8Array(randomBytes(20_000)),
+    'c.jpg': new Uint8Array(randomBytes(20_000)),
+  });
+  /** Offset of an entry's data in a zip: its local header, name and extra field before it. */
+  const dataOffset = (media: Uint8Array, name: string) => {
+    const v = new DataView(media.buffer, media.byteOffset, media.byteLength);
+    const decoder = new TextDecoder();
+    for (let at = 0; at + 30 < media.length; ) {
+      const nameLength = v.getUint16(at + 26, true);
+      const start = at + 30 + nameLength + v.getUint16(at + 28, true);
+      if (decoder.decode(media.subarray(at + 30, at + 30 + nameLength)) === name) return start;
+      at = start + v.getUint32(at + 18, true);
+    }
+    throw new Error(`no ${name}`);
+  };
+
+  it('reads a whole zip with every entry good, stored or deflated', async () => {
+    for (const level of [0, 6] as const) {
+      const files = pictures();
+      const upload = await readBulkUpload(request({ metadata: '', media: zipSync(files, { level }) }));
+      expect(upload.corrupt).toBe(false);
+      expect(upload.damaged.size).toBe(0);
+      expect(Buffer.from(upload.pictures.get('b.jpg') ?? []).equals(Buffer.from(files['b.jpg']))).toBe(true);
+    }
+  });
+
+  it('reports a stored entry with one flipped byte as damaged (its CRC-32) and keeps the others', async () => {
+    const media = zipSync(pictures(), { level: 0 });
+    const at = dataOffset(media, 'b.jpg') + 1234;
+    media[at] = (media[at] as number) ^ 0x01;
+    const upload = await readBulkUpload(request({ metadata: '', media }));
+    expect(upload.corrupt).toBe(false);
+    expect([...upload.damaged.keys()]).toEqual(['b.jpg']);
+    expect(upload.damaged.get('b.jpg')).toBe(20_000);
+    expect([...upload.pictures.keys()].sort()).toEqual(['a.jpg', 'c.jpg']);
+  });
+
+  it('reports a deflated entry with one flipped byte as damaged, whether it inflates wrong or not at all', async () => {
+    for (const offset of [10, 500, 5000]) {
+      const media = zipSync(pictures(), { level: 6 });
+      const at = dataOffset(media, 'a.jpg') + offset;
+      media[at] = (media[at] as number) ^ 0x40;
+      const upload = await readBulkUpload(request({ metadata: '', media }));
+      expect(upload.corrupt).toBe(false);
+      expect([...upload.damaged.keys()]).toEqual(['a.jpg']);
+      expect([...upload.pictures.keys()].sort()).toEqual(['b.jpg', 'c.jpg']);
+    }
+  });
+
+  it('reports an entry the directory lists but whose local header is broken, and reads the ones after it', async () => {
+    const media = zipSync(pictures(), { level: 0 });
+    const at = dataOffset(media, 'b.jpg') - 30 - 'b.jpg'.length;
+    media[at] = 0;
+    const upload = await readBulkUpload(request({ metadata: '', media }));
+    expect(upload.corrupt).toBe(false);
+    expect([...upload.damaged.keys()]).toEqual(['b.jpg']);
+    expect([...upload.pictures.keys()].sort()).toEqual(['a.jpg', 'c.jpg']);
+  });
+
+  it('reports an entry whose size or CRC-32 in the directory differs from what it holds', async () => {
+    const media = zipSync(pictures(), { level: 0 });
+    const v = new DataView(media.buffer);
+    const end = media.length - 22;
+    let central = v.getUint32(end + 16, true);
+    // The directory's CRC-32 of a.jpg, then the uncompressed size of c.jpg.
+    v.setUint32(central + 16, v.getUint32(central + 16, true) ^ 1, true);
+    for (let i = 0; i < 2; i++)
+      central += 46 + v.getUint16(central + 28, true) + v.getUint16(central + 30, true);
+    v.setUint32(central + 24, 19_999, true);
+    const upload = await readBulkUpload(request({ metadata: '', media }));
+    expect(upload.corrupt).toBe(false);
+    expect([...upload.damaged.keys()].sort()).toEqual(['a.jpg', 'c.jpg']);
+    expect([...upload.pictures.keys()]).toEqual(['b.jpg']);
   });
 
   it('refuses a body that is not multipart', async () => {

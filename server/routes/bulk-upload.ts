@@ -2,7 +2,11 @@
 // `media` zip through fflate's streaming reader, entry by entry, with every limit enforced while reading: the whole
 // body (BULK_MAX_UPLOAD_BYTES), the metadata (BULK_MAX_METADATA_BYTES), the number of entries, each picture's bytes
 // once inflated — by the size its header declares and by what it really inflates to, so a zip bomb is cut off after
-// at most one small slice past the limit — and all pictures together (BULK_MAX_INFLATED_BYTES).
+// at most one small slice past the limit — and all pictures together (BULK_MAX_INFLATED_BYTES). Every entry read
+// is then checked against the zip's central directory (kept from the last bytes of the stream): its CRC-32 and its
+// size once inflated. An entry that fails (a flipped byte, bad compressed data, missing from the directory) is
+// `damaged`: the rows naming it are refused one by one, the others go on.
+import { crc32 } from 'node:zlib';
 import busboy from 'busboy';
 import { Inflate, Unzip, type UnzipFile } from 'fflate';
 import {
@@ -12,22 +16,28 @@ import {
   BULK_MAX_UPLOAD_BYTES,
   BULK_MAX_ZIP_ENTRIES,
 } from '../../src/domain/bulk';
+import { readCentralDirectory, readZipEnd, ZIP_END_MAX_BYTES, zipPathOf } from '../../src/domain/zip';
 import { HttpProblem } from '../problem';
 
 export interface BulkUpload {
   metadata: { name: string; text: string } | null;
   /** The zip was sent. */
   media: boolean;
-  /** Not a zip, or a damaged one (a bad header, bad compressed data, an entry cut short). */
+  /** Not a zip, or a damaged one as a whole (no readable central directory, an entry cut short). */
   corrupt: boolean;
-  /** The pictures by their path in the zip. */
+  /** The pictures by their path in the zip, each one checked against the directory's CRC-32 and size. */
   pictures: Map<string, Buffer>;
+  /** Entries that cannot be trusted, with their size as declared: CRC-32 or size unlike the directory's, compressed
+   * data that does not inflate, or an entry the directory lists that could not be read. */
+  damaged: Map<string, number>;
   /** Entries larger than BULK_IMAGE_MAX_BYTES (declared or inflated): their size as far as it was read. */
   oversized: Map<string, number>;
 }
 
 export interface BulkLimits {
   uploadBytes: number;
+  /** The central directory (46 bytes and the name of each entry, BULK_MAX_ZIP_ENTRIES of them): kept in memory. */
+  directoryBytes: number;
   metadataBytes: number;
   imageBytes: number;
   inflatedBytes: number;
@@ -36,6 +46,7 @@ export interface BulkLimits {
 
 export const BULK_LIMITS: BulkLimits = {
   uploadBytes: BULK_MAX_UPLOAD_BYTES,
+  directoryBytes: 2 * 1024 * 1024,
   metadataBytes: BULK_MAX_METADATA_BYTES,
   imageBytes: BULK_IMAGE_MAX_BYTES,
   inflatedBytes: BULK_MAX_INFLATED_BYTES,
@@ -124,6 +135,7 @@ export async function readBulkUpload(
     media: false,
     corrupt: false,
     pictures: new Map(),
+    damaged: new Map(),
     oversized: new Map(),
   };
   let failure: HttpProblem | null = null;
@@ -133,6 +145,10 @@ export async function readBulkUpload(
   let inflatedTotal = 0;
   let entries = 0;
   const pending = new Set<string>();
+  /** CRC-32 of what each entry inflated to, computed as it streams. */
+  const crcs = new Map<string, number>();
+  /** The last bytes of the zip (its central directory and end record), and how many bytes it had in all. */
+  const tail = new RollingTail(limits.directoryBytes + ZIP_END_MAX_BYTES);
 
   const onEntry = (file: UnzipFile) => {
     entries += 1;
@@ -140,10 +156,11 @@ export async function readBulkUpload(
       fail(problem(422, `The zip holds more than ${limits.entries} entries.`, 'too_many_elements'));
       return;
     }
-    const name = file.name.replace(/^\.\//, '');
+    const name = zipPathOf(file.name);
     const directory = name.endsWith('/');
     const chunks: Uint8Array[] = [];
     let size = 0;
+    let crc = 0;
     pending.add(name);
     file.ondata = (error, data, final) => {
       if (error instanceof TooLarge) {
@@ -154,7 +171,10 @@ export async function readBulkUpload(
         return;
       }
       if (error) {
-        upload.corrupt = true;
+        // Bad compressed data: this entry only; the directory still tells where the next one starts.
+        upload.damaged.set(name, file.originalSize ?? size);
+        chunks.length = 0;
+        inflatedTotal -= size;
         pending.delete(name);
         return;
       }
@@ -172,10 +192,14 @@ export async function readBulkUpload(
           return;
         }
         chunks.push(data);
+        crc = crc32(data, crc);
       }
       if (final) {
         pending.delete(name);
-        if (!directory) upload.pictures.set(name, Buffer.concat(chunks));
+        if (!directory) {
+          upload.pictures.set(name, Buffer.concat(chunks));
+          crcs.set(name, crc);
+        }
       }
     };
     // A header that declares too much is not inflated at all.
@@ -228,6 +252,7 @@ export async function readBulkUpload(
         stream.on('data', (chunk: Buffer) => {
           if (upload.corrupt || failure) return;
           seen = true;
+          tail.push(chunk);
           try {
             unzip.push(chunk, false);
           } catch {
@@ -243,6 +268,7 @@ export async function readBulkUpload(
           }
           // Nothing read, or an entry cut short: not a (whole) zip.
           if (!seen || entries === 0 || pending.size > 0) upload.corrupt = true;
+          else checkAgainstDirectory(upload, crcs, tail);
         });
       } else {
         stream.resume();
@@ -276,4 +302,55 @@ export async function readBulkUpload(
   });
   if (failure) throw failure;
   return upload;
+}
+
+/** The last `max` bytes of a stream, and how many it had. */
+class RollingTail {
+  private chunks: Uint8Array[] = [];
+  private held = 0;
+  total = 0;
+  constructor(private readonly max: number) {}
+  push(chunk: Uint8Array) {
+    this.chunks.push(chunk);
+    this.held += chunk.length;
+    this.total += chunk.length;
+    while (this.chunks.length > 1 && this.held - (this.chunks[0]?.length ?? 0) >= this.max) {
+      this.held -= this.chunks.shift()?.length ?? 0;
+    }
+  }
+  bytes(): Uint8Array {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+/**
+ * Every picture read against the central directory: its CRC-32 and size once inflated must be those the directory
+ * declares, else it is damaged (and leaves `pictures`). An entry the directory lists that was not read is damaged
+ * too (its local header was broken). No directory, or one larger than the tail kept: the zip is corrupt.
+ */
+function checkAgainstDirectory(upload: BulkUpload, crcs: Map<string, number>, tail: RollingTail) {
+  const bytes = tail.bytes();
+  const end = readZipEnd(bytes.subarray(Math.max(0, bytes.length - ZIP_END_MAX_BYTES)));
+  // Where the directory starts within the bytes kept.
+  const start = end ? end.directoryOffset - (tail.total - bytes.length) : -1;
+  const listed =
+    end && start >= 0 && start + end.directorySize <= bytes.length
+      ? readCentralDirectory(bytes.subarray(start, start + end.directorySize), end.entries)
+      : null;
+  if (!listed) {
+    upload.corrupt = true;
+    return;
+  }
+  const byName = new Map(listed.map((entry) => [zipPathOf(entry.name), entry]));
+  for (const [name, picture] of upload.pictures) {
+    const entry = byName.get(name);
+    if (!entry || entry.size !== picture.length || entry.crc32 !== crcs.get(name)) {
+      upload.pictures.delete(name);
+      upload.damaged.set(name, entry?.size ?? picture.length);
+    }
+  }
+  for (const [name, entry] of byName) {
+    if (name.endsWith('/') || upload.pictures.has(name) || upload.oversized.has(name)) continue;
+    if (!upload.damaged.has(name)) upload.damaged.set(name, entry.size);
+  }
 }

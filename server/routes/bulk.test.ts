@@ -169,6 +169,51 @@ describe('POST /public/singles/bulk', () => {
     }
   });
 
+  it('refuses the row whose picture has a flipped byte in the zip (image_corrupt) and registers the others', async () => {
+    const pictures = {
+      'crc-a.jpg': jpeg(20_000, 11),
+      'crc-b.jpg': jpeg(20_000, 12),
+      'crc-c.jpg': jpeg(20_000, 13),
+    };
+    const media = zipSync(pictures, { level: 0 });
+    // One byte inside the stored data of crc-b.jpg: still a JPEG by its first bytes, of the same size, but its CRC-32
+    // is not the one the zip declares.
+    const v = new DataView(media.buffer);
+    let at = 0;
+    for (;;) {
+      const nameLength = v.getUint16(at + 26, true);
+      const start = at + 30 + nameLength + v.getUint16(at + 28, true);
+      if (new TextDecoder().decode(media.subarray(at + 30, at + 30 + nameLength)) === 'crc-b.jpg') {
+        media[start + 10_000] = (media[start + 10_000] as number) ^ 0x80;
+        break;
+      }
+      at = start + v.getUint32(at + 18, true);
+    }
+    const metadata =
+      HEADER +
+      'crc-a@bulk.test,Amaia,Lasa,BULK-CRC-1,crc-a.jpg\r\n' +
+      'crc-b@bulk.test,Beñat,Lasa,BULK-CRC-2,crc-b.jpg\r\n' +
+      'crc-c@bulk.test,Garazi,Lasa,BULK-CRC-3,crc-c.jpg\r\n';
+    const job = await finished(await accepted(await post(form(metadata, media))));
+    expect(job.rows.map((r) => [r.row, r.outcome, r.reason, r.field ?? null])).toEqual([
+      [1, 'accepted', null, null],
+      [2, 'rejected', 'image_corrupt', 'image'],
+      [3, 'accepted', null, null],
+    ]);
+    // Nothing of the refused row; the others are there with their picture, byte for byte.
+    expect(
+      await count("select 1 from accounts where tenant = 'gambling' and email = $1", ['crc-b@bulk.test']),
+    ).toBe(0);
+    expect(
+      await count("select 1 from users where tenant = 'gambling' and email = $1", ['crc-b@bulk.test']),
+    ).toBe(0);
+    const { rows } = await db.query<{ bytes: Uint8Array }>(
+      `select e.bytes from user_evidences e join users u on u.tenant = e.tenant and u.user_id = e.user_id
+        where u.tenant = 'gambling' and u.email = 'crc-c@bulk.test' and e.kind = 'selfie'`,
+    );
+    expect(Buffer.from(rows[0]?.bytes ?? []).equals(Buffer.from(pictures['crc-c.jpg']))).toBe(true);
+  });
+
   it('reads JSON metadata too', async () => {
     const metadata = JSON.stringify([
       { email: 'json@bulk.test', first_name: 'Amaia', last_name: 'Olano', acs_id: 'BULK-J1', image: 'a.jpg' },

@@ -67,8 +67,11 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
     problem: RowProblem | undefined,
     upload: BulkUpload,
     acsIdSchema: 'string64' | 'wiegand',
+    legalDomains: readonly string[],
   ): Promise<BulkRowResult> {
     if (problem) return rejected(row, problem.code, problem.field);
+    // A picture whose bytes are not what the zip says (CRC-32, size): the row is refused before anything is written.
+    if (upload.damaged.has(row.image)) return rejected(row, 'image_corrupt', 'image');
     const bytes = upload.pictures.get(row.image);
     if (!bytes) return rejected(row, 'image_not_found', 'image');
     if (bytes.length < BULK_IMAGE_MIN_BYTES) return rejected(row, 'delegated_image_too_small', 'image');
@@ -90,6 +93,7 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
           email: row.email,
           acsId: normalAcsId(acsIdSchema, row.acs_id),
           acsIdSchema,
+          legalDomains,
           image: { bytes, type },
           origin: undefined,
           makeQr,
@@ -127,10 +131,12 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
     rows: BulkRow[],
     upload: BulkUpload,
     acsIdSchema: 'string64' | 'wiegand',
+    legalDomains: readonly string[],
   ) {
     const listing = new Map<string, number>();
     for (const [name, bytes] of upload.pictures) listing.set(name, bytes.length);
     for (const [name, size] of upload.oversized) listing.set(name, size);
+    for (const [name, size] of upload.damaged) listing.set(name, size);
     const problems = checkRows(rows, { acsIdSchema, pictures: listing });
     for (const row of rows) {
       const result = await registerRow(
@@ -140,6 +146,7 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
         problems.find((p) => p.row === row.row),
         upload,
         acsIdSchema,
+        legalDomains,
       );
       await db.query(
         `insert into bulk_import_rows (tenant, job_id, row_number, email, outcome, reason, field, code, user_id)
@@ -192,26 +199,28 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
         { reason: code, ...details },
       );
     }
-    const { acsIdSchema } = await settings(tenant);
+    const { acsIdSchema, legalDomains } = await settings(tenant);
     const { rows } = await db.query<{ job_id: string }>(
       `insert into bulk_imports (tenant, created_by, total) values ($1, $2, $3) returning job_id::text as job_id`,
       [tenant, claims.sub, parsed.rows.length],
     );
     const jobId = rows[0]?.job_id as string;
     // After the answer: the portal follows the job with GET /public/singles/bulk/{jobId}.
-    void run(tenant, claims.sub, jobId, parsed.rows, upload, acsIdSchema).catch(async (error) => {
-      logger.log('error', 'bulk import failed', {
-        tenant,
-        jobId,
-        err: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      });
-      await db
-        .query(
-          `update bulk_imports set status = 'failed', finished_at = now() where tenant = $1 and job_id = $2`,
-          [tenant, jobId],
-        )
-        .catch(() => {});
-    });
+    void run(tenant, claims.sub, jobId, parsed.rows, upload, acsIdSchema, legalDomains).catch(
+      async (error) => {
+        logger.log('error', 'bulk import failed', {
+          tenant,
+          jobId,
+          err: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
+        await db
+          .query(
+            `update bulk_imports set status = 'failed', finished_at = now() where tenant = $1 and job_id = $2`,
+            [tenant, jobId],
+          )
+          .catch(() => {});
+      },
+    );
     return c.json({ job_id: jobId, total: parsed.rows.length }, 202);
   });
 

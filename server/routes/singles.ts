@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { type SingleRegistrationBody, singleRegistrationBody } from '../../src/api/contract/singles';
+import { pictureTypeOf } from '../../src/domain/picture-type';
 import {
   type AcsIdSchema,
   acsIdProblem,
@@ -22,6 +23,8 @@ import {
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
+import { parseOnboardingSettings } from '../onboarding/settings';
+import { regionOf } from '../onboarding/store/region';
 import { acsIdInUse } from '../onboarding/store/registration';
 import { DetailedProblem, readBody, validationProblem } from '../onboarding/validation';
 import { portalOriginOf } from '../origins';
@@ -35,6 +38,8 @@ export const SINGLES_MAX_BODY_BYTES = Math.ceil((DELEGATED_IMAGE_MAX_BYTES * 4) 
 interface SinglesSettings {
   acsIdSchema: AcsIdSchema;
   biometricQR: boolean;
+  /** The tenant's legal domains: the regions a person registers in (onboarding/store/region.ts). */
+  legalDomains: string[];
 }
 
 export function settingsOf(publicDir: string) {
@@ -48,22 +53,22 @@ export function settingsOf(publicDir: string) {
           return {
             acsIdSchema: acsIdSchemaOf(typeof s.acsIdSchema === 'string' ? s.acsIdSchema : null),
             biometricQR: s.biometricQR === true,
+            legalDomains: parseOnboardingSettings(tenant, s).legalDomains,
           };
         })
-        .catch(() => ({ acsIdSchema: 'string64' as const, biometricQR: false }));
+        .catch(() => ({
+          acsIdSchema: 'string64' as const,
+          biometricQR: false,
+          legalDomains: parseOnboardingSettings(tenant, {}).legalDomains,
+        }));
       cache.set(tenant, entry);
     }
     return entry;
   };
 }
 
-/** jpg or png by their first bytes; null for anything else. */
-export function imageTypeOf(bytes: Uint8Array): 'image/jpeg' | 'image/png' | null {
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (png.every((b, i) => bytes[i] === b)) return 'image/png';
-  return null;
-}
+/** jpg or png by their first bytes (the browser checks the bulk import's photos with the same rule). */
+export const imageTypeOf = pictureTypeOf;
 
 const emailTaken = () =>
   new DetailedProblem(409, 'That email is already in use.', 'email_already_in_use', {
@@ -175,6 +180,7 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
             email,
             acsId,
             acsIdSchema: tenantSettings.acsIdSchema,
+            legalDomains: tenantSettings.legalDomains,
             image: image && imageType ? { bytes: image, type: imageType } : null,
             origin,
             makeQr,
@@ -232,6 +238,8 @@ export interface NewSingle {
   /** Normalised; null makes one (a free Wiegand number, or S-xxxxxxxx). */
   acsId: string | null;
   acsIdSchema: AcsIdSchema;
+  /** The tenant's legal domains: the person registers in the staff member's region (onboarding/store/region.ts). */
+  legalDomains: readonly string[];
   image: { bytes: Buffer; type: 'image/jpeg' | 'image/png' } | null;
   origin: string | undefined;
   makeQr: (payload: string) => Promise<Uint8Array>;
@@ -264,9 +272,9 @@ export async function createSingle(tx: Queryable, s: NewSingle): Promise<SingleC
     `insert into users (tenant, account_id, username, first_name, last_name, email, acs_id, id_number,
        birth_date, document_number, document_type, onboarding_date, active, onboarding_state, register_mode,
        assisted_by, life_proofing_result, identity_proofing_result, ocr_integrity, document_validity,
-       selfie_authenticity, created_at)
+       selfie_authenticity, created_at, region)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, true, 'completed', 'administrative', $13,
-       'not_computed', 'not_computed', 'not_computed', 'not_computed', 'not_computed', $12)
+       'not_computed', 'not_computed', 'not_computed', 'not_computed', 'not_computed', $12, $14)
      on conflict do nothing returning user_id::text as user_id`,
     [
       tenant,
@@ -282,6 +290,7 @@ export async function createSingle(tx: Queryable, s: NewSingle): Promise<SingleC
       body.mode === 'fields' ? body.document_type : 'others',
       stamp,
       s.staff,
+      await regionOf(tx, tenant, { location: null, registeredBy: s.staff }, s.legalDomains),
     ],
   );
   const userId = rows[0]?.user_id;

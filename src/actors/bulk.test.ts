@@ -4,9 +4,21 @@ import { checkBulkFiles, listZip } from './bulk';
 
 // The browser's check before upload (issue 12): the zip's listing, the metadata, and every row against both.
 
-const jpeg = (size: number) => new Uint8Array(size).fill(7);
-const zipFile = (entries: Record<string, Uint8Array>) =>
-  new File([zipSync(entries) as Uint8Array<ArrayBuffer>], 'photos.zip', { type: 'application/zip' });
+/** A JPEG by its first bytes, of the given size. */
+const jpeg = (size: number) => {
+  const bytes = new Uint8Array(size).fill(7);
+  bytes.set([0xff, 0xd8, 0xff, 0xe0]);
+  return bytes;
+};
+const png = (size: number) => {
+  const bytes = new Uint8Array(size).fill(9);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return bytes;
+};
+const zipFile = (entries: Record<string, Uint8Array>, level: 0 | 6 = 6) =>
+  new File([zipSync(entries, { level }) as Uint8Array<ArrayBuffer>], 'photos.zip', {
+    type: 'application/zip',
+  });
 const csv = (text: string, name = 'people.csv') => new File([text], name, { type: 'text/csv' });
 const HEADER = 'email,first_name,last_name,acs_id,image\n';
 
@@ -51,6 +63,42 @@ describe('checkBulkFiles', () => {
       { row: 3, field: 'acs_id', code: 'wiegand_range' },
       { row: 3, field: 'image', code: 'delegated_image_too_small' },
     ]);
+  });
+
+  it('judges each photo by its bytes, stored or deflated, as the server does: not a JPG or PNG inside', async () => {
+    for (const level of [0, 6] as const) {
+      const photos = zipFile(
+        {
+          'ane.jpg': jpeg(20_000),
+          'leire.png': png(20_000),
+          'text.jpg': new TextEncoder().encode('not a picture '.repeat(1000)),
+          'gif.png': new Uint8Array(20_000).fill(0x47),
+        },
+        level,
+      );
+      const metadata = csv(
+        `${HEADER}ane@x.es,Ane,E,A-1,ane.jpg\nleire@x.es,Leire,U,A-2,leire.png\n` +
+          `text@x.es,Text,T,A-3,text.jpg\ngif@x.es,Gif,G,A-4,gif.png\nagain@x.es,Again,A,A-5,text.jpg\n`,
+      );
+      expect((await checkBulkFiles({ metadata, media: photos, acsIdSchema: 'string64' })).problems).toEqual([
+        { row: 3, field: 'image', code: 'image_not_picture' },
+        { row: 4, field: 'image', code: 'image_not_picture' },
+        { row: 5, field: 'image', code: 'image_not_picture' },
+      ]);
+    }
+  });
+
+  it('calls a photo whose entry cannot be read corrupt, per row', async () => {
+    const bytes = zipSync({ 'ane.jpg': jpeg(20_000), 'jon.jpg': jpeg(20_000) }, { level: 0 });
+    // The local header of the first entry (at offset 0) loses its signature; the directory still lists it.
+    bytes[0] = 0;
+    const metadata = csv(`${HEADER}ane@x.es,Ane,E,A-1,ane.jpg\njon@x.es,Jon,R,A-2,jon.jpg\n`);
+    const media = new File([bytes as Uint8Array<ArrayBuffer>], 'photos.zip');
+    expect(await checkBulkFiles({ metadata, media, acsIdSchema: 'string64' })).toEqual({
+      rows: 2,
+      problems: [{ row: 1, field: 'image', code: 'image_corrupt' }],
+      fatal: null,
+    });
   });
 
   it('refuses invalid metadata, too many elements and a corrupt zip as a whole', async () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import { unzipSync, zipSync } from 'fflate';
 import { seededUser } from '../../server/db/seed-users';
 import { parseCsv } from '../../src/domain/csv';
 import { expectAccessible } from './support';
@@ -157,3 +158,60 @@ test('a damaged zip and too many elements are refused before anything is sent', 
   await expect(page.getByTestId('bulk-invalid')).toContainText(/1[,.\s]?001/);
   await expectAccessible(page);
 });
+
+/**
+ * A zip of three photos by their names: a real JPEG, a text file named .jpg, and a real JPEG whose entry's local
+ * header is broken (its directory record still lists it).
+ */
+function photosByBytes(): Buffer {
+  const real = unzipSync(readFileSync(ZIP));
+  const zip = zipSync(
+    {
+      'photos/ane.jpg': real['photos/ane.jpg'] as Uint8Array,
+      'photos/fake.jpg': new TextEncoder().encode('This is not a photo. '.repeat(500)),
+      'photos/broken.jpg': real['photos/jon.jpg'] as Uint8Array,
+    },
+    { level: 0 },
+  );
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  for (let at = 0; ; ) {
+    const nameLength = view.getUint16(at + 26, true);
+    const start = at + 30 + nameLength + view.getUint16(at + 28, true);
+    if (new TextDecoder().decode(zip.subarray(at + 30, at + 30 + nameLength)) === 'photos/broken.jpg') {
+      zip[at] = 0;
+      break;
+    }
+    at = start + view.getUint32(at + 18, true);
+  }
+  return Buffer.from(zip);
+}
+
+for (const lang of ['es', 'en', 'eu'] as const) {
+  test(`each photo is judged by its bytes before upload, with a message per row (${lang})`, async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
+    await page.goto('/bulk-registration');
+    await logIn(page, 'usermanager');
+    await expect(page.locator('[data-screen="AddUsersFromPhotos"]')).toBeVisible();
+    const id = stamp();
+    await chooseMetadata(
+      page,
+      `${HEADER}ane-${id}@bulk.example.test,Ane,Etxeberria,BYTES-${id}-1,photos/ane.jpg\r\n` +
+        `fake-${id}@bulk.example.test,Jon,Ruiz,BYTES-${id}-2,photos/fake.jpg\r\n` +
+        `broken-${id}@bulk.example.test,Miren,Aranburu,BYTES-${id}-3,photos/broken.jpg\r\n`,
+    );
+    await page.locator('#bulk-media').setInputFiles({
+      name: 'photos.zip',
+      mimeType: 'application/zip',
+      buffer: photosByBytes(),
+    });
+    await expect(page.getByTestId('bulk-invalid')).toHaveAttribute('data-error', 'invalid_rows');
+    await expect(page.getByTestId('bulk-problem-1')).toHaveCount(0);
+    await expect(page.getByTestId('bulk-problem-2')).toContainText(t(lang, 'bulk.reason.image_not_picture'));
+    await expect(page.getByTestId('bulk-problem-3')).toContainText(t(lang, 'bulk.reason.image_corrupt'));
+    await expectAccessible(page);
+    await page.screenshot({ path: `test-results/bulk-bytes-${lang}.png`, fullPage: true });
+  });
+}

@@ -61,7 +61,10 @@ test.describe('staff users', () => {
 
     await expect(page.locator('[data-screen="PortalUserDetail"]')).toBeVisible();
     await expect(page.getByTestId('user-personal')).toContainText(person.id_number);
-    await expect(page.getByTestId('user-personal')).toContainText(person.birth_date);
+    // Shown DD/MM/YYYY (spec §9), the API's YYYY-MM-DD turned round.
+    await expect(page.getByTestId('user-personal')).toContainText(
+      person.birth_date.split('-').reverse().join('/'),
+    );
     await expectAccessible(page);
     await page.getByTestId('user-tab-security').click();
     await expect(page.getByTestId('user-security').locator('[data-result]')).toHaveCount(5);
@@ -81,6 +84,34 @@ test.describe('staff users', () => {
     await page.getByTestId('user-activate').click();
     await expect(page.getByTestId('user-activated')).toHaveAttribute('data-active', 'true');
   });
+
+  for (const lang of ['es', 'en', 'eu'] as const) {
+    test(`PortalManagement, PortalAccounts and Administration are accessible in ${lang}; every entry opens its screen`, async ({
+      page,
+    }) => {
+      test.setTimeout(90_000);
+      await openAs(page, 'admin', '/portal-management', lang);
+      await expect(page.getByRole('heading', { name: t(lang, 'screen.PortalManagement') })).toBeVisible();
+      const entries = page.getByTestId('portal-entries').getByRole('link');
+      // admin holds every right, and is a user manager: all but the three screens of assistants who are not.
+      await expect(entries).toHaveCount(8);
+      await expectAccessible(page);
+      const targets = await entries.evaluateAll((links) =>
+        links.map((link) => [link.getAttribute('data-testid'), link.getAttribute('href')] as const),
+      );
+      for (const [entry, href] of targets) {
+        await page.goto('/portal-management');
+        await page.getByTestId(entry as string).click();
+        await expect(page).toHaveURL(new RegExp(`${href}$`));
+        await expect(page.locator('[data-screen]').first()).toBeVisible();
+      }
+      for (const path of ['/accounts', '/administration']) {
+        await page.goto(path);
+        await expect(page.locator('[data-screen]').first()).toBeVisible();
+        await expectAccessible(page);
+      }
+    });
+  }
 
   for (const lang of ['en', 'eu'] as const) {
     test(`the users list and a user's detail are accessible in ${lang}`, async ({ page }) => {

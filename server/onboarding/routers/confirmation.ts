@@ -18,6 +18,7 @@ import { legalTermsNotAccepted, notFound, type OnboardingRuntime, ownOnboarding 
 import { type OnboardingRow, recordOutcome } from '../store/onboardings';
 import { findPortrayalOf, type PortrayalRow } from '../store/portrayals';
 import { documentInUseByOther, existingUser, reenrolUser } from '../store/reenrolment';
+import { regionOf } from '../store/region';
 import {
   accountHasUser,
   acsIdInUse,
@@ -198,10 +199,18 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     const stamp = rt.now();
     try {
       const replaced = replaces ? await existingUser(db, tenant, replaces) : null;
+      // Where this registration takes place (the re-enrolled user registers again, there).
+      const region = await regionOf(
+        db,
+        tenant,
+        { location: onboarding.location, registeredBy: onboarding.assisted_by ?? accountId },
+        (await rt.settingsOf(tenant)).legalDomains,
+      );
       const newUser: NewUser = {
         tenant,
         onboarding,
         portrayalId: portrayal.portrayal_id,
+        region,
         payload,
         documentNumber,
         email,

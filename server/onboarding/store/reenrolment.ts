@@ -48,7 +48,8 @@ export async function documentInUseByOther(
 
 /**
  * The re-enrolled user record takes what was confirmed; its evidences are replaced by the new portrayal's, its QR
- * credentials revoked and a new one issued; the onboarding is completed. Run inside a transaction.
+ * credentials revoked and a new one issued, its face credential made again from the new selfie; the onboarding is
+ * completed. Run inside a transaction.
  */
 export async function reenrolUser(
   tx: Queryable,
@@ -63,7 +64,8 @@ export async function reenrolUser(
        document_type = $13, expedition_country = $14, extra_fields = $15, portrayal_id = $16, onboarding_id = $17,
        host = $18, onboarding_date = $19, active = true, onboarding_state = 'completed', register_mode = 'assisted',
        assisted_by = $20, life_proofing_result = $21, identity_proofing_result = 'not_computed',
-       ocr_integrity = 'not_computed', document_validity = $22, selfie_authenticity = 'not_computed'
+       ocr_integrity = 'not_computed', document_validity = $22, selfie_authenticity = 'not_computed',
+       region = coalesce($23, region)
      where tenant = $1 and user_id = $2::uuid
      returning user_id::text as user_id, acs_id, account_id`,
     [
@@ -89,6 +91,7 @@ export async function reenrolUser(
       onboarding.assisted_by,
       n.liveness,
       payload.expiry_date ? 'passing' : 'not_computed',
+      n.region,
     ],
   );
   const user = rows[0];
@@ -120,6 +123,7 @@ export async function reenrolUser(
   );
   const sid = credential[0]?.sid;
   if (!sid) throw new Error('credential insert returned no sid');
+  await replaceFace(tx, n, userId);
   await tx.query(
     `update onboardings set status = 'completed', user_id = $3::uuid, qr_sid = $4::uuid, last_outcome = 'accepted',
             last_reason = null, updated_at = $5
@@ -127,4 +131,33 @@ export async function reenrolUser(
     [tenant, onboarding.onboarding_id, userId, sid, n.stamp],
   );
   return { user_id: user.user_id, qr_sid: sid };
+}
+
+/**
+ * The face credential follows the new selfie (like POST /internal/rights with a new selfie portrayal): a door knows
+ * one face per person, so an active face credential is revoked and a new one is made from the re-enrolment's
+ * portrayal, for the same object. A user who held no face credential is not given one: that stays their request.
+ */
+async function replaceFace(tx: Queryable, n: NewUser, userId: string): Promise<void> {
+  const { tenant } = n;
+  const { rows: revoked } = await tx.query<{ object: string | null }>(
+    `update credentials set state = 'revoked', ends_at = least(coalesce(ends_at, $3), $3)
+      where tenant = $1 and user_id = $2::uuid and credential_type = 'embedding' and state = 'active'
+      returning metadata->>'object' as object`,
+    [tenant, userId, n.stamp],
+  );
+  if (revoked.length === 0) return;
+  const metadata = {
+    object: revoked.find((row) => row.object)?.object ?? 'portal',
+    portrayal_id: n.portrayalId,
+    requested_by: n.onboarding.assisted_by,
+    onboarding_id: n.onboarding.onboarding_id,
+  };
+  // Only from a selfie the re-enrolment really brought (its evidence was just copied from the portrayal).
+  await tx.query(
+    `insert into credentials (tenant, user_id, credential_type, state, starts_at, ends_at, metadata, created_at)
+     select $1, $2::uuid, 'embedding', 'active', $3, null, $4, $3
+      where exists (select 1 from user_evidences where tenant = $1 and user_id = $2::uuid and kind = 'selfie')`,
+    [tenant, userId, n.stamp, JSON.stringify(metadata)],
+  );
 }

@@ -87,6 +87,8 @@ export interface NewUser {
     host: string | null;
   };
   portrayalId: string;
+  /** The region the person registers in (store/region.ts). */
+  region: string | null;
   payload: RegistrationPayload;
   documentNumber: string;
   email: string | null;
@@ -111,9 +113,10 @@ export async function createUser(tx: Queryable, n: NewUser): Promise<{ user_id: 
     `insert into users (tenant, account_id, username, first_name, last_name, email, acs_id, id_number, nie, nationality,
        birth_date, expiry_date, document_number, document_type, expedition_country, extra_fields, portrayal_id,
        onboarding_id, host, onboarding_date, active, onboarding_state, register_mode, assisted_by,
-       life_proofing_result, identity_proofing_result, ocr_integrity, document_validity, selfie_authenticity, created_at)
+       life_proofing_result, identity_proofing_result, ocr_integrity, document_validity, selfie_authenticity, created_at,
+       region)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, true,
-       'completed', $21, $22, $23, 'not_computed', 'not_computed', $24, 'not_computed', $20)
+       'completed', $21, $22, $23, 'not_computed', 'not_computed', $24, 'not_computed', $20, $25)
      returning user_id`,
     [
       tenant,
@@ -140,6 +143,7 @@ export async function createUser(tx: Queryable, n: NewUser): Promise<{ user_id: 
       onboarding.assisted_by,
       n.liveness,
       documentValidity,
+      n.region,
     ],
   );
   const userId = rows[0]?.user_id;

@@ -34,6 +34,8 @@ type Actor = ActorRefFrom<typeof bulkRegistrationMachine>;
 const REASONS = defineMessages({
   duplicate_row: { id: 'bulk.reason.duplicate_row' },
   image_not_found: { id: 'bulk.reason.image_not_found' },
+  image_not_picture: { id: 'bulk.reason.image_not_picture' },
+  image_corrupt: { id: 'bulk.reason.image_corrupt' },
   embedding_generation_failed: { id: 'bulk.reason.embedding_generation_failed' },
   selfie_not_provided: { id: 'bulk.reason.selfie_not_provided' },
   qr_generation_failed: { id: 'bulk.reason.qr_generation_failed' },

@@ -15,7 +15,7 @@ import { EVIDENCE_KINDS, type EvidenceKind, type UserDetail } from '../../api/co
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { formatDate } from '../../domain/dates';
+import { formatDate, fromApiDate } from '../../domain/dates';
 import { useRuntime } from '../../runtime/context';
 
 const PERSONAL_FIELDS = [
@@ -131,7 +131,7 @@ function Loaded({
           <Tabs.Content value="personal" className="pt-4">
             <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2" data-testid="user-personal">
               {PERSONAL_FIELDS.map((field) => (
-                <div key={field}>
+                <div key={field} data-testid={`user-field-${field}`}>
                   <dt className="text-sm text-slate-600">
                     <FormattedMessage id={`userDetail.field.${field}`} />
                   </dt>
@@ -182,6 +182,11 @@ function shownValue(
   const value = user[field];
   if (value === null || value === '') return '—';
   if (field === 'onboarding_date' || field === 'created_at') return formatDate(new Date(value));
+  // Spec §9: API dates (YYYY-MM-DD) are shown DD/MM/YYYY.
+  if (field === 'birth_date' || field === 'expiry_date') {
+    const day = fromApiDate(value);
+    return day ? formatDate(day) : value;
+  }
   if (field === 'onboarding_state') return intl.formatMessage({ id: `users.onboarding.${value}` });
   if (field === 'document_type')
     return intl.formatMessage({ id: `documents.type.${value}`, defaultMessage: value });
