@@ -219,8 +219,33 @@ describe('DELETE /public/users and PUT /public/users/deleteAllData', () => {
        insert into bulk_import_rows (tenant, job_id, row_number, email, outcome) select 'demo', job_id, 1,
          'imported@demo.example', 'accepted' from job`,
     );
+    const audit = await count('select count(*)::int as n from audit_accesses where tenant = $1', 'demo');
+    expect(
+      await count(
+        'select count(*)::int as n from audit_accesses where tenant = $1 and first_name is not null',
+        'demo',
+      ),
+    ).toBeGreaterThan(0);
     const res = await call('PUT', '/public/users/deleteAllData', admin('demo'), { confirm: 'demo' });
     expect(res.status).toBe(200);
+    // The access audit keeps every decision but no longer says who it was about.
+    expect(await count('select count(*)::int as n from audit_accesses where tenant = $1', 'demo')).toBe(
+      audit,
+    );
+    expect(
+      await count(
+        `select count(*)::int as n from audit_accesses where tenant = $1 and (user_id is not null or sid is not null
+           or first_name is not null or last_name is not null or birth_date is not null or document_number is not null
+           or id_number is not null or registration_date is not null)`,
+        'demo',
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        'select count(*)::int as n from audit_accesses where tenant = $1 and first_name is not null',
+        'gambling',
+      ),
+    ).toBeGreaterThan(0);
     expect(await res.json()).toEqual({ users, images });
     for (const table of [
       'users',

@@ -6,7 +6,9 @@
 //   DELETE /public/users                      delete_users_all: every user record of the tenant (with credentials and
 //                                             evidences); the body names the tenant, { users, images }
 //   PUT    /public/users/deleteAllData        delete_users_all: also every onboarding, portrayal and image, and the
-//                                             personal fields of the accounts that had enrolled; recorded
+//                                             personal fields of the accounts that had enrolled and of the access
+//                                             audit (the decisions stay); recorded; the tables are then rewritten
+//                                             (VACUUM FULL) so the deleted rows leave the disk
 //   PUT    /public/accounts/{id}/onboarding   post_onboardings_assisted | can_view_complete_onboardings: an assistant
 //                                             completes a pending onboarding (incompleted → completed, spec §4)
 // Another tenant's user, or an id that is not a UUID: 404. Every query names the tenant of the call.
@@ -224,7 +226,7 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
   app.put('/public/users/deleteAllData', auth.requireAuth('delete_users_all'), async (c) => {
     await confirmTenant(c);
     const tenant = c.get('tenant');
-    return db.transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       const images = await evidenceCount(tx, tenant);
       const { rows } = await tx.query<{ account_id: string | null }>(
         'delete from users where tenant = $1 returning account_id',
@@ -236,11 +238,22 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       await tx.query('delete from challenges where tenant = $1', [tenant]);
       // The results of "add users from photos" name each imported person by email.
       await tx.query('delete from bulk_imports where tenant = $1', [tenant]);
+      // The access audit keeps each decision (when, where, granted or not, why) but not who it was about.
+      await tx.query(
+        `update audit_accesses set user_id = null, sid = null, first_name = null, last_name = null,
+           birth_date = null, document_number = null, id_number = null, registration_date = null
+          where tenant = $1 and (user_id is not null or sid is not null or first_name is not null
+            or last_name is not null or birth_date is not null or document_number is not null
+            or id_number is not null or registration_date is not null)`,
+        [tenant],
+      );
       await unenrol(tx, tenant, rows, true);
       const result = { users: rows.length, images };
       await record(tx, tenant, 'delete_all_data', c.get('auth').sub, result.users, result.images);
-      return c.json(result);
+      return result;
     });
+    await reclaim(db, deps.logger);
+    return c.json(result);
   });
 
   app.put(
@@ -278,6 +291,36 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
 }
 
 /** The accounts whose user records went are no longer enrolled; with all data, their personal fields go too. */
+/** The tables whose deleted rows held images or personal data (deleteAllData). */
+const RECLAIMED_TABLES = [
+  'user_evidences',
+  'portrayal_images',
+  'portrayals',
+  'onboardings',
+  'users',
+  'bulk_import_rows',
+  'audit_accesses',
+] as const;
+
+/**
+ * A deleted row stays in the table's files until the table is rewritten: VACUUM FULL writes each table anew
+ * without the deleted rows (and drops the old files), so the deleted images and personal data leave the disk,
+ * not only the query results. It locks each table for the time of its rewrite (all tenants; a rare admin action).
+ * Not in the transaction (VACUUM cannot run in one); a failure is logged, the deletion itself has committed.
+ */
+async function reclaim(db: Queryable, logger: AppDeps['logger']) {
+  for (const table of RECLAIMED_TABLES) {
+    try {
+      await db.query(`vacuum full ${table}`);
+    } catch (error) {
+      logger.log('warn', 'could not rewrite a table after deleting all data', {
+        table,
+        error: String(error),
+      });
+    }
+  }
+}
+
 async function unenrol(
   tx: Queryable,
   tenant: string,
