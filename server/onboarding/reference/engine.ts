@@ -8,8 +8,8 @@
 //   1 − descriptor distance; valid at FACE_MATCH_THRESHOLD and above); a selfie byte-identical or
 //   perceptually near-identical to a document image is a spoof.
 // - Liveness: a face in every frame, the same person in all of them, and the head turned or tilted as the
-//   challenge asked (yaw and pitch from the 68 landmarks against the frames' median). Blinks and smiles are
-//   not judged.
+//   challenge asked (yaw and pitch from the 68 landmarks against the frames' resting pose). Blinks and
+//   smiles are not judged.
 import {
   type BiometricEngine,
   basicEngine,
@@ -41,7 +41,10 @@ export const NEAR_IDENTICAL_BITS = 6;
 export const LIVENESS_SAME_PERSON = 0.4;
 /** A turn: the nose moves this fraction of the face's width from the median frame. */
 export const YAW_TURN = 0.1;
-/** A tilt: the nose moves this fraction of the eyes-to-chin height from the median frame. */
+/**
+ * A tilt: the nose tip moves this fraction of the eyes-to-mouth height from the resting frames (faces.ts
+ * poseOf; how well that cue holds beyond the fixture is measured in pitch.test.ts).
+ */
 export const PITCH_TILT = 0.05;
 
 const failure = (error: EngineFailure['error'], detail: string): EngineFailure => ({
