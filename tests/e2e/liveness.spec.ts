@@ -187,6 +187,9 @@ test.describe('liveness proof with a head-turning camera (demo tenant, selfie on
     await expectAccessible(page);
     const asked = await answerChallenge(page, (action) => POSE_FOR_ACTION[action]);
     expect(asked).toHaveLength(3);
+    // Which actions were drawn (random): the report says whether this run's proof held a tilt.
+    test.info().annotations.push({ type: 'challenge', description: asked.join(', ') });
+    console.log(`liveness challenge answered: ${asked.join(', ')}`);
     await confirmDetails(page);
     // The engine judged the frames (not 'not_computed'): a face in each, one person, every action shown.
     expect(verdicts).toContain('passing');
@@ -200,7 +203,8 @@ test.describe('liveness proof with a head-turning camera (demo tenant, selfie on
     test.setTimeout(360_000);
     const verdicts = livenessVerdicts(page);
     await untilLivenessProof(page, newcomer(3));
-    await answerChallenge(page, (action) => WRONG[action]);
+    const asked = await answerChallenge(page, (action) => WRONG[action]);
+    console.log(`liveness challenge answered the other way: ${asked.join(', ')}`);
     await confirmDetails(page);
     expect(verdicts).toContain('failing');
     await expect(page).toHaveURL(/\/finish-register-error\/life-proofing-failed$/, { timeout: 60_000 });
