@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import {
   HEIGHT,
@@ -98,6 +99,16 @@ async function photograph(page: Page, wanted: HeadPose) {
     await expect(use).toBeVisible({ timeout: 30_000 });
     await expect(page.locator(PREVIEW)).toHaveJSProperty('complete', true);
     if ((await markerOf(page, PREVIEW)) === wanted) {
+      // Kept beside the test's results (decoded, as PNG): what the engine judged, for a verdict that surprises.
+      const png = await page.evaluate((selector) => {
+        const source = document.querySelector(selector) as HTMLImageElement;
+        const canvas = document.createElement('canvas');
+        canvas.width = source.naturalWidth;
+        canvas.height = source.naturalHeight;
+        canvas.getContext('2d')?.drawImage(source, 0, 0);
+        return canvas.toDataURL('image/png').split(',')[1] ?? '';
+      }, PREVIEW);
+      writeFileSync(test.info().outputPath(`${Date.now()}-${wanted}.png`), Buffer.from(png, 'base64'));
       await use.click();
       return;
     }
@@ -106,8 +117,22 @@ async function photograph(page: Page, wanted: HeadPose) {
   throw new Error(`no photo showed the pose ${wanted}`);
 }
 
+/**
+ * The portal asks for a challenge that lasts 60 s, enough for a person; the video loops through its poses
+ * every 29 s and a busy machine may take longer to catch each one, so the journey's challenge lasts the
+ * longest the API allows (600 s) and the verdict never depends on the machine's speed. (A proof after its
+ * challenge expired is life_proofing_failed: server/onboarding/routes.test.ts.)
+ */
+async function longChallenges(page: Page) {
+  await page.route('**/internal/challenges', async (route) => {
+    const body = (route.request().postDataJSON() ?? {}) as Record<string, unknown>;
+    await route.continue({ postData: JSON.stringify({ ...body, expiration: 600 }) });
+  });
+}
+
 /** Signs in on the demo tenant and goes through to TakeSelfieAlive (selfie only: no document step). */
 async function untilLivenessProof(page: Page, username: string) {
+  await longChallenges(page);
   await page.goto(`${demo}/`);
   await page.getByTestId('login').click();
   await page.getByLabel(/^usuario/i).fill(username);
