@@ -1,24 +1,10 @@
-import { resolve } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumWithCamera } from './tests/e2e/camera';
 
 // The journeys run against the real server (npm start) on its own port with a throwaway database.
 const port = Number(process.env.E2E_PORT ?? 8090);
-const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    // The camera is Chromium's fake device, fed with the specimen document (scripts/make-fixtures.mjs).
-    '--use-fake-device-for-media-stream',
-    '--use-fake-ui-for-media-stream',
-    `--use-file-for-fake-video-capture=${resolve('tests/fixtures/generated/document.y4m')}`,
-  ],
-};
+// The camera is Chromium's fake device, fed with the specimen document (scripts/make-fixtures.mjs).
+const chromium = chromiumWithCamera('document.y4m');
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -65,8 +51,10 @@ export default defineConfig({
         LOG_LEVEL: 'silent',
         ACCESS_TOKEN_TTL: '20',
         SEED_NEWCOMERS: '5',
-        // The demo tenant of this server asks for the liveness proof (TakeSelfieAlive).
+        // The demo tenant of this server asks for the liveness proof (TakeSelfieAlive), whose challenges ask
+        // only what the head-turns camera of tests/e2e/liveness.spec.ts shows (it neither blinks nor smiles).
         LIFE_PROOFING_TENANTS: 'demo',
+        LIVENESS_ACTIONS: 'turn_left,turn_right,look_up,look_down',
         // Visit confirmation links live 1 s here (the expired-link journey of tests/e2e/visits.spec.ts).
         VISIT_TOKEN_TTL: '1',
       },

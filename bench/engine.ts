@@ -1,5 +1,6 @@
 // The reference biometric engine's cost per enrolment (issue 14): a document + selfie result (the passport
-// page read and its portrait compared with the selfie), median of 5 warm runs after the models' one load.
+// page read and its portrait compared with the selfie), median of 5 runs after the warm-up (the models' one
+// load and a judgement of its own, server/onboarding/reference/warm-up.ts), and the first of them alone.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineImage } from '../server/onboarding/engine';
@@ -11,6 +12,8 @@ export const ENGINE_BUDGET_MS = 3000;
 
 export interface EngineBench {
   warmUpMs: number;
+  /** The first run after the warm-up: the first person's judgement. */
+  firstMs: number;
   runsMs: number[];
   median: number;
 }
@@ -47,12 +50,12 @@ export async function benchEngine(runs = 5): Promise<EngineBench> {
     await closeOcr();
   }
   const sorted = [...runsMs].sort((a, b) => a - b);
-  return { warmUpMs, runsMs, median: sorted[Math.floor(sorted.length / 2)] ?? 0 };
+  return { warmUpMs, firstMs: runsMs[0] ?? 0, runsMs, median: sorted[Math.floor(sorted.length / 2)] ?? 0 };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await benchEngine();
   console.log(
-    `engine: warm-up ${result.warmUpMs.toFixed(0)} ms; document + selfie ${result.runsMs.map((ms) => ms.toFixed(0)).join(', ')} ms; median ${result.median.toFixed(0)} ms (budget ${ENGINE_BUDGET_MS} ms)`,
+    `engine: warm-up ${result.warmUpMs.toFixed(0)} ms; first ${result.firstMs.toFixed(0)} ms; document + selfie ${result.runsMs.map((ms) => ms.toFixed(0)).join(', ')} ms; median ${result.median.toFixed(0)} ms (budget ${ENGINE_BUDGET_MS} ms)`,
   );
 }

@@ -383,8 +383,15 @@ async function main() {
       `${ENGINE_BUDGET_MS} ms`,
       engine.median <= ENGINE_BUDGET_MS,
     );
+    // The first judgement after the warm-up is the first person's: no slower than the others (issue 14).
     row(
-      '  the engine warm-up (models and OCR worker, once per process)',
+      '  the first document + selfie result after the warm-up',
+      `${engine.firstMs.toFixed(0)} ms`,
+      `${ENGINE_BUDGET_MS} ms`,
+      engine.firstMs <= ENGINE_BUDGET_MS,
+    );
+    row(
+      '  the engine warm-up (models, OCR worker and one document + selfie judgement, once per process)',
       `${engine.warmUpMs.toFixed(0)} ms`,
       '—',
       null,

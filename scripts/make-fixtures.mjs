@@ -3,15 +3,16 @@
 // tests/fixtures/specimens/ (real faces from @vladmandic/face-api's sample photos and a valid MRZ; built by
 // server/onboarding/testing/make-specimens.ts): photos as a phone takes them (the document on a table, sharp
 // and blurred, phone-sized and 12-megapixel) and Y4M videos that feed Chromium's fake camera
-// (--use-file-for-fake-video-capture).
+// (--use-file-for-fake-video-capture), among them a head turning and tilting (scripts/fixtures/head-turns.mjs).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import sharp from 'sharp';
+import { headTurnsVideo } from './fixtures/head-turns.mjs';
 
 const OUT = 'tests/fixtures/generated';
 const SPECIMENS = 'tests/fixtures/specimens';
-const VERSION = '9';
+const VERSION = '10';
 
 /** The document lying on a dark table, filling 78 % of the frame's width. */
 async function onTable(file, width, height, blur = 0) {
@@ -120,6 +121,9 @@ export async function makeFixtures() {
   await jpeg(await onTable('camera-card.jpg', 4000, 3000), 'document-12mp.jpg', 92);
   await video(await onTable('camera-card.jpg', 640, 480), 'document.y4m');
   await video(portrait('selfie.jpg', 640, 480), 'selfie.y4m');
+  // Person A turning and tilting her head, a marker naming each pose (tests/e2e/liveness.spec.ts).
+  writeFileSync(join(OUT, 'head-turns.y4m'), await headTurnsVideo());
+  done('head-turns.y4m');
   writeFileSync(stamp, new Date().toISOString());
   return OUT;
 }

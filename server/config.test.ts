@@ -18,6 +18,7 @@ describe('configFromEnv', () => {
       accessTokenTtl: 300,
       publicUrls: undefined,
       publicPort: undefined,
+      livenessActions: ['turn_left', 'turn_right', 'blink', 'smile', 'look_up', 'look_down'],
     });
   });
 
@@ -38,6 +39,7 @@ describe('configFromEnv', () => {
         ACCESS_TOKEN_TTL: '20',
         PUBLIC_URL: 'https://app.example.com/, https://Demo.Example.com:8443',
         PUBLIC_PORT: '8080',
+        LIVENESS_ACTIONS: ' turn_left,blink, turn_right,blink ',
       },
       '/srv',
     );
@@ -56,6 +58,7 @@ describe('configFromEnv', () => {
       accessTokenTtl: 20,
       publicUrls: ['https://app.example.com', 'https://demo.example.com:8443'],
       publicPort: 8080,
+      livenessActions: ['turn_left', 'blink', 'turn_right'],
     });
   });
 
@@ -70,5 +73,8 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ PUBLIC_URL: 'app.example.com' })).toThrow(/PUBLIC_URL/);
     expect(() => configFromEnv({ PUBLIC_URL: 'ftp://app.example.com' })).toThrow(/PUBLIC_URL/);
     expect(() => configFromEnv({ PUBLIC_PORT: 'dev' })).toThrow(/PUBLIC_PORT/);
+    expect(() => configFromEnv({ LIVENESS_ACTIONS: 'turn_left,nod' })).toThrow(/LIVENESS_ACTIONS.*nod/);
+    expect(() => configFromEnv({ LIVENESS_ACTIONS: 'blink' })).toThrow(/at least two/);
+    expect(() => configFromEnv({ LIVENESS_ACTIONS: 'blink,blink' })).toThrow(/at least two/);
   });
 });

@@ -23,6 +23,46 @@ export interface ServerConfig {
   publicUrls: string[] | undefined;
   /** PUBLIC_PORT: the port of the default origins when the browser uses another than PORT (npm run dev). */
   publicPort: number | undefined;
+  /** LIVENESS_ACTIONS: the actions a liveness challenge is drawn from (default: all of LIVENESS_ACTIONS). */
+  livenessActions: LivenessAction[];
+}
+
+/** Every action a liveness challenge can ask for (spec §7 challenges). */
+export const LIVENESS_ACTIONS = [
+  'turn_left',
+  'turn_right',
+  'blink',
+  'smile',
+  'look_up',
+  'look_down',
+] as const;
+export type LivenessAction = (typeof LIVENESS_ACTIONS)[number];
+
+/**
+ * LIVENESS_ACTIONS, comma-separated: the actions challenges are drawn from, at least two different ones (a
+ * challenge never asks the same action twice in a row). Empty or unset: all six. An unknown action stops the
+ * server at start-up rather than drawing challenges nobody can answer.
+ */
+export function parseLivenessActions(value: string | undefined): LivenessAction[] {
+  const names = [
+    ...new Set(
+      (value ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (names.length === 0) return [...LIVENESS_ACTIONS];
+  const unknown = names.filter((name) => !(LIVENESS_ACTIONS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `LIVENESS_ACTIONS names unknown actions (${unknown.join(', ')}); the known ones are ${LIVENESS_ACTIONS.join(', ')}`,
+    );
+  }
+  if (names.length < 2) {
+    throw new Error(`LIVENESS_ACTIONS needs at least two different actions: ${value}`);
+  }
+  return names as LivenessAction[];
 }
 
 function parsePort<T extends number | undefined>(
@@ -71,5 +111,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = proces
     accessTokenTtl: parseTtl(env.ACCESS_TOKEN_TTL),
     publicUrls: parsePublicUrls(env.PUBLIC_URL),
     publicPort: parsePort(env.PUBLIC_PORT, undefined, 'PUBLIC_PORT'),
+    livenessActions: parseLivenessActions(env.LIVENESS_ACTIONS),
   };
 }

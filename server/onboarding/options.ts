@@ -1,6 +1,7 @@
 // Options of the onboarding API, below both the app's dependencies (server/context.ts) and the routers that
 // read them, so that neither imports the other.
 import type { ApiAuth } from '../auth/verify';
+import { type LivenessAction, parseLivenessActions } from '../config';
 import type { EnforcementSource, Faults } from './enforcement';
 import { type BiometricEngine, loadEngine } from './engine';
 import { engineInThread } from './engine-thread';
@@ -24,6 +25,8 @@ export interface OnboardingOptions {
   userCodeTtlMs?: number;
   /** QR credential lifetime (spec §9: 15 days). */
   qrValidityMs?: number;
+  /** The actions liveness challenges are drawn from (env LIVENESS_ACTIONS; default all six). */
+  livenessActions?: LivenessAction[];
 }
 
 export const QR_VALIDITY_MS = 15 * 24 * 60 * 60 * 1000;
@@ -31,7 +34,8 @@ export const DEFAULT_RESULT_DELAY_MS = 1500;
 
 /**
  * Options from the environment: BIOMETRIC_ENGINE, PORTRAYAL_RESULT_DELAY_MS, ENFORCEMENT_FAULT,
- * LIFE_PROOFING_TENANTS (comma-separated tenants that require liveness), NODE_ENV. The engine runs in a worker
+ * LIFE_PROOFING_TENANTS (comma-separated tenants that require liveness), LIVENESS_ACTIONS (server/config.ts),
+ * NODE_ENV. The engine runs in a worker
  * thread (engine-thread.ts) unless BIOMETRIC_ENGINE_THREAD=off.
  */
 export function onboardingOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): OnboardingOptions {
@@ -49,5 +53,6 @@ export function onboardingOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     faults: { enforcement: /^(1|true|on|yes)$/i.test(env.ENFORCEMENT_FAULT ?? '') },
     lifeProofing: (tenant, settings) => lifeTenants.has(tenant) || settings.lifeProofing === true,
     production: env.NODE_ENV === 'production',
+    livenessActions: parseLivenessActions(env.LIVENESS_ACTIONS),
   };
 }

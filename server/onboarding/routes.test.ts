@@ -795,6 +795,21 @@ describe('challenges and liveness', () => {
     );
   });
 
+  it('draws challenges only from the configured actions (LIVENESS_ACTIONS)', async () => {
+    const turns = await makeHarness({ livenessActions: ['turn_left', 'turn_right'] }, h);
+    try {
+      const me = someone();
+      const body = await json(await turns.call('POST', '/internal/challenges', me, { length: 6 }));
+      // Two actions, never the same twice in a row: they alternate.
+      const actions = body.actions as string[];
+      expect(actions).toHaveLength(6);
+      expect(actions.filter((_, i) => i % 2 === 0).every((a) => a === actions[0])).toBe(true);
+      expect(new Set(actions)).toEqual(new Set(['turn_left', 'turn_right']));
+    } finally {
+      await turns.close();
+    }
+  });
+
   describe('with a tenant that requires liveness', () => {
     let live: Harness;
     beforeAll(async () => {

@@ -4,6 +4,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Permission } from '../../src/api/contract/permissions';
 import type { AuthEnv } from '../auth/verify';
+import { LIVENESS_ACTIONS, type LivenessAction } from '../config';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/db';
 import type { Logger } from '../logger';
@@ -35,6 +36,8 @@ export interface OnboardingRuntime {
   settingsOf: (tenant: string) => Promise<OnboardingSettings>;
   lifeProofingOf: (tenant: string, settings: OnboardingSettings) => boolean;
   resultDelayMs: number;
+  /** The actions liveness challenges are drawn from. */
+  livenessActions: readonly LivenessAction[];
   userCodeTtlMs: number;
   qrValidityMs: number;
   /** Every onboarding call needs one of the onboarding permissions (spec §6). */
@@ -84,6 +87,7 @@ export function onboardingRuntime(
     settingsOf: options.settings ?? settingsLoader(deps.config.publicDir),
     lifeProofingOf: options.lifeProofing ?? ((_tenant, settings) => settings.lifeProofing === true),
     resultDelayMs: options.resultDelayMs ?? DEFAULT_RESULT_DELAY_MS,
+    livenessActions: options.livenessActions ?? LIVENESS_ACTIONS,
     userCodeTtlMs: options.userCodeTtlMs ?? USER_CODE_TTL_MS,
     qrValidityMs: options.qrValidityMs ?? QR_VALIDITY_MS,
     requireOnboarding: auth.requireAuth(...ONBOARDING_PERMISSIONS),

@@ -17,8 +17,9 @@ const image = (kind: EngineImage['kind'], name: string): EngineImage => ({
   sharpness: { score: 100, blurred: false },
 });
 
+let warmUpLine = '';
 beforeAll(async () => {
-  await referenceEngine.warmUp?.();
+  warmUpLine = (await referenceEngine.warmUp?.()) ?? '';
 }, 120_000);
 afterAll(closeOcr);
 
@@ -31,6 +32,18 @@ const CARMEN = {
   expedition_country: 'ESP',
   nationality: 'ESP',
 };
+
+describe('the warm-up', () => {
+  // A whole document + selfie judgement at start-up (warm-up.ts), so the first person's is not the slow one.
+  it('reads the MRZ and compares the faces of a document + selfie of its own', async () => {
+    expect(warmUpLine).toMatch(
+      /^reference engine ready: .* loaded in \d+ ms, a document \+ selfie judged in \d+ ms/,
+    );
+    expect(warmUpLine).toContain('MRZ read');
+    const score = Number(/faces compared \(([\d.]+)\)/.exec(warmUpLine)?.[1]);
+    expect(score).toBeGreaterThanOrEqual(FACE_MATCH_THRESHOLD);
+  });
+});
 
 describe('MRZ parsing', () => {
   it('parses a TD3 zone field by field', () => {

@@ -56,7 +56,9 @@ export interface Face {
   descriptor: Float32Array;
   /** Head turn: the nose tip's offset from the middle of the jaw line, as a fraction of the face's width. */
   yaw: number;
-  /** Head tilt: where the nose tip sits between the eyes (0) and the chin (1). */
+  /** The nose tip, as fractions of the image's width and height. */
+  nose: { x: number; y: number };
+  /** Head tilt: the nose tip's height below the eye line as a fraction of the mouth's (0 eyes, 1 mouth). */
   pitch: number;
 }
 
@@ -67,16 +69,27 @@ interface Point {
 
 export function poseOf(points: Point[]): { yaw: number; pitch: number } {
   const at = (i: number) => points[i] ?? { x: 0, y: 0 };
+  const mean = (indices: number[]) => ({
+    x: indices.reduce((sum, i) => sum + at(i).x, 0) / indices.length,
+    y: indices.reduce((sum, i) => sum + at(i).y, 0) / indices.length,
+  });
   const left = at(0);
   const right = at(16);
   const nose = at(30);
-  const chin = at(8);
-  const eyes = [36, 39, 42, 45].map(at);
-  const eyeY = eyes.reduce((sum, point) => sum + point.y, 0) / eyes.length;
   const width = Math.max(1, right.x - left.x);
+  // Pitch: the nose tip stands out of the face, so a tilt moves it up or down the face more than the eyes
+  // and the mouth, which lie nearly in one plane. Its height above the eye line against the mouth's (both
+  // measured square to the eye line, so a head leaning sideways reads the same) hardly changes when the
+  // head turns, which moves points along the eye line, not across it.
+  const leftEye = mean([36, 37, 38, 39, 40, 41]);
+  const rightEye = mean([42, 43, 44, 45, 46, 47]);
+  const mouth = mean([48, 51, 54, 57]);
+  const line = { x: rightEye.x - leftEye.x, y: rightEye.y - leftEye.y };
+  const norm = Math.max(1, Math.hypot(line.x, line.y));
+  const below = (point: Point) => ((point.y - leftEye.y) * line.x - (point.x - leftEye.x) * line.y) / norm;
   return {
     yaw: (nose.x - (left.x + right.x) / 2) / width,
-    pitch: (nose.y - eyeY) / Math.max(1, chin.y - eyeY),
+    pitch: below(nose) / Math.max(1, below(mouth)),
   };
 }
 
@@ -154,6 +167,10 @@ export async function facesIn(bytes: Uint8Array, minConfidence = MIN_DETECTION_S
             height: box.height / info.height,
           },
           descriptor: face.descriptor,
+          nose: {
+            x: (face.landmarks.positions[30]?.x ?? 0) / info.width,
+            y: (face.landmarks.positions[30]?.y ?? 0) / info.height,
+          },
           ...poseOf(face.landmarks.positions),
         };
       })

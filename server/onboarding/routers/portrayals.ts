@@ -20,8 +20,6 @@ import { markInProgress, type OnboardingRow } from '../store/onboardings';
 import { deletePortrayal, imagesOf, insertChallenge, insertPortrayal } from '../store/portrayals';
 import { readBody, validationProblem } from '../validation';
 
-const CHALLENGE_ACTIONS = ['turn_left', 'turn_right', 'blink', 'smile', 'look_up', 'look_down'] as const;
-
 export function portrayalsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db, requireOnboarding } = rt;
@@ -104,8 +102,10 @@ export function portrayalsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     const length = body.length ?? 3;
     const expiration = body.expiration ?? 60;
     const actions: string[] = [];
+    // Drawn from LIVENESS_ACTIONS (server/config.ts: at least two, so the loop below ends).
+    const drawable = rt.livenessActions;
     while (actions.length < length) {
-      const action = CHALLENGE_ACTIONS[randomInt(CHALLENGE_ACTIONS.length)] ?? 'blink';
+      const action = drawable[randomInt(drawable.length)] ?? 'blink';
       // The same action twice in a row would read as one.
       if (action !== actions[actions.length - 1]) actions.push(action);
     }
