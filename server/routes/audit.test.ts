@@ -252,7 +252,12 @@ describe('doors and the audit', () => {
       auditor(),
     );
     const body = (await page.json()) as {
-      items: { access_type: string; reason: string; entity: unknown }[];
+      items: {
+        access_type: string;
+        reason: string;
+        entity: unknown;
+        enforcement_source_url: string | null;
+      }[];
       total: number;
     };
     expect(body.items.slice(0, 3).map((item) => item.reason)).toEqual([

@@ -23,7 +23,7 @@ export function auditListLogic(runtime: Api, now: () => Date = () => new Date())
           { ...filter, pageSize: input.pageSize, pageIndex: input.pageIndex },
           { signal },
         );
-        return { items: page.items, totalItems: page.total };
+        return { items: page.items, totalItems: page.total, totalIsLowerBound: page.totalIsLowerBound };
       }),
     },
   });

@@ -1,7 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { totalPages } from '../../../machines/list.machine';
+import { Link } from 'wouter';
+import { hasNextPage, totalPages } from '../../../machines/list.machine';
 import {
   auditExportLogic,
   auditFacilitiesLogic,
@@ -25,11 +26,10 @@ import {
   encodeAuditFilter,
 } from '../../domain/audit';
 import { formatDate, formatDateTime } from '../../domain/dates';
+import { toSafeSameOriginPath } from '../../domain/safe-link';
 import { useRuntime } from '../../runtime/context';
 
 const PAGE_SIZE = 25;
-/** The server counts matches up to this many; at this total the list says "at least". */
-const COUNT_LIMIT = 10_000;
 
 const dateTime = (iso: string | null) => (iso ? formatDateTime(new Date(iso)) : '—');
 const date = (iso: string | null) => (iso ? formatDate(new Date(`${iso}T00:00:00`)) : '—');
@@ -57,13 +57,18 @@ function Who({ access }: { access: AuditAccess }) {
   return <FormattedMessage id="audit.unknownPerson" />;
 }
 
+/**
+ * The source of the decision (spec §3 enforcement source URL): the watchlist version that refused the person, opened
+ * inside the portal. The URL comes from the API, so it is followed only as a path of this origin (never another
+ * host or a scheme: no open redirect); anything else is shown as text.
+ */
 function EnforcementLink({ url }: { url: string | null }) {
-  // Only http(s) links are followed; anything else is shown as text.
   if (!url) return <>—</>;
-  return /^https?:\/\//.test(url) ? (
-    <a href={url} target="_blank" rel="noopener noreferrer" className="text-brand underline break-all">
-      {url}
-    </a>
+  const path = toSafeSameOriginPath(url);
+  return path ? (
+    <Link href={path} className="text-brand-strong underline" data-testid="audit-source-link">
+      <FormattedMessage id="audit.source.open" />
+    </Link>
   ) : (
     <span className="break-all">{url}</span>
   );
@@ -245,7 +250,8 @@ export function AuditAccesses() {
       ),
     });
   };
-  const lowerBound = context.totalItems >= COUNT_LIMIT;
+  // The server counts up to 10,000 matches; beyond, its total is a lower bound and the list says "more than".
+  const lowerBound = context.totalIsLowerBound;
 
   return (
     <section data-screen="AuditAccesses" className="mx-auto max-w-4xl">
@@ -328,7 +334,7 @@ export function AuditAccesses() {
           <p className="mb-2 text-sm text-slate-700" data-testid="audit-lower-bound">
             <FormattedMessage
               id="audit.atLeast"
-              values={{ total: <FormattedNumber value={COUNT_LIMIT} /> }}
+              values={{ total: <FormattedNumber value={context.totalItems} /> }}
             />
           </p>
         )}
@@ -358,6 +364,12 @@ export function AuditAccesses() {
                     id: `audit.reason.${access.reason}`,
                     defaultMessage: access.reason,
                   })}
+                  {access.enforcement_source_url && (
+                    <>
+                      {' · '}
+                      <EnforcementLink url={access.enforcement_source_url} />
+                    </>
+                  )}
                 </p>
               </div>
               <div className="flex items-center gap-2">
@@ -385,6 +397,8 @@ export function AuditAccesses() {
           total={context.totalItems}
           pageIndex={context.pageIndex}
           pages={pages}
+          totalIsLowerBound={lowerBound}
+          hasNext={hasNextPage(context)}
           onPrevious={() => list.send({ type: 'page.previous' })}
           onNext={() => list.send({ type: 'page.next' })}
         />
