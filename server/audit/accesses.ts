@@ -180,6 +180,7 @@ interface AuditRow {
   doc_type: string;
   facility_id: string;
   alias: string;
+  timezone: string;
   granted: boolean;
   reason: string;
   enforcement_source: string | null;
@@ -201,7 +202,7 @@ interface AuditRow {
 const SELECT = (
   ownParam: number,
 ) => `select a.access_id::text as access_id, a.created_at, a.user_id::text as user_id,
-    a.doc_type, a.facility_id, f.alias, a.granted, a.reason, a.enforcement_source, a.first_name, a.last_name,
+    a.doc_type, a.facility_id, f.alias, f.timezone, a.granted, a.reason, a.enforcement_source, a.first_name, a.last_name,
     to_char(a.birth_date, 'YYYY-MM-DD') as birth_date, a.document_type, a.document_number, a.id_number,
     a.registration_date, a.watchlists_check_mode, a.watchlists_checked, a.created_at::text as created_key,
     a.enforcement_watchlist_id::text as enforcement_watchlist_id,
@@ -226,7 +227,7 @@ function toAccess(row: AuditRow, level: AuditLevel): AuditAccess {
     created_at: row.created_at.toISOString(),
     user_id: row.user_id,
     doc_type: row.doc_type,
-    facility: { facility_id: row.facility_id, alias: row.alias },
+    facility: { facility_id: row.facility_id, alias: row.alias, timezone: row.timezone },
     access_type: row.granted ? 'granted' : 'denied',
     reason: row.reason,
     enforcement_source_url: enforcementSourceUrl(row.enforcement_watchlist_id),

@@ -63,7 +63,8 @@ export const auditAccess = type({
   created_at: 'string',
   user_id: 'string | null',
   doc_type: 'string',
-  facility: { facility_id: 'string', alias: 'string' },
+  /** timezone: the facility's, where its times are shown (as visits show theirs). */
+  facility: { facility_id: 'string', alias: 'string', 'timezone?': 'string' },
   access_type: "'granted' | 'denied'",
   reason: 'string',
   enforcement_source_url: 'string | null',

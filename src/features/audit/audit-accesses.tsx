@@ -25,13 +25,23 @@ import {
   decodeAuditFilter,
   encodeAuditFilter,
 } from '../../domain/audit';
-import { formatDate, formatDateTime } from '../../domain/dates';
+import { formatDate } from '../../domain/dates';
 import { toSafeSameOriginPath } from '../../domain/safe-link';
-import { useRuntime } from '../../runtime/context';
+import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../domain/visits';
+import { useRuntime, useTenant } from '../../runtime/context';
 
 const PAGE_SIZE = 25;
 
-const dateTime = (iso: string | null) => (iso ? formatDateTime(new Date(iso)) : '—');
+/**
+ * An access's time in its facility's timezone (as visits show theirs), with the zone named when the browser is in
+ * another one; without a facility zone, the tenant's.
+ */
+function dateTimeIn(iso: string | null, timeZone: string): string {
+  if (!iso) return '—';
+  const zone = zoneOrUtc(timeZone);
+  const shown = displayDateTimeIn(new Date(iso), zone);
+  return zone === browserTimeZone() ? shown : `${shown} (${zone})`;
+}
 const date = (iso: string | null) => (iso ? formatDate(new Date(`${iso}T00:00:00`)) : '—');
 
 function ResultBadge({ access }: { access: AuditAccess }) {
@@ -75,11 +85,11 @@ function EnforcementLink({ url }: { url: string | null }) {
 }
 
 /** One entry's detail (spec §3 Audit access): every field, the entity as far as the tenant's level shows it. */
-function AccessDetail({ access }: { access: AuditAccess }) {
+function AccessDetail({ access, tenantZone }: { access: AuditAccess; tenantZone: string }) {
   const intl = useIntl();
   const e = access.entity;
   const rows: [string, ReactNode][] = [
-    ['created_at', dateTime(access.created_at)],
+    ['created_at', dateTimeIn(access.created_at, access.facility.timezone ?? tenantZone)],
     ['user_id', access.user_id ?? '—'],
     [
       'doc_type',
@@ -101,7 +111,7 @@ function AccessDetail({ access }: { access: AuditAccess }) {
         ['document_type', e.document_type ?? '—'],
         ['document_number', e.document_number ?? '—'],
         ['id_number', e.id_number ?? '—'],
-        ['registration_date', dateTime(e.registration_date)],
+        ['registration_date', dateTimeIn(e.registration_date, tenantZone)],
         ['watchlists_check_mode', e.watchlists_check_mode ?? '—'],
         ['watchlists_checked', e.watchlists_checked.length > 0 ? e.watchlists_checked.join(', ') : '—'],
         ['enforcement_source', e.enforcement_source ?? '—'],
@@ -220,11 +230,12 @@ function ExportPanel({
 export function AuditAccesses() {
   const intl = useIntl();
   const runtime = useRuntime();
+  const tenantZone = useTenant().settings.timeZone;
   const roles = useSelector(runtime.session, (s) => s.context.session?.roles ?? []);
   const mine = !hasRole({ roles }, 'post_audit_accesses_all');
   // The first page and the first export share one instant: the default range ends when the screen opened.
   const [initial] = useState(() => new Date());
-  const [logic] = useState(() => auditListLogic(runtime, () => initial));
+  const [logic] = useState(() => auditListLogic(runtime, tenantZone, () => initial));
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const [facilitiesLogic] = useState(() => auditFacilitiesLogic(runtime, mine));
   const facilitiesActor = useActorRef(facilitiesLogic);
@@ -233,7 +244,7 @@ export function AuditAccesses() {
     s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
-  const applied = decodeAuditFilter(context.filter, initial);
+  const applied = decodeAuditFilter(context.filter, initial, tenantZone);
   const accesses = context.items as AuditAccess[];
   const pages = totalPages(context);
   const [selected, setSelected] = useState<AuditAccess | null>(null);
@@ -243,7 +254,7 @@ export function AuditAccesses() {
     list.send({
       type: 'filter.change',
       filter: encodeAuditFilter(
-        auditFilterAt(next.preset, new Date(), {
+        auditFilterAt(next.preset, new Date(), tenantZone, {
           ...(next.facility_id ? { facility_id: next.facility_id } : {}),
           ...(next.result ? { result: next.result } : {}),
         }),
@@ -272,6 +283,7 @@ export function AuditAccesses() {
         presets={AUDIT_PRESETS}
         messagePrefix="audit.preset."
         applied={applied.preset}
+        timeZone={tenantZone}
         onPick={(preset) => apply({ preset })}
       />
 
@@ -357,7 +369,8 @@ export function AuditAccesses() {
                   <Who access={access} />
                 </p>
                 <p className="text-sm text-slate-700">
-                  {dateTime(access.created_at)} · {access.facility.alias}
+                  {dateTimeIn(access.created_at, access.facility.timezone ?? tenantZone)} ·{' '}
+                  {access.facility.alias}
                 </p>
                 <p className="text-sm text-slate-700">
                   {intl.formatMessage({
@@ -381,7 +394,7 @@ export function AuditAccesses() {
                   data-testid="audit-open"
                   aria-label={intl.formatMessage(
                     { id: 'audit.detail.open' },
-                    { when: dateTime(access.created_at) },
+                    { when: dateTimeIn(access.created_at, access.facility.timezone ?? tenantZone) },
                   )}
                 >
                   <FormattedMessage id="audit.detail" />
@@ -410,14 +423,15 @@ export function AuditAccesses() {
             heading={<FormattedMessage id="audit.detail.title" />}
             description={
               <>
-                {dateTime(selected.created_at)} · {selected.facility.alias}
+                {dateTimeIn(selected.created_at, selected.facility.timezone ?? tenantZone)} ·{' '}
+                {selected.facility.alias}
               </>
             }
             // The whole dialog scrolls on a small phone (its Close button inside keeps it reachable by keyboard).
             className="max-h-[90vh] max-w-lg overflow-y-auto"
             data-testid="audit-detail"
           >
-            <AccessDetail access={selected} />
+            <AccessDetail access={selected} tenantZone={tenantZone} />
             <DialogClose asChild>
               <Button variant="secondary" data-testid="audit-detail-close">
                 <FormattedMessage id="audit.detail.close" />
