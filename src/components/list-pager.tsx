@@ -31,7 +31,7 @@ export function ListPager({
 }) {
   return (
     <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
-      <p data-testid={summaryTestId}>
+      <p data-testid={summaryTestId} data-total={total} data-lower-bound={totalIsLowerBound}>
         {totalIsLowerBound ? (
           <FormattedMessage id="list.summary.lowerBound" values={{ shown, total, page: pageIndex + 1 }} />
         ) : (

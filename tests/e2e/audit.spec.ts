@@ -290,6 +290,34 @@ test.describe('prohibited lists, the door terminal and the access audit', () => 
     await page.screenshot({ path: 'test-results/audit-source-es.png', fullPage: true });
   });
 
+  test('an export of a few thousand rows shows its progress and holds exactly the filtered total', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.addInitScript(() => {
+      const w = window as unknown as { progressSeen: boolean };
+      w.progressSeen = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="audit-export-progress"]')) w.progressSeen = true;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await signInAt(page, base, 'auditor');
+    await page.goto('/audit-accesses');
+    const summary = page.getByTestId('audit-summary');
+    await expect(summary).toHaveAttribute('data-lower-bound', 'false');
+    const total = Number(await summary.getAttribute('data-total'));
+    expect(total).toBeGreaterThan(2000);
+    const download = page.waitForEvent('download');
+    await page.getByTestId('audit-export').click();
+    const file = await download;
+    await expect(page.getByTestId('audit-export-done')).toHaveAttribute('data-rows', String(total));
+    expect(await page.evaluate(() => (window as unknown as { progressSeen: boolean }).progressSeen)).toBe(
+      true,
+    );
+    const [, ...records] = parseCsv(readFileSync((await file.path()) as string, 'utf8'));
+    expect(records).toHaveLength(total);
+  });
+
   test('a refusal kept by the server still says why when its result is opened again', async ({
     page,
     request,

@@ -6,8 +6,8 @@ import { watchlistUploadOf } from '../../actors/watchlists';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { formatDateTime } from '../../domain/dates';
-import { useRuntime } from '../../runtime/context';
+import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../domain/visits';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMirror } from '../../runtime/screen-mirror';
 import { errorCodeOf, uploadParamsOf } from './upload-watchlist';
 
@@ -17,8 +17,16 @@ import { errorCodeOf, uploadParamsOf } from './upload-watchlist';
  * reload, a bookmark or the audit's enforcement source link, the machine reads that upload back from the server.
  * Without an id (no answer from the server) a reload goes back to the form.
  */
+/** When the version was stored, in the tenant's timezone (named when the browser is in another). */
+function timeInZone(iso: string, timeZone: string): string {
+  const zone = zoneOrUtc(timeZone);
+  const shown = displayDateTimeIn(new Date(iso), zone);
+  return zone === browserTimeZone() ? shown : `${shown} (${zone})`;
+}
+
 export function UploadWatchlistResult() {
   const intl = useIntl();
+  const { settings } = useTenant();
   const runtime = useRuntime();
   const actor = watchlistUploadOf(runtime);
   const { id } = useParams<{ id?: string }>();
@@ -79,7 +87,7 @@ export function UploadWatchlistResult() {
               <FormattedMessage id="watchlist.result.version" />
             </dt>
             <dd className="break-all">
-              {formatDateTime(new Date(stored.created_at))} ·{' '}
+              {timeInZone(stored.created_at, settings.timeZone)} ·{' '}
               <span className="font-mono text-xs">{stored.watchlist_id}</span>
             </dd>
             <dt>
