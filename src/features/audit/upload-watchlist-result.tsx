@@ -18,10 +18,15 @@ import { errorCodeOf, uploadParamsOf } from './upload-watchlist';
  * Without an id (no answer from the server) a reload goes back to the form.
  */
 /** When the version was stored, in the tenant's timezone (named when the browser is in another). */
-function timeInZone(iso: string, timeZone: string): string {
+function TimeInZone({ iso, timeZone }: { iso: string; timeZone: string }) {
   const zone = zoneOrUtc(timeZone);
   const shown = displayDateTimeIn(new Date(iso), zone);
-  return zone === browserTimeZone() ? shown : `${shown} (${zone})`;
+  return (
+    <span data-testid="watchlist-result-time">
+      {shown}
+      {zone !== browserTimeZone() && <span className="whitespace-nowrap"> ({zone})</span>}
+    </span>
+  );
 }
 
 export function UploadWatchlistResult() {
@@ -87,7 +92,7 @@ export function UploadWatchlistResult() {
               <FormattedMessage id="watchlist.result.version" />
             </dt>
             <dd className="break-all">
-              {timeInZone(stored.created_at, settings.timeZone)} ·{' '}
+              <TimeInZone iso={stored.created_at} timeZone={settings.timeZone} /> ·{' '}
               <span className="font-mono text-xs">{stored.watchlist_id}</span>
             </dd>
             <dt>
