@@ -1,7 +1,16 @@
 // The command line of `npm run bench` (bench/run.ts): which parts to run and where the results go.
 
 /** The parts of the bench, in the order they run; `npm run bench -- --only lighthouse,api` runs some of them. */
-export const PARTS = ['bytes', 'enrolment', 'media', 'lighthouse', 'api', 'engine', 'cluster'] as const;
+export const PARTS = [
+  'bytes',
+  'enrolment',
+  'media',
+  'lighthouse',
+  'api',
+  'engine',
+  'export',
+  'cluster',
+] as const;
 export type Part = (typeof PARTS)[number];
 
 /** `--only a,b` (or `--only=a,b`) and `--out file` from the command line; every part by default. */

@@ -14,11 +14,14 @@ export interface PageQuery {
 export interface Page<T = unknown> {
   items: T[];
   totalItems: number;
+  /** The server stopped counting: there are more than totalItems (the audit counts up to 10,000). */
+  totalIsLowerBound?: boolean;
 }
 
 export interface ListContext<T = unknown> extends PageQuery {
   items: T[];
   totalItems: number;
+  totalIsLowerBound: boolean;
 }
 
 export type ListEvent =
@@ -29,6 +32,17 @@ export type ListEvent =
 
 export const totalPages = (context: Pick<ListContext, 'totalItems' | 'pageSize'>) =>
   Math.max(1, Math.ceil(context.totalItems / context.pageSize));
+
+/**
+ * Whether a page follows this one. With a total that is only a lower bound, the count says nothing about the
+ * pages past it: a full page means there may be more, a short one is the last.
+ */
+export const hasNextPage = (
+  context: Pick<ListContext, 'totalItems' | 'pageSize' | 'pageIndex' | 'totalIsLowerBound' | 'items'>,
+) =>
+  context.totalIsLowerBound
+    ? context.items.length === context.pageSize
+    : context.pageIndex + 1 < totalPages(context);
 
 export const listMachine = setup({
   types: {
@@ -46,21 +60,28 @@ export const listMachine = setup({
       event.type === 'filter.change' ? { filter: event.filter.trim(), pageIndex: 0 } : context,
     ),
     storePage: assign(({ event }) => {
-      const { items, totalItems } = outputOf<Page>(event);
-      return { items, totalItems };
+      const { items, totalItems, totalIsLowerBound = false } = outputOf<Page>(event);
+      return { items, totalItems, totalIsLowerBound };
     }),
     turnToNextPage: assign({ pageIndex: ({ context }) => context.pageIndex + 1 }),
     turnToPreviousPage: assign({ pageIndex: ({ context }) => context.pageIndex - 1 }),
   },
   guards: {
-    hasNextPage: ({ context }) => context.pageIndex + 1 < totalPages(context),
+    hasNextPage: ({ context }) => hasNextPage(context),
     hasPreviousPage: ({ context }) => context.pageIndex > 0,
   },
 }).createMachine({
   id: 'list',
   description:
     'A paged, filterable list of a list screen (spec §9: "Lists show a summary of items length over totalItems and page over totalPages"; PortalAccounts in spec §2 and §3 IAM account).',
-  context: ({ input }) => ({ filter: '', pageIndex: 0, pageSize: input.pageSize, items: [], totalItems: 0 }),
+  context: ({ input }) => ({
+    filter: '',
+    pageIndex: 0,
+    pageSize: input.pageSize,
+    items: [],
+    totalItems: 0,
+    totalIsLowerBound: false,
+  }),
   initial: 'loading',
   on: {
     'filter.change': { target: '.loading', actions: 'storeFilter' },

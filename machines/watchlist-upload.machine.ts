@@ -14,6 +14,11 @@ export interface WatchlistUploadError {
   status: number;
   code?: string;
   detail?: string;
+  /** The id the server kept the refusal under (the result route carries it). */
+  uploadId?: string;
+  /** What a refusal read back by id says it was about (the form's file and domain are gone after a reload). */
+  domain?: string | null;
+  fileName?: string | null;
 }
 
 export interface ChosenFile {
@@ -28,14 +33,21 @@ export interface WatchlistUploadContext {
   preview: WatchlistPreview | null;
   stored: WatchlistStored | null;
   refusal: WatchlistUploadError | null;
+  /** The upload the result route names, while it is read from the server. */
+  opening: string | null;
 }
 
 export type WatchlistUploadEvent =
   | { type: 'file.chosen'; file: Blob & ChosenFile }
   | { type: 'upload.confirmed'; domain: string }
-  | { type: 'upload.again' };
+  | { type: 'upload.again' }
+  | { type: 'result.opened'; id: string };
 
-type Code = 'file_too_large' | 'not_csv' | 'invalid_rows' | 'unknown_domain';
+type Code = 'file_too_large' | 'not_csv' | 'invalid_rows' | 'unknown_domain' | 'upload_not_found';
+
+/** The id of the upload the result shows (a stored version's id, or the refusal's), for the result route. */
+export const shownUploadId = (context: WatchlistUploadContext): string | undefined =>
+  context.stored?.watchlist_id ?? context.refusal?.uploadId;
 
 export const watchlistUploadMachine = setup({
   types: {
@@ -50,6 +62,10 @@ export const watchlistUploadMachine = setup({
     uploadWatchlist: fromPromise<WatchlistStored, { file: Blob; name: string; domain: string }>(async () => {
       throw new Error('uploadWatchlist is provided by src/actors/watchlists.ts');
     }),
+    // Resolves with a stored version; rejects with a WatchlistUploadError for a kept refusal or an unknown id.
+    fetchUpload: fromPromise<WatchlistStored, { id: string }>(async () => {
+      throw new Error('fetchUpload is provided by src/actors/watchlists.ts');
+    }),
   },
   actions: {
     storeFile: assign(({ context, event }) =>
@@ -59,7 +75,13 @@ export const watchlistUploadMachine = setup({
             preview: null,
             stored: null,
             refusal: null,
+            opening: null,
           }
+        : context,
+    ),
+    storeOpening: assign(({ context, event }) =>
+      event.type === 'result.opened'
+        ? { opening: event.id, file: null, domain: null, preview: null, stored: null, refusal: null }
         : context,
     ),
     storePreview: assign({ preview: ({ event }) => outputOf<WatchlistPreview>(event) }),
@@ -70,12 +92,21 @@ export const watchlistUploadMachine = setup({
     storeRefusal: assign({
       refusal: ({ event }) => {
         const error = errorOf(event) as Partial<WatchlistUploadError> | undefined;
-        return { status: error?.status ?? 0, code: error?.code, detail: error?.detail };
+        return {
+          status: error?.status ?? 0,
+          code: error?.code,
+          detail: error?.detail,
+          uploadId: error?.uploadId,
+          domain: error?.domain,
+          fileName: error?.fileName,
+        };
       },
     }),
-    forget: assign({ file: null, domain: null, preview: null, stored: null, refusal: null }),
+    forget: assign({ file: null, domain: null, preview: null, stored: null, refusal: null, opening: null }),
   },
   guards: {
+    isAnotherUpload: ({ context, event }) =>
+      event.type === 'result.opened' && event.id !== shownUploadId(context) && event.id !== context.opening,
     fileTooLarge: ({ event }) =>
       event.type === 'file.chosen' && refuseWatchlistFile(event.file) === 'file_too_large',
     fileNotCsv: ({ event }) => event.type === 'file.chosen' && refuseWatchlistFile(event.file) === 'not_csv',
@@ -90,8 +121,8 @@ export const watchlistUploadMachine = setup({
 }).createMachine({
   id: 'watchlistUpload',
   description:
-    'UploadWatchlist → UploadWatchlistResult (spec §2, §3 Watchlist upload, §5 csv ≤ 10 MB, §7 POST /watchlists or /public/watchlists, §8 watchlist error page): choose a legal domain and a csv; a file too large (file_too_large) or not a csv (not_csv) is refused before it is read; a worker parses it for the preview (first rows, valid and invalid counts; invalid_rows when any row is bad); the upload stores every row or none. The result says what was stored or why not: file_too_large, not_csv, invalid_rows, unknown_domain, upload_failed.',
-  context: { file: null, domain: null, preview: null, stored: null, refusal: null },
+    'UploadWatchlist → UploadWatchlistResult (spec §2, §3 Watchlist upload, §5 csv ≤ 10 MB, §7 POST /watchlists or /public/watchlists, §8 watchlist error page): choose a legal domain and a csv; a file too large (file_too_large) or not a csv (not_csv) is refused before it is read; a worker parses it for the preview (first rows, valid and invalid counts; invalid_rows when any row is bad); the upload stores every row or none. The result says what was stored or why not: file_too_large, not_csv, invalid_rows, unknown_domain, upload_failed; its route carries the id of the upload, so a reload (or the enforcement source link of the audit) reads it back from the server, or upload_not_found.',
+  context: { file: null, domain: null, preview: null, stored: null, refusal: null, opening: null },
   initial: 'choosing',
   on: {
     'file.chosen': [
@@ -99,6 +130,8 @@ export const watchlistUploadMachine = setup({
       { guard: 'fileNotCsv', target: '.refused.not_csv', actions: 'storeFile' },
       { target: '.parsing', actions: 'storeFile' },
     ],
+    // The result route opened with an upload's id (a reload, a bookmark, the audit's enforcement source link).
+    'result.opened': { guard: 'isAnotherUpload', target: '.opening', actions: 'storeOpening' },
   },
   states: {
     choosing: {
@@ -195,6 +228,46 @@ export const watchlistUploadMachine = setup({
         ],
       },
     },
+    opening: {
+      description:
+        "UploadWatchlistResult, reading the outcome of the upload the route names from the server (after a reload, or from the audit's enforcement source link).",
+      meta: { screen: 'UploadWatchlistResult' },
+      tags: ['busy'],
+      invoke: {
+        id: 'fetchUpload',
+        src: 'fetchUpload',
+        input: ({ context }) => ({ id: context.opening ?? '' }),
+        onDone: { target: 'stored', actions: 'storeStored' },
+        onError: [
+          {
+            guard: { type: 'refusedWith', params: { code: 'upload_not_found' } },
+            target: 'failed.upload_not_found',
+            actions: 'storeRefusal',
+          },
+          {
+            guard: { type: 'refusedWith', params: { code: 'file_too_large' } },
+            target: 'failed.file_too_large',
+            actions: 'storeRefusal',
+          },
+          {
+            guard: { type: 'refusedWith', params: { code: 'not_csv' } },
+            target: 'failed.not_csv',
+            actions: 'storeRefusal',
+          },
+          {
+            guard: { type: 'refusedWith', params: { code: 'invalid_rows' } },
+            target: 'failed.invalid_rows',
+            actions: 'storeRefusal',
+          },
+          {
+            guard: { type: 'refusedWith', params: { code: 'unknown_domain' } },
+            target: 'failed.unknown_domain',
+            actions: 'storeRefusal',
+          },
+          { target: 'failed.upload_failed', actions: 'storeRefusal' },
+        ],
+      },
+    },
     stored: {
       description:
         'UploadWatchlistResult (success true): the list stored for the legal domain, its rows, its version (id and time); the previous version is kept.',
@@ -227,6 +300,11 @@ export const watchlistUploadMachine = setup({
         upload_failed: {
           description: 'Error upload_failed: no answer, or the server failed; nothing was stored.',
           meta: { errorCode: 'upload_failed' },
+        },
+        upload_not_found: {
+          description:
+            'Error upload_not_found: the route names no upload of this tenant (404): nothing to show, and a way to upload.',
+          meta: { errorCode: 'upload_not_found' },
         },
       },
     },

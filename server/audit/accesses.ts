@@ -88,6 +88,7 @@ export async function decideAccess(
   const domains = facility.legal_domain ? [facility.legal_domain] : options.legalDomains;
   let reason: AccessReason = 'granted';
   let checked: string[] = [];
+  let sourceList: string | null = null;
   if (!holder) reason = 'credential_not_found';
   else if (holder.state !== 'active') reason = 'credential_revoked';
   else if (holder.starts_at.getTime() > options.now.getTime()) reason = 'credential_not_yet_valid';
@@ -104,7 +105,10 @@ export async function decideAccess(
         document_number: holder.document_number,
         id_number: holder.id_number,
       });
-      if (match) reason = 'user_interdicted';
+      if (match) {
+        reason = 'user_interdicted';
+        sourceList = match.watchlist_id ?? null;
+      }
     } catch (error) {
       if (!(error instanceof EnforcementUnavailableError)) throw error;
       reason = 'enforcement_source_unavailable';
@@ -114,8 +118,8 @@ export async function decideAccess(
   const { rows } = await q.query<{ access_id: string }>(
     `insert into audit_accesses (tenant, created_at, facility_id, user_id, sid, credential_type, doc_type, granted,
         reason, enforcement_source, first_name, last_name, birth_date, document_type, document_number, id_number,
-        registration_date, watchlists_check_mode, watchlists_checked)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+        registration_date, watchlists_check_mode, watchlists_checked, enforcement_watchlist_id)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
      returning access_id::text as access_id`,
     [
       tenant,
@@ -137,6 +141,7 @@ export async function decideAccess(
       holder?.onboarding_date ?? null,
       checked.length > 0 ? 'interdicted' : null,
       checked,
+      sourceList,
     ],
   );
   return { access_id: rows[0]?.access_id ?? '', granted, reason };
@@ -175,6 +180,7 @@ interface AuditRow {
   doc_type: string;
   facility_id: string;
   alias: string;
+  timezone: string;
   granted: boolean;
   reason: string;
   enforcement_source: string | null;
@@ -187,6 +193,7 @@ interface AuditRow {
   registration_date: Date | null;
   watchlists_check_mode: string | null;
   watchlists_checked: string[];
+  enforcement_watchlist_id: string | null;
   own_facility: boolean;
   /** created_at as PostgreSQL prints it (microseconds kept: a Date would lose them and break the keyset). */
   created_key: string;
@@ -195,12 +202,22 @@ interface AuditRow {
 const SELECT = (
   ownParam: number,
 ) => `select a.access_id::text as access_id, a.created_at, a.user_id::text as user_id,
-    a.doc_type, a.facility_id, f.alias, a.granted, a.reason, a.enforcement_source, a.first_name, a.last_name,
+    a.doc_type, a.facility_id, f.alias, f.timezone, a.granted, a.reason, a.enforcement_source, a.first_name, a.last_name,
     to_char(a.birth_date, 'YYYY-MM-DD') as birth_date, a.document_type, a.document_number, a.id_number,
     a.registration_date, a.watchlists_check_mode, a.watchlists_checked, a.created_at::text as created_key,
+    a.enforcement_watchlist_id::text as enforcement_watchlist_id,
     exists (select 1 from account_facilities o where o.tenant = a.tenant and o.facility_id = a.facility_id
              and o.account_id = $${ownParam}) as own_facility
   from audit_accesses a join facilities f on f.tenant = a.tenant and f.facility_id = a.facility_id`;
+
+/**
+ * Where the auditor opens the source of a decision inside the portal: the watchlist version that refused the person,
+ * on UploadWatchlistResult (upload-watchlist-result/true/<id>). Built from a uuid the database stored, never from
+ * input, so it is always a same-origin path.
+ */
+export function enforcementSourceUrl(watchlistId: string | null): string | null {
+  return watchlistId !== null && isUuid(watchlistId) ? `/upload-watchlist-result/true/${watchlistId}` : null;
+}
 
 /** The entity as much as the tenant's auditAccessesLevel shows: all, only at the caller's facilities, or none. */
 function toAccess(row: AuditRow, level: AuditLevel): AuditAccess {
@@ -210,10 +227,10 @@ function toAccess(row: AuditRow, level: AuditLevel): AuditAccess {
     created_at: row.created_at.toISOString(),
     user_id: row.user_id,
     doc_type: row.doc_type,
-    facility: { facility_id: row.facility_id, alias: row.alias },
+    facility: { facility_id: row.facility_id, alias: row.alias, timezone: row.timezone },
     access_type: row.granted ? 'granted' : 'denied',
     reason: row.reason,
-    enforcement_source_url: null,
+    enforcement_source_url: enforcementSourceUrl(row.enforcement_watchlist_id),
     entity: showEntity
       ? {
           name: row.first_name,

@@ -34,13 +34,16 @@ export const seedAudit: Seeder = async (tx, tenant) => {
          from generate_series(1, $2) as n, counts where counts.nc > 0 and counts.nf > 0)
      insert into audit_accesses (tenant, created_at, facility_id, user_id, sid, credential_type, doc_type, granted, reason,
          enforcement_source, first_name, last_name, birth_date, document_type, document_number, id_number,
-         registration_date, watchlists_check_mode, watchlists_checked)
+         registration_date, watchlists_check_mode, watchlists_checked, enforcement_watchlist_id)
      select $1, p.at, f.facility_id, c.user_id, c.sid::text, c.credential_type,
             case when p.reason = 'granted' then 'access' else 'denied' end, p.reason = 'granted', p.reason,
             case when p.reason in ('granted', 'user_interdicted') then 'reference-watchlists' end,
             c.first_name, c.last_name, c.birth_date, c.document_type, c.document_number, c.id_number, c.onboarding_date,
             case when p.reason in ('granted', 'user_interdicted') then 'interdicted' end,
-            case when p.reason in ('granted', 'user_interdicted') then $3::text[] else '{}'::text[] end
+            case when p.reason in ('granted', 'user_interdicted') then $3::text[] else '{}'::text[] end,
+            -- The list that refused them: the tenant's seeded list (its entry stands for whoever was on it then).
+            case when p.reason = 'user_interdicted' then (select w.watchlist_id from watchlists w
+              where w.tenant = $1 and w.current order by w.legal_domain limit 1) end
        from picks p join creds c on c.k = p.ck join facs f on f.k = p.fk`,
     [
       tenant,

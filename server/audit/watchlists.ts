@@ -9,6 +9,8 @@ export interface StoredWatchlist {
   legal_domain: string;
   row_count: number;
   created_at: string;
+  file_name?: string | null;
+  current?: boolean;
 }
 
 /** Stores `entries` as the new current list of the domain (call inside a transaction). */
@@ -36,6 +38,8 @@ export async function replaceWatchlist(
     legal_domain: legalDomain,
     row_count: entries.length,
     created_at: new Date(list.created_at).toISOString(),
+    file_name: meta.fileName,
+    current: true,
   };
 }
 
@@ -52,7 +56,7 @@ export async function addToWatchlist(
   );
   if (rows.length === 0) {
     ({ rows } = await tx.query<{ watchlist_id: string }>(
-      `insert into watchlists (tenant, legal_domain, uploaded_by, file_name) values ($1, $2, 'seed', null)
+      `insert into watchlists (tenant, legal_domain, uploaded_by, file_name) values ($1, $2, 'seed', 'prohibited-' || $2 || '.csv')
        returning watchlist_id::text as watchlist_id`,
       [tenant, legalDomain],
     ));
@@ -100,4 +104,96 @@ export async function currentWatchlists(q: Queryable, tenant: string): Promise<S
     [tenant],
   );
   return rows.map((row) => ({ ...row, created_at: new Date(row.created_at).toISOString() }));
+}
+
+export interface UploadRefusal {
+  legal_domain: string | null;
+  file_name: string | null;
+  uploaded_by: string | null;
+  code: string;
+  detail: string;
+  invalid?: number;
+  valid?: number;
+}
+
+/** Keeps a refused upload so that its result route says why after a reload; returns its id. */
+export async function recordRefusal(q: Queryable, tenant: string, refusal: UploadRefusal): Promise<string> {
+  const { rows } = await q.query<{ upload_id: string }>(
+    `insert into watchlist_upload_refusals (tenant, legal_domain, file_name, uploaded_by, code, detail, invalid_count,
+        valid_count) values ($1, $2, $3, $4, $5, $6, $7, $8) returning upload_id::text as upload_id`,
+    [
+      tenant,
+      refusal.legal_domain,
+      refusal.file_name?.slice(0, 255) ?? null,
+      refusal.uploaded_by,
+      refusal.code,
+      refusal.detail.slice(0, 1000),
+      refusal.invalid ?? null,
+      refusal.valid ?? null,
+    ],
+  );
+  const id = rows[0]?.upload_id;
+  if (!id) throw new Error('refusal insert returned nothing');
+  return id;
+}
+
+export type UploadOutcome =
+  | { success: true; stored: StoredWatchlist & { file_name: string | null; current: boolean } }
+  | {
+      success: false;
+      upload_id: string;
+      legal_domain: string | null;
+      file_name: string | null;
+      code: string;
+      detail: string | null;
+      invalid: number | null;
+      created_at: string;
+    };
+
+/** One upload of the tenant by id: a stored watchlist version, or a refusal; undefined when neither (or not a uuid). */
+export async function uploadOutcome(
+  q: Queryable,
+  tenant: string,
+  id: string,
+): Promise<UploadOutcome | undefined> {
+  const stored = await q.query<{
+    watchlist_id: string;
+    legal_domain: string;
+    row_count: number;
+    created_at: Date;
+    file_name: string | null;
+    current: boolean;
+  }>(
+    `select watchlist_id::text as watchlist_id, legal_domain, row_count, created_at, file_name, current
+       from watchlists where tenant = $1 and watchlist_id = $2::uuid`,
+    [tenant, id],
+  );
+  const list = stored.rows[0];
+  if (list)
+    return { success: true, stored: { ...list, created_at: new Date(list.created_at).toISOString() } };
+  const refused = await q.query<{
+    upload_id: string;
+    legal_domain: string | null;
+    file_name: string | null;
+    code: string;
+    detail: string | null;
+    invalid_count: number | null;
+    created_at: Date;
+  }>(
+    `select upload_id::text as upload_id, legal_domain, file_name, code, detail, invalid_count, created_at
+       from watchlist_upload_refusals where tenant = $1 and upload_id = $2::uuid`,
+    [tenant, id],
+  );
+  const refusal = refused.rows[0];
+  if (!refusal) return undefined;
+  return {
+    success: false,
+    upload_id: refusal.upload_id,
+    legal_domain: refusal.legal_domain,
+    file_name: refusal.file_name,
+    code: refusal.code,
+    detail: refusal.detail,
+    invalid: refusal.invalid_count,
+    created_at: new Date(refusal.created_at).toISOString(),
+  };
 }

@@ -14,6 +14,8 @@ export class EnforcementUnavailableError extends Error {
 
 export interface EnforcementMatch {
   legal_domain: string;
+  /** The watchlist version that holds the person (the reference source); an external source may not say. */
+  watchlist_id?: string;
 }
 
 export interface EnforcementSource {

@@ -167,6 +167,59 @@ describe('watchlist upload', () => {
   });
 });
 
+describe("an upload's outcome by id (UploadWatchlistResult after a reload)", () => {
+  it('reads back a stored version and a kept refusal; another tenant, a bad id and a caller without the right get nothing', async () => {
+    const stored = await call(
+      'POST',
+      '/public/watchlists',
+      admin(),
+      csvForm('es-demo', 'id_number;birth_date\n44444444A;1961-06-06\n', 'lista.csv'),
+    );
+    const { watchlist_id } = (await stored.json()) as { watchlist_id: string };
+    const read = await call('GET', `/public/watchlists/uploads/${watchlist_id}`, admin());
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({
+      success: true,
+      stored: { watchlist_id, legal_domain: 'es-demo', row_count: 1, file_name: 'lista.csv', current: true },
+    });
+    // An auditor opens it too: it is the enforcement source of a refusal.
+    expect((await call('GET', `/public/watchlists/uploads/${watchlist_id}`, auditor())).status).toBe(200);
+
+    const refused = await call(
+      'POST',
+      '/public/watchlists',
+      admin(),
+      csvForm('es-demo', 'id_number,birth_date\n,1970-01-01\n', 'mala.csv'),
+    );
+    expect(refused.status).toBe(422);
+    const problem = (await refused.json()) as { code: string; upload_id: string };
+    expect(problem.code).toBe('invalid_rows');
+    const again = await call('GET', `/public/watchlists/uploads/${problem.upload_id}`, admin());
+    expect(await again.json()).toMatchObject({
+      success: false,
+      upload_id: problem.upload_id,
+      legal_domain: 'es-demo',
+      file_name: 'mala.csv',
+      code: 'invalid_rows',
+      invalid: 1,
+    });
+    const domain = await call(
+      'POST',
+      '/public/watchlists',
+      admin(),
+      csvForm('es-an', 'id_number,birth_date\n'),
+    );
+    expect(await domain.json()).toMatchObject({ code: 'unknown_domain', upload_id: expect.any(String) });
+
+    expect((await call('GET', `/public/watchlists/uploads/${watchlist_id}`, admin('gambling'))).status).toBe(
+      404,
+    );
+    expect((await call('GET', '/public/watchlists/uploads/not-a-uuid', admin())).status).toBe(404);
+    const nobody = person('user-9', 'demo', ['get_users_me']);
+    expect((await call('GET', `/public/watchlists/uploads/${watchlist_id}`, nobody)).status).toBe(403);
+  });
+});
+
 describe('doors and the audit', () => {
   it('grants a valid QR, denies it once the person is on a list of the domain, and records both', async () => {
     const holder = await seededUser('demo');
@@ -199,7 +252,12 @@ describe('doors and the audit', () => {
       auditor(),
     );
     const body = (await page.json()) as {
-      items: { access_type: string; reason: string; entity: unknown }[];
+      items: {
+        access_type: string;
+        reason: string;
+        entity: unknown;
+        enforcement_source_url: string | null;
+      }[];
       total: number;
     };
     expect(body.items.slice(0, 3).map((item) => item.reason)).toEqual([
@@ -211,6 +269,15 @@ describe('doors and the audit', () => {
       document_number: holder.documentNumber,
       watchlists_checked: ['es-demo'],
     });
+    // The refusal links to the list version that held the person, a same-origin path of the portal; the others
+    // were not decided by a list.
+    const current = await db.query<{ watchlist_id: string }>(
+      "select watchlist_id::text as watchlist_id from watchlists where tenant = 'demo' and legal_domain = 'es-demo' and current",
+    );
+    const sources = body.items
+      .slice(0, 3)
+      .map((item) => (item as { enforcement_source_url: unknown }).enforcement_source_url);
+    expect(sources).toEqual([null, `/upload-watchlist-result/true/${current.rows[0]?.watchlist_id}`, null]);
 
     const denied = await call(
       'GET',
@@ -363,5 +430,11 @@ describe('seed', () => {
       "select 1 from account_facilities f join accounts a on a.id::text = f.account_id and a.tenant = f.tenant where a.username = 'assistant'",
     );
     expect(scope.rows).toHaveLength(2);
+    // Seeded refusals by a list link to the tenant's seeded list; nothing else links.
+    const links = await db.query<{ reason: string; linked: number; total: number }>(
+      `select reason, count(enforcement_watchlist_id)::int as linked, count(*)::int as total from audit_accesses
+        where sid is not null and created_at < now() - interval '1 minute' group by reason`,
+    );
+    for (const row of links.rows) expect(row.linked).toBe(row.reason === 'user_interdicted' ? row.total : 0);
   });
 });

@@ -14,12 +14,12 @@ import { parseWatchlist, WATCHLIST_MAX_BYTES } from '../../src/domain/watchlist'
 import { accessesCsv, decideAccess, facilityInScope, listAccesses } from '../audit/accesses';
 import { checkInterdiction } from '../audit/interdictions';
 import { auditSettingsLoader } from '../audit/settings';
-import { currentWatchlists, replaceWatchlist } from '../audit/watchlists';
+import { currentWatchlists, recordRefusal, replaceWatchlist, uploadOutcome } from '../audit/watchlists';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import { referenceEnforcement } from '../onboarding/enforcement';
 import type { OnboardingOptions } from '../onboarding/options';
-import { DetailedProblem, readBody, validationProblem } from '../onboarding/validation';
+import { DetailedProblem, isUuid, readBody, validationProblem } from '../onboarding/validation';
 import { HttpProblem } from '../problem';
 
 export interface AuditOptions {
@@ -145,6 +145,15 @@ export function auditRoutes(
     return c.json({ domains: settings.legalDomains, current: await currentWatchlists(db, tenant) });
   });
 
+  // One upload's outcome by id (UploadWatchlistResult after a reload; the enforcement source link of the audit): a
+  // stored version (success) or a kept refusal. Auditors read it to see which list refused someone.
+  app.get('/public/watchlists/uploads/:id', auth.requireAuth('post_watchlists', ...AUDITOR), async (c) => {
+    const id = c.req.param('id');
+    const outcome = isUuid(id) ? await uploadOutcome(db, c.get('tenant'), id) : undefined;
+    if (!outcome) throw new HttpProblem(404, 'No watchlist upload with that id.', 'upload_not_found');
+    return c.json(outcome);
+  });
+
   // Upload: multipart domain (one of the tenant's legal domains), watch_type=interdicted (optional), upload (a
   // csv of at most 10 MB; the body limit refuses a larger one while it is read). Every row valid or nothing stored.
   for (const path of ['/public/watchlists', '/watchlists']) {
@@ -174,42 +183,53 @@ export function auditRoutes(
         }
         const settings = await settingsOf(tenant);
         const domain = form.domain;
+        const upload = form.upload ?? form.file;
+        // A refusal is kept (watchlist_upload_refusals) and its id sent, so the result route still says why later.
+        const refuse = async (
+          status: number,
+          detail: string,
+          code: string,
+          extra: Record<string, unknown> & { invalid?: number; valid?: number },
+        ): Promise<never> => {
+          const uploadId = await recordRefusal(db, tenant, {
+            legal_domain: typeof domain === 'string' ? domain.slice(0, 64) : null,
+            file_name: upload instanceof File ? upload.name : null,
+            uploaded_by: c.get('auth').sub,
+            code,
+            detail,
+            ...(extra.invalid !== undefined ? { invalid: extra.invalid } : {}),
+            ...(extra.valid !== undefined ? { valid: extra.valid } : {}),
+          });
+          throw new DetailedProblem(status, detail, code, { ...extra, upload_id: uploadId });
+        };
         if (typeof domain !== 'string' || !settings.legalDomains.includes(domain)) {
-          throw validationProblem([{ field: 'domain', code: 'unknown_domain' }]);
+          return refuse(422, "The legal domain is not one of the tenant's.", 'unknown_domain', {
+            errors: [{ field: 'domain', code: 'unknown_domain' }],
+          });
         }
         if (form.watch_type !== undefined && form.watch_type !== 'interdicted') {
           throw validationProblem([{ field: 'watch_type', code: 'wrong_format' }]);
         }
-        const upload = form.upload ?? form.file;
         if (!(upload instanceof File)) throw validationProblem([{ field: 'upload', code: 'required' }]);
         if (upload.size > WATCHLIST_MAX_BYTES) {
-          throw new HttpProblem(
-            413,
-            `The file is larger than ${WATCHLIST_MAX_BYTES} bytes.`,
-            'file_too_large',
-          );
+          return refuse(413, `The file is larger than ${WATCHLIST_MAX_BYTES} bytes.`, 'file_too_large', {});
         }
         let text: string;
         try {
           text = new TextDecoder('utf-8', { fatal: true }).decode(await upload.arrayBuffer());
         } catch {
-          throw new DetailedProblem(422, 'The file is not UTF-8 text.', 'not_csv', { errors: [] });
+          return refuse(422, 'The file is not UTF-8 text.', 'not_csv', { errors: [] });
         }
         const parsed = parseWatchlist(text, 0, now());
         if (!parsed.ok) {
-          throw new DetailedProblem(
-            422,
-            `The file is not a valid watchlist csv (${parsed.problem}).`,
-            'not_csv',
-            {
-              errors: [
-                { field: 'upload', code: parsed.problem, ...(parsed.line ? { line: parsed.line } : {}) },
-              ],
-            },
-          );
+          return refuse(422, `The file is not a valid watchlist csv (${parsed.problem}).`, 'not_csv', {
+            errors: [
+              { field: 'upload', code: parsed.problem, ...(parsed.line ? { line: parsed.line } : {}) },
+            ],
+          });
         }
         if (parsed.errors.length > 0) {
-          throw new DetailedProblem(
+          return refuse(
             422,
             `${parsed.errors.length} rows are not valid; nothing was stored.`,
             'invalid_rows',

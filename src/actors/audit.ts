@@ -13,17 +13,17 @@ import type { Runtime } from '../runtime/context';
 type Api = Pick<Runtime, 'apiClient'>;
 
 /** The pages of AuditAccesses: the list machine's filter string is the screen's AuditListFilter. */
-export function auditListLogic(runtime: Api, now: () => Date = () => new Date()) {
+export function auditListLogic(runtime: Api, timeZone: string, now: () => Date = () => new Date()) {
   return listMachine.provide({
     actors: {
       fetchPage: fromPromise<Page, PageQuery>(async ({ input, signal }) => {
-        const filter = apiFilterOf(decodeAuditFilter(input.filter, now()));
+        const filter = apiFilterOf(decodeAuditFilter(input.filter, now(), timeZone));
         const page = await listAuditAccesses(
           await runtime.apiClient(),
           { ...filter, pageSize: input.pageSize, pageIndex: input.pageIndex },
           { signal },
         );
-        return { items: page.items, totalItems: page.total };
+        return { items: page.items, totalItems: page.total, totalIsLowerBound: page.totalIsLowerBound };
       }),
     },
   });

@@ -104,12 +104,12 @@ export function visitLogic(runtime: Api, options: { onChanged?: () => void } = {
 }
 
 /** The list machine over GET /public/visits; its filter string is a VisitFilter (src/domain/visits.ts). */
-export function visitListLogic(runtime: Api, now: () => Date = () => new Date()) {
+export function visitListLogic(runtime: Api, timeZone: string, now: () => Date = () => new Date()) {
   return listMachine.provide({
     actors: {
       fetchPage: fromPromise<Page, PageQuery>(async ({ input, signal }) => {
         const filter = decodeVisitFilter(input.filter);
-        const range = presetRange(filter.preset, now());
+        const range = presetRange(filter.preset, now(), timeZone);
         return listVisits(
           await runtime.apiClient(),
           {

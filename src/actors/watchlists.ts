@@ -5,7 +5,7 @@ import { createActor, fromPromise } from 'xstate';
 import { type WatchlistUploadError, watchlistUploadMachine } from '../../machines/watchlist-upload.machine';
 import type { WatchlistStored } from '../api/contract/audit';
 import { isApiError } from '../api/errors';
-import { uploadWatchlist } from '../api/watchlists';
+import { fetchWatchlistUpload, uploadWatchlist } from '../api/watchlists';
 import type { WatchlistPreview } from '../domain/watchlist';
 import { previewInWorker } from '../media/watchlist-preview';
 import type { Runtime } from '../runtime/context';
@@ -14,10 +14,13 @@ type WatchlistRuntime = Pick<Runtime, 'apiClient' | 'app' | 'inspect'>;
 
 function problemOf(error: unknown): WatchlistUploadError {
   if (!isApiError(error)) return { status: 0 };
+  const body = error.body as { upload_id?: unknown } | undefined;
   return {
     status: error.status,
     ...(error.problem?.code ? { code: error.problem.code } : {}),
     ...(error.problem?.detail ? { detail: error.problem.detail } : {}),
+    // The server kept the refusal under this id: the result route carries it, so a reload still says why.
+    ...(typeof body?.upload_id === 'string' ? { uploadId: body.upload_id } : {}),
   };
 }
 
@@ -41,6 +44,24 @@ export function watchlistUploadLogic(runtime: WatchlistRuntime) {
           }
         },
       ),
+      fetchUpload: fromPromise<WatchlistStored, { id: string }>(async ({ input, signal }) => {
+        let outcome: Awaited<ReturnType<typeof fetchWatchlistUpload>>;
+        try {
+          outcome = await fetchWatchlistUpload(await runtime.apiClient(), input.id, { signal, silent: true });
+        } catch (error) {
+          throw problemOf(error);
+        }
+        if (outcome.success) return outcome.stored;
+        // A refusal kept by the server reads back as the refusal it was.
+        throw {
+          status: 422,
+          code: outcome.code,
+          detail: outcome.detail ?? undefined,
+          uploadId: outcome.upload_id,
+          domain: outcome.legal_domain,
+          fileName: outcome.file_name,
+        } satisfies WatchlistUploadError;
+      }),
     },
   });
 }

@@ -1,5 +1,10 @@
 import type { ApiClient, RequestOptions } from './client.ts';
-import { type WatchlistStored, watchlistStored } from './contract/audit.ts';
+import {
+  type WatchlistStored,
+  type WatchlistUploadOutcome,
+  watchlistStored,
+  watchlistUploadOutcome,
+} from './contract/audit.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;
 
@@ -19,5 +24,17 @@ export function uploadWatchlist(
     ...options,
     body,
     schema: watchlistStored,
+  });
+}
+
+/** One upload's outcome by id (the result route after a reload, the audit's enforcement source link). */
+export function fetchWatchlistUpload(
+  api: ApiClient,
+  id: string,
+  options: CallOptions = {},
+): Promise<WatchlistUploadOutcome> {
+  return api.get(`/public/watchlists/uploads/${encodeURIComponent(id)}`, {
+    ...options,
+    schema: watchlistUploadOutcome,
   });
 }

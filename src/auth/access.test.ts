@@ -82,6 +82,12 @@ describe('guards (spec §2)', () => {
 
   it('maps every other guard to its right', () => {
     expect(passesGuard('watchlist', person(['post_watchlists']), gambling)).toBe(true);
+    // The result of an upload is the enforcement source an auditor follows from a refusal.
+    expect(passesGuard('watchlistResult', person(['post_watchlists']), gambling)).toBe(true);
+    expect(passesGuard('watchlistResult', person(['post_audit_accesses_all']), gambling)).toBe(true);
+    expect(passesGuard('watchlistResult', person(['post_accesses_myscope']), gambling)).toBe(true);
+    expect(passesGuard('watchlistResult', person(['post_visits_all']), gambling)).toBe(false);
+    expect(passesGuard('watchlist', person(['post_audit_accesses_all']), gambling)).toBe(false);
     expect(passesGuard('audit', person(['post_accesses_myscope']), gambling)).toBe(true);
     expect(passesGuard('audit', person(['post_audit_accesses_all']), gambling)).toBe(true);
     expect(passesGuard('singleRegistration', person(['post_singles']), gambling)).toBe(true);

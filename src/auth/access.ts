@@ -102,6 +102,9 @@ export function passesGuard(
       return session.enrolled && hasRole(session, 'can_view_accreditations');
     case 'watchlist':
       return f.canUploadWatchlist;
+    // UploadWatchlistResult: the uploader's result, and the list version an auditor follows from a refusal.
+    case 'watchlistResult':
+      return f.canUploadWatchlist || f.isAuditor;
     case 'audit':
       return f.isAuditor;
     case 'singleRegistration':

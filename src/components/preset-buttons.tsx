@@ -1,9 +1,11 @@
 import { FormattedMessage } from 'react-intl';
+import { browserTimeZone } from '../domain/visits';
 import { Button } from './ui/button';
 
 /**
  * A list's date presets (spec §9) as a group of toggle buttons, the applied one pressed. Each preset's label is
- * the message `${messagePrefix}${preset}`.
+ * the message `${messagePrefix}${preset}`. The days are the tenant's (`timeZone`); when the browser is in another
+ * zone the group says which zone its days are counted in.
  */
 export function PresetButtons<P extends string>({
   legendId,
@@ -11,6 +13,7 @@ export function PresetButtons<P extends string>({
   presets,
   messagePrefix,
   applied,
+  timeZone,
   onPick,
 }: {
   legendId: string;
@@ -18,6 +21,7 @@ export function PresetButtons<P extends string>({
   presets: readonly P[];
   messagePrefix: string;
   applied: P | undefined;
+  timeZone?: string;
   onPick: (preset: P) => void;
 }) {
   return (
@@ -39,6 +43,11 @@ export function PresetButtons<P extends string>({
           </Button>
         ))}
       </div>
+      {timeZone && timeZone !== browserTimeZone() && (
+        <p className="mt-1 text-sm text-slate-700" data-testid={`${testId}-zone`}>
+          <FormattedMessage id="list.presets.zone" values={{ zone: timeZone }} />
+        </p>
+      )}
     </fieldset>
   );
 }

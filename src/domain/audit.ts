@@ -2,8 +2,8 @@
 // string, and the same instants go to the list (GET) and to the csv export (POST), so the file holds exactly the
 // rows the list shows. The range ends at the moment the filter was applied: accesses that arrive later show after
 // Refresh, never in the file alone.
-import { addDays, startOfDay } from 'date-fns';
 import type { AuditFilter } from '../api/contract/audit';
+import { startOfDayIn } from './visits';
 
 export const AUDIT_PRESETS = ['today', 'last7Days', 'last30Days', 'all'] as const;
 export type AuditPreset = (typeof AUDIT_PRESETS)[number];
@@ -12,21 +12,18 @@ export interface AuditListFilter extends AuditFilter {
   preset: AuditPreset;
 }
 
-/** From the start of the local day (today, 6 or 29 days back) until `now`; `all` has no start. */
+/**
+ * From the start of the tenant's day (today, 6 or 29 days back, in the tenant's timezone, whatever the browser's)
+ * until `now`; `all` has no start.
+ */
 export function auditFilterAt(
   preset: AuditPreset,
   now: Date,
+  timeZone: string,
   rest: Pick<AuditFilter, 'facility_id' | 'result'> = {},
 ): AuditListFilter {
-  const today = startOfDay(now);
-  const from =
-    preset === 'today'
-      ? today
-      : preset === 'last7Days'
-        ? addDays(today, -6)
-        : preset === 'last30Days'
-          ? addDays(today, -29)
-          : null;
+  const back = preset === 'today' ? 0 : preset === 'last7Days' ? -6 : preset === 'last30Days' ? -29 : null;
+  const from = back === null ? null : startOfDayIn(now, timeZone, back);
   return {
     preset,
     ...(from ? { from: from.toISOString() } : {}),
@@ -40,14 +37,14 @@ export function auditFilterAt(
 export const encodeAuditFilter = (filter: AuditListFilter): string => JSON.stringify(filter);
 
 /** The filter the list machine holds; anything unreadable is the default (last 30 days, every result). */
-export function decodeAuditFilter(text: string, now: Date): AuditListFilter {
+export function decodeAuditFilter(text: string, now: Date, timeZone: string): AuditListFilter {
   try {
     const value = JSON.parse(text) as Partial<AuditListFilter>;
     if (value && AUDIT_PRESETS.includes(value.preset as AuditPreset)) return value as AuditListFilter;
   } catch {
     // the default below
   }
-  return auditFilterAt('last30Days', now);
+  return auditFilterAt('last30Days', now, timeZone);
 }
 
 /** What the API is sent (the preset is the screen's own). */

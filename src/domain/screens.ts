@@ -8,6 +8,7 @@ export type Guard =
   | 'onboarding'
   | 'accreditations'
   | 'watchlist'
+  | 'watchlistResult'
   | 'audit'
   | 'singleRegistration'
   | 'userManager'
@@ -246,9 +247,11 @@ export const screens = {
     guard: 'watchlist',
     layout: 'app',
   },
+  // The id of the upload (a stored version or a kept refusal) makes the result survive a reload; auditors open it
+  // too, as the enforcement source of a refusal in the audit (spec §3 Audit access: enforcement source URL).
   UploadWatchlistResult: {
-    path: '/upload-watchlist-result/:success',
-    guard: 'watchlist',
+    path: '/upload-watchlist-result/:success/:id?',
+    guard: 'watchlistResult',
     layout: 'app',
   },
 } satisfies Record<string, { path: string; guard: Guard; layout: Layout }>;

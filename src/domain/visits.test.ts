@@ -145,21 +145,44 @@ describe('isVisitDay (check-in is for today, in the facility timezone)', () => {
 });
 
 describe('list presets and filter (spec §9)', () => {
-  const now = new Date(2026, 2, 11, 15, 0); // Wednesday 11 March 2026, 15:00 local
-  it('today, tomorrow and last 30 days are whole local days; pending ones start now', () => {
-    expect(presetRange('today', now)).toEqual({
-      fromDate: new Date(2026, 2, 11).toISOString(),
-      toDate: new Date(2026, 2, 12).toISOString(),
+  const now = new Date('2026-03-11T14:00:00Z'); // Wednesday 11 March 2026, 15:00 in Madrid
+  it("today, tomorrow and last 30 days are whole days of the tenant's zone; pending ones start now", () => {
+    expect(presetRange('today', now, 'Europe/Madrid')).toEqual({
+      fromDate: '2026-03-10T23:00:00.000Z',
+      toDate: '2026-03-11T23:00:00.000Z',
       pending: false,
     });
-    expect(presetRange('tomorrow', now).fromDate).toBe(new Date(2026, 2, 12).toISOString());
-    expect(presetRange('pendingThisWeek', now)).toEqual({
+    expect(presetRange('tomorrow', now, 'Europe/Madrid').fromDate).toBe('2026-03-11T23:00:00.000Z');
+    expect(presetRange('pendingThisWeek', now, 'Europe/Madrid')).toEqual({
       fromDate: now.toISOString(),
-      toDate: new Date(2026, 2, 16).toISOString(),
+      toDate: '2026-03-15T23:00:00.000Z', // Monday 16 March, 00:00 in Madrid
       pending: true,
     });
-    expect(presetRange('allPending', now)).toEqual({ fromDate: now.toISOString(), pending: true });
-    expect(presetRange('last30Days', now).fromDate).toBe(new Date(2026, 1, 9).toISOString());
+    expect(presetRange('allPending', now, 'Europe/Madrid')).toEqual({
+      fromDate: now.toISOString(),
+      pending: true,
+    });
+    expect(presetRange('last30Days', now, 'Europe/Madrid').fromDate).toBe('2026-02-08T23:00:00.000Z');
+  });
+
+  it("does not follow the browser's zone, and crosses a DST change by calendar days", () => {
+    const browserZone = process.env.TZ;
+    try {
+      process.env.TZ = 'America/Mexico_City'; // 08:00 there, same day; its midnight is not Madrid's
+      expect(presetRange('today', now, 'Europe/Madrid').fromDate).toBe('2026-03-10T23:00:00.000Z');
+      // Madrid moves to summer time on 29 March: the next day starts at 22:00 UTC.
+      const beforeDst = new Date('2026-03-28T12:00:00Z');
+      expect(presetRange('tomorrow', beforeDst, 'Europe/Madrid')).toMatchObject({
+        fromDate: '2026-03-28T23:00:00.000Z',
+        toDate: '2026-03-29T22:00:00.000Z',
+      });
+      // Late on Sunday in Mexico City is already Monday in Madrid: Madrid's week has ended.
+      const sunday = new Date('2026-03-15T23:30:00Z');
+      expect(presetRange('pendingThisWeek', sunday, 'Europe/Madrid').toDate).toBe('2026-03-22T23:00:00.000Z');
+    } finally {
+      if (browserZone === undefined) delete process.env.TZ;
+      else process.env.TZ = browserZone;
+    }
   });
 
   it('round-trips the filter through the list machine’s one string', () => {

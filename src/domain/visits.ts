@@ -121,6 +121,34 @@ export function displayDateIn(instant: Date, timeZone: string): string {
 export const displayDateTimeIn = (instant: Date, timeZone: string) =>
   `${displayDateIn(instant, timeZone)} ${timeIn(instant, timeZone)}`;
 
+/** A valid IANA zone, or UTC (a misconfigured zone never breaks a screen). */
+export const zoneOrUtc = (timeZone: string | undefined): string =>
+  timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
+
+/** The calendar day `days` after the day of `instant` in the timezone, as YYYY-MM-DD. */
+function dayAfterIn(instant: Date, timeZone: string, days: number): string {
+  const [year, month, day] = dateIn(instant, timeZone).split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}
+
+/**
+ * The instant the day of `now` (moved by `days` calendar days) starts in the timezone: a preset's "today" is the
+ * tenant's today, not the browser's. DST days are 23 or 25 hours long; this counts calendar days, not 24 h.
+ */
+export function startOfDayIn(now: Date, timeZone: string, days = 0): Date {
+  const zone = zoneOrUtc(timeZone);
+  const date = dayAfterIn(now, zone, days);
+  return zonedInstant(date, '00:00', zone) ?? new Date(`${date}T00:00:00Z`);
+}
+
+/** The day of the week of `now` in the timezone: 0 Sunday … 6 Saturday. */
+export function weekdayIn(now: Date, timeZone: string): number {
+  return new Date(`${dateIn(now, zoneOrUtc(timeZone))}T00:00:00Z`).getUTCDay();
+}
+
+/** The browser's own zone (to say the zone on screen only when it differs). */
+export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 /** The instant a wall-clock date and time name in a timezone; undefined when either is not valid. */
 export function zonedInstant(date: string, time: string, timeZone: string): Date | undefined {
   const d = DATE.exec(date);
@@ -237,38 +265,25 @@ export interface VisitRange {
   pending: boolean;
 }
 
-const startOfLocalDay = (date: Date) => new Date(date.getFullYear(), date.getMonth(), date.getDate());
-const addDays = (date: Date, days: number) =>
-  new Date(date.getFullYear(), date.getMonth(), date.getDate() + days);
-
-/** The range of a preset, in the browser's days; a week ends after Sunday (ISO weeks, as in Spain). */
-export function presetRange(preset: VisitPreset, now: Date): VisitRange {
-  const today = startOfLocalDay(now);
+/**
+ * The range of a preset, in the tenant's days (its timezone, not the browser's); a week ends after Sunday (ISO
+ * weeks, as in Spain).
+ */
+export function presetRange(preset: VisitPreset, now: Date, timeZone: string): VisitRange {
+  const day = (days: number) => startOfDayIn(now, timeZone, days).toISOString();
   switch (preset) {
     case 'today':
-      return { fromDate: today.toISOString(), toDate: addDays(today, 1).toISOString(), pending: false };
+      return { fromDate: day(0), toDate: day(1), pending: false };
     case 'tomorrow':
-      return {
-        fromDate: addDays(today, 1).toISOString(),
-        toDate: addDays(today, 2).toISOString(),
-        pending: false,
-      };
+      return { fromDate: day(1), toDate: day(2), pending: false };
     case 'pendingThisWeek': {
-      const daysToMonday = (8 - today.getDay()) % 7 || 7;
-      return {
-        fromDate: now.toISOString(),
-        toDate: addDays(today, daysToMonday).toISOString(),
-        pending: true,
-      };
+      const daysToMonday = (8 - weekdayIn(now, timeZone)) % 7 || 7;
+      return { fromDate: now.toISOString(), toDate: day(daysToMonday), pending: true };
     }
     case 'allPending':
       return { fromDate: now.toISOString(), pending: true };
     case 'last30Days':
-      return {
-        fromDate: addDays(today, -30).toISOString(),
-        toDate: addDays(today, 1).toISOString(),
-        pending: false,
-      };
+      return { fromDate: day(-30), toDate: day(1), pending: false };
   }
 }
 

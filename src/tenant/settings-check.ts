@@ -61,6 +61,7 @@ const tenantSettings = object({
   exclusiveDoc: oneOf('id', 'id_card', 'driving_license', 'passport', 'others', 'any', null),
   customImages: recordOf(string),
   knowMoreUrl: string,
+  'timeZone?': string,
 });
 
 const browserSettings = recordOf(
@@ -77,7 +78,11 @@ export function parseSettings(tenant: string, raw: unknown): TenantSettings {
   if (problems.length > 0) {
     throw new TenantLoadError({ kind: 'invalid-settings', tenant, summary: problems.join('\n') });
   }
-  const settings = { acsIdSchema: 'string64', ...(raw as object) } as TenantSettings;
+  const settings = {
+    acsIdSchema: 'string64',
+    timeZone: 'Europe/Madrid',
+    ...(raw as object),
+  } as TenantSettings;
   if (settings.tenant !== tenant) {
     throw new TenantLoadError({
       kind: 'invalid-settings',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { AUDIT_CSV_COLUMNS } from '../../src/api/contract/audit';
 import { parseCsv } from '../../src/domain/csv';
+import { startOfDayIn } from '../../src/domain/visits';
 import { accessTokenOf, demoUrl, expectAccessible, port } from './support';
 
 // CheckInterdictions (issue 12) as the seeded `assistant` of gambling (an assistant who is not a user manager):
@@ -161,10 +162,18 @@ async function uploadThroughScreen(page: Page, domain: string, name: string, csv
   await expect(page.getByTestId('watchlist-counts')).toHaveAttribute('data-invalid', '0');
   await expectAccessible(page);
   await page.getByTestId('watchlist-upload').click();
-  await expect(page).toHaveURL(/\/upload-watchlist-result\/true$/);
+  await expect(page).toHaveURL(/\/upload-watchlist-result\/true\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId('watchlist-result')).toHaveAttribute('data-success', 'true');
   await expect(page.getByTestId('watchlist-result-domain')).toHaveText(domain);
   await expect(page.getByTestId('watchlist-result-rows')).toHaveText(String(valid));
+  // The route carries the upload's id: a reload reads the same result back from the server.
+  const url = page.url();
+  await page.reload();
+  await expect(page).toHaveURL(url);
+  await expect(page.getByTestId('watchlist-result')).toHaveAttribute('data-success', 'true');
+  await expect(page.getByTestId('watchlist-result-domain')).toHaveText(domain);
+  await expect(page.getByTestId('watchlist-result-rows')).toHaveText(String(valid));
+  await expect(page.getByTestId('watchlist-result-file')).toHaveText(name);
 }
 
 async function presentAtTerminal(page: Page, tenant: string, facilityId: string, credential: string) {
@@ -268,6 +277,80 @@ test.describe('prohibited lists, the door terminal and the access audit', () => 
     await expect(page.locator(`[data-testid="audit-row"][data-reason="granted"]`).first()).toBeVisible();
     await expect(page.locator('[data-testid="audit-row"] [data-result="denied"]')).toHaveCount(0);
     await page.screenshot({ path: 'test-results/audit-accesses-es.png', fullPage: true });
+
+    // The refusal's enforcement source opens inside the portal: the es-ri list version that held member-05.
+    await page.getByTestId('audit-result-filter').selectOption('denied');
+    await denied.first().getByTestId('audit-source-link').click();
+    await expect(page).toHaveURL(/\/upload-watchlist-result\/true\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId('watchlist-result-domain')).toHaveText('es-ri');
+    await expect(page.getByTestId('watchlist-result-file')).toHaveText('es-ri.csv');
+    // An auditor reads it; uploading is not theirs.
+    await expect(page.getByTestId('watchlist-again')).toHaveCount(0);
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/audit-source-es.png', fullPage: true });
+  });
+
+  test('an export of a few thousand rows shows its progress and holds exactly the filtered total', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.addInitScript(() => {
+      const w = window as unknown as { progressSeen: boolean };
+      w.progressSeen = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="audit-export-progress"]')) w.progressSeen = true;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await signInAt(page, base, 'auditor');
+    await page.goto('/audit-accesses');
+    const summary = page.getByTestId('audit-summary');
+    await expect(summary).toHaveAttribute('data-lower-bound', 'false');
+    const total = Number(await summary.getAttribute('data-total'));
+    expect(total).toBeGreaterThan(2000);
+    const download = page.waitForEvent('download');
+    await page.getByTestId('audit-export').click();
+    const file = await download;
+    await expect(page.getByTestId('audit-export-done')).toHaveAttribute('data-rows', String(total));
+    expect(await page.evaluate(() => (window as unknown as { progressSeen: boolean }).progressSeen)).toBe(
+      true,
+    );
+    const [, ...records] = parseCsv(readFileSync((await file.path()) as string, 'utf8'));
+    expect(records).toHaveLength(total);
+  });
+
+  test('a refusal kept by the server still says why when its result is opened again', async ({
+    page,
+    request,
+  }) => {
+    const token = await accessTokenOf(base, 'gambling', 'admin');
+    const refused = await request.post(`${base}/api/public/watchlists`, {
+      headers: { authorization: `Bearer ${token}`, 'tenant-id': 'gambling' },
+      multipart: {
+        domain: 'es-mc',
+        watch_type: 'interdicted',
+        upload: {
+          name: 'mala.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from('dni;fecha_nacimiento\nnope;1980\n'),
+        },
+      },
+    });
+    expect(refused.status()).toBe(422);
+    const { upload_id } = (await refused.json()) as { upload_id: string };
+    await signInAt(page, base, 'admin');
+    await page.goto(`/upload-watchlist-result/false/${upload_id}`);
+    const result = page.getByTestId('watchlist-result');
+    await expect(result).toHaveAttribute('data-success', 'false');
+    await expect(result).toHaveAttribute('data-code', 'invalid_rows');
+    await expect(result).toContainText('mala.csv');
+    await page.reload();
+    await expect(result).toHaveAttribute('data-code', 'invalid_rows');
+    await expectAccessible(page);
+    // An id that names nothing of this tenant.
+    await page.goto('/upload-watchlist-result/true/00000000-0000-4000-8000-000000000000');
+    await expect(result).toHaveAttribute('data-code', 'upload_not_found');
+    await page.getByTestId('watchlist-again').click();
+    await expect(page).toHaveURL(/\/upload-watchlist$/);
   });
 
   test('a 12 MB file and a picture are refused before anything is sent, with their messages', async ({
@@ -363,6 +446,35 @@ test.describe('prohibited lists, the door terminal and the access audit', () => 
       await page.screenshot({ path: `test-results/upload-watchlist-result-${locale}.png`, fullPage: true });
     });
   }
+});
+
+test.describe('a browser in another timezone than the tenant', () => {
+  test.use({ baseURL: base, timezoneId: 'America/Mexico_City' });
+
+  test("the presets count Madrid's days and the times say their facility's zone", async ({ page }) => {
+    test.setTimeout(120_000);
+    await signInAt(page, base, 'auditor');
+    await page.goto('/audit-accesses');
+    await expect(page.locator('[data-screen="AuditAccesses"]')).toBeVisible();
+    expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe(
+      'America/Mexico_City',
+    );
+    await expect(page.getByTestId('audit-presets-zone')).toContainText('Europe/Madrid');
+    const asked = page.waitForRequest((req) => req.url().includes('/api/public/audit_accesses?'));
+    const clickedAt = new Date();
+    await page.getByRole('button', { name: 'Hoy' }).click();
+    const from = new URL((await asked).url()).searchParams.get('from');
+    // Midnight in Madrid of the day it is there (one of two around a midnight crossing).
+    expect(
+      [startOfDayIn(clickedAt, 'Europe/Madrid'), startOfDayIn(new Date(), 'Europe/Madrid')].map(String),
+    ).toContain(String(new Date(from ?? '')));
+    await page.getByRole('button', { name: 'Últimos 30 días' }).click();
+    const first = page.getByTestId('audit-row').first();
+    await expect(first).toBeVisible();
+    await expect(first).toContainText(/\((Europe\/Madrid|Atlantic\/Canary)\)/);
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/audit-accesses-timezone-es.png', fullPage: true });
+  });
 });
 
 test.describe('enrolment against an uploaded list', () => {

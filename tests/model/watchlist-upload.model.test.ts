@@ -29,6 +29,7 @@ const spec: ModelSpec<typeof watchlistUploadMachine> = {
     { type: 'file.chosen', file: file('photo.png', 4000, 'image/png') } satisfies WatchlistUploadEvent,
     { type: 'upload.confirmed', domain: 'es-demo' } satisfies WatchlistUploadEvent,
     { type: 'upload.again' } satisfies WatchlistUploadEvent,
+    { type: 'result.opened', id: 'u-9' } satisfies WatchlistUploadEvent,
     { type: 'xstate.done.actor.parseFile', output: readable },
     {
       type: 'xstate.done.actor.parseFile',
@@ -50,16 +51,42 @@ const spec: ModelSpec<typeof watchlistUploadMachine> = {
       error: { status: code === 'file_too_large' ? 413 : 422, code },
     })),
     { type: 'xstate.error.actor.uploadWatchlist', error: { status: 0 } },
+    {
+      type: 'xstate.done.actor.fetchUpload',
+      output: {
+        watchlist_id: 'u-9',
+        legal_domain: 'es-demo',
+        row_count: 3,
+        created_at: '2026-01-01T00:00:00Z',
+        file_name: 'list.csv',
+        current: false,
+      },
+    },
+    ...(['upload_not_found', 'file_too_large', 'not_csv', 'invalid_rows', 'unknown_domain'] as const).map(
+      (code) => ({
+        type: 'xstate.error.actor.fetchUpload',
+        error: { status: code === 'upload_not_found' ? 404 : 422, code, uploadId: 'u-9' },
+      }),
+    ),
+    { type: 'xstate.error.actor.fetchUpload', error: { status: 0 } },
   ],
   provide: (control) =>
     watchlistUploadMachine.provide({
       actors: {
         parseFile: control.actor('parseFile'),
         uploadWatchlist: control.actor('uploadWatchlist'),
+        fetchUpload: control.actor('fetchUpload'),
       },
     }),
   errorCodes: {
-    expected: ['file_too_large', 'not_csv', 'invalid_rows', 'unknown_domain', 'upload_failed'],
+    expected: [
+      'file_too_large',
+      'not_csv',
+      'invalid_rows',
+      'unknown_domain',
+      'upload_failed',
+      'upload_not_found',
+    ],
     read: codesInMeta('errorCode'),
   },
 };
@@ -69,6 +96,51 @@ describe('watchlist upload machine (generated paths)', () => {
     const report = await coverMachine(spec);
     expect(report.missing).toEqual([]);
     expect(report.errorCodes?.missing).toEqual([]);
+  });
+
+  it('reads the upload the result route names, once: a stored version, or a kept refusal as it was', async () => {
+    const asked: string[] = [];
+    let answer: 'stored' | 'refused' = 'stored';
+    const actor = createActor(
+      watchlistUploadMachine.provide({
+        actors: {
+          fetchUpload: fromPromise(async ({ input }: { input: { id: string } }) => {
+            asked.push(input.id);
+            if (answer === 'refused') {
+              throw {
+                status: 422,
+                code: 'invalid_rows',
+                uploadId: input.id,
+                domain: 'es-ct',
+                fileName: 'bad.csv',
+              };
+            }
+            return {
+              watchlist_id: input.id,
+              legal_domain: 'es-demo',
+              row_count: 2,
+              created_at: '2026-01-01T00:00:00Z',
+            };
+          }),
+        },
+      }),
+    ).start();
+    actor.send({ type: 'result.opened', id: 'w-1' });
+    expect(actor.getSnapshot().matches('opening')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().matches('stored')).toBe(true);
+    expect(actor.getSnapshot().context.stored?.row_count).toBe(2);
+    // The route re-announcing the id it already shows changes nothing.
+    actor.send({ type: 'result.opened', id: 'w-1' });
+    expect(asked).toEqual(['w-1']);
+    answer = 'refused';
+    actor.send({ type: 'result.opened', id: 'r-2' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.matches({ failed: 'invalid_rows' })).toBe(true);
+    expect(snapshot.context.refusal).toMatchObject({ uploadId: 'r-2', domain: 'es-ct', fileName: 'bad.csv' });
+    expect(asked).toEqual(['w-1', 'r-2']);
+    actor.stop();
   });
 
   it('refuses a 12 MB file and a png before anything is read', async () => {

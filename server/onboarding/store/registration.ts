@@ -56,9 +56,9 @@ export async function findProhibitedMatch(
   tenant: string,
   legalDomains: string[],
   person: ProhibitedPerson,
-): Promise<{ legal_domain: string } | null> {
-  const { rows } = await q.query<{ legal_domain: string }>(
-    `select w.legal_domain from watchlist_entries e
+): Promise<{ legal_domain: string; watchlist_id: string } | null> {
+  const { rows } = await q.query<{ legal_domain: string; watchlist_id: string }>(
+    `select w.legal_domain, w.watchlist_id::text as watchlist_id from watchlist_entries e
        join watchlists w on w.tenant = e.tenant and w.watchlist_id = e.watchlist_id and w.current
       where e.tenant = $1 and w.legal_domain = any($2::text[])
         and (upper(document_number) = upper($3)

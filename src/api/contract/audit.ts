@@ -63,7 +63,8 @@ export const auditAccess = type({
   created_at: 'string',
   user_id: 'string | null',
   doc_type: 'string',
-  facility: { facility_id: 'string', alias: 'string' },
+  /** timezone: the facility's, where its times are shown (as visits show theirs). */
+  facility: { facility_id: 'string', alias: 'string', 'timezone?': 'string' },
   access_type: "'granted' | 'denied'",
   reason: 'string',
   enforcement_source_url: 'string | null',
@@ -133,5 +134,21 @@ export const watchlistStored = type({
   legal_domain: 'string',
   row_count: 'number',
   created_at: 'string',
+  'file_name?': 'string | null',
+  /** false once a later upload of the domain replaced it. */
+  'current?': 'boolean',
 });
 export type WatchlistStored = typeof watchlistStored.infer;
+
+/** GET /public/watchlists/uploads/{id}: a stored version, or why an upload was refused (kept by the server). */
+export const watchlistUploadOutcome = type({ success: 'true', stored: watchlistStored }).or({
+  success: 'false',
+  upload_id: 'string',
+  legal_domain: 'string | null',
+  file_name: 'string | null',
+  code: 'string',
+  detail: 'string | null',
+  invalid: 'number | null',
+  created_at: 'string',
+});
+export type WatchlistUploadOutcome = typeof watchlistUploadOutcome.infer;

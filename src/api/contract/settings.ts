@@ -48,6 +48,11 @@ export const tenantSettings = type({
   exclusiveDoc: "'id' | 'id_card' | 'driving_license' | 'passport' | 'others' | 'any' | null",
   customImages: 'Record<string, string>',
   knowMoreUrl: "string | ''",
+  /**
+   * The tenant's IANA timezone: the days of the date presets (AuditAccesses, VisitList) are counted in it, whatever
+   * the browser's zone. Not in spec §3's list; a facility's own timezone still rules the times shown for it.
+   */
+  timeZone: "string = 'Europe/Madrid'",
 });
 export type TenantSettings = typeof tenantSettings.infer;
 

@@ -1,7 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { totalPages } from '../../../machines/list.machine';
+import { Link } from 'wouter';
+import { hasNextPage, totalPages } from '../../../machines/list.machine';
 import {
   auditExportLogic,
   auditFacilitiesLogic,
@@ -24,14 +25,23 @@ import {
   decodeAuditFilter,
   encodeAuditFilter,
 } from '../../domain/audit';
-import { formatDate, formatDateTime } from '../../domain/dates';
-import { useRuntime } from '../../runtime/context';
+import { formatDate } from '../../domain/dates';
+import { toSafeSameOriginPath } from '../../domain/safe-link';
+import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../domain/visits';
+import { useRuntime, useTenant } from '../../runtime/context';
 
 const PAGE_SIZE = 25;
-/** The server counts matches up to this many; at this total the list says "at least". */
-const COUNT_LIMIT = 10_000;
 
-const dateTime = (iso: string | null) => (iso ? formatDateTime(new Date(iso)) : '—');
+/**
+ * An access's time in its facility's timezone (as visits show theirs), with the zone named when the browser is in
+ * another one; without a facility zone, the tenant's.
+ */
+function dateTimeIn(iso: string | null, timeZone: string): string {
+  if (!iso) return '—';
+  const zone = zoneOrUtc(timeZone);
+  const shown = displayDateTimeIn(new Date(iso), zone);
+  return zone === browserTimeZone() ? shown : `${shown} (${zone})`;
+}
 const date = (iso: string | null) => (iso ? formatDate(new Date(`${iso}T00:00:00`)) : '—');
 
 function ResultBadge({ access }: { access: AuditAccess }) {
@@ -57,24 +67,29 @@ function Who({ access }: { access: AuditAccess }) {
   return <FormattedMessage id="audit.unknownPerson" />;
 }
 
+/**
+ * The source of the decision (spec §3 enforcement source URL): the watchlist version that refused the person, opened
+ * inside the portal. The URL comes from the API, so it is followed only as a path of this origin (never another
+ * host or a scheme: no open redirect); anything else is shown as text.
+ */
 function EnforcementLink({ url }: { url: string | null }) {
-  // Only http(s) links are followed; anything else is shown as text.
   if (!url) return <>—</>;
-  return /^https?:\/\//.test(url) ? (
-    <a href={url} target="_blank" rel="noopener noreferrer" className="text-brand underline break-all">
-      {url}
-    </a>
+  const path = toSafeSameOriginPath(url);
+  return path ? (
+    <Link href={path} className="text-brand-strong underline" data-testid="audit-source-link">
+      <FormattedMessage id="audit.source.open" />
+    </Link>
   ) : (
     <span className="break-all">{url}</span>
   );
 }
 
 /** One entry's detail (spec §3 Audit access): every field, the entity as far as the tenant's level shows it. */
-function AccessDetail({ access }: { access: AuditAccess }) {
+function AccessDetail({ access, tenantZone }: { access: AuditAccess; tenantZone: string }) {
   const intl = useIntl();
   const e = access.entity;
   const rows: [string, ReactNode][] = [
-    ['created_at', dateTime(access.created_at)],
+    ['created_at', dateTimeIn(access.created_at, access.facility.timezone ?? tenantZone)],
     ['user_id', access.user_id ?? '—'],
     [
       'doc_type',
@@ -96,7 +111,7 @@ function AccessDetail({ access }: { access: AuditAccess }) {
         ['document_type', e.document_type ?? '—'],
         ['document_number', e.document_number ?? '—'],
         ['id_number', e.id_number ?? '—'],
-        ['registration_date', dateTime(e.registration_date)],
+        ['registration_date', dateTimeIn(e.registration_date, tenantZone)],
         ['watchlists_check_mode', e.watchlists_check_mode ?? '—'],
         ['watchlists_checked', e.watchlists_checked.length > 0 ? e.watchlists_checked.join(', ') : '—'],
         ['enforcement_source', e.enforcement_source ?? '—'],
@@ -215,11 +230,12 @@ function ExportPanel({
 export function AuditAccesses() {
   const intl = useIntl();
   const runtime = useRuntime();
+  const tenantZone = useTenant().settings.timeZone;
   const roles = useSelector(runtime.session, (s) => s.context.session?.roles ?? []);
   const mine = !hasRole({ roles }, 'post_audit_accesses_all');
   // The first page and the first export share one instant: the default range ends when the screen opened.
   const [initial] = useState(() => new Date());
-  const [logic] = useState(() => auditListLogic(runtime, () => initial));
+  const [logic] = useState(() => auditListLogic(runtime, tenantZone, () => initial));
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const [facilitiesLogic] = useState(() => auditFacilitiesLogic(runtime, mine));
   const facilitiesActor = useActorRef(facilitiesLogic);
@@ -228,7 +244,7 @@ export function AuditAccesses() {
     s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
-  const applied = decodeAuditFilter(context.filter, initial);
+  const applied = decodeAuditFilter(context.filter, initial, tenantZone);
   const accesses = context.items as AuditAccess[];
   const pages = totalPages(context);
   const [selected, setSelected] = useState<AuditAccess | null>(null);
@@ -238,14 +254,15 @@ export function AuditAccesses() {
     list.send({
       type: 'filter.change',
       filter: encodeAuditFilter(
-        auditFilterAt(next.preset, new Date(), {
+        auditFilterAt(next.preset, new Date(), tenantZone, {
           ...(next.facility_id ? { facility_id: next.facility_id } : {}),
           ...(next.result ? { result: next.result } : {}),
         }),
       ),
     });
   };
-  const lowerBound = context.totalItems >= COUNT_LIMIT;
+  // The server counts up to 10,000 matches; beyond, its total is a lower bound and the list says "more than".
+  const lowerBound = context.totalIsLowerBound;
 
   return (
     <section data-screen="AuditAccesses" className="mx-auto max-w-4xl">
@@ -266,6 +283,7 @@ export function AuditAccesses() {
         presets={AUDIT_PRESETS}
         messagePrefix="audit.preset."
         applied={applied.preset}
+        timeZone={tenantZone}
         onPick={(preset) => apply({ preset })}
       />
 
@@ -328,7 +346,7 @@ export function AuditAccesses() {
           <p className="mb-2 text-sm text-slate-700" data-testid="audit-lower-bound">
             <FormattedMessage
               id="audit.atLeast"
-              values={{ total: <FormattedNumber value={COUNT_LIMIT} /> }}
+              values={{ total: <FormattedNumber value={context.totalItems} /> }}
             />
           </p>
         )}
@@ -351,13 +369,20 @@ export function AuditAccesses() {
                   <Who access={access} />
                 </p>
                 <p className="text-sm text-slate-700">
-                  {dateTime(access.created_at)} · {access.facility.alias}
+                  {dateTimeIn(access.created_at, access.facility.timezone ?? tenantZone)} ·{' '}
+                  {access.facility.alias}
                 </p>
                 <p className="text-sm text-slate-700">
                   {intl.formatMessage({
                     id: `audit.reason.${access.reason}`,
                     defaultMessage: access.reason,
                   })}
+                  {access.enforcement_source_url && (
+                    <>
+                      {' · '}
+                      <EnforcementLink url={access.enforcement_source_url} />
+                    </>
+                  )}
                 </p>
               </div>
               <div className="flex items-center gap-2">
@@ -369,7 +394,7 @@ export function AuditAccesses() {
                   data-testid="audit-open"
                   aria-label={intl.formatMessage(
                     { id: 'audit.detail.open' },
-                    { when: dateTime(access.created_at) },
+                    { when: dateTimeIn(access.created_at, access.facility.timezone ?? tenantZone) },
                   )}
                 >
                   <FormattedMessage id="audit.detail" />
@@ -385,6 +410,8 @@ export function AuditAccesses() {
           total={context.totalItems}
           pageIndex={context.pageIndex}
           pages={pages}
+          totalIsLowerBound={lowerBound}
+          hasNext={hasNextPage(context)}
           onPrevious={() => list.send({ type: 'page.previous' })}
           onNext={() => list.send({ type: 'page.next' })}
         />
@@ -396,14 +423,15 @@ export function AuditAccesses() {
             heading={<FormattedMessage id="audit.detail.title" />}
             description={
               <>
-                {dateTime(selected.created_at)} · {selected.facility.alias}
+                {dateTimeIn(selected.created_at, selected.facility.timezone ?? tenantZone)} ·{' '}
+                {selected.facility.alias}
               </>
             }
             // The whole dialog scrolls on a small phone (its Close button inside keeps it reachable by keyboard).
             className="max-h-[90vh] max-w-lg overflow-y-auto"
             data-testid="audit-detail"
           >
-            <AccessDetail access={selected} />
+            <AccessDetail access={selected} tenantZone={tenantZone} />
             <DialogClose asChild>
               <Button variant="secondary" data-testid="audit-detail-close">
                 <FormattedMessage id="audit.detail.close" />

@@ -1,35 +1,73 @@
 import { useSelector } from '@xstate/react';
-import { FormattedMessage, FormattedNumber } from 'react-intl';
+import { useState } from 'react';
+import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { useParams } from 'wouter';
 import { watchlistUploadOf } from '../../actors/watchlists';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { formatDateTime } from '../../domain/dates';
-import { useRuntime } from '../../runtime/context';
+import { Spinner } from '../../components/ui/spinner';
+import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../domain/visits';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMirror } from '../../runtime/screen-mirror';
 import { errorCodeOf, uploadParamsOf } from './upload-watchlist';
 
 /**
  * UploadWatchlistResult (spec §2 upload-watchlist-result, success true or false; §8 the watchlist error page): what
- * was stored (legal domain, rows, version) or why nothing was. Without an upload behind it (a reload) the machine
- * is back at the form, and so is the screen.
+ * was stored (legal domain, rows, version) or why nothing was. The route carries the upload's id: opened by a
+ * reload, a bookmark or the audit's enforcement source link, the machine reads that upload back from the server.
+ * Without an id (no answer from the server) a reload goes back to the form.
  */
+/** When the version was stored, in the tenant's timezone (named when the browser is in another). */
+function TimeInZone({ iso, timeZone }: { iso: string; timeZone: string }) {
+  const zone = zoneOrUtc(timeZone);
+  const shown = displayDateTimeIn(new Date(iso), zone);
+  return (
+    <span data-testid="watchlist-result-time">
+      {shown}
+      {zone !== browserTimeZone() && <span className="whitespace-nowrap"> ({zone})</span>}
+    </span>
+  );
+}
+
 export function UploadWatchlistResult() {
+  const intl = useIntl();
+  const { settings } = useTenant();
   const runtime = useRuntime();
   const actor = watchlistUploadOf(runtime);
+  const { id } = useParams<{ id?: string }>();
+  // The URL becomes an event before the mirror reads the machine, so a reload does not bounce to the form first;
+  // the machine ignores the id it already shows.
+  useState(() => {
+    if (id) actor.send({ type: 'result.opened', id });
+    return id;
+  });
   useScreenMirror(actor, uploadParamsOf);
+  const opening = useSelector(actor, (s) => s.matches('opening'));
+  const canUpload = useSelector(
+    runtime.session,
+    (s) => s.context.session?.roles.includes('post_watchlists') ?? false,
+  );
   const stored = useSelector(actor, (s) => (s.matches('stored') ? s.context.stored : null));
   const failed = useSelector(actor, (s) =>
     s.matches('failed') ? (errorCodeOf(s) ?? 'upload_failed') : null,
   );
   const refusal = useSelector(actor, (s) => s.context.refusal);
-  const file = useSelector(actor, (s) => s.context.file);
-  const domain = useSelector(actor, (s) => s.context.domain);
+  const domain = useSelector(actor, (s) => s.context.domain ?? s.context.refusal?.domain ?? null);
+  const fileName = useSelector(
+    actor,
+    (s) => s.context.file?.name ?? s.context.stored?.file_name ?? s.context.refusal?.fileName ?? '',
+  );
 
   return (
     <section data-screen="UploadWatchlistResult" className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id="screen.UploadWatchlistResult" />
       </h1>
+      {opening && (
+        <div className="mt-6">
+          <Spinner label={intl.formatMessage({ id: 'watchlist.result.opening' })} />
+        </div>
+      )}
       {stored && (
         <Card
           className="mt-6 border-emerald-300 bg-emerald-50 text-emerald-950"
@@ -54,16 +92,22 @@ export function UploadWatchlistResult() {
               <FormattedMessage id="watchlist.result.version" />
             </dt>
             <dd className="break-all">
-              {formatDateTime(new Date(stored.created_at))} ·{' '}
+              <TimeInZone iso={stored.created_at} timeZone={settings.timeZone} /> ·{' '}
               <span className="font-mono text-xs">{stored.watchlist_id}</span>
             </dd>
             <dt>
               <FormattedMessage id="watchlist.file" />
             </dt>
-            <dd className="break-all">{file?.name}</dd>
+            <dd className="break-all" data-testid="watchlist-result-file">
+              {fileName}
+            </dd>
           </dl>
-          <p className="mt-3 text-sm">
-            <FormattedMessage id="watchlist.result.replaced" />
+          <p className="mt-3 text-sm" data-testid="watchlist-result-current">
+            {stored.current === false ? (
+              <FormattedMessage id="watchlist.result.notCurrent" />
+            ) : (
+              <FormattedMessage id="watchlist.result.replaced" />
+            )}
           </p>
         </Card>
       )}
@@ -81,19 +125,21 @@ export function UploadWatchlistResult() {
           <p className="mt-2">
             <FormattedMessage
               id={`watchlist.failed.${failed}`}
-              values={{ domain: domain ?? '', name: file?.name ?? '' }}
+              values={{ domain: domain ?? '', name: fileName }}
             />
           </p>
           {refusal?.detail && <p className="mt-2 text-sm">{refusal.detail}</p>}
         </Card>
       )}
-      <Button
-        className="mt-6"
-        onClick={() => actor.send({ type: 'upload.again' })}
-        data-testid="watchlist-again"
-      >
-        <FormattedMessage id="watchlist.again" />
-      </Button>
+      {canUpload && !opening && (
+        <Button
+          className="mt-6"
+          onClick={() => actor.send({ type: 'upload.again' })}
+          data-testid="watchlist-again"
+        >
+          <FormattedMessage id="watchlist.again" />
+        </Button>
+      )}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { type ChangeEvent, useState } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { SnapshotFrom } from 'xstate';
-import type { watchlistUploadMachine } from '../../../machines/watchlist-upload.machine';
+import { shownUploadId, type watchlistUploadMachine } from '../../../machines/watchlist-upload.machine';
 import { watchlistUploadOf } from '../../actors/watchlists';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -14,7 +14,10 @@ import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
 type UploadSnapshot = SnapshotFrom<typeof watchlistUploadMachine>;
 
 /** The result screen's route carries success true or false (spec §2 upload-watchlist-result). */
-export const uploadParamsOf = (snapshot: UploadSnapshot) => ({ success: screenMeta(snapshot)?.success });
+export const uploadParamsOf = (snapshot: UploadSnapshot) => ({
+  success: screenMeta(snapshot)?.success,
+  id: shownUploadId(snapshot.context),
+});
 
 export const errorCodeOf = (snapshot: UploadSnapshot): string | undefined =>
   Object.values(snapshot.getMeta() as Record<string, { errorCode?: string } | undefined>).find(

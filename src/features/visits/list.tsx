@@ -18,7 +18,7 @@ import {
   VISIT_PRESETS,
   type VisitFilter,
 } from '../../domain/visits';
-import { useRuntime } from '../../runtime/context';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
@@ -73,7 +73,8 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
   const runtime = useRuntime();
   const session = useSession();
   const reception = isReceptionist(session) && screen === 'VisitList';
-  const [logic] = useState(() => visitListLogic(runtime));
+  const { settings } = useTenant();
+  const [logic] = useState(() => visitListLogic(runtime, settings.timeZone));
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const state = useSelector(list, (s) =>
     s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
@@ -113,6 +114,7 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
         presets={VISIT_PRESETS}
         messagePrefix="visits.preset."
         applied={applied.preset}
+        timeZone={settings.timeZone}
         onPick={(preset) => apply({ preset })}
       />
 
