@@ -6,6 +6,7 @@ import { Route, Router, Switch, useLocation } from 'wouter';
 import { menuItems, passesGuard } from '../auth/access';
 import { Spinner } from '../components/ui/spinner';
 import { type Layout, pathFor, type ScreenName, screenNames, screens } from '../domain/screens';
+import { tenantTitle } from '../domain/tenant-title';
 import { ChunkTimeoutScreen } from '../features/public/chunk-timeout';
 import { TenantErrorScreen } from '../features/public/tenant-error';
 import { useRuntime, useTenant } from '../runtime/context';
@@ -154,9 +155,16 @@ export function App() {
   );
   const locale = useSelector(app, (s) => s.context.locale);
   const messages = useSelector(app, (s) => s.context.messages);
+  const title = useSelector(app, (s) =>
+    s.context.tenant ? tenantTitle(s.context.tenant.settings, s.context.locale) : null,
+  );
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
+  // The tenant's title follows the language (issue 15: `titles` in the tenant settings).
+  useEffect(() => {
+    if (title) document.title = title;
+  }, [title]);
   if (phase === 'booting') {
     return (
       <div className="flex min-h-dvh items-center justify-center">

@@ -23,6 +23,7 @@ const slug = matching(/^[a-z0-9-]+$/);
 const tenantSettings = object({
   tenant: slug,
   title: nonEmpty,
+  'titles?': object({ 'es?': nonEmpty, 'en?': nonEmpty, 'eu?': nonEmpty }),
   domain: nonEmpty,
   assetsUrl: matching(/^\/[A-Za-z0-9/_-]*$/),
   theme: object({
