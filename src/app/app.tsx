@@ -10,13 +10,14 @@ import { tenantTitle } from '../domain/tenant-title';
 import { ChunkTimeoutScreen } from '../features/public/chunk-timeout';
 import { TenantErrorScreen } from '../features/public/tenant-error';
 import { useRuntime, useTenant } from '../runtime/context';
-import { AppHeader, OnboardingHeader } from './layout/header';
+import { ScreenFrame } from './layout/frame';
 import { LoadingBar } from './layout/loading-bar';
 import type { MenuEntry } from './layout/menu-entry';
 import { Toaster } from './layout/toaster';
 import { ChunkLoadTimeout } from './lazy-screen';
 import { screenComponents } from './routes';
 import { isPublicPath } from './runtime';
+import { ReleaseShell } from './shell-release';
 
 /** The header menu of whoever is signed in (spec §2), home first. */
 function useMenu(): MenuEntry[] {
@@ -70,7 +71,14 @@ class ChunkBoundary extends Component<{ children: ReactNode }, { timedOut: boole
     throw error;
   }
   override render() {
-    return this.state.timedOut ? <ChunkTimeoutScreen /> : this.props.children;
+    return this.state.timedOut ? (
+      <>
+        <ChunkTimeoutScreen />
+        <ReleaseShell />
+      </>
+    ) : (
+      this.props.children
+    );
   }
 }
 
@@ -93,30 +101,17 @@ function Framed({
 }) {
   const menu = useMenu();
   const onLogout = useLogout();
-  const body = (
-    <ChunkBoundary>
-      <Suspense fallback={<ScreenFallback />}>
-        <Guarded screen={name}>
-          <Screen />
-        </Guarded>
-      </Suspense>
-    </ChunkBoundary>
-  );
-  if (layout === 'bare') return body;
   return (
-    <>
-      {layout === 'app' ? (
-        <AppHeader menu={menu} onLogout={onLogout} />
-      ) : (
-        <OnboardingHeader onLogout={onLogout} />
-      )}
-      <main
-        id="main"
-        className={layout === 'app' ? 'mx-auto max-w-5xl px-4 py-6' : 'mx-auto max-w-xl px-4 py-6'}
-      >
-        {body}
-      </main>
-    </>
+    <ScreenFrame layout={layout} menu={menu} onLogout={onLogout}>
+      <ChunkBoundary>
+        <Suspense fallback={<ScreenFallback />}>
+          <Guarded screen={name}>
+            <Screen />
+            <ReleaseShell />
+          </Guarded>
+        </Suspense>
+      </ChunkBoundary>
+    </ScreenFrame>
   );
 }
 
@@ -180,7 +175,14 @@ export function App() {
       messages={messages as Record<string, MessageFormatElement[]>}
     >
       <LoadingBar />
-      {phase === 'failed' ? <TenantErrorScreen /> : <Screens />}
+      {phase === 'failed' ? (
+        <>
+          <TenantErrorScreen />
+          <ReleaseShell />
+        </>
+      ) : (
+        <Screens />
+      )}
       <Toaster />
     </IntlProvider>
   );

@@ -46,7 +46,7 @@ test.describe('languages', () => {
       await route.fulfill({ json: { ...settings, locales: ['en'] } });
     });
     await page.goto('/');
-    await expect(page.getByTestId('welcome-title')).toHaveText('Welcome to Portal de identidad');
+    await expect(page.getByTestId('welcome-title')).toHaveText('Welcome to Identity portal');
     await expect(page.getByTestId('language-menu')).toHaveCount(0);
   });
 
@@ -55,10 +55,11 @@ test.describe('languages', () => {
     const menu = page.getByTestId('language-menu');
     await expect(menu.locator('option')).toHaveText(['Español', 'English', 'Euskara']);
     await menu.selectOption('eu');
-    await expect(page.getByTestId('welcome-title')).toHaveText('Ongi etorri Portal de identidad atarira');
+    await expect(page.getByTestId('welcome-title')).toHaveText('Ongi etorri Nortasun ataria webgunera');
+    await expect(page).toHaveTitle('Nortasun ataria');
     await expect(page.locator('html')).toHaveAttribute('lang', 'eu');
     await page.reload();
-    await expect(page.getByTestId('welcome-title')).toHaveText('Ongi etorri Portal de identidad atarira');
+    await expect(page.getByTestId('welcome-title')).toHaveText('Ongi etorri Nortasun ataria webgunera');
     await expect(page.getByTestId('language-menu')).toHaveValue('eu');
   });
 

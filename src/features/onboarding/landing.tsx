@@ -10,7 +10,7 @@ import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { isEmail } from '../../domain/email';
 import { useRuntime, useTenant } from '../../runtime/context';
-import landingImage from './landing.svg';
+import { LANDING_IMAGE } from './landing-image';
 
 // Landing, a signed-in first screen, is a chunk of its own (issue 15): the other steps' code (Markdown, the
 // privacy checks) loads when the person reaches them. Landing draws nothing of the enrolment machine in its
@@ -137,7 +137,7 @@ function LandingCard({
   const offersExisting = (settings.registerTypes ?? []).includes('AssistedExistingUsers');
   const image = settings.customImages.landing
     ? `${settings.assetsUrl}/${settings.customImages.landing}`
-    : landingImage;
+    : LANDING_IMAGE;
   // Spec §3: the tenant may close self-registration (userRegisterEnabled) or the assisted entry
   // (assistantRegisterEnabled); the server refuses them too.
   const open = assisted ? settings.assistantRegisterEnabled : settings.userRegisterEnabled;
