@@ -447,6 +447,7 @@ async function main() {
     );
     for (const s of lighthouse.screens) {
       if (s.failedAudits.length > 0) console.log(`${s.screen}: failed audits: ${s.failedAudits.join(', ')}`);
+      console.log(`${s.screen}: largest contentful paint: ${[...new Set(s.lcpElements)].join(' | ')}`);
     }
   }
   results.over = over;
