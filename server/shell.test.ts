@@ -17,6 +17,7 @@ const INDEX = `<!doctype html>
     <meta name="theme-color" content="#0D55FF" />
     <title>Portal</title>
     <script type="module" crossorigin src="/assets/index-abc.js"></script>
+    <link rel="stylesheet" crossorigin href="/assets/index-abc.css">
   </head>
   <body>
     <div id="root"></div>
@@ -30,6 +31,8 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'shell-'));
   mkdirSync(join(dir, 'dist'));
   writeFileSync(join(dir, 'dist', 'index.html'), INDEX);
+  mkdirSync(join(dir, 'dist', 'assets'));
+  writeFileSync(join(dir, 'dist', 'assets', 'index-abc.css'), '.h-9{height:2.25rem}');
   cpSync('public/tenants', join(dir, 'public', 'tenants'), { recursive: true });
   const basque = join(dir, 'public', 'tenants', 'basque');
   cpSync(join(dir, 'public', 'tenants', 'gambling'), basque, { recursive: true });
@@ -73,6 +76,9 @@ describe('the first paint in the HTML', () => {
     expect(gambling).toContain('<title>Portal de identidad</title>');
     expect(gambling).toContain(`<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>`);
     expect(gambling).toContain('<script type="module" crossorigin src="/assets/index-abc.js">');
+    // The stylesheet comes inside the page: no round trip before the first paint.
+    expect(gambling).toContain('<style>.h-9{height:2.25rem}</style>');
+    expect(gambling).not.toContain('index-abc.css');
 
     const demo = await (await get('/', 'demo.localhost:8080', { 'Accept-Language': 'en' })).text();
     // Spanish first whenever the tenant offers it (src/i18n/locale.ts), as the app decides with nothing stored.
@@ -140,6 +146,16 @@ describe('the first paint in the HTML', () => {
       brandColor: '#0D55FF',
     } as const;
     expect(composeShellPage('<div id="root" class="x"></div>', page)).toBeUndefined();
+    // A sheet with a relative url() stays a link (it would resolve against the page).
+    const linked = '<link rel="stylesheet" href="/assets/a.css"><div id="root"></div>';
+    const relative = new Map([['/assets/a.css', '.x{background:url(bg.png)}']]);
+    expect(composeShellPage(linked, page, relative)).toContain(
+      '<link rel="stylesheet" href="/assets/a.css">',
+    );
+    const absolute = new Map([['/assets/a.css', '.x{background:url(/assets/bg.png)}']]);
+    expect(composeShellPage(linked, page, absolute)).toContain(
+      '<style>.x{background:url(/assets/bg.png)}</style>',
+    );
   });
 
   it('allows its one inline script by hash in the CSP, not by unsafe-inline', () => {

@@ -43,13 +43,25 @@ export function withoutIds(markup: string): string {
 export function composeShellPage(
   indexHtml: string,
   page: { markup: string; locale: LocaleCode; screen: ShellScreen; title: string; brandColor: string },
+  /** The build's stylesheet, by its path in index.html: inlined, one round trip fewer before the first paint. */
+  stylesheets: ReadonlyMap<string, string> = new Map(),
 ): string | undefined {
   const root = '<div id="root"></div>';
   if (!indexHtml.includes(root)) return undefined;
   const theme = themeFromBrandColour(page.brandColor);
   // The brand colour as the app sets it (src/tenant/theme.ts applyTheme), so the paint has the tenant's colours.
   const style = `--brand:${theme.brand};--brand-fg:${theme.brandFg};--brand-soft:${theme.brandSoft};--brand-strong:${theme.brandStrong}`;
-  return indexHtml
+  let html = indexHtml;
+  for (const [href, css] of stylesheets) {
+    const link = new RegExp(
+      `<link rel="stylesheet"[^>]*href="${href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`,
+    );
+    // A relative url() would resolve against the page instead of /assets/: such a sheet stays a link.
+    const relativeUrl = /url\(\s*(?!['"]?(?:data:|\/|https?:))/.test(css);
+    if (!css.includes('</style') && !relativeUrl && link.test(html))
+      html = html.replace(link, () => `<style>${css}</style>`);
+  }
+  return html
     .replace(/<html lang="[a-z]+"/, `<html lang="${page.locale}" style="${style}"`)
     .replace(/<meta name="theme-color" content="[^"]*"/, `<meta name="theme-color" content="${theme.brand}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(page.title)}</title>`)
@@ -113,7 +125,17 @@ export function shellPages({
     const overridesPath = join(tenantDir, 'locales', `${locale}.json`);
     const messagesPath = new URL(`${locale}.json`, MESSAGES_DIR);
     const key = `${tenant}\0${screen}\0${locale}`;
-    const version = versionOf([indexPath, settingsPath, overridesPath, messagesPath]);
+    const indexHtml = readFileSync(indexPath, 'utf8');
+    const stylesheetPaths = [
+      ...indexHtml.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[\w.-]+\.css)"/g),
+    ].map((m) => m[1] ?? '');
+    const version = versionOf([
+      indexPath,
+      settingsPath,
+      overridesPath,
+      messagesPath,
+      ...stylesheetPaths.map((path) => join(distDir, path)),
+    ]);
     const kept = pages.get(key);
     if (kept && kept.version === version) return kept;
     let overrides: Record<string, string> = {};
@@ -123,13 +145,20 @@ export function shellPages({
       // No overrides for this language.
     }
     const messages = { ...(readJson(messagesPath.pathname) as Record<string, string>), ...overrides };
-    const html = composeShellPage(readFileSync(indexPath, 'utf8'), {
-      markup: renderShell({ tenant, settings, locale, messages, screen }),
-      locale,
-      screen,
-      title: tenantTitle(settings, locale),
-      brandColor: settings.theme.brandColor,
-    });
+    const stylesheets = new Map(
+      stylesheetPaths.map((path) => [`/${path}`, readFileSync(join(distDir, path), 'utf8')] as const),
+    );
+    const html = composeShellPage(
+      indexHtml,
+      {
+        markup: renderShell({ tenant, settings, locale, messages, screen }),
+        locale,
+        screen,
+        title: tenantTitle(settings, locale),
+        brandColor: settings.theme.brandColor,
+      },
+      stylesheets,
+    );
     if (!html) return null;
     const identity = new TextEncoder().encode(html);
     const bodies = new Map<Coding | 'identity', Uint8Array>([['identity', identity]]);
