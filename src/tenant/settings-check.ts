@@ -68,7 +68,7 @@ const tenantSettings = object({
   extendedInterdictionForm: boolean,
   credentialTypesWhitelist: arrayOf(oneOf('qr', 'passport', 'id_card', 'biometric_qr', 'embedding')),
   identityProvider: object({ realm: slug, clientId: nonEmpty, 'broker?': matching(/^[\w.-]+$/) }),
-  postEnrolmentAction: oneOf('home', 'showQr', 'accreditations'),
+  postEnrolmentAction: oneOf('home', 'showQr', 'accreditations', 'landing'),
   onboardingSteps: boolean,
   showNextSteps: boolean,
   askFieldForDelete: oneOf('id_number', 'none'),
