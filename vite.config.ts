@@ -89,9 +89,11 @@ const intlWithoutLocaleDataCheck: Plugin = {
   },
 };
 
-// Landing's small shared modules (fields, dates, email, API errors, know-more, the screen mirror).
+// Landing's small shared modules (fields, dates, email, API errors, know-more, the screen mirror, where an
+// enrolment is kept). Some of them are the enrolment frame's, which Landing no longer loads (issue 15), but without
+// them here the bundler splits the shared React, xstate and react-intl code into more files for every screen.
 const FIRST_SCREEN_SHARED =
-  /\/src\/(components\/ui\/field|components\/know-more-link|domain\/dates|domain\/email|api\/errors|runtime\/screen-mirror)\.tsx?$/;
+  /\/src\/(components\/ui\/field|components\/know-more-link|domain\/email|runtime\/screen-mirror|actors\/enrolment-storage)\.tsx?$/;
 
 export default defineConfig({
   plugins: [

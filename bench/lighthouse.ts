@@ -37,6 +37,24 @@ export interface LighthouseScreen {
   runs: LighthouseFigures[];
   /** Audits of the accessibility and best-practices categories that did not pass, in any run. */
   failedAudits: string[];
+  /** The element Lighthouse took as largest contentful paint, in each run (its selector and markup). */
+  lcpElements: string[];
+}
+
+/** The node the largest-contentful-paint-element audit names (selector and the start of its markup). */
+function lcpElementOf(lhr: Result): string {
+  let found = '';
+  const visit = (value: unknown) => {
+    if (found || typeof value !== 'object' || value === null) return;
+    const node = value as { type?: string; selector?: string; snippet?: string };
+    if (node.type === 'node' && node.snippet) {
+      found = `${node.selector ?? ''} ${node.snippet.slice(0, 100)}`;
+      return;
+    }
+    for (const child of Object.values(value)) visit(child);
+  };
+  visit(lhr.audits['largest-contentful-paint-element']?.details);
+  return found || '(none)';
 }
 
 export interface LighthouseBudget {
@@ -185,6 +203,7 @@ function failedAuditsOf(lhr: Result): string[] {
 async function measure(screen: string, url: string, flags: Flags): Promise<LighthouseScreen> {
   const runs: LighthouseFigures[] = [];
   const failed = new Set<string>();
+  const lcpElements: string[] = [];
   // A run Lighthouse itself could not record (a busy machine can lose the trace: NO_NAVSTART, NO_FCP) is run
   // again, at most twice per screen; its figures would be no measurement at all.
   let retries = 2;
@@ -205,6 +224,7 @@ async function measure(screen: string, url: string, flags: Flags): Promise<Light
       throw new Error(`Lighthouse on ${url}: ${error.message}`);
     }
     runs.push(figuresOf(result.lhr));
+    lcpElements.push(lcpElementOf(result.lhr));
     for (const audit of failedAuditsOf(result.lhr)) failed.add(audit);
   }
   const pick = (key: keyof LighthouseFigures) => median(runs.map((r) => r[key]));
@@ -213,6 +233,7 @@ async function measure(screen: string, url: string, flags: Flags): Promise<Light
     url,
     runs,
     failedAudits: [...failed],
+    lcpElements,
     median: {
       performance: pick('performance'),
       lcpMs: pick('lcpMs'),

@@ -20,6 +20,7 @@ import { singlesRoutes } from './routes/singles';
 import { usersRoutes } from './routes/users';
 import { visitsRoutes } from './routes/visits';
 import { applySecurityHeaders, isSubresourceAsset } from './security-headers';
+import { shellPages } from './shell';
 import { staticFiles } from './static-files';
 
 export type App = Hono<AppEnv>;
@@ -39,7 +40,14 @@ export function createApp(given: AppDeps): App {
   if (deps.config.serveSpa) {
     // Before the files: dist/favicon.svg is the build's copy in the default colour, this one the tenant's.
     app.route('/', faviconRoutes(deps.config.publicDir, deps.tenants));
-    app.use(staticFiles({ distDir: deps.config.distDir, publicDir: deps.config.publicDir }));
+    const { distDir, publicDir } = deps.config;
+    app.use(
+      staticFiles({
+        distDir,
+        publicDir,
+        shell: shellPages({ distDir, publicDir, knownTenants: deps.tenants }),
+      }),
+    );
   }
 
   app.route('/', healthRoutes(deps));

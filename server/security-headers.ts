@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { SHELL_SCRIPT_HASH } from './shell-script';
 
 // One source of truth: Hono middleware, the raw node listener and the identity provider all use this set.
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   // 'wasm-unsafe-eval' compiles WebAssembly only (no eval of scripts): reception's QR reader (zxing-wasm, served
   // from this origin) needs it where the browser has no BarcodeDetector.
-  "script-src 'self' 'wasm-unsafe-eval'",
+  // The hash: the one inline script, which keeps or drops the first paint of Welcome and Landing (server/shell.ts).
+  `script-src 'self' 'wasm-unsafe-eval' ${SHELL_SCRIPT_HASH}`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob: mediastream:",

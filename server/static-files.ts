@@ -14,6 +14,7 @@ import {
 import { contentTypeFor } from './content-types';
 import type { AppEnv } from './context';
 import { HttpProblem } from './problem';
+import type { ShellPages } from './shell';
 
 const NO_CACHE = 'no-cache';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -28,6 +29,8 @@ const NOT_BUILT =
 export interface StaticOptions {
   distDir: string;
   publicDir: string;
+  /** The first paint of Welcome and Landing in the HTML (server/shell.ts); plain index.html without it. */
+  shell?: ShellPages;
 }
 
 function safeDecode(part: string): string | undefined {
@@ -218,7 +221,7 @@ export function staticFiles(options: StaticOptions): MiddlewareHandler<AppEnv> {
     if (first === 'assets') throw new HttpProblem(404, 'No such file.', 'not_found');
 
     if (!wantsPage(c, segments)) return next();
-    return sendIndex(c, distDir);
+    return options.shell?.respond(c, pathname) ?? sendIndex(c, distDir);
   };
 }
 

@@ -135,6 +135,8 @@ export function text(lang: PageLanguage, key: TextKey): string {
 export interface TenantTheme {
   tenant: string;
   title: string;
+  /** The title per language (settings `titles`); a language without one uses `title`. */
+  titles: Partial<Record<PageLanguage, string>>;
   brandColor: string;
   logoUrl: string | null;
   locales: PageLanguage[];
@@ -161,6 +163,14 @@ export function readTheme(publicDir: string, tenant: string): TenantTheme {
   return {
     tenant,
     title: typeof raw.title === 'string' ? raw.title : tenant,
+    titles: Object.fromEntries(
+      Object.entries((raw.titles ?? {}) as Record<string, unknown>).filter(
+        (entry): entry is [PageLanguage, string] =>
+          (PAGE_LANGUAGES as readonly string[]).includes(entry[0]) &&
+          typeof entry[1] === 'string' &&
+          entry[1].length > 0,
+      ),
+    ),
     brandColor:
       typeof theme.brandColor === 'string' && HEX.test(theme.brandColor) ? theme.brandColor : '#0D55FF',
     logoUrl: logo ? `/tenants/${tenant}/${logo}` : null,
@@ -210,15 +220,16 @@ export function page({ theme, lang, title, body, languageHref, scripts = [] }: P
           )
           .join('')}</nav>`
       : '';
+  const name = theme.titles[lang] ?? theme.title;
   const logo = theme.logoUrl
-    ? `<img src="${esc(theme.logoUrl)}" alt="${esc(theme.title)}" height="40">`
-    : `<strong>${esc(theme.title)}</strong>`;
+    ? `<img src="${esc(theme.logoUrl)}" alt="${esc(name)}" height="40">`
+    : `<strong>${esc(name)}</strong>`;
   return `<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)} · ${esc(theme.title)}</title>
+<title>${esc(title)} · ${esc(name)}</title>
 <style>
 :root{--brand:${theme.brandColor}}
 *{box-sizing:border-box}

@@ -411,10 +411,11 @@ describe('GET /public/credentials/{userId}/sids/{sid} as PDF', () => {
       `update credentials set starts_at = '2026-03-10T08:05:00Z', ends_at = '2026-03-25T08:05:00Z' where sid = $1`,
       [who.sid],
     );
-    for (const res of [
-      await get(`${credentialPath(who)}?format=pdf&lang=en`, ownerOf(who)),
-      await get(credentialPath(who), ownerOf(who), { accept: 'application/pdf' }),
-    ]) {
+    for (const [res, title] of [
+      // The tenant's title in the PDF's language (settings `titles`).
+      [await get(`${credentialPath(who)}?format=pdf&lang=en`, ownerOf(who)), 'Identity portal'],
+      [await get(credentialPath(who), ownerOf(who), { accept: 'application/pdf' }), 'Portal de identidad'],
+    ] as const) {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/pdf');
       const bytes = new Uint8Array(await res.arrayBuffer());
@@ -425,7 +426,7 @@ describe('GET /public/credentials/{userId}/sids/{sid} as PDF', () => {
       expect(images).toContain('600x600');
       expect(images.some((size) => size.endsWith('x96'))).toBe(true);
       expect(text).toContain('Miren Zubia');
-      expect(text).toContain('Portal de identidad');
+      expect(text).toContain(title);
       // The person's location is Sala Las Palmas: Atlantic/Canary, UTC+0 in March.
       expect(text).toContain('10/03/2026 08:05');
       expect(text).toContain('25/03/2026 08:05');

@@ -123,6 +123,8 @@ function credentialJson(row: CredentialRow, now: Date) {
 
 interface TenantLook {
   title: string;
+  /** The title per language (settings `titles`, issue 15); a language without one uses `title`. */
+  titles: Partial<Record<string, string>>;
   logo: string;
 }
 
@@ -134,13 +136,26 @@ function tenantLookLoader(publicDir: string) {
     if (!entry) {
       entry = readFile(join(publicDir, 'tenants', tenant, 'settings.json'), 'utf8')
         .then((raw) => {
-          const settings = JSON.parse(raw) as { title?: unknown; theme?: { logo?: unknown } };
+          const settings = JSON.parse(raw) as {
+            title?: unknown;
+            titles?: unknown;
+            theme?: { logo?: unknown };
+          };
+          const titles =
+            typeof settings.titles === 'object' && settings.titles !== null
+              ? Object.fromEntries(
+                  Object.entries(settings.titles).filter(
+                    (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+                  ),
+                )
+              : {};
           return {
             title: typeof settings.title === 'string' ? settings.title : tenant,
+            titles,
             logo: typeof settings.theme?.logo === 'string' ? settings.theme.logo : 'logo.svg',
           };
         })
-        .catch(() => ({ title: tenant, logo: 'logo.svg' }));
+        .catch(() => ({ title: tenant, titles: {}, logo: 'logo.svg' }));
       cache.set(tenant, entry);
     }
     return entry;
@@ -330,10 +345,11 @@ export function credentialsRoutes(
         tenantLook(tenant),
         facilityOf(db, tenant, user.account_id),
       ]);
+      const locale = pdfLocaleOf(c.req.query('lang'), c.req.header('accept-language'));
       const pdf = await credentialPdf({
         publicDir: deps.config.publicDir,
         tenant,
-        title: look.title,
+        title: look.titles[locale] ?? look.title,
         logo: look.logo,
         name: `${user.first_name} ${user.last_name}`,
         qrPng: new Uint8Array(png),
@@ -341,7 +357,7 @@ export function credentialsRoutes(
         endsAt: row.ends_at,
         timeZone: facility.timezone,
         facility: facility.alias,
-        locale: pdfLocaleOf(c.req.query('lang'), c.req.header('accept-language')),
+        locale,
       });
       const disposition = c.req.query('download') === '1' ? 'attachment' : 'inline';
       return c.body(new Uint8Array(pdf), 200, {

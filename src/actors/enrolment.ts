@@ -22,6 +22,7 @@ import { checkBrowser, parseUserAgent } from '../domain/browser-check';
 import { postEnrolmentScreen } from '../domain/enrolment';
 import { pathFor, type ScreenName } from '../domain/screens';
 import type { Runtime } from '../runtime/context';
+import { enrolmentStorageKey } from './enrolment-storage';
 
 export type EnrolmentActor = ActorRefFrom<typeof enrolmentMachine>;
 
@@ -48,8 +49,7 @@ export interface EnrolmentRuntime {
 const onboardingCalls = () => import('../api/onboardings');
 const portrayalCalls = () => import('../api/portrayals');
 
-const STORAGE_PREFIX = 'portal.enrolment';
-const storageKey = (tenant: string, userId: string) => `${STORAGE_PREFIX}:${tenant}:${userId}`;
+const storageKey = enrolmentStorageKey;
 
 /** What the image upload problems of the server (spec §5) are called in the machine. */
 const IMAGE_CODES = new Set([

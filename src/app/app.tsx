@@ -6,16 +6,18 @@ import { Route, Router, Switch, useLocation } from 'wouter';
 import { menuItems, passesGuard } from '../auth/access';
 import { Spinner } from '../components/ui/spinner';
 import { type Layout, pathFor, type ScreenName, screenNames, screens } from '../domain/screens';
+import { tenantTitle } from '../domain/tenant-title';
 import { ChunkTimeoutScreen } from '../features/public/chunk-timeout';
 import { TenantErrorScreen } from '../features/public/tenant-error';
 import { useRuntime, useTenant } from '../runtime/context';
-import { AppHeader, OnboardingHeader } from './layout/header';
+import { ScreenFrame } from './layout/frame';
 import { LoadingBar } from './layout/loading-bar';
 import type { MenuEntry } from './layout/menu-entry';
 import { Toaster } from './layout/toaster';
 import { ChunkLoadTimeout } from './lazy-screen';
 import { screenComponents } from './routes';
 import { isPublicPath } from './runtime';
+import { ReleaseShell } from './shell-release';
 
 /** The header menu of whoever is signed in (spec §2), home first. */
 function useMenu(): MenuEntry[] {
@@ -69,7 +71,14 @@ class ChunkBoundary extends Component<{ children: ReactNode }, { timedOut: boole
     throw error;
   }
   override render() {
-    return this.state.timedOut ? <ChunkTimeoutScreen /> : this.props.children;
+    return this.state.timedOut ? (
+      <>
+        <ChunkTimeoutScreen />
+        <ReleaseShell />
+      </>
+    ) : (
+      this.props.children
+    );
   }
 }
 
@@ -92,30 +101,17 @@ function Framed({
 }) {
   const menu = useMenu();
   const onLogout = useLogout();
-  const body = (
-    <ChunkBoundary>
-      <Suspense fallback={<ScreenFallback />}>
-        <Guarded screen={name}>
-          <Screen />
-        </Guarded>
-      </Suspense>
-    </ChunkBoundary>
-  );
-  if (layout === 'bare') return body;
   return (
-    <>
-      {layout === 'app' ? (
-        <AppHeader menu={menu} onLogout={onLogout} />
-      ) : (
-        <OnboardingHeader onLogout={onLogout} />
-      )}
-      <main
-        id="main"
-        className={layout === 'app' ? 'mx-auto max-w-5xl px-4 py-6' : 'mx-auto max-w-xl px-4 py-6'}
-      >
-        {body}
-      </main>
-    </>
+    <ScreenFrame layout={layout} menu={menu} onLogout={onLogout}>
+      <ChunkBoundary>
+        <Suspense fallback={<ScreenFallback />}>
+          <Guarded screen={name}>
+            <Screen />
+            <ReleaseShell />
+          </Guarded>
+        </Suspense>
+      </ChunkBoundary>
+    </ScreenFrame>
   );
 }
 
@@ -154,9 +150,16 @@ export function App() {
   );
   const locale = useSelector(app, (s) => s.context.locale);
   const messages = useSelector(app, (s) => s.context.messages);
+  const title = useSelector(app, (s) =>
+    s.context.tenant ? tenantTitle(s.context.tenant.settings, s.context.locale) : null,
+  );
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
+  // The tenant's title follows the language (issue 15: `titles` in the tenant settings).
+  useEffect(() => {
+    if (title) document.title = title;
+  }, [title]);
   if (phase === 'booting') {
     return (
       <div className="flex min-h-dvh items-center justify-center">
@@ -172,7 +175,14 @@ export function App() {
       messages={messages as Record<string, MessageFormatElement[]>}
     >
       <LoadingBar />
-      {phase === 'failed' ? <TenantErrorScreen /> : <Screens />}
+      {phase === 'failed' ? (
+        <>
+          <TenantErrorScreen />
+          <ReleaseShell />
+        </>
+      ) : (
+        <Screens />
+      )}
       <Toaster />
     </IntlProvider>
   );

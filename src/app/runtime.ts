@@ -11,6 +11,7 @@ import { renewAt } from '../auth/renewal';
 import { readStoredUser } from '../auth/token';
 import { toSafeSameOriginPath } from '../domain/safe-link';
 import { pathFor, screenAt, screens } from '../domain/screens';
+import { tenantTitle } from '../domain/tenant-title';
 import { loadCatalogue } from '../i18n/catalogue';
 import { LOCALES, readStoredLocale, resolveLocale, storeLocale } from '../i18n/locale';
 import type { Inspect, Navigate, Runtime } from '../runtime/context';
@@ -62,7 +63,7 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
           const settings = context.tenant?.settings;
           if (!settings) return;
           applyTheme(themeFromBrandColour(settings.theme.brandColor));
-          document.title = settings.title;
+          document.title = tenantTitle(settings, context.locale);
         },
         persistLocale: ({ context }) => {
           storeLocale(context.locale);

@@ -117,6 +117,18 @@ describe('settings check', () => {
     }
   });
 
+  it('agrees with the contract on every postEnrolmentAction and on titles per language', () => {
+    for (const postEnrolmentAction of ['home', 'showQr', 'accreditations', 'landing', 'elsewhere']) {
+      const raw = { ...shipped.gambling, postEnrolmentAction };
+      expect(handWritten('gambling', raw)).toEqual(contract('gambling', raw));
+    }
+    expect(handWritten('gambling', shipped.gambling)).toMatchObject({ ok: true });
+    for (const titles of [{ en: 'Identity portal' }, { en: '' }, { eu: 3 }, 'Portal', null, []]) {
+      const raw = { ...shipped.gambling, titles };
+      expect(handWritten('gambling', raw)).toEqual(contract('gambling', raw));
+    }
+  });
+
   it('agrees with the contract on every variant of the shipped settings', () => {
     for (const [tenant, raw] of Object.entries(shipped)) {
       fc.assert(

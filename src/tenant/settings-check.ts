@@ -2,6 +2,7 @@ import type { BrowserSettings, TenantSettings } from '../api/contract/settings';
 import {
   arrayOf,
   boolean,
+  type Check,
   integerAtLeastZero,
   matching,
   nonEmpty,
@@ -20,9 +21,22 @@ import { TenantLoadError } from './tenant-error';
 const localeCode = oneOf('es', 'en', 'eu');
 const slug = matching(/^[a-z0-9-]+$/);
 
+// The title per language: like the contract's arktype object of optional keys, any object (an array too) whose
+// es, en and eu, where present, are non-empty strings.
+const titles: Check = (v, path, p) => {
+  if (typeof v !== 'object' || v === null) {
+    object({})(v, path, p);
+    return;
+  }
+  for (const lang of ['es', 'en', 'eu']) {
+    if (lang in v) nonEmpty((v as Record<string, unknown>)[lang], `${path}.${lang}`, p);
+  }
+};
+
 const tenantSettings = object({
   tenant: slug,
   title: nonEmpty,
+  'titles?': titles,
   domain: nonEmpty,
   assetsUrl: matching(/^\/[A-Za-z0-9/_-]*$/),
   theme: object({
@@ -54,7 +68,7 @@ const tenantSettings = object({
   extendedInterdictionForm: boolean,
   credentialTypesWhitelist: arrayOf(oneOf('qr', 'passport', 'id_card', 'biometric_qr', 'embedding')),
   identityProvider: object({ realm: slug, clientId: nonEmpty, 'broker?': matching(/^[\w.-]+$/) }),
-  postEnrolmentAction: oneOf('home', 'showQr', 'accreditations'),
+  postEnrolmentAction: oneOf('home', 'showQr', 'accreditations', 'landing'),
   onboardingSteps: boolean,
   showNextSteps: boolean,
   askFieldForDelete: oneOf('id_number', 'none'),

@@ -46,7 +46,7 @@ test.describe('languages', () => {
       await route.fulfill({ json: { ...settings, locales: ['en'] } });
     });
     await page.goto('/');
-    await expect(page.getByTestId('welcome-title')).toHaveText('Welcome to Portal de identidad');
+    await expect(page.getByTestId('welcome-title')).toHaveText('Welcome to Identity portal');
     await expect(page.getByTestId('language-menu')).toHaveCount(0);
   });
 
@@ -55,10 +55,11 @@ test.describe('languages', () => {
     const menu = page.getByTestId('language-menu');
     await expect(menu.locator('option')).toHaveText(['Español', 'English', 'Euskara']);
     await menu.selectOption('eu');
-    await expect(page.getByTestId('welcome-title')).toHaveText('Ongi etorri Portal de identidad atarira');
+    await expect(page.getByTestId('welcome-title')).toHaveText('Ongi etorri Nortasun ataria webgunera');
+    await expect(page).toHaveTitle('Nortasun ataria');
     await expect(page.locator('html')).toHaveAttribute('lang', 'eu');
     await page.reload();
-    await expect(page.getByTestId('welcome-title')).toHaveText('Ongi etorri Portal de identidad atarira');
+    await expect(page.getByTestId('welcome-title')).toHaveText('Ongi etorri Nortasun ataria webgunera');
     await expect(page.getByTestId('language-menu')).toHaveValue('eu');
   });
 
@@ -71,6 +72,55 @@ test.describe('languages', () => {
 });
 
 test.describe('shell', () => {
+  test('signed in, the header keeps logo, language, log out and menu on one line at 412 and 360 px in es, en and eu', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.getByTestId('login').click();
+    await page.getByLabel(/^usuario/i).fill('newcomer');
+    await page.getByLabel(/^contraseña/i).fill('newcomer');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect(page.getByTestId('enrolment-start')).toBeVisible();
+    const names = { es: 'Cerrar sesión', en: 'Log out', eu: 'Saioa itxi' } as const;
+    for (const width of [412, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const lang of ['es', 'en', 'eu'] as const) {
+        await page.getByTestId('language-menu').selectOption(lang);
+        const logout = page.getByTestId('logout');
+        await expect(logout).toHaveAccessibleName(names[lang]);
+        const [out, menu, logo, header] = await Promise.all([
+          logout.boundingBox(),
+          page.getByTestId('menu-toggle').boundingBox(),
+          page.getByTestId('tenant-logo').boundingBox(),
+          page.locator('header').boundingBox(),
+        ]);
+        if (!out || !menu || !logo || !header) throw new Error('the header is not drawn');
+        // One line: log out no taller than a touch target, beside the menu, inside the screen; the header stays 64 px.
+        expect(out.height, `${lang} at ${width}`).toBeLessThanOrEqual(44);
+        expect(Math.abs(out.y + out.height / 2 - (menu.y + menu.height / 2))).toBeLessThan(1);
+        expect(menu.x + menu.width).toBeLessThanOrEqual(width);
+        expect(header.height).toBeLessThanOrEqual(65);
+        expect(logo.width).toBeGreaterThan(90);
+        // No visible text of the header wraps (the words of a sr-only label are not drawn).
+        const wrapped = await page.locator('header').evaluate((element) => {
+          const found: string[] = [];
+          const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const parent = node.parentElement;
+            const box = parent?.getBoundingClientRect();
+            if (!node.textContent?.trim() || !box || box.width <= 1 || box.height <= 1) continue;
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+            if (lines.size > 1) found.push(node.textContent);
+          }
+          return found;
+        });
+        expect(wrapped, `${lang} at ${width}`).toEqual([]);
+      }
+    }
+  });
+
   test('an unknown path lands on the root', async ({ page }) => {
     await page.goto('/no/such/place?x=1');
     await expect(page).toHaveURL(/\/$/);

@@ -22,8 +22,17 @@ export function AppHeader({ menu, onLogout }: HeaderProps) {
         <div className="ms-auto flex items-center gap-1">
           <LanguageMenu />
           {onLogout && (
-            <Button variant="secondary" size="sm" onClick={onLogout} data-testid="logout">
-              {intl.formatMessage({ id: 'header.logout' })}
+            // On a phone the words would not fit beside the logo and the language on one line (issue 15): the
+            // icon alone, its name read out; from `sm` up the icon and the words, never wrapped.
+            <Button
+              variant="secondary"
+              size="sm"
+              className="whitespace-nowrap max-sm:size-11 max-sm:px-0"
+              onClick={onLogout}
+              data-testid="logout"
+            >
+              <LogoutIcon />
+              <span className="max-sm:sr-only">{intl.formatMessage({ id: 'header.logout' })}</span>
             </Button>
           )}
           <MainMenu entries={menu} />

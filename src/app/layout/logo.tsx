@@ -1,5 +1,6 @@
 import { useIntl } from 'react-intl';
 import { Link } from 'wouter';
+import { tenantTitle } from '../../domain/tenant-title';
 import { useTenant } from '../../runtime/context';
 
 export function Logo() {
@@ -9,7 +10,7 @@ export function Logo() {
     <Link
       href="/"
       className="flex items-center rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand"
-      aria-label={intl.formatMessage({ id: 'header.home' }, { title: settings.title })}
+      aria-label={intl.formatMessage({ id: 'header.home' }, { title: tenantTitle(settings, intl.locale) })}
     >
       <img
         src={`${settings.assetsUrl}/${settings.theme.logo}`}

@@ -8,7 +8,7 @@ import { type EnrolmentActor, type EnrolmentRuntime, enrolmentRuntimeOf } from '
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { checkBrowser, parseUserAgent } from '../../domain/browser-check';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { type Runtime, useRuntime, useTenant } from '../../runtime/context';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
 
 export type EnrolmentSnapshot = SnapshotFrom<typeof enrolmentMachine>;
@@ -24,6 +24,10 @@ export function useEnrolment(): { enrolment: EnrolmentRuntime; actor: EnrolmentA
   const actor = useMemo(() => enrolment.actor(), [enrolment, userId]);
   return { enrolment, actor };
 }
+
+/** The signed-in person's enrolment actor outside React: Landing's Start, sent before this module had loaded. */
+export const enrolmentActorOf = (runtime: Runtime): EnrolmentActor | undefined =>
+  enrolmentRuntimeOf(runtime).actor();
 
 /** The meta of the screen the enrolment is on (screen, side, error codes). */
 export const metaOf = (snapshot: EnrolmentSnapshot): Record<string, string> => screenMeta(snapshot) ?? {};

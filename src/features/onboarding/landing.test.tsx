@@ -1,19 +1,19 @@
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { IntlProvider } from 'react-intl';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import catalogue from '../../i18n/messages/es.json';
 import { RuntimeProvider } from '../../runtime/context';
 import { Landing } from './landing';
-import { fakeRuntime } from './testing/fake-runtime';
+import { type FakeApi, fakeRuntime, storeEnrolment } from './testing/fake-runtime';
 
 // Landing honours the tenant's userRegisterEnabled (spec §3): closed, it says so and offers no start.
 
 const messages: Record<string, string> = catalogue;
 
-function renderLanding(userRegisterEnabled: boolean) {
-  const runtime = fakeRuntime({ signedIn: true });
+function renderLanding(userRegisterEnabled: boolean, api?: FakeApi) {
+  const runtime = fakeRuntime({ signedIn: true, api });
   const tenant = runtime.app.getSnapshot().context.tenant as { settings: Record<string, unknown> };
   tenant.settings = {
     ...tenant.settings,
@@ -23,7 +23,7 @@ function renderLanding(userRegisterEnabled: boolean) {
     userRegisterEnabled,
     assistantRegisterEnabled: true,
   };
-  const location = memoryLocation({ path: '/landing' });
+  const location = memoryLocation({ path: '/landing', record: true });
   render(
     <IntlProvider locale="es" messages={messages}>
       <RuntimeProvider runtime={runtime}>
@@ -33,7 +33,10 @@ function renderLanding(userRegisterEnabled: boolean) {
       </RuntimeProvider>
     </IntlProvider>,
   );
+  return location;
 }
+
+afterEach(() => localStorage.clear());
 
 describe('Landing and userRegisterEnabled', () => {
   it('offers the start while self-registration is open', async () => {
@@ -46,5 +49,33 @@ describe('Landing and userRegisterEnabled', () => {
     renderLanding(false);
     expect((await screen.findByTestId('register-closed')).textContent).toBe(messages['landing.selfClosed']);
     expect(screen.queryByTestId('enrolment-start')).toBeNull();
+  });
+});
+
+// Issue 15: Landing draws the machine's first state without loading it; the machine (and its frame) load when the
+// person presses Start, or at once when there is an enrolment to resume. The tests of this block run first, before
+// the frame's module has been loaded by any other test of this file.
+describe('Landing and the enrolment machine', () => {
+  it('draws notEnrolled before the machine has loaded, and Start starts the onboarding through it', async () => {
+    const post = vi.fn((_path: string) => new Promise<never>(() => {}));
+    renderLanding(true, { post });
+    const section = document.querySelector('[data-screen="Landing"]');
+    expect(section?.getAttribute('data-state')).toBe('"notEnrolled"');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(messages['landing.title']);
+    fireEvent.click(screen.getByTestId('enrolment-start'));
+    // The machine has heard Start: startingOnboarding, POST /internal/onboardings out, the button busy.
+    await waitFor(() =>
+      expect(document.querySelector('[data-screen="Landing"]')?.getAttribute('data-state')).toBe(
+        '"startingOnboarding"',
+      ),
+    );
+    await waitFor(() => expect(post).toHaveBeenCalledWith('/internal/onboardings', expect.anything()));
+    expect(screen.getByTestId('enrolment-start')).toBeDisabled();
+  });
+
+  it('resumes an enrolment kept in this browser: the machine names the step and the URL follows', async () => {
+    storeEnrolment({ onboarding: 'nextSteps' }, { onboardingId: 'o-1' });
+    const location = renderLanding(true);
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/next-steps'));
   });
 });

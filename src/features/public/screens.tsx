@@ -5,6 +5,7 @@ import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { toSafeSameOriginPath } from '../../domain/safe-link';
+import { tenantTitle } from '../../domain/tenant-title';
 import { useRuntime, useTenant } from '../../runtime/context';
 
 /**
@@ -27,7 +28,7 @@ export function Welcome() {
   return (
     <Card className="mx-auto max-w-xl text-center" data-screen="Welcome">
       <h1 className="text-3xl font-bold tracking-tight" data-testid="welcome-title">
-        <FormattedMessage id="welcome.title" values={{ title: settings.title }} />
+        <FormattedMessage id="welcome.title" values={{ title: tenantTitle(settings, intl.locale) }} />
       </h1>
       <p className="mt-4 text-lg text-slate-700">
         <FormattedMessage id="welcome.description" />

@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppEnv } from './context';
+import { CONTENT_SECURITY_POLICY } from './security-headers';
+import { composeShellPage, shellPages, shellScreenAt, withoutIds } from './shell';
+import { SHELL_SCRIPT, SHELL_SCRIPT_HASH } from './shell-script';
+
+// Issue 15: the first paint of Welcome and Landing in the HTML (server/shell.ts). A dist with index.html as Vite
+// writes it, the shipped tenants, and one more tenant without Spanish (where Accept-Language counts).
+const INDEX = `<!doctype html>
+<html lang="es">
+  <head>
+    <meta name="theme-color" content="#0D55FF" />
+    <title>Portal</title>
+    <script type="module" crossorigin src="/assets/index-abc.js"></script>
+    <link rel="stylesheet" crossorigin href="/assets/index-abc.css">
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`;
+
+let dir: string;
+let app: Hono<AppEnv>;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'shell-'));
+  mkdirSync(join(dir, 'dist'));
+  writeFileSync(join(dir, 'dist', 'index.html'), INDEX);
+  mkdirSync(join(dir, 'dist', 'assets'));
+  writeFileSync(join(dir, 'dist', 'assets', 'index-abc.css'), '.h-9{height:2.25rem}');
+  cpSync('public/tenants', join(dir, 'public', 'tenants'), { recursive: true });
+  const basque = join(dir, 'public', 'tenants', 'basque');
+  cpSync(join(dir, 'public', 'tenants', 'gambling'), basque, { recursive: true });
+  const settings = JSON.parse(readFileSync(join(basque, 'settings.json'), 'utf8'));
+  writeFileSync(
+    join(basque, 'settings.json'),
+    JSON.stringify({
+      ...settings,
+      tenant: 'basque',
+      locales: ['eu', 'en'],
+      theme: { ...settings.theme, brandColor: '#AA0000' },
+    }),
+  );
+  const shell = shellPages({
+    distDir: join(dir, 'dist'),
+    publicDir: join(dir, 'public'),
+    knownTenants: ['gambling', 'demo', 'basque'],
+  });
+  app = new Hono<AppEnv>();
+  app.get('*', (c) => shell.respond(c, new URL(c.req.url).pathname) ?? c.text('plain index', 200));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const get = (path: string, host: string, headers: Record<string, string> = {}) =>
+  app.request(`http://${host}${path}`, { headers: { host, ...headers } });
+
+describe('the first paint in the HTML', () => {
+  it('paints Welcome at / and Landing at /landing, nothing elsewhere', () => {
+    expect(shellScreenAt('/')).toBe('Welcome');
+    expect(shellScreenAt('/landing')).toBe('Landing');
+    expect(shellScreenAt('/profile')).toBeUndefined();
+    expect(shellScreenAt('/landing/x')).toBeUndefined();
+  });
+
+  it("answers / with the host tenant's Welcome in Spanish, its title, colour and text overrides", async () => {
+    const gambling = await (await get('/', 'localhost:8080')).text();
+    expect(gambling).toContain('<html lang="es" style="--brand:#0d55ff;');
+    expect(gambling).toContain('<div id="shell" inert data-screen="Welcome" data-locale="es">');
+    expect(gambling).toContain('Bienvenido a Portal de identidad');
+    expect(gambling).toContain('<title>Portal de identidad</title>');
+    expect(gambling).toContain(`<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>`);
+    expect(gambling).toContain('<script type="module" crossorigin src="/assets/index-abc.js">');
+    // The stylesheet comes inside the page: no round trip before the first paint.
+    expect(gambling).toContain('<style>.h-9{height:2.25rem}</style>');
+    expect(gambling).not.toContain('index-abc.css');
+
+    const demo = await (await get('/', 'demo.localhost:8080', { 'Accept-Language': 'en' })).text();
+    // Spanish first whenever the tenant offers it (src/i18n/locale.ts), as the app decides with nothing stored.
+    expect(demo).toContain('Bienvenido a Demo Access');
+    expect(demo).toContain('instalaciones de la demostración');
+    expect(demo).toContain('--brand:#0f7b5f');
+  });
+
+  it('takes Accept-Language for a tenant without Spanish, and the title in that language', async () => {
+    const en = await (await get('/', 'basque.localhost', { 'Accept-Language': 'en-GB,en;q=0.9' })).text();
+    expect(en).toContain('<html lang="en"');
+    expect(en).toContain('Welcome to Identity portal');
+    expect(en).toContain('<title>Identity portal</title>');
+    const eu = await (await get('/', 'basque.localhost', { 'Accept-Language': 'eu-ES' })).text();
+    expect(eu).toContain('Ongi etorri Nortasun ataria webgunera');
+    expect(eu).toContain('--brand:#aa0000');
+    // A language the tenant does not offer: English before the tenant's first (src/i18n/locale.ts).
+    const other = await (await get('/', 'basque.localhost', { 'Accept-Language': 'fr' })).text();
+    expect(other).toContain('<html lang="en"');
+  });
+
+  it('paints Landing for someone who enrols themselves', async () => {
+    const landing = await (await get('/landing', 'localhost')).text();
+    expect(landing).toContain('data-screen="Landing"');
+    expect(landing).toContain('data-state="&quot;notEnrolled&quot;"');
+    expect(landing).toContain('data:image/svg+xml,');
+  });
+
+  it('leaves an unknown tenant, an invalid host and other paths to the plain index.html', async () => {
+    expect(await (await get('/', 'nobody.localhost')).text()).toBe('plain index');
+    expect(await (await get('/', 'bad_label.example.com')).text()).toBe('plain index');
+    expect(await (await get('/visits', 'localhost')).text()).toBe('plain index');
+  });
+
+  it('sends Brotli or gzip with Vary and an ETag per coding, and 304 to a matching If-None-Match', async () => {
+    const br = await get('/', 'localhost', { 'Accept-Encoding': 'br, gzip' });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toBe('Accept-Encoding, Accept-Language');
+    expect(br.headers.get('cache-control')).toBe('no-cache');
+    const etag = br.headers.get('etag') ?? '';
+    expect(etag).toMatch(/-br"$/);
+    const gzip = await get('/', 'localhost', { 'Accept-Encoding': 'gzip' });
+    expect(gzip.headers.get('etag')).toBe(etag.replace(/-br"$/, '-gzip"'));
+    expect((await get('/', 'localhost', { 'Accept-Encoding': 'br', 'If-None-Match': etag })).status).toBe(
+      304,
+    );
+  });
+
+  it('makes the page again when a file it comes from changes', async () => {
+    const path = join(dir, 'public', 'tenants', 'demo', 'locales', 'es.json');
+    const overrides = JSON.parse(readFileSync(path, 'utf8'));
+    writeFileSync(path, JSON.stringify({ ...overrides, 'welcome.title': 'Hola de nuevo' }));
+    expect(await (await get('/', 'demo.localhost')).text()).toContain('Hola de nuevo');
+  });
+
+  it('keeps ids and test ids out of the paint, and needs the empty #root of index.html', () => {
+    expect(withoutIds('<label for="a">x</label><select id="a" data-testid="m"></select>')).toBe(
+      '<label>x</label><select></select>',
+    );
+    const page = {
+      markup: '<h1>x</h1>',
+      locale: 'en',
+      screen: 'Welcome',
+      title: 'T',
+      brandColor: '#0D55FF',
+    } as const;
+    expect(composeShellPage('<div id="root" class="x"></div>', page)).toBeUndefined();
+    // A sheet with a relative url() stays a link (it would resolve against the page).
+    const linked = '<link rel="stylesheet" href="/assets/a.css"><div id="root"></div>';
+    const relative = new Map([['/assets/a.css', '.x{background:url(bg.png)}']]);
+    expect(composeShellPage(linked, page, relative)).toContain(
+      '<link rel="stylesheet" href="/assets/a.css">',
+    );
+    const absolute = new Map([['/assets/a.css', '.x{background:url(/assets/bg.png)}']]);
+    expect(composeShellPage(linked, page, absolute)).toContain(
+      '<style>.x{background:url(/assets/bg.png)}</style>',
+    );
+  });
+
+  it('allows its one inline script by hash in the CSP, not by unsafe-inline', () => {
+    const hash = createHash('sha256').update(SHELL_SCRIPT).digest('base64');
+    expect(SHELL_SCRIPT_HASH).toBe(`'sha256-${hash}'`);
+    const scriptSrc = CONTENT_SECURITY_POLICY.split('; ').find((d) => d.startsWith('script-src')) ?? '';
+    expect(scriptSrc).toContain(SHELL_SCRIPT_HASH);
+    expect(scriptSrc).not.toContain('unsafe-inline');
+  });
+});

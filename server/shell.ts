@@ -1,0 +1,214 @@
+// Issue 15: the first paint of Welcome (`/`) and Landing (`/landing`) comes with the HTML. index.html's empty
+// `#root` would paint nothing until the app's JS has been fetched and run (~2 s on a mid-range phone); here the
+// server puts beside it the screen as the app draws it (src/app/shell.tsx: the same components, so the same
+// elements, classes and texts) for the request's tenant (the host, as everywhere: src/tenant/resolve.ts, shipped
+// tenants only) and language (the app's own rule, src/i18n/locale.ts, with no stored choice: Accept-Language counts
+// only for a tenant without Spanish). The app renders into `#root`, hidden meanwhile, and the paint gives way to it
+// when its screen is drawn (src/app/shell-release.ts). The paint is `inert` (its buttons wait for the app) and
+// carries no ids nor test ids, so nothing in it is mistaken for the app's. Pages are made on first request per
+// tenant, language and screen and kept until a file they come from changes.
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { type } from 'arktype';
+import type { Context } from 'hono';
+import { type LocaleCode, tenantSettings } from '../src/api/contract/settings';
+import { renderShell, type ShellScreen } from '../src/app/shell';
+import { tenantTitle } from '../src/domain/tenant-title';
+import { resolveLocale } from '../src/i18n/locale';
+import { tenantFromHost } from '../src/tenant/resolve';
+import { themeFromBrandColour } from '../src/tenant/theme';
+import { CODINGS, type Coding, chooseCoding, encodeSync } from './compression';
+import type { AppEnv } from './context';
+import { SHELL_SCRIPT } from './shell-script';
+
+const MESSAGES_DIR = new URL('../src/i18n/messages/', import.meta.url);
+
+/** The screen the server paints at a path, if any. */
+export function shellScreenAt(pathname: string): ShellScreen | undefined {
+  if (pathname === '/') return 'Welcome';
+  if (pathname === '/landing' || pathname === '/landing/') return 'Landing';
+  return undefined;
+}
+
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The app's markup without what must stay unique to the app's own elements (ids, label targets, test ids). */
+export function withoutIds(markup: string): string {
+  return markup.replace(/ (?:id|for|data-testid)="[^"]*"/g, '');
+}
+
+/** index.html with the paint of a screen beside `#root` (hidden until the app takes over). */
+export function composeShellPage(
+  indexHtml: string,
+  page: { markup: string; locale: LocaleCode; screen: ShellScreen; title: string; brandColor: string },
+  /** The build's stylesheet, by its path in index.html: inlined, one round trip fewer before the first paint. */
+  stylesheets: ReadonlyMap<string, string> = new Map(),
+): string | undefined {
+  const root = '<div id="root"></div>';
+  if (!indexHtml.includes(root)) return undefined;
+  const theme = themeFromBrandColour(page.brandColor);
+  // The brand colour as the app sets it (src/tenant/theme.ts applyTheme), so the paint has the tenant's colours.
+  const style = `--brand:${theme.brand};--brand-fg:${theme.brandFg};--brand-soft:${theme.brandSoft};--brand-strong:${theme.brandStrong}`;
+  let html = indexHtml;
+  for (const [href, css] of stylesheets) {
+    const link = new RegExp(
+      `<link rel="stylesheet"[^>]*href="${href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`,
+    );
+    // A relative url() would resolve against the page instead of /assets/: such a sheet stays a link.
+    const relativeUrl = /url\(\s*(?!['"]?(?:data:|\/|https?:))/.test(css);
+    if (!css.includes('</style') && !relativeUrl && link.test(html))
+      html = html.replace(link, () => `<style>${css}</style>`);
+  }
+  return html
+    .replace(/<html lang="[a-z]+"/, `<html lang="${page.locale}" style="${style}"`)
+    .replace(/<meta name="theme-color" content="[^"]*"/, `<meta name="theme-color" content="${theme.brand}"`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(page.title)}</title>`)
+    .replace(
+      root,
+      `<div id="shell" inert data-screen="${page.screen}" data-locale="${page.locale}">${withoutIds(page.markup)}</div>` +
+        `<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>`,
+    );
+}
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+function versionOf(paths: readonly (string | URL)[]): string {
+  return paths
+    .map((path) => {
+      try {
+        const info = statSync(path);
+        return `${info.size}-${info.mtimeMs}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('/');
+}
+
+interface Page {
+  version: string;
+  etag: string;
+  bodies: Map<Coding | 'identity', Uint8Array>;
+}
+
+export interface ShellPages {
+  /** The page with the first paint for this request, or undefined when there is none to make (plain index.html). */
+  respond(c: Context<AppEnv>, pathname: string): Response | undefined;
+}
+
+export function shellPages({
+  distDir,
+  publicDir,
+  knownTenants,
+}: {
+  distDir: string;
+  publicDir: string;
+  knownTenants: readonly string[];
+}): ShellPages {
+  const pages = new Map<string, Page | null>();
+
+  function make(tenant: string, screen: ShellScreen, acceptLanguage: string | undefined): Page | null {
+    const tenantDir = join(publicDir, 'tenants', tenant);
+    const settingsPath = join(tenantDir, 'settings.json');
+    const indexPath = join(distDir, 'index.html');
+    const settings = tenantSettings(readJson(settingsPath));
+    if (settings instanceof type.errors) return null;
+    const browser = (acceptLanguage ?? '')
+      .split(',')
+      .map((part) => part.split(';')[0]?.trim() ?? '')
+      .filter(Boolean);
+    const locale = resolveLocale({ stored: null, browser, available: settings.locales });
+    const overridesPath = join(tenantDir, 'locales', `${locale}.json`);
+    const messagesPath = new URL(`${locale}.json`, MESSAGES_DIR);
+    const key = `${tenant}\0${screen}\0${locale}`;
+    const indexHtml = readFileSync(indexPath, 'utf8');
+    const stylesheetPaths = [
+      ...indexHtml.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[\w.-]+\.css)"/g),
+    ].map((m) => m[1] ?? '');
+    const version = versionOf([
+      indexPath,
+      settingsPath,
+      overridesPath,
+      messagesPath,
+      ...stylesheetPaths.map((path) => join(distDir, path)),
+    ]);
+    const kept = pages.get(key);
+    if (kept && kept.version === version) return kept;
+    let overrides: Record<string, string> = {};
+    try {
+      overrides = readJson(overridesPath) as Record<string, string>;
+    } catch {
+      // No overrides for this language.
+    }
+    const messages = { ...(readJson(messagesPath.pathname) as Record<string, string>), ...overrides };
+    const stylesheets = new Map(
+      stylesheetPaths.map((path) => [`/${path}`, readFileSync(join(distDir, path), 'utf8')] as const),
+    );
+    const html = composeShellPage(
+      indexHtml,
+      {
+        markup: renderShell({ tenant, settings, locale, messages, screen }),
+        locale,
+        screen,
+        title: tenantTitle(settings, locale),
+        brandColor: settings.theme.brandColor,
+      },
+      stylesheets,
+    );
+    if (!html) return null;
+    const identity = new TextEncoder().encode(html);
+    const bodies = new Map<Coding | 'identity', Uint8Array>([['identity', identity]]);
+    for (const coding of CODINGS) bodies.set(coding, encodeSync(identity, coding, 'static'));
+    const page: Page = {
+      version,
+      etag: `W/"shell-${createHash('sha256').update(html).digest('base64url').slice(0, 16)}"`,
+      bodies,
+    };
+    pages.set(key, page);
+    return page;
+  }
+
+  return {
+    respond(c, pathname) {
+      const screen = shellScreenAt(pathname);
+      if (!screen) return undefined;
+      const host = tenantFromHost((c.req.header('host') ?? '').replace(/:\d+$/, ''));
+      if (host.kind !== 'tenant' || !knownTenants.includes(host.tenant)) return undefined;
+      let page: Page | null;
+      try {
+        page = make(host.tenant, screen, c.req.header('accept-language'));
+      } catch {
+        // index.html missing or unreadable settings: the plain answer (or its own error) follows.
+        return undefined;
+      }
+      if (!page) return undefined;
+      const coding = chooseCoding(c.req.header('accept-encoding'));
+      const body = page.bodies.get(coding) ?? page.bodies.get('identity');
+      const etag = coding === 'identity' ? page.etag : page.etag.replace(/"$/, `-${coding}"`);
+      const headers = new Headers({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        Vary: 'Accept-Encoding, Accept-Language',
+        ETag: etag,
+      });
+      if (
+        c.req
+          .header('if-none-match')
+          ?.split(',')
+          .some((tag) => tag.trim() === etag)
+      ) {
+        return new Response(null, { status: 304, headers });
+      }
+      if (coding !== 'identity') headers.set('Content-Encoding', coding);
+      headers.set('Content-Length', String(body?.length ?? 0));
+      return new Response(c.req.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), {
+        status: 200,
+        headers,
+      });
+    },
+  };
+}

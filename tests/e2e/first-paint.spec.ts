@@ -1,0 +1,177 @@
+import { devices, expect, type Page, test } from '@playwright/test';
+import { demoUrl, port } from './support';
+
+// Issue 15: Welcome and Landing paint from the HTML (server/shell.ts draws them with the app's own components);
+// the app renders beside them, hidden, and takes their place without moving anything (src/app/shell-release.ts).
+// To look at the paint alone, the app's entry script is held back until the test lets it go.
+
+async function holdTheApp(page: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  // Every layout shift of the page, and the largest-contentful-paint candidates, from the first paint on.
+  await page.addInitScript(() => {
+    const w = window as unknown as {
+      __shifts: number[];
+      __lcp: { at: number; tag: string }[];
+      __shellGoneAt?: number;
+    };
+    w.__shifts = [];
+    w.__lcp = [];
+    // When the server's paint left the page (the app's render took its place).
+    let seen = false;
+    new MutationObserver(() => {
+      const shell = document.getElementById('shell');
+      if (shell) seen = true;
+      else if (seen && w.__shellGoneAt === undefined) w.__shellGoneAt = performance.now();
+    }).observe(document, { childList: true, subtree: true });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[])
+        w.__shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { element: Element | null })[]) {
+        w.__lcp.push({ at: entry.startTime, tag: entry.element?.tagName ?? '' });
+      }
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  });
+  return release;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+async function boxesOf(page: Page, root: string, selectors: readonly string[]): Promise<Box[]> {
+  const boxes: Box[] = [];
+  for (const selector of selectors) {
+    const box = await page.locator(`${root} ${selector}`).first().boundingBox();
+    if (!box) throw new Error(`${root} ${selector} is not on the page`);
+    boxes.push(box);
+  }
+  return boxes;
+}
+
+const round = (boxes: Box[]) =>
+  boxes.map((b) => [b.x, b.y, b.width, b.height].map((n) => Math.round(n * 10) / 10));
+
+async function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(() =>
+    (window as unknown as { __shifts: number[] }).__shifts.reduce((sum, value) => sum + value, 0),
+  );
+}
+
+/** Every largest-contentful-paint candidate came before the app's render: nothing the app drew was larger. */
+async function expectLargestPaintFromTheHtml(page: Page) {
+  const { lcp, goneAt } = await page.evaluate(() => {
+    const w = window as unknown as { __lcp: { at: number; tag: string }[]; __shellGoneAt?: number };
+    return { lcp: w.__lcp, goneAt: w.__shellGoneAt ?? -1 };
+  });
+  expect(goneAt).toBeGreaterThan(0);
+  expect(lcp.length).toBeGreaterThan(0);
+  for (const entry of lcp) expect(entry.at).toBeLessThan(goneAt);
+}
+
+test.describe('the first paint comes with the HTML', () => {
+  test("the answer for / holds the tenant's Welcome in its language, and the app hides nothing else", async ({
+    request,
+  }) => {
+    const gambling = await (await request.get('/', { headers: { Accept: 'text/html' } })).text();
+    expect(gambling).toContain('data-screen="Welcome"');
+    expect(gambling).toContain('Bienvenido a Portal de identidad');
+    expect(gambling).toContain('<html lang="es"');
+    expect(gambling).toContain('<div id="root" hidden></div>');
+    // No test id nor id in the paint: those are the app's own elements.
+    const shell = gambling.slice(gambling.indexOf('<div id="shell"'), gambling.indexOf('<div id="root"'));
+    expect(shell).not.toContain('data-testid=');
+
+    const demo = await (
+      await request.get('/', {
+        // The demo tenant's host (Node's resolver does not map *.localhost to the loopback address as browsers do).
+        headers: { Accept: 'text/html', Host: new URL(demoUrl).host },
+      })
+    ).text();
+    expect(demo).toContain('Bienvenido a Demo Access');
+    // The demo tenant's own text override, its brand colour and its title.
+    expect(demo).toContain('instalaciones de la demostración');
+    expect(demo).toContain('--brand:#0f7b5f');
+    expect(demo).toContain('<title>Demo Access</title>');
+
+    // Any other route gets index.html as it is.
+    const other = await (await request.get('/profile', { headers: { Accept: 'text/html' } })).text();
+    expect(other).not.toContain('id="shell"');
+    expect(other).toContain('<div id="root"></div>');
+  });
+
+  test("Welcome paints before the app's script has run, and the app's render takes its place without a shift", async ({
+    page,
+  }) => {
+    const release = await holdTheApp(page);
+    await page.goto('/', { waitUntil: 'commit' });
+    await expect(page.locator('#shell h1')).toHaveText('Bienvenido a Portal de identidad');
+    const parts = ['header', 'header img', 'h1', 'p', 'a[href="/landing"]', 'button:not([aria-haspopup])'];
+    const before = await boxesOf(page, '#shell', parts);
+    await expect(page.locator('#root')).toBeHidden();
+
+    release();
+    await expect(page.getByTestId('welcome-title')).toHaveText('Bienvenido a Portal de identidad');
+    await expect(page.locator('#shell')).toHaveCount(0);
+    expect(round(await boxesOf(page, '#root', parts))).toEqual(round(before));
+    expect(await layoutShift(page)).toBeLessThan(0.01);
+    await expectLargestPaintFromTheHtml(page);
+    // And the app works: the login button is the app's.
+    await page.getByTestId('login').click();
+    await expect(page).toHaveURL(/\/auth\/realms\/gambling\//);
+  });
+
+  test("a language chosen before is this browser's: the paint in another one is dropped before it shows", async ({
+    page,
+  }) => {
+    await page.addInitScript(() => localStorage.setItem('portal.locale', 'en'));
+    const release = await holdTheApp(page);
+    await page.goto('/', { waitUntil: 'commit' });
+    // The inline script (allowed by its hash in the CSP) has taken the Spanish paint away.
+    await expect(page.locator('#shell')).toHaveCount(0);
+    await expect(page.locator('#root')).toBeAttached();
+    release();
+    await expect(page.getByTestId('welcome-title')).toHaveText('Welcome to Identity portal');
+    await expect(page).toHaveTitle('Identity portal');
+  });
+
+  test("Landing paints for a newcomer, and the app's Landing takes its place without a shift", async ({
+    page,
+    browser,
+  }) => {
+    await page.goto('/');
+    await page.getByTestId('login').click();
+    await page.getByLabel(/^usuario/i).fill('newcomer');
+    await page.getByLabel(/^contraseña/i).fill('newcomer');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect(page.getByTestId('enrolment-start')).toBeVisible();
+    // A new context with the same storage: the session, and an empty HTTP cache.
+    const context = await browser.newContext({
+      ...devices['Pixel 7'],
+      storageState: await page.context().storageState(),
+    });
+    const cold = await context.newPage();
+    const release = await holdTheApp(cold);
+    await cold.goto(`http://localhost:${port}/landing`, { waitUntil: 'commit' });
+    await expect(cold.locator('#shell h1')).toBeVisible();
+    const parts = ['img[width="240"]', 'h1', 'p', 'button:not([aria-haspopup])'];
+    const before = await boxesOf(cold, '#shell main', parts);
+    const header = await boxesOf(cold, '#shell', ['header']);
+
+    release();
+    await expect(cold.getByTestId('enrolment-start')).toBeVisible();
+    await expect(cold.locator('#shell')).toHaveCount(0);
+    expect(round(await boxesOf(cold, '#root main', parts))).toEqual(round(before));
+    expect(round(await boxesOf(cold, '#root', ['header']))).toEqual(round(header));
+    await expect(cold.locator('[data-screen="Landing"]')).toHaveAttribute('data-state', '"notEnrolled"');
+    expect(await layoutShift(cold)).toBeLessThan(0.01);
+    await expectLargestPaintFromTheHtml(cold);
+    await context.close();
+  });
+});
