@@ -1,5 +1,5 @@
 import '../styles/index.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { screenAt, screens } from '../domain/screens';
 import { preloadCatalogue } from '../i18n/catalogue';
@@ -29,12 +29,20 @@ function startPortal(inspect?: Inspect) {
   if (first) void screenComponents[first].preload().catch(() => undefined);
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root');
-  createRoot(container).render(
-    <StrictMode>
-      <RuntimeProvider runtime={runtime}>
-        <App />
-      </RuntimeProvider>
-    </StrictMode>,
+  const root = createRoot(container);
+  // The server has painted the first screen already (server/shell.ts): the app's first render is a transition,
+  // which React renders in slices that give the main thread back every few milliseconds, after a task of its own
+  // (no one long task from the scripts' evaluation to the commit on a slow phone: issue 15, TBT).
+  setTimeout(() =>
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <RuntimeProvider runtime={runtime}>
+            <App />
+          </RuntimeProvider>
+        </StrictMode>,
+      ),
+    ),
   );
 }
 
