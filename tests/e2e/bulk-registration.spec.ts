@@ -3,22 +3,13 @@ import { expect, type Page, test } from '@playwright/test';
 import { unzipSync, zipSync } from 'fflate';
 import { seededUser } from '../../server/db/seed-users';
 import { parseCsv } from '../../src/domain/csv';
-import { expectAccessible } from './support';
+import { expectAccessible, type Lang, t } from './support';
 
 // Issue 12 "Add users from photos" on a phone, as a user manager: the portal's entry leads to AddUsersFromPhotos; a
 // metadata file with wrong rows is refused in the browser, naming each row; the corrected one with the fixture zip
 // (scripts/make-fixtures.mjs: three photos) registers two people and reports the third (an email already in use)
 // as rejected; the result csv downloads and reads back; the new people are in PortalUsers by email. axe on every
 // step in es, en and eu.
-
-type Lang = 'es' | 'en' | 'eu';
-const catalogue = Object.fromEntries(
-  (['es', 'en', 'eu'] as const).map((lang) => [
-    lang,
-    JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<string, string>,
-  ]),
-) as Record<Lang, Record<string, string>>;
-const t = (lang: Lang, id: string) => catalogue[lang][id] as string;
 
 const ZIP = 'tests/fixtures/generated/bulk-photos.zip';
 const HEADER = 'email,first_name,last_name,acs_id,image\r\n';

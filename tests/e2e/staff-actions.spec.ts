@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { dniOf } from '../../server/db/seed-people';
 import { seededUser } from '../../server/db/seed-users';
-import { accessTokenOf, expectAccessible, port } from './support';
+import { accessTokenOf, expectAccessible, type Lang, port, t } from './support';
 
 // Issue 12 (staff) through the real portal on a phone: as `assistant`, ActivateUsers (no users found, then a region
 // activated), an account cancellation refused for a mismatching DNI/NIE and done with the right one, and an assisted
@@ -10,14 +9,6 @@ import { accessTokenOf, expectAccessible, port } from './support';
 // `usermanager` then sees; as `admin`, activate-all and deactivate-all behind the typed-name dialog with the count, and
 // a location added to a user's credentials. axe on ActivateUsers and AssistantAccountCancellation in es, en and eu.
 
-type Lang = 'es' | 'en' | 'eu';
-const catalogue = Object.fromEntries(
-  (['es', 'en', 'eu'] as const).map((lang) => [
-    lang,
-    JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<string, string>,
-  ]),
-) as Record<Lang, Record<string, string>>;
-const t = (lang: Lang, id: string) => catalogue[lang][id] as string;
 const fixture = (name: string) => `tests/fixtures/generated/${name}`;
 
 async function logIn(page: Page, username: string) {

@@ -1,20 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { devices, expect, type Page, test } from '@playwright/test';
-import { accessTokenOf, expectAccessible, port } from './support';
+import { accessTokenOf, expectAccessible, port, t } from './support';
 
 // Issue 12 (staff), regions: a newcomer enrols themselves with the camera (the specimen card) and their DNI; the
 // registration records the region it took place in (the newcomer has no facility: the tenant's home region, es-an).
 // The user manager sees it in PortalUserDetail, and the assistant's ActivateUsers finds and activates the person in
 // that region (and not in another). newcomer-24 is this journey's own account.
-
-type Lang = 'es' | 'en' | 'eu';
-const catalogue = Object.fromEntries(
-  (['es', 'en', 'eu'] as const).map((lang) => [
-    lang,
-    JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<string, string>,
-  ]),
-) as Record<Lang, Record<string, string>>;
-const t = (lang: Lang, id: string) => catalogue[lang][id] as string;
 
 const NEWCOMER = 'newcomer-24';
 

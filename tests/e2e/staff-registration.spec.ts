@@ -1,20 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { expectAccessible } from './support';
+import { expectAccessible, type Lang, t } from './support';
 
 // Issue 12, staff registration: a user manager registers a person in each mode of SingleRegistration; while
 // typing, an email and an acs_id already taken are shown as taken (the existence checks, 200 taken / 404 free);
 // the outcome is shown; axe finds nothing on the screen in es, en and eu.
-
-type Lang = 'es' | 'en' | 'eu';
-const catalogue = Object.fromEntries(
-  (['es', 'en', 'eu'] as const).map((lang) => [
-    lang,
-    JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<string, string>,
-  ]),
-) as Record<Lang, Record<string, string>>;
-const t = (lang: Lang, id: string) => catalogue[lang][id] as string;
 
 async function logIn(page: Page, username: string) {
   await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });

@@ -1,21 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { seededUser } from '../../server/db/seed-users';
-import { accessTokenOf, expectAccessible, port } from './support';
+import { accessTokenOf, expectAccessible, type Lang, port, t } from './support';
 
 // Issue 12 (staff-users) through the real portal: a user manager finds a seeded user by national id and by email,
 // opens every tab and evidence of the detail, deactivates and reactivates the user's credentials; an account
 // manager completes a pending onboarding; an admin deletes all data of the demo tenant behind the typed-name
 // dialog, and the API then has no user and no image. axe on every screen in es, en and eu.
-
-type Lang = 'es' | 'en' | 'eu';
-const catalogue = Object.fromEntries(
-  (['es', 'en', 'eu'] as const).map((lang) => [
-    lang,
-    JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<string, string>,
-  ]),
-) as Record<Lang, Record<string, string>>;
-const t = (lang: Lang, id: string) => catalogue[lang][id] as string;
 
 async function logIn(page: Page, username: string) {
   await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });

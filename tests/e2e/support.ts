@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, request as requests } from '@playwright/test';
 
@@ -70,3 +71,16 @@ async function codeFlow(
   expect(token.ok()).toBe(true);
   return ((await token.json()) as { access_token: string }).access_token;
 }
+
+export type Lang = 'es' | 'en' | 'eu';
+
+/** The portal's messages in each language, as the journeys compare what the screen says with them. */
+const catalogue = Object.fromEntries(
+  (['es', 'en', 'eu'] as const).map((lang) => [
+    lang,
+    JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<string, string>,
+  ]),
+) as Record<Lang, Record<string, string>>;
+
+/** A message of the catalogue of `lang`, by id. */
+export const t = (lang: Lang, id: string) => catalogue[lang][id] as string;

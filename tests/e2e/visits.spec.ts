@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -12,22 +12,14 @@ import {
 } from '@playwright/test';
 import sharp from 'sharp';
 import { zonedInstant } from '../../src/domain/visits';
-import { accessTokenOf, expectAccessible, port } from './support';
+import { chromiumWithCamera } from './camera';
+import { accessTokenOf, expectAccessible, type Lang, port, t } from './support';
 
 // Issue 11, the visits journeys through the real portal: a visitor requests a visit, the host accepts it from the
 // mailbox link, reception finds it under "today", checks the visitor in by scanning their QR with the fake camera
 // and out again; the history shows each step; the confirmation link refuses a second answer and an expired one;
 // cancelling after check-in is refused with the server's reason; every NewVisit rule has its message in es, en
 // and eu and nothing typed is lost; axe finds nothing on any visit screen.
-
-type Lang = 'es' | 'en' | 'eu';
-const catalogue = Object.fromEntries(
-  (['es', 'en', 'eu'] as const).map((lang) => [
-    lang,
-    JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<string, string>,
-  ]),
-) as Record<Lang, Record<string, string>>;
-const t = (lang: Lang, id: string) => catalogue[lang][id] as string;
 
 const MADRID = 'Europe/Madrid';
 
@@ -142,21 +134,7 @@ async function qrVideo(png: Buffer): Promise<string> {
 
 /** A Chromium whose camera shows `video` (the fake device reads its file once per launch). */
 function browserWithCamera(video: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
-  });
+  return chromium.launch(chromiumWithCamera(video));
 }
 
 /** Issue 11's journey, with `now` the pinned clock of the server's visit rules (see pinnedInstant). */
