@@ -188,6 +188,9 @@ export const bulkRegistrationMachine = setup({
         'AddUsersFromPhotos, busy: the browser reads the metadata and the zip and checks every row.',
       meta: { screen: 'AddUsersFromPhotos' },
       tags: ['busy'],
+      // Files chosen again while the first ones are read (a slow phone, a big zip): the check starts over on the
+      // new choice, which is the one the screen shows; nothing the person picked is dropped.
+      on: { 'files.chosen': { target: 'checking', reenter: true, actions: 'storeFiles' } },
       invoke: {
         id: 'checkFiles',
         src: 'checkFiles',
