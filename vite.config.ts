@@ -89,6 +89,23 @@ const intlWithoutLocaleDataCheck: Plugin = {
   },
 };
 
+// intl-messageformat does the same for every message it is given: `resolveLocale` asks
+// Intl.NumberFormat.supportedLocalesOf, whose first call loads the same locale data (~70 ms at 4× CPU in Landing's
+// first render, issue 15). The portal's languages are known to be supported; the locale is taken as given.
+const messageFormatWithoutLocaleDataCheck: Plugin = {
+  name: 'message-format-without-locale-data-check',
+  apply: 'build',
+  transform(code, id) {
+    if (!/\/node_modules\/intl-messageformat\/index\.js$/.test(id)) return null;
+    const check =
+      /const supportedLocales = Intl\.NumberFormat\.supportedLocalesOf\(locales\);\s*if \(supportedLocales\.length > 0\) return new Intl\.Locale\(supportedLocales\[0\]\);/;
+    if (!check.test(code)) {
+      this.error('intl-messageformat changed its locale check (resolveLocale): update this plugin');
+    }
+    return { code: code.replace(check, ''), map: null };
+  },
+};
+
 // Landing's small shared modules (fields, dates, email, API errors, know-more, the screen mirror, where an
 // enrolment is kept). Some of them are the enrolment frame's, which Landing no longer loads (issue 15), but without
 // them here the bundler splits the shared React, xstate and react-intl code into more files for every screen.
@@ -103,6 +120,7 @@ export default defineConfig({
     arktypeWithoutEvalProbe,
     precompiledMessages,
     intlWithoutLocaleDataCheck,
+    messageFormatWithoutLocaleDataCheck,
     precompress(),
   ],
   build: {

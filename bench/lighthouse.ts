@@ -7,7 +7,7 @@
 //    debugging port; Lighthouse's storage reset clears the HTTP cache, service workers and cache storage but
 //    not localStorage (its default `clearStorageTypes`), so the page loads cold with the stored session.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -224,6 +224,13 @@ async function measure(screen: string, url: string, flags: Flags): Promise<Light
       throw new Error(`Lighthouse on ${url}: ${error.message}`);
     }
     runs.push(figuresOf(result.lhr));
+    // BENCH_LHR_DIR=dir keeps every run's whole report (long tasks, bootup time, the trace's figures) to read.
+    const keep = process.env.BENCH_LHR_DIR;
+    if (keep) {
+      mkdirSync(keep, { recursive: true });
+      const name = `${screen.replace(/\W+/g, '-').toLowerCase()}-${runs.length}.json`;
+      writeFileSync(join(keep, name), JSON.stringify(result.lhr));
+    }
     lcpElements.push(lcpElementOf(result.lhr));
     for (const audit of failedAuditsOf(result.lhr)) failed.add(audit);
   }

@@ -198,7 +198,8 @@ async function enrolmentPathFiles(): Promise<string[]> {
     await page.waitForURL(/take-selfie/);
     await page.getByTestId('capture-file').setInputFiles('tests/fixtures/generated/selfie.jpg');
     await page.getByTestId('capture-use').click();
-    await page.getByTestId('review-confirm').waitFor({ timeout: 20_000 });
+    // The reference engine reads the document and compares the faces first: on a busy machine that takes a while.
+    await page.getByTestId('review-confirm').waitFor({ timeout: 90_000 });
     await page.locator('input[name=first_name]').fill('Carmen');
     await page.locator('input[name=last_name]').fill('Española');
     await page.locator('input[name=birth_date]').fill('01/01/1980');

@@ -19,31 +19,37 @@ function completeSilentRenewal() {
   );
 }
 
+/** The next task: what is scheduled here runs after the browser has had the main thread back. */
+const nextTask = (work: () => void) => setTimeout(work);
+
+// On a slow phone every task after the first paint that runs past 50 ms blocks the person (issue 15, TBT). The
+// server has painted the first screen already (server/shell.ts), so the app starts in three tasks: the scripts'
+// evaluation; the actors (their first snapshots, the tenant's settings asked for); the first render, as a
+// transition, which React renders in slices that give the main thread back every few milliseconds.
 function startPortal(inspect?: Inspect) {
-  const runtime = createRuntime(undefined, inspect);
-  runtime.start();
-  // What the first screen needs (its texts, the chunk of the screen at this address) downloads beside the
-  // tenant's settings, not one round trip after the other once they have arrived.
-  preloadCatalogue(runtime.app.getSnapshot().context.locale);
-  const first = screenAt(window.location.pathname);
-  if (first) void screenComponents[first].preload().catch(() => undefined);
-  const container = document.getElementById('root');
-  if (!container) throw new Error('index.html has no #root');
-  const root = createRoot(container);
-  // The server has painted the first screen already (server/shell.ts): the app's first render is a transition,
-  // which React renders in slices that give the main thread back every few milliseconds, after a task of its own
-  // (no one long task from the scripts' evaluation to the commit on a slow phone: issue 15, TBT).
-  setTimeout(() =>
-    startTransition(() =>
-      root.render(
-        <StrictMode>
-          <RuntimeProvider runtime={runtime}>
-            <App />
-          </RuntimeProvider>
-        </StrictMode>,
-      ),
-    ),
-  );
+  nextTask(() => {
+    const runtime = createRuntime(undefined, inspect);
+    runtime.start();
+    // What the first screen needs (its texts, the chunk of the screen at this address) downloads beside the
+    // tenant's settings, not one round trip after the other once they have arrived.
+    preloadCatalogue(runtime.app.getSnapshot().context.locale);
+    const first = screenAt(window.location.pathname);
+    if (first) void screenComponents[first].preload().catch(() => undefined);
+    nextTask(() => {
+      const container = document.getElementById('root');
+      if (!container) throw new Error('index.html has no #root');
+      const root = createRoot(container);
+      startTransition(() =>
+        root.render(
+          <StrictMode>
+            <RuntimeProvider runtime={runtime}>
+              <App />
+            </RuntimeProvider>
+          </StrictMode>,
+        ),
+      );
+    });
+  });
 }
 
 // `npm run dev` with ?inspect in the URL: every actor shows in Stately's hosted inspector (it opens a window on
