@@ -3,8 +3,8 @@ import { parse as parseMessage } from '@formatjs/icu-messageformat-parser';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { precompress } from './scripts/vite-precompress';
-import { isFirstScreenMessage } from './src/i18n/first-screen';
+import { precompress } from './scripts/vite-precompress.ts';
+import { isFirstScreenMessage } from './src/i18n/first-screen.ts';
 
 // In development the reference server (API, identity provider, mailbox) runs on API_PORT and Vite
 // proxies to it, so the browser still sees one origin on PORT.
