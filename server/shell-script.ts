@@ -1,19 +1,31 @@
 import { createHash } from 'node:crypto';
+import { STAFF_PERMISSIONS } from '../src/auth/access';
 
 /**
  * The one inline script of the portal, right after the server's first paint of Welcome or Landing (server/shell.ts):
  * when this browser holds what the server could not know, it takes the paint away before it shows, and the app
  * draws as it always did. That is a language chosen before (stored), someone signed in on Welcome (the app goes
- * on to their home), nobody signed in on Landing (the app sends to login), or an enrolment kept to resume (the app
- * goes to its step). Allowed by its hash in the CSP (server/security-headers.ts), never by 'unsafe-inline'.
+ * on to their home), nobody signed in on Landing (the app sends to login), an enrolment kept to resume (the app
+ * goes to its step), or, on Landing, a session the paint is not drawn for. The server paints Landing for a person
+ * who enrols themselves and is not enrolled yet (src/app/shell.tsx `NEWCOMER`): the stored access token's payload
+ * (oidc-client-ts keeps the user under `oidc.user:<authority>:<client>`) must say `enrolled: false`, hold
+ * `post_onboardings_auto` and none of the staff rights (`STAFF_PERMISSIONS` of src/auth/access.ts, which bring the
+ * assisted texts, the portal entry and the other menu items); an assistant, an enrolled person or any token it
+ * cannot read drops the paint. Allowed by its hash in the CSP (server/security-headers.ts), never by
+ * 'unsafe-inline'. ES5: it runs before any polyfill, on any browser that gets the page.
  */
 export const SHELL_SCRIPT =
   '(function(){var s=document.getElementById("shell"),r=document.getElementById("root");if(!s||!r)return;' +
-  'var drop=false;try{var l=localStorage.getItem("portal.locale"),u=false,e=false;' +
+  `var S=${JSON.stringify(STAFF_PERMISSIONS)};` +
+  'function painted(v){var t=JSON.parse(v).access_token.split(".")[1].replace(/-/g,"+").replace(/_/g,"/"),' +
+  'c=JSON.parse(atob(t)),g=c.roles;if(c.enrolled!==false||!g||g.indexOf("post_onboardings_auto")<0)return false;' +
+  'for(var j=0;j<S.length;j++)if(g.indexOf(S[j])>=0)return false;return true}' +
+  'var drop=false;try{var l=localStorage.getItem("portal.locale"),u=false,e=false,p=true;' +
   'for(var i=0;i<localStorage.length;i++){var k=localStorage.key(i)||"";' +
-  'if(k.indexOf("oidc.user:")===0&&k.slice(-7)!==":broker")u=true;if(k.indexOf("portal.enrolment:")===0)e=true}' +
+  'if(k.indexOf("oidc.user:")===0&&k.slice(-7)!==":broker"){u=true;p=p&&painted(localStorage.getItem(k))}' +
+  'if(k.indexOf("portal.enrolment:")===0)e=true}' +
   'var w=s.getAttribute("data-screen");drop=(l!==null&&l!==s.getAttribute("data-locale"))||' +
-  '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e))}catch(x){drop=true}' +
+  '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))}catch(x){drop=true}' +
   'if(drop){s.remove();r.hidden=false}})();';
 
 export const SHELL_SCRIPT_HASH = `'sha256-${createHash('sha256').update(SHELL_SCRIPT).digest('base64')}'`;

@@ -19,7 +19,7 @@ function hasAny(session: Pick<Session, 'roles'>, ...permissions: Permission[]): 
 
 // Rights that only staff hold: someone with any of them is staff, whatever personal rights they also have
 // (an admin holds every permission string, post_visits_me included).
-const STAFF_PERMISSIONS: readonly Permission[] = [
+export const STAFF_PERMISSIONS: readonly Permission[] = [
   'post_onboardings_assisted',
   'get_users_all',
   'get_accounts_all',

@@ -1,5 +1,5 @@
 import { devices, expect, type Page, test } from '@playwright/test';
-import { demoUrl, port } from './support';
+import { demoUrl, port, t } from './support';
 
 // Issue 15: Welcome and Landing paint from the HTML (server/shell.ts draws them with the app's own components);
 // the app renders beside them, hidden, and takes their place without moving anything (src/app/shell-release.ts).
@@ -172,6 +172,49 @@ test.describe('the first paint comes with the HTML', () => {
     await expect(cold.locator('[data-screen="Landing"]')).toHaveAttribute('data-state', '"notEnrolled"');
     expect(await layoutShift(cold)).toBeLessThan(0.01);
     await expectLargestPaintFromTheHtml(cold);
+    await context.close();
+  });
+
+  test("an assistant's Landing never shows the self-enrolment paint: the inline script reads the session and drops it", async ({
+    page,
+    browser,
+  }) => {
+    await page.goto('/');
+    await page.getByTestId('login').click();
+    await page.getByLabel(/^usuario/i).fill('assistant');
+    await page.getByLabel(/^contraseña/i).fill('assistant');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect(page).toHaveURL(/\/portal-management$/);
+    const context = await browser.newContext({
+      ...devices['Pixel 7'],
+      storageState: await page.context().storageState(),
+    });
+    const cold = await context.newPage();
+    // Every text the page ever held while it was being built: the self-enrolment title must never be one of them
+    // once the inline script has run (the script follows the paint in the HTML, before any render of it).
+    await cold.addInitScript(() => {
+      const w = window as unknown as { __shellSeenAfterScript: boolean };
+      w.__shellSeenAfterScript = false;
+      document.addEventListener('readystatechange', () => {
+        if (document.getElementById('shell')) w.__shellSeenAfterScript = true;
+      });
+    });
+    const release = await holdTheApp(cold);
+    const answer = await cold.goto(`http://localhost:${port}/landing`, { waitUntil: 'commit' });
+    // The server sent the newcomer's paint (it cannot know who asks)...
+    expect(await answer?.text()).toContain(t('es', 'landing.title'));
+    // ...and the page never kept it: no #shell once the HTML is parsed, the app's #root shown instead.
+    await cold.waitForFunction(() => document.readyState !== 'loading');
+    await expect(cold.locator('#shell')).toHaveCount(0);
+    await expect(cold.getByText(t('es', 'landing.title'))).toHaveCount(0);
+    expect(
+      await cold.evaluate(
+        () => (window as unknown as { __shellSeenAfterScript: boolean }).__shellSeenAfterScript,
+      ),
+    ).toBe(false);
+    release();
+    await expect(cold.getByRole('heading', { name: t('es', 'landing.assisted.title') })).toBeVisible();
+    await expect(cold.getByText(t('es', 'landing.title'))).toHaveCount(0);
     await context.close();
   });
 });

@@ -1,0 +1,118 @@
+// The inline script's decision (server/shell-script.ts), run as the browser runs it: in a context of its own with
+// a page holding the server's paint and the browser's localStorage, for every kind of visitor of Welcome and
+// Landing. The paint stays only where the app would draw the same screen.
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { SHELL_SCRIPT } from './shell-script';
+
+type Screen = 'Welcome' | 'Landing';
+
+/** A base64url JWT whose payload is these claims (the script never checks the signature; the server does). */
+function token(claims: Record<string, unknown>): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'ES256', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJl`;
+}
+
+const USER_KEY = 'oidc.user:http://localhost:8080/auth/realms/gambling:portal';
+
+function storedUser(claims: Record<string, unknown>): Record<string, string> {
+  return { [USER_KEY]: JSON.stringify({ access_token: token(claims), token_type: 'Bearer' }) };
+}
+
+const newcomer = {
+  iss: 'http://localhost:8080/auth/realms/gambling',
+  sub: 'u-1',
+  exp: 2_000_000_000,
+  tenant: 'gambling',
+  // A self-enrolling person as seeded: their own rights, none of staff's.
+  roles: ['post_onboardings_auto', 'get_users_me', 'post_visits_me', 'delete_accounts_me'],
+  enrolled: false,
+  name: 'Íñigo Núñez',
+};
+
+/** Runs the script on a page painted for `screen` in Spanish; true when the paint is still there after it. */
+function paintStays(screen: Screen, stored: Record<string, string>): boolean {
+  let removed = false;
+  const root = { hidden: true };
+  const shell = {
+    getAttribute: (name: string) => ({ 'data-screen': screen, 'data-locale': 'es' })[name] ?? null,
+    remove: () => {
+      removed = true;
+    },
+  };
+  const keys = Object.keys(stored);
+  const localStorage = {
+    get length() {
+      return keys.length;
+    },
+    key: (i: number) => keys[i] ?? null,
+    getItem: (key: string) => stored[key] ?? null,
+  };
+  const document = { getElementById: (id: string) => ({ shell, root })[id] ?? null };
+  runInNewContext(SHELL_SCRIPT, {
+    document,
+    localStorage,
+    atob: (text: string) => Buffer.from(text, 'base64').toString('latin1'),
+  });
+  expect(root.hidden).toBe(!removed);
+  return !removed;
+}
+
+describe("the first paint's inline script", () => {
+  it('keeps Welcome for a visitor with nothing stored, drops it for anyone signed in', () => {
+    expect(paintStays('Welcome', {})).toBe(true);
+    expect(paintStays('Welcome', storedUser(newcomer))).toBe(false);
+  });
+
+  it('drops either paint when another language was chosen in this browser, keeps it for the same one', () => {
+    expect(paintStays('Welcome', { 'portal.locale': 'eu' })).toBe(false);
+    expect(paintStays('Welcome', { 'portal.locale': 'es' })).toBe(true);
+    expect(paintStays('Landing', { ...storedUser(newcomer), 'portal.locale': 'en' })).toBe(false);
+  });
+
+  it('keeps Landing for a person who enrols themselves and is not enrolled yet', () => {
+    expect(paintStays('Landing', storedUser(newcomer))).toBe(true);
+    // The brokered identity's claims kept beside the user are not a user.
+    expect(paintStays('Landing', { ...storedUser(newcomer), [`${USER_KEY}:broker`]: '{}' })).toBe(true);
+  });
+
+  it('drops Landing for nobody signed in, and for an enrolment kept to resume', () => {
+    expect(paintStays('Landing', {})).toBe(false);
+    expect(paintStays('Landing', { ...storedUser(newcomer), 'portal.enrolment:u-1': '{}' })).toBe(false);
+  });
+
+  it('drops Landing for an assistant, whose Landing has the assisted texts and the portal in the menu', () => {
+    const assistant = {
+      ...newcomer,
+      roles: ['post_onboardings_assisted', 'can_view_complete_onboardings', 'post_accesses_myscope'],
+    };
+    expect(paintStays('Landing', storedUser(assistant))).toBe(false);
+    // Even an assistant who also holds the self-enrolment right.
+    const both = { ...assistant, roles: [...assistant.roles, 'post_onboardings_auto'] };
+    expect(paintStays('Landing', storedUser(both))).toBe(false);
+  });
+
+  it('drops Landing for staff whose menu has more entries, and for an enrolled person', () => {
+    for (const right of ['get_users_all', 'post_visits_all', 'post_watchlists', 'post_singles']) {
+      expect(paintStays('Landing', storedUser({ ...newcomer, roles: [...newcomer.roles, right] }))).toBe(
+        false,
+      );
+    }
+    expect(paintStays('Landing', storedUser({ ...newcomer, enrolled: true }))).toBe(false);
+    expect(paintStays('Landing', storedUser({ ...newcomer, roles: ['get_users_me'] }))).toBe(false);
+  });
+
+  it('drops Landing on any doubt: a token it cannot read, claims without roles or enrolled', () => {
+    expect(paintStays('Landing', { [USER_KEY]: 'not json' })).toBe(false);
+    expect(paintStays('Landing', { [USER_KEY]: JSON.stringify({ access_token: 'opaque' }) })).toBe(false);
+    expect(paintStays('Landing', { [USER_KEY]: JSON.stringify({}) })).toBe(false);
+    const { roles: _roles, ...withoutRoles } = newcomer;
+    expect(paintStays('Landing', storedUser(withoutRoles))).toBe(false);
+    const { enrolled: _enrolled, ...withoutEnrolled } = newcomer;
+    expect(paintStays('Landing', storedUser(withoutEnrolled))).toBe(false);
+  });
+
+  it('is ES5: no arrow functions, let/const, template strings or classes', () => {
+    expect(SHELL_SCRIPT).not.toMatch(/=>|\blet\b|\bconst\b|`|\bclass\b/);
+  });
+});
