@@ -1,4 +1,4 @@
-import { devices, expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContext, devices, expect, type Page, test } from '@playwright/test';
 import { demoUrl, port, t } from './support';
 
 // Issue 15: Welcome and Landing paint from the HTML (server/shell.ts draws them with the app's own components);
@@ -75,6 +75,29 @@ async function expectLargestPaintFromTheHtml(page: Page) {
   for (const entry of lcp) expect(entry.at).toBeLessThan(goneAt);
 }
 
+/**
+ * Signs a demo account in (its password is its name), waits for its home, and opens a page in a new context with
+ * the same storage: the session, and an empty HTTP cache.
+ */
+async function signedInColdPage(
+  page: Page,
+  browser: Browser,
+  account: string,
+  atHome: () => Promise<void>,
+): Promise<{ context: BrowserContext; cold: Page }> {
+  await page.goto('/');
+  await page.getByTestId('login').click();
+  await page.getByLabel(/^usuario/i).fill(account);
+  await page.getByLabel(/^contraseña/i).fill(account);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await atHome();
+  const context = await browser.newContext({
+    ...devices['Pixel 7'],
+    storageState: await page.context().storageState(),
+  });
+  return { context, cold: await context.newPage() };
+}
+
 test.describe('the first paint comes with the HTML', () => {
   test("the answer for / holds the tenant's Welcome in its language, and the app hides nothing else", async ({
     request,
@@ -145,18 +168,9 @@ test.describe('the first paint comes with the HTML', () => {
     page,
     browser,
   }) => {
-    await page.goto('/');
-    await page.getByTestId('login').click();
-    await page.getByLabel(/^usuario/i).fill('newcomer');
-    await page.getByLabel(/^contraseña/i).fill('newcomer');
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await expect(page.getByTestId('enrolment-start')).toBeVisible();
-    // A new context with the same storage: the session, and an empty HTTP cache.
-    const context = await browser.newContext({
-      ...devices['Pixel 7'],
-      storageState: await page.context().storageState(),
-    });
-    const cold = await context.newPage();
+    const { context, cold } = await signedInColdPage(page, browser, 'newcomer', async () =>
+      expect(page.getByTestId('enrolment-start')).toBeVisible(),
+    );
     const release = await holdTheApp(cold);
     await cold.goto(`http://localhost:${port}/landing`, { waitUntil: 'commit' });
     await expect(cold.locator('#shell h1')).toBeVisible();
@@ -179,17 +193,9 @@ test.describe('the first paint comes with the HTML', () => {
     page,
     browser,
   }) => {
-    await page.goto('/');
-    await page.getByTestId('login').click();
-    await page.getByLabel(/^usuario/i).fill('assistant');
-    await page.getByLabel(/^contraseña/i).fill('assistant');
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await expect(page).toHaveURL(/\/portal-management$/);
-    const context = await browser.newContext({
-      ...devices['Pixel 7'],
-      storageState: await page.context().storageState(),
-    });
-    const cold = await context.newPage();
+    const { context, cold } = await signedInColdPage(page, browser, 'assistant', async () =>
+      expect(page).toHaveURL(/\/portal-management$/),
+    );
     // Every text the page ever held while it was being built: the self-enrolment title must never be one of them
     // once the inline script has run (the script follows the paint in the HTML, before any render of it).
     await cold.addInitScript(() => {
