@@ -52,6 +52,12 @@ export interface LivenessInput {
   /** The challenge the frames answer, when one was named; expired means it ran out before the upload. */
   challenge: { actions: string[]; expiresAt: Date } | null;
   submittedAt: Date;
+  /**
+   * The portrayal's own selfie, when one was sent apart from the proof (an API client may send both, in either
+   * order; the portal's TakeSelfieAlive sends the proof alone, and its first frame is then the selfie). An engine
+   * that gets it judges that the proof shows the selfie's person; optional, so an engine may ignore it.
+   */
+  selfie?: EngineImage;
 }
 
 export interface LivenessResult {

@@ -3,7 +3,7 @@ import { type } from 'arktype';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../src/api/contract/problem';
 import { addToWatchlist } from '../audit/watchlists';
-import type { BiometricEngine } from './engine';
+import type { BiometricEngine, LivenessInput } from './engine';
 import { basicEngine as referenceEngine } from './engine';
 import { QR_VALIDITY_MS } from './options';
 import {
@@ -861,6 +861,61 @@ describe('challenges and liveness', () => {
         outcome: 'accepted',
         reason: null,
       });
+    });
+
+    it("gives the engine the selfie with the proof, in either order, and stores a proof that is not the selfie's person as failing", async () => {
+      // An engine that records what it is given, and fails a proof judged against a selfie.
+      const given: LivenessInput[] = [];
+      const recording: BiometricEngine = {
+        ...referenceEngine,
+        async checkLiveness(input) {
+          given.push(input);
+          return input.selfie
+            ? { result: 'failing', detail: 'Another person than the selfie.' }
+            : { result: 'passing', detail: 'One person.' };
+        },
+      };
+      const judged = await makeHarness(
+        { engine: recording, lifeProofing: (tenant) => tenant === 'gambling' },
+        h,
+      );
+      try {
+        // The selfie first, then the proof: the stored selfie goes with the proof.
+        const first = person(`live-${randomUUID()}`);
+        const a = await startOnboarding(judged, first);
+        await upload(judged, first, a.portrayalId, 'obverse', 'document.jpg');
+        await upload(judged, first, a.portrayalId, 'selfie', 'selfie.jpg');
+        const res = await judged.call(
+          'PUT',
+          `/internal/portrayals/${a.portrayalId}/lifeproof`,
+          first,
+          proof(null, ['selfie.png']),
+        );
+        expect(await json(res)).toMatchObject({ life_proofing: 'failing' });
+        expect(given).toHaveLength(1);
+        expect(Buffer.from(given[0]?.selfie?.bytes ?? [])).toEqual(fixture('selfie.jpg'));
+        expect(given[0]?.frames).toHaveLength(1);
+
+        // The proof first (passing, no selfie yet), then the selfie: the proof is judged again against it.
+        const second = person(`live-${randomUUID()}`);
+        const b = await startOnboarding(judged, second);
+        await upload(judged, second, b.portrayalId, 'obverse', 'document.jpg');
+        const proofFirst = await judged.call(
+          'PUT',
+          `/internal/portrayals/${b.portrayalId}/lifeproof`,
+          second,
+          proof(null, ['selfie.png']),
+        );
+        expect(await json(proofFirst)).toMatchObject({ life_proofing: 'passing' });
+        expect(given[1]?.selfie).toBeUndefined();
+        await upload(judged, second, b.portrayalId, 'selfie', 'selfie.jpg');
+        expect(given).toHaveLength(3);
+        expect(Buffer.from(given[2]?.selfie?.bytes ?? [])).toEqual(fixture('selfie.jpg'));
+        const result = await json(await judged.call('GET', `/internal/portrayals/${b.portrayalId}`, second));
+        expect(result.life_proofing_result).toBe('failing');
+      } finally {
+        await judged.close();
+      }
     });
 
     it('uses the first still frame as the selfie when no selfie was sent', async () => {

@@ -460,6 +460,8 @@ test.describe('a browser in another timezone than the tenant', () => {
       'America/Mexico_City',
     );
     await expect(page.getByTestId('audit-presets-zone')).toContainText('Europe/Madrid');
+    // The screen's first list (its default period) has come, so the request below is the preset's own.
+    await expect(page.getByTestId('audit-row').first()).toBeVisible();
     const asked = page.waitForRequest((req) => req.url().includes('/api/public/audit_accesses?'));
     const clickedAt = new Date();
     await page.getByRole('button', { name: 'Hoy' }).click();

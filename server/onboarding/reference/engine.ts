@@ -7,9 +7,9 @@
 //   multiple_faces_error); the portrait of the document is compared with it (score_biometry, the similarity
 //   1 − descriptor distance; valid at FACE_MATCH_THRESHOLD and above); a selfie byte-identical or
 //   perceptually near-identical to a document image is a spoof.
-// - Liveness: a face in every frame, the same person in all of them, and the head turned or tilted as the
-//   challenge asked (yaw and pitch from the 68 landmarks against the frames' resting pose). Blinks and
-//   smiles are not judged.
+// - Liveness: a face in every frame, the same person in all of them and as the selfie when one was sent apart
+//   from the proof, and the head turned or tilted as the challenge asked (yaw and pitch from the 68 landmarks
+//   against the frames' resting pose). Blinks and smiles are not judged.
 import {
   type BiometricEngine,
   basicEngine,
@@ -20,7 +20,6 @@ import {
 } from '../engine';
 import { checkImage } from '../images';
 import {
-  descriptorDistance,
   differenceHash,
   documentFace,
   type Face,
@@ -38,7 +37,13 @@ export const FACE_MATCH_THRESHOLD = 0.5;
 export const SELFIE_MIN_FACE_WIDTH = 0.2;
 /** Difference hashes this close (of 64 bits) are the same picture. */
 export const NEAR_IDENTICAL_BITS = 6;
-/** Liveness frames show the same person at this similarity and above (a turned head scores lower). */
+/**
+ * Liveness frames show the same person at this similarity and above, against the selfie or, without one, the
+ * frame nearest the resting pose: a turned or tilted head scores lower than a frontal one (face-api's own
+ * same-person bound, a descriptor distance of 0.6). Alone it does not tell people apart (another person's turned
+ * head can score up to ~0.46, measured in liveness-selfie.test.ts): with a selfie, the proof's best frame must
+ * also reach FACE_MATCH_THRESHOLD.
+ */
 export const LIVENESS_SAME_PERSON = 0.4;
 /** A turn: the nose moves this fraction of the face's width from the median frame. */
 export const YAW_TURN = 0.1;
@@ -98,17 +103,27 @@ export function showsAction(action: string, face: Face, neutral: { yaw: number; 
  * The liveness verdict on the face of each frame (one per frame, in order): the same person throughout, and,
  * when there is one frame per action, each action shown against the resting pose.
  */
-export function judgeLiveness(faces: Face[], actions: string[]): LivenessResult {
-  // The same person throughout: every frame against the one nearest the median pose (a turned head
-  // changes the descriptor more than a frontal one does).
+export function judgeLiveness(faces: Face[], actions: string[], selfie?: Face): LivenessResult {
+  // The same person throughout: every frame against the selfie when there is one, else against the frame
+  // nearest the median pose (a turned head changes the descriptor more than a frontal one does).
   const neutral = { yaw: median(faces.map((f) => f.yaw)), pitch: median(faces.map((f) => f.pitch)) };
-  const reference = [...faces].sort(
-    (a, b) => Math.abs(a.yaw - neutral.yaw) - Math.abs(b.yaw - neutral.yaw),
-  )[0];
-  for (const [index, face] of faces.entries()) {
-    if (reference && 1 - descriptorDistance(reference.descriptor, face.descriptor) < LIVENESS_SAME_PERSON) {
-      return { result: 'failing', detail: `Frame ${index + 1} shows another person.` };
+  const reference =
+    selfie ?? [...faces].sort((a, b) => Math.abs(a.yaw - neutral.yaw) - Math.abs(b.yaw - neutral.yaw))[0];
+  const scores = faces.map((face) => (reference ? similarity(reference.descriptor, face.descriptor) : 1));
+  for (const [index, score] of scores.entries()) {
+    if (score < LIVENESS_SAME_PERSON) {
+      const whom = selfie ? 'another person than the selfie' : 'another person';
+      return { result: 'failing', detail: `Frame ${index + 1} shows ${whom} (similarity ${score}).` };
     }
+  }
+  // The selfie's person is in the proof: its best frame (the most frontal, as a rule) matches as the selfie
+  // matches the document.
+  const best = Math.max(...scores);
+  if (selfie && best < FACE_MATCH_THRESHOLD) {
+    return {
+      result: 'failing',
+      detail: `No frame shows the selfie's person (best similarity ${best}, below ${FACE_MATCH_THRESHOLD}).`,
+    };
   }
   if (actions.length > 0 && actions.length === faces.length) {
     const pose = neutralPose(faces, actions);
@@ -228,6 +243,10 @@ export const referenceEngine: BiometricEngine = {
       if (found.length > 1) return { result: 'failing', detail: `More than one face in frame ${index + 1}.` };
       faces.push(face);
     }
-    return judgeLiveness(faces, input.challenge?.actions ?? []);
+    // The selfie sent apart from the proof, if any: its face is the person the proof must show. A selfie
+    // without one face is the selfie's own error (compareFaces); the proof is then judged on its own.
+    const selfieFaces = input.selfie ? await facesIn(input.selfie.bytes) : [];
+    const selfie = selfieFaces.length === 1 ? selfieFaces[0] : undefined;
+    return judgeLiveness(faces, input.challenge?.actions ?? [], selfie);
   },
 };

@@ -15,6 +15,7 @@ import {
   findOwnChallenge,
   findOwnPortrayal,
   imagesOf,
+  type LivenessRecord,
   replaceImages,
   type StoredImage,
 } from '../store/portrayals';
@@ -47,6 +48,49 @@ function startResult(rt: OnboardingRuntime, c: Parameters<typeof ownerOf>[0], po
       err: failure instanceof Error ? failure.message : String(failure),
     }),
   );
+}
+
+/**
+ * The stored liveness proof judged again against a selfie sent after it (an API client's order; the portal sends
+ * the proof alone): only the person is judged again, the movements were judged when the proof came. A failing
+ * verdict to store, or undefined to keep the passing one (an engine error changes nothing).
+ */
+async function proofAgainstSelfie(
+  rt: OnboardingRuntime,
+  tenant: string,
+  portrayalId: string,
+  selfie: StoredImage,
+): Promise<LivenessRecord | undefined> {
+  const frames = (await imagesOf(rt.db, tenant, portrayalId)).filter(
+    (row) => row.kind === 'lifeproof' && row.content_type.startsWith('image/'),
+  );
+  if (frames.length === 0) return undefined;
+  const verdict = await (await rt.engine())
+    .checkLiveness({
+      frames: frames.map((row) => ({
+        kind: 'lifeproof',
+        bytes: row.bytes,
+        sharpness: { score: row.sharpness, blurred: row.blurred },
+      })),
+      videos: 0,
+      challenge: null,
+      submittedAt: rt.now(),
+      selfie: {
+        kind: 'selfie',
+        bytes: selfie.bytes,
+        sharpness: { score: selfie.sharpness, blurred: selfie.blurred },
+      },
+    })
+    .catch(() => undefined);
+  return verdict?.result === 'failing'
+    ? // The proof's data and challenge stay as they were (undefined and null keep the stored ones).
+      {
+        livenessResult: 'failing',
+        livenessDetail: verdict.detail,
+        livenessData: undefined,
+        challengeId: null,
+      }
+    : undefined;
 }
 
 function imageRefusal(code: ImageRefusalCode, detail: string, field = 'image'): DetailedProblem {
@@ -178,7 +222,12 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
         sharpness: check.sharpness.score,
         blurred: check.sharpness.blurred,
       };
-      await replaceImages(db, c.get('tenant'), portrayal.portrayal_id, kind, [image], rt.now());
+      // A selfie sent after a passing liveness proof: the proof must show the selfie's person too.
+      const liveness =
+        kind === 'selfie' && portrayal.liveness_result === 'passing'
+          ? await proofAgainstSelfie(rt, c.get('tenant'), portrayal.portrayal_id, image)
+          : undefined;
+      await replaceImages(db, c.get('tenant'), portrayal.portrayal_id, kind, [image], rt.now(), liveness);
       startResult(rt, c, portrayal.portrayal_id);
       return c.json({
         portrayal_id: portrayal.portrayal_id,
@@ -223,8 +272,21 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
         if (!row) throw validationProblem([{ field: 'challenge', code: 'unknown_challenge' }]);
         challenge = { actions: row.actions, expiresAt: row.expires_at };
       }
+      // The selfie sent before the proof, if any: the proof must show its person (LivenessInput.selfie).
+      const storedSelfie = (await imagesOf(db, c.get('tenant'), portrayal.portrayal_id)).find(
+        (row) => row.kind === 'selfie',
+      );
       const liveness = await engine
         .checkLiveness({
+          ...(storedSelfie
+            ? {
+                selfie: {
+                  kind: 'selfie' as const,
+                  bytes: storedSelfie.bytes,
+                  sharpness: { score: storedSelfie.sharpness, blurred: storedSelfie.blurred },
+                },
+              }
+            : {}),
           frames: frames
             .filter((frame) => frame.contentType.startsWith('image/'))
             .map((frame) => ({
