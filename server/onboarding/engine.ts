@@ -45,6 +45,13 @@ export type FaceComparison =
     }
   | EngineFailure;
 
+/**
+ * Challenge actions that keep the face to the camera (blink, smile): a challenge starts with one of them when
+ * LIVENESS_ACTIONS allows it, so the proof's first frame, which the portal compares with the document when no
+ * selfie was sent apart, is frontal, and the other frames can be judged against it.
+ */
+export const FRONTAL_ACTIONS: readonly string[] = ['blink', 'smile'];
+
 export interface LivenessInput {
   frames: EngineImage[];
   /** Video parts of the proof: stored, not decoded by the reference engine. */

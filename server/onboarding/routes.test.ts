@@ -795,6 +795,17 @@ describe('challenges and liveness', () => {
     );
   });
 
+  it('starts every challenge with the face to the camera (blink or smile) when the actions allow it', async () => {
+    const me = someone();
+    for (let i = 0; i < 10; i++) {
+      const body = await json(await h.call('POST', '/internal/challenges', me, { length: 3 }));
+      const actions = body.actions as string[];
+      expect(['blink', 'smile']).toContain(actions[0]);
+      expect(actions).toHaveLength(3);
+      expect(actions[1]).not.toBe(actions[0]);
+    }
+  });
+
   it('draws challenges only from the configured actions (LIVENESS_ACTIONS)', async () => {
     const turns = await makeHarness({ livenessActions: ['turn_left', 'turn_right'] }, h);
     try {

@@ -13,6 +13,7 @@
 import {
   type BiometricEngine,
   basicEngine,
+  FRONTAL_ACTIONS,
   blurred,
   type EngineFailure,
   type LivenessResult,
@@ -104,11 +105,16 @@ export function showsAction(action: string, face: Face, neutral: { yaw: number; 
  * when there is one frame per action, each action shown against the resting pose.
  */
 export function judgeLiveness(faces: Face[], actions: string[], selfie?: Face): LivenessResult {
-  // The same person throughout: every frame against the selfie when there is one, else against the frame
-  // nearest the median pose (a turned head changes the descriptor more than a frontal one does).
+  // Whose face the proof must show: the selfie when one was sent apart; else the first frame that answers a
+  // frontal action (FRONTAL_ACTIONS: the face to the camera; challenges start with one when they may); else the
+  // frame nearest the median pose (a turned head changes the descriptor more than a frontal one does).
+  const frontal =
+    actions.length === faces.length ? actions.findIndex((action) => FRONTAL_ACTIONS.includes(action)) : -1;
   const neutral = { yaw: median(faces.map((f) => f.yaw)), pitch: median(faces.map((f) => f.pitch)) };
   const reference =
-    selfie ?? [...faces].sort((a, b) => Math.abs(a.yaw - neutral.yaw) - Math.abs(b.yaw - neutral.yaw))[0];
+    selfie ??
+    faces[frontal] ??
+    [...faces].sort((a, b) => Math.abs(a.yaw - neutral.yaw) - Math.abs(b.yaw - neutral.yaw))[0];
   const scores = faces.map((face) => (reference ? similarity(reference.descriptor, face.descriptor) : 1));
   for (const [index, score] of scores.entries()) {
     if (score < LIVENESS_SAME_PERSON) {
@@ -116,14 +122,18 @@ export function judgeLiveness(faces: Face[], actions: string[], selfie?: Face): 
       return { result: 'failing', detail: `Frame ${index + 1} shows ${whom} (similarity ${score}).` };
     }
   }
-  // The selfie's person is in the proof: its best frame (the most frontal, as a rule) matches as the selfie
-  // matches the document.
-  const best = Math.max(...scores);
-  if (selfie && best < FACE_MATCH_THRESHOLD) {
-    return {
-      result: 'failing',
-      detail: `No frame shows the selfie's person (best similarity ${best}, below ${FACE_MATCH_THRESHOLD}).`,
-    };
+  // Against a frontal face (the selfie, or the frontal frame), the best of the other frames must match as the
+  // selfie matches the document: another person's turned head can pass LIVENESS_SAME_PERSON, not this.
+  if (selfie || frontal >= 0) {
+    const others = scores.filter((_, index) => selfie || index !== frontal);
+    const best = Math.max(...others);
+    const whose = selfie ? "the selfie's person" : `the person of frame ${frontal + 1} (${actions[frontal]})`;
+    if (others.length > 0 && best < FACE_MATCH_THRESHOLD) {
+      return {
+        result: 'failing',
+        detail: `No ${selfie ? '' : 'other '}frame shows ${whose} (best similarity ${best}, below ${FACE_MATCH_THRESHOLD}).`,
+      };
+    }
   }
   if (actions.length > 0 && actions.length === faces.length) {
     const pose = neutralPose(faces, actions);

@@ -7,6 +7,7 @@ import { challengeBody, createPortrayalBody } from '../../../src/api/contract/on
 import { normaliseDocumentCountry } from '../../../src/domain/documents';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
+import { FRONTAL_ACTIONS } from '../engine';
 import { computeResultOnce, requiredImagesIn, resultProblem } from '../portrayal-result';
 import {
   assertOpen,
@@ -104,6 +105,9 @@ export function portrayalsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     const actions: string[] = [];
     // Drawn from LIVENESS_ACTIONS (server/config.ts: at least two, so the loop below ends).
     const drawable = rt.livenessActions;
+    // A frontal action first when there is one (FRONTAL_ACTIONS): the proof's first frame faces the camera.
+    const frontal = drawable.filter((action) => FRONTAL_ACTIONS.includes(action));
+    if (frontal.length > 0) actions.push(frontal[randomInt(frontal.length)] ?? 'blink');
     while (actions.length < length) {
       const action = drawable[randomInt(drawable.length)] ?? 'blink';
       // The same action twice in a row would read as one.
