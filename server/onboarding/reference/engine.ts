@@ -13,9 +13,9 @@
 import {
   type BiometricEngine,
   basicEngine,
-  FRONTAL_ACTIONS,
   blurred,
   type EngineFailure,
+  FRONTAL_ACTIONS,
   type LivenessResult,
   sameBytes,
 } from '../engine';
