@@ -891,38 +891,39 @@ describe('challenges and liveness', () => {
         h,
       );
       try {
+        // A document portrayal of a new person, and the one-frame proof it may send.
+        const portrayal = async () => {
+          const who = person(`live-${randomUUID()}`);
+          const { portrayalId } = await startOnboarding(judged, who);
+          await upload(judged, who, portrayalId, 'obverse', 'document.jpg');
+          const sendProof = async () =>
+            json(
+              await judged.call(
+                'PUT',
+                `/internal/portrayals/${portrayalId}/lifeproof`,
+                who,
+                proof(null, ['selfie.png']),
+              ),
+            );
+          return { who, portrayalId, sendProof };
+        };
+
         // The selfie first, then the proof: the stored selfie goes with the proof.
-        const first = person(`live-${randomUUID()}`);
-        const a = await startOnboarding(judged, first);
-        await upload(judged, first, a.portrayalId, 'obverse', 'document.jpg');
-        await upload(judged, first, a.portrayalId, 'selfie', 'selfie.jpg');
-        const res = await judged.call(
-          'PUT',
-          `/internal/portrayals/${a.portrayalId}/lifeproof`,
-          first,
-          proof(null, ['selfie.png']),
-        );
-        expect(await json(res)).toMatchObject({ life_proofing: 'failing' });
+        const a = await portrayal();
+        await upload(judged, a.who, a.portrayalId, 'selfie', 'selfie.jpg');
+        expect(await a.sendProof()).toMatchObject({ life_proofing: 'failing' });
         expect(given).toHaveLength(1);
         expect(Buffer.from(given[0]?.selfie?.bytes ?? [])).toEqual(fixture('selfie.jpg'));
         expect(given[0]?.frames).toHaveLength(1);
 
         // The proof first (passing, no selfie yet), then the selfie: the proof is judged again against it.
-        const second = person(`live-${randomUUID()}`);
-        const b = await startOnboarding(judged, second);
-        await upload(judged, second, b.portrayalId, 'obverse', 'document.jpg');
-        const proofFirst = await judged.call(
-          'PUT',
-          `/internal/portrayals/${b.portrayalId}/lifeproof`,
-          second,
-          proof(null, ['selfie.png']),
-        );
-        expect(await json(proofFirst)).toMatchObject({ life_proofing: 'passing' });
+        const b = await portrayal();
+        expect(await b.sendProof()).toMatchObject({ life_proofing: 'passing' });
         expect(given[1]?.selfie).toBeUndefined();
-        await upload(judged, second, b.portrayalId, 'selfie', 'selfie.jpg');
+        await upload(judged, b.who, b.portrayalId, 'selfie', 'selfie.jpg');
         expect(given).toHaveLength(3);
         expect(Buffer.from(given[2]?.selfie?.bytes ?? [])).toEqual(fixture('selfie.jpg'));
-        const result = await json(await judged.call('GET', `/internal/portrayals/${b.portrayalId}`, second));
+        const result = await json(await judged.call('GET', `/internal/portrayals/${b.portrayalId}`, b.who));
         expect(result.life_proofing_result).toBe('failing');
       } finally {
         await judged.close();
