@@ -247,6 +247,7 @@ test.describe('assisted registration', () => {
     await page.getByLabel(/estoy legitimado/i).check();
     await page.getByTestId('privacy-accept').click();
     await expect(page).toHaveURL(/\/register-documents$/);
+    await expect(page.locator('[data-screen="RegisterDocuments"]')).toBeVisible();
     await expectAccessible(page);
   });
 });
