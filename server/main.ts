@@ -90,7 +90,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const lock: DataDirLock | undefined = usesDataDir ? lockDataDir(options.dataDir as string) : undefined;
   let db: Db;
   try {
-    db = await openDb({ databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+    db = await openDb({
+      databaseUrl: options.databaseUrl,
+      dataDir: options.dataDir,
+      purpose: { tenants, nodeEnv: options.nodeEnv },
+    });
   } catch (error) {
     lock?.release();
     throw error;

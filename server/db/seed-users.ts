@@ -70,7 +70,14 @@ export function seededUser(tenant: string, i: number) {
   };
 }
 
-async function insertUser(tx: Queryable, tenant: string, i: number) {
+type EvidenceImages = Awaited<ReturnType<typeof evidenceImages>>;
+
+const imagesOf = (tenant: string, i: number): Promise<EvidenceImages> => {
+  const u = seededUser(tenant, i);
+  return evidenceImages(u.first_name, u.last_name, u.document_number, (i * 37) % 360);
+};
+
+async function insertUser(tx: Queryable, tenant: string, i: number, images: EvidenceImages) {
   const u = seededUser(tenant, i);
   const { rows } = await tx.query<{ user_id: string }>(
     `insert into users (tenant, username, first_name, last_name, email, acs_id, id_number, nationality, birth_date,
@@ -107,7 +114,6 @@ async function insertUser(tx: Queryable, tenant: string, i: number) {
             ($1, $2, 'embedding', 'active', now() - make_interval(days => $4), null, '{"object":"portal"}')`,
     [tenant, userId, i % 7 === 2 ? 'revoked' : 'active', i * 2],
   );
-  const images = await evidenceImages(u.first_name, u.last_name, u.document_number, (i * 37) % 360);
   for (const [kind, bytes] of Object.entries(images)) {
     if (kind === 'reverse' && i % 8 === 6) continue; // some documents (passports) have no reverse
     await tx.query(
@@ -117,12 +123,19 @@ async function insertUser(tx: Queryable, tenant: string, i: number) {
   }
 }
 
+const IMAGE_BATCH = 8;
+
 /** Accounts whose onboarding an assistant has to complete (PortalAccounts): pending-01… (password = username). */
 export const PENDING_ACCOUNTS = 3;
 
 export const seedStaffUsers: Seeder = async (tx, tenant) => {
   const count = staffUserCount();
-  for (let i = 1; i <= count; i++) await insertUser(tx, tenant, i);
+  // The pictures a batch at a time (sharp renders them on libuv's threads, in parallel), the rows one by one.
+  for (let first = 1; first <= count; first += IMAGE_BATCH) {
+    const batch = Array.from({ length: Math.min(IMAGE_BATCH, count - first + 1) }, (_, k) => first + k);
+    const images = await Promise.all(batch.map((i) => imagesOf(tenant, i)));
+    for (const [k, i] of batch.entries()) await insertUser(tx, tenant, i, images[k] as EvidenceImages);
+  }
   for (let i = 1; i <= PENDING_ACCOUNTS; i++) {
     const username = `pending-${String(i).padStart(2, '0')}`;
     await tx.query(

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ImagePreparationError, prepareImage } from '../media/prepare-image';
 import { CameraOpenError, checkPhoto, ImageCheckFailure, startCamera } from './capture';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { type } from 'arktype';
 import { describe, expect, it, vi } from 'vitest';
 import { type ApiClientDeps, createApiClient } from './client.ts';

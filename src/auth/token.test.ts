@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { type } from 'arktype';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

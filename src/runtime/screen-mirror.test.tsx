@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { render, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Router } from 'wouter';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import type { Db } from '../../server/db/db';
-import { setInMemoryDatabaseFactory } from '../../server/db/open-db';
+import { seededFor, setInMemoryDatabaseFactory } from '../../server/db/open-db';
 import { openPostgres } from '../../server/db/postgres';
 import { prepareTestDb, setTestDbFactory } from '../../server/testing/fixtures';
 import { POSTGRES_SERVER, SEEDED_TEMPLATE } from './postgres-server';
@@ -33,10 +33,15 @@ async function newDatabase(template: string): Promise<Db> {
 
 export const newPostgresDatabase = newDatabase;
 
+const SEEDED_TENANTS = ['gambling', 'demo'];
+
 setTestDbFactory(async (tenants) => {
-  if (tenants.join(',') === 'gambling,demo') return newDatabase(SEEDED_TEMPLATE);
+  if (tenants.join(',') === SEEDED_TENANTS.join(',')) return newDatabase(SEEDED_TEMPLATE);
   const db = await newDatabase('template0');
   await prepareTestDb(db, tenants);
   return db;
 });
-setInMemoryDatabaseFactory(() => newDatabase('template0'));
+// A server's own database: the seeded template when the server would seed the same tenants (open-db.ts).
+setInMemoryDatabaseFactory((purpose) =>
+  newDatabase(seededFor(purpose, SEEDED_TENANTS) ? SEEDED_TEMPLATE : 'template0'),
+);

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { registrationPayload } from '../../api/contract/onboarding';
 import { TEXT_LIMITS } from '../../api/contract/text';
