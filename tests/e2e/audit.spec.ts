@@ -3,7 +3,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { AUDIT_CSV_COLUMNS } from '../../src/api/contract/audit';
 import { parseCsv } from '../../src/domain/csv';
 import { startOfDayIn } from '../../src/domain/visits';
-import { accessTokenOf, demoUrl, expectAccessible, port } from './support';
+import { accessTokenOf, demoUrl, expectAccessible, openAs, openSignedIn, port } from './support';
 
 // CheckInterdictions (issue 12) as the seeded `assistant` of gambling (an assistant who is not a user manager):
 // each of the five results, decided by the server against the prohibited lists. The enrolled members member-07 and
@@ -25,9 +25,7 @@ async function logIn(page: Page, username: string) {
 }
 
 async function signIn(page: Page, username: string) {
-  await page.goto('/');
-  await page.getByTestId('login').click();
-  await logIn(page, username);
+  await openSignedIn(page, username, '/');
   await expect(page.locator('[data-screen="PortalManagement"]')).toBeVisible();
 }
 
@@ -95,10 +93,7 @@ test.describe('CheckInterdictions', () => {
   ] as const) {
     test(`in ${locale}: the screen reads in the language and is accessible`, async ({ page, request }) => {
       await listMember8(request);
-      await page.goto('/');
-      await page.evaluate((lang) => localStorage.setItem('portal.locale', lang), locale);
-      await page.goto('/check-interdictions');
-      await logIn(page, 'assistant');
+      await openAs(page, 'assistant', '/check-interdictions', locale);
       await expect(page.locator('[data-screen="CheckInterdictions"]')).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('lang', locale);
       await check(page, dniOf(8), BIRTH);
@@ -126,9 +121,13 @@ test.describe('CheckInterdictions', () => {
 const MAX_CSV = 10 * 1024 * 1024;
 
 async function signInAt(page: Page, origin: string, username: string) {
-  await page.goto(`${origin}/`);
-  await page.getByTestId('login').click();
-  await logIn(page, username);
+  if (origin === base) {
+    await openSignedIn(page, username, '/');
+  } else {
+    await page.goto(`${origin}/`);
+    await page.getByTestId('login').click();
+    await logIn(page, username);
+  }
   await expect(page.locator('[data-screen="PortalManagement"]')).toBeVisible();
 }
 
@@ -415,10 +414,7 @@ test.describe('prohibited lists, the door terminal and the access audit', () => 
   ] as const) {
     test(`in ${locale}: the three screens read in the language and are accessible`, async ({ page }) => {
       test.setTimeout(180_000);
-      await page.goto(`${origin}/`);
-      await page.evaluate((lang) => localStorage.setItem('portal.locale', lang), locale);
-      await page.goto(`${origin}/audit-accesses`);
-      await logIn(page, 'admin');
+      await openAs(page, 'admin', '/audit-accesses', locale, origin);
       await expect(page.locator('[data-screen="AuditAccesses"]')).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('lang', locale);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts.audit);

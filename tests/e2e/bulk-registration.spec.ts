@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { unzipSync, zipSync } from 'fflate';
 import { seededUser } from '../../server/db/seed-users';
 import { parseCsv } from '../../src/domain/csv';
-import { expectAccessible, type Lang, t } from './support';
+import { expectAccessible, type Lang, openAs, t } from './support';
 
 // Issue 12 "Add users from photos" on a phone, as a user manager: the portal's entry leads to AddUsersFromPhotos; a
 // metadata file with wrong rows is refused in the browser, naming each row; the corrected one with the fixture zip
@@ -13,15 +13,6 @@ import { expectAccessible, type Lang, t } from './support';
 
 const ZIP = 'tests/fixtures/generated/bulk-photos.zip';
 const HEADER = 'email,first_name,last_name,acs_id,image\r\n';
-
-async function logIn(page: Page, username: string) {
-  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
-  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
-  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
-  await page
-    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
-    .click();
-}
 
 const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
@@ -43,10 +34,7 @@ for (const lang of ['es', 'en', 'eu'] as const) {
     const jon = `jon-${id}@bulk.example.test`;
     const taken = seededUser('gambling', 23).email;
 
-    await page.goto('/');
-    await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
-    await page.goto('/portal-management');
-    await logIn(page, 'usermanager');
+    await openAs(page, 'usermanager', '/portal-management', lang);
     await page.getByTestId('portal-addFromPhotos').click();
     await expect(page).toHaveURL(/\/bulk-registration$/);
     await expect(page.locator('[data-screen="AddUsersFromPhotos"]')).toBeVisible();
@@ -124,10 +112,7 @@ for (const lang of ['es', 'en', 'eu'] as const) {
 
 test('a damaged zip and too many elements are refused before anything is sent', async ({ page }) => {
   const lang: Lang = 'en';
-  await page.goto('/');
-  await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
-  await page.goto('/bulk-registration');
-  await logIn(page, 'usermanager');
+  await openAs(page, 'usermanager', '/bulk-registration', lang);
   await expect(page.locator('[data-screen="AddUsersFromPhotos"]')).toBeVisible();
   const zip = readFileSync(ZIP);
   await chooseMetadata(page, `${HEADER}a@bulk.example.test,Ane,Etxeberria,BULK-Z,photos/ane.jpg\r\n`);
@@ -181,10 +166,7 @@ for (const lang of ['es', 'en', 'eu'] as const) {
   test(`each photo is judged by its bytes before upload, with a message per row (${lang})`, async ({
     page,
   }) => {
-    await page.goto('/');
-    await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
-    await page.goto('/bulk-registration');
-    await logIn(page, 'usermanager');
+    await openAs(page, 'usermanager', '/bulk-registration', lang);
     await expect(page.locator('[data-screen="AddUsersFromPhotos"]')).toBeVisible();
     const id = stamp();
     await chooseMetadata(

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { dniOf } from '../../server/db/seed-people';
 import { seededUser } from '../../server/db/seed-users';
-import { accessTokenOf, expectAccessible, type Lang, port, t } from './support';
+import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 
 // Issue 12 (staff) through the real portal on a phone: as `assistant`, ActivateUsers (no users found, then a region
 // activated), an account cancellation refused for a mismatching DNI/NIE and done with the right one, and an assisted
@@ -10,23 +10,6 @@ import { accessTokenOf, expectAccessible, type Lang, port, t } from './support';
 // a location added to a user's credentials. axe on ActivateUsers and AssistantAccountCancellation in es, en and eu.
 
 const fixture = (name: string) => `tests/fixtures/generated/${name}`;
-
-async function logIn(page: Page, username: string) {
-  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
-  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
-  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
-  await page
-    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
-    .click();
-}
-
-async function openAs(page: Page, username: string, path: string, lang: Lang = 'es', base = '') {
-  await page.goto(`${base}/`);
-  await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
-  await page.goto(`${base}${path}`);
-  await logIn(page, username);
-  await expect(page).toHaveURL(new RegExp(`${path}$`));
-}
 
 /**
  * The passport and the selfie from files, until ReviewRegister. On a machine shared with other work the engine may not

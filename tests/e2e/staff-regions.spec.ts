@@ -1,5 +1,5 @@
 import { devices, expect, type Page, test } from '@playwright/test';
-import { accessTokenOf, expectAccessible, port, t } from './support';
+import { accessTokenOf, expectAccessible, logIn, openAs, port, t } from './support';
 
 // Issue 12 (staff), regions: a newcomer enrols themselves with the camera (the specimen card) and their DNI; the
 // registration records the region it took place in (the newcomer has no facility: the tenant's home region, es-an).
@@ -7,15 +7,6 @@ import { accessTokenOf, expectAccessible, port, t } from './support';
 // that region (and not in another). newcomer-24 is this journey's own account.
 
 const NEWCOMER = 'newcomer-24';
-
-async function logIn(page: Page, username: string) {
-  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
-  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
-  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
-  await page
-    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
-    .click();
-}
 
 /** Takes the picture the capture view offers (it may take it by itself once the frames are sharp). */
 async function capture(page: Page) {
@@ -94,10 +85,7 @@ test('a newcomer who enrols is registered in a region, where ActivateUsers finds
   try {
     const manager = await staff.newPage();
     await test.step('PortalUserDetail shows the region of registration', async () => {
-      await manager.goto('/');
-      await manager.evaluate(() => localStorage.setItem('portal.locale', 'es'));
-      await manager.goto(`/user-detail/${userId}`);
-      await logIn(manager, 'usermanager');
+      await openAs(manager, 'usermanager', `/user-detail/${userId}`, 'es');
       await expect(manager.locator('[data-screen="PortalUserDetail"]')).toBeVisible();
       await expect(manager.getByTestId('user-field-region')).toContainText(t('es', 'regions.es-an'));
       await expect(manager.getByTestId('user-field-birth_date')).toContainText('03/04/1985');
@@ -111,10 +99,7 @@ test('a newcomer who enrols is registered in a region, where ActivateUsers finds
   try {
     const assistant = await assistantContext.newPage();
     await test.step('ActivateUsers: not in another region; found and activated in the region of registration', async () => {
-      await assistant.goto('/');
-      await assistant.evaluate(() => localStorage.setItem('portal.locale', 'es'));
-      await assistant.goto('/activate-users');
-      await logIn(assistant, 'assistant');
+      await openAs(assistant, 'assistant', '/activate-users', 'es');
       await expect(assistant.locator('[data-screen="ActivateUsers"]')).toBeVisible();
       await assistant.getByTestId('activate-region').selectOption('es-ct');
       await assistant.getByTestId('activate-id-number').fill(dni);

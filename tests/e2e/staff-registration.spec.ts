@@ -1,26 +1,13 @@
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { expectAccessible, type Lang, t } from './support';
+import { expectAccessible, type Lang, openAs, t } from './support';
 
 // Issue 12, staff registration: a user manager registers a person in each mode of SingleRegistration; while
 // typing, an email and an acs_id already taken are shown as taken (the existence checks, 200 taken / 404 free);
 // the outcome is shown; axe finds nothing on the screen in es, en and eu.
 
-async function logIn(page: Page, username: string) {
-  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
-  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
-  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
-  await page
-    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
-    .click();
-}
-
-async function openAs(page: Page, username: string, path: string, lang: Lang) {
-  await page.goto('/');
-  await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
-  await page.goto(path);
-  await logIn(page, username);
-  await expect(page).toHaveURL(new RegExp(`${path}$`));
+async function openRegistration(page: Page, username: string, path: string, lang: Lang) {
+  await openAs(page, username, path, lang);
   await expect(page.locator('[data-screen="SingleRegistration"]')).toBeVisible();
 }
 
@@ -54,7 +41,7 @@ for (const lang of ['es', 'en', 'eu'] as const) {
     const id = stamp();
     const email = `alta-${id}@example.test`;
     const acsId = `ACS-E2E-${id}`.toUpperCase();
-    await openAs(page, 'usermanager', '/new-user-credential', lang);
+    await openRegistration(page, 'usermanager', '/new-user-credential', lang);
     await expectAccessible(page);
     // The tenant's QR is biometric: mailing it is refused, and the form says why.
     await expect(page.locator('[name="send_qr_by_email"]')).toBeDisabled();
@@ -85,7 +72,7 @@ test('a user manager registers from username, acs_id, email and a photo; taken v
   const id = stamp();
   const takenEmail = `first-${id}@example.test`;
   const takenAcsId = `ACS-E2E-F${id}`.toUpperCase();
-  await openAs(page, 'usermanager', '/new-user-credential', lang);
+  await openRegistration(page, 'usermanager', '/new-user-credential', lang);
   await registerFromFields(page, lang, takenEmail, takenAcsId);
   await page.getByRole('button', { name: t(lang, 'singles.another') }).click();
 
@@ -112,7 +99,7 @@ test('a user manager registers from username, acs_id, email and a photo; taken v
 
 test('a photo too small is refused in the browser before sending', async ({ page }) => {
   const lang: Lang = 'es';
-  await openAs(page, 'usermanager', '/new-user-credential', lang);
+  await openRegistration(page, 'usermanager', '/new-user-credential', lang);
   await page.getByLabel(t(lang, 'singles.mode.image')).check();
   await page.locator('[name="username"]').fill('tiny.photo');
   await page.locator('[name="email"]').fill(`tiny-${stamp()}@example.test`);
@@ -132,10 +119,7 @@ for (const lang of ['es', 'en', 'eu'] as const) {
   test(`DelegatedFinishRegister holds the image to the delegated bounds and registers the person (${lang})`, async ({
     page,
   }) => {
-    await page.goto('/');
-    await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
-    await page.goto('/delegated-finish-register');
-    await logIn(page, 'usermanager');
+    await openAs(page, 'usermanager', '/delegated-finish-register', lang);
     await expect(page.locator('[data-screen="DelegatedFinishRegister"]')).toBeVisible();
     await expect(page.locator('[name="mode"]')).toHaveCount(0);
     const id = stamp();

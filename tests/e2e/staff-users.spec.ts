@@ -1,28 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
 import { seededUser } from '../../server/db/seed-users';
-import { accessTokenOf, expectAccessible, type Lang, port, t } from './support';
+import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 
 // Issue 12 (staff-users) through the real portal: a user manager finds a seeded user by national id and by email,
 // opens every tab and evidence of the detail, deactivates and reactivates the user's credentials; an account
 // manager completes a pending onboarding; an admin deletes all data of the demo tenant behind the typed-name
 // dialog, and the API then has no user and no image. axe on every screen in es, en and eu.
-
-async function logIn(page: Page, username: string) {
-  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
-  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
-  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
-  await page
-    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
-    .click();
-}
-
-async function openAs(page: Page, username: string, path: string, lang: Lang = 'es', base = '') {
-  await page.goto(`${base}/`);
-  await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
-  await page.goto(`${base}${path}`);
-  await logIn(page, username);
-  await expect(page).toHaveURL(new RegExp(`${path}$`));
-}
 
 async function search(page: Page, text: string) {
   await page.getByTestId('users-search').fill(text);

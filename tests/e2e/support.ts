@@ -25,6 +25,20 @@ export async function brandColourOf(page: Page, testId: string) {
  * server at `base`, without a browser page. The development fault switches need the admin's.
  */
 export async function accessTokenOf(base: string, tenant: string, username = 'admin'): Promise<string> {
+  return (await tokensOf(base, tenant, username)).access_token;
+}
+
+interface Tokens {
+  access_token: string;
+  id_token: string;
+  refresh_token?: string;
+  token_type: string;
+  scope: string;
+  expires_in: number;
+}
+
+/** The token response of the code flow for a seeded account (the password is the username). */
+async function tokensOf(base: string, tenant: string, username: string): Promise<Tokens> {
   // A context of its own: the provider's session cookie of an earlier sign-in must not answer for this one.
   const request = await requests.newContext();
   try {
@@ -34,12 +48,78 @@ export async function accessTokenOf(base: string, tenant: string, username = 'ad
   }
 }
 
+/**
+ * Opens `path` of the portal at `origin` already signed in as a seeded account of `tenant`, in `lang` when given:
+ * the code flow runs from Node (as accessTokenOf), and its tokens go where oidc-client-ts keeps the user
+ * (src/auth/oidc-config.ts userStorageKey), so the journey starts on its screen without the three page loads of
+ * the sign-in pages. For journeys about what comes after sign-in; the sign-in pages, the return to the asked
+ * screen and renewal have journeys of their own (session.spec.ts, accreditations.spec.ts). Node resolves only
+ * localhost, so this is for the tenant served there (gambling); demo's journeys sign in through the pages.
+ */
+export async function openSignedIn(
+  page: Page,
+  username: string,
+  path: string,
+  options: { lang?: Lang; origin?: string; tenant?: string } = {},
+) {
+  const origin = options.origin ?? `http://localhost:${port}`;
+  const tenant = options.tenant ?? 'gambling';
+  const tokens = await tokensOf(origin, tenant, username);
+  const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString());
+  const user = {
+    id_token: tokens.id_token,
+    access_token: tokens.access_token,
+    refresh_token: tokens.refresh_token,
+    token_type: tokens.token_type,
+    scope: tokens.scope,
+    profile: claims(tokens.id_token),
+    expires_at: Math.floor(Date.now() / 1000) + tokens.expires_in,
+  };
+  // Any page of the origin gives its storage; the health probe is the lightest.
+  await page.goto(`${origin}/health`);
+  await page.evaluate(
+    ([key, value, lang]) => {
+      localStorage.setItem(key, value);
+      if (lang) localStorage.setItem('portal.locale', lang);
+    },
+    [`oidc.user:${origin}/auth/realms/${tenant}:portal`, JSON.stringify(user), options.lang ?? ''] as const,
+  );
+  await page.goto(`${origin}${path}`);
+}
+
+/** Fills the provider's sign-in page (any of the portal's languages) with a seeded account's username and password. */
+export async function logIn(page: Page, username: string) {
+  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
+  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
+  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
+  await page
+    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
+    .click();
+}
+
+/**
+ * Opens `path` as `username` in `lang` and waits for the address to be it. On the journeys' main server this is
+ * openSignedIn; on another origin (demo.localhost, which Node does not resolve) the person signs in through the
+ * provider's page, which brings them back to `path`.
+ */
+export async function openAs(page: Page, username: string, path: string, lang: Lang = 'es', base = '') {
+  if (base === '' || base === `http://localhost:${port}`) {
+    await openSignedIn(page, username, path, { lang });
+  } else {
+    await page.goto(`${base}/`);
+    await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
+    await page.goto(`${base}${path}`);
+    await logIn(page, username);
+  }
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, '\\?')}$`));
+}
+
 async function codeFlow(
   request: APIRequestContext,
   base: string,
   tenant: string,
   username: string,
-): Promise<string> {
+): Promise<Tokens> {
   const realm = `${base}/auth/realms/${tenant}`;
   const verifier = randomBytes(32).toString('base64url');
   const redirectUri = `${base}/callback`;
@@ -73,7 +153,7 @@ async function codeFlow(
     },
   });
   expect(token.ok()).toBe(true);
-  return ((await token.json()) as { access_token: string }).access_token;
+  return (await token.json()) as Tokens;
 }
 
 export type Lang = 'es' | 'en' | 'eu';

@@ -13,7 +13,7 @@ import {
 import sharp from 'sharp';
 import { zonedInstant } from '../../src/domain/visits';
 import { chromiumWithCamera } from './camera';
-import { accessTokenOf, expectAccessible, type Lang, port, t } from './support';
+import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 
 // Issue 11, the visits journeys through the real portal: a visitor requests a visit, the host accepts it from the
 // mailbox link, reception finds it under "today", checks the visitor in by scanning their QR with the fake camera
@@ -62,24 +62,6 @@ async function serverClock(request: APIRequestContext, base: string, admin: stri
       : await request.put(`${base}/api/dev/clock`, { headers, data: { at: at?.toISOString() ?? null } });
   expect(res.ok(), await res.text()).toBe(true);
   return new Date(((await res.json()) as { now: string }).now);
-}
-
-async function logIn(page: Page, username: string) {
-  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
-  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
-  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
-  await page
-    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
-    .click();
-}
-
-/** Opens `path` as `username` in `lang`. */
-async function openAs(page: Page, username: string, path: string, lang: Lang = 'es', base = '') {
-  await page.goto(`${base}/`);
-  await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
-  await page.goto(`${base}${path}`);
-  await logIn(page, username);
-  await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, '\\?')}$`));
 }
 
 async function fillVisit(
