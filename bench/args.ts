@@ -10,6 +10,7 @@ export const PARTS = [
   'engine',
   'export',
   'cluster',
+  'suite',
 ] as const;
 export type Part = (typeof PARTS)[number];
 

@@ -11,6 +11,7 @@
 //     messages, the screen itself), and Landing signed in as newcomer (≤ 100 KB each).
 //  5. Lighthouse (bench/lighthouse.ts): Welcome signed out and Landing signed in, mobile preset, 3 runs each.
 //  6. API latency at 200 requests/s (bench/api-latency.ts).
+//  7. The test suite: the step times of the last complete `npm test` beside the runs before it (bench/suite.ts).
 // Exits non-zero when a budget is exceeded, so the bench is a check and not only a printout.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { benchAuditExport, EXPORT_LONGEST_TASK_BUDGET_MS } from './audit-export'
 import { CLUSTER_HEADERS, clusterBench } from './cluster';
 import { benchEngine, ENGINE_BUDGET_MS } from './engine';
 import { runLighthouse } from './lighthouse';
+import { benchSuite, SUITE_BUDGET_SECONDS, suiteTable } from './suite';
 
 const DIST = 'dist';
 const KB = 1024;
@@ -462,6 +464,26 @@ async function main() {
     );
     results.export = exported;
   }
+  if (runs('suite')) {
+    const suite = benchSuite();
+    if (suite.last) {
+      row(
+        `npm test, last complete run (${suite.last.date.slice(0, 10)}, ${suite.last.cores} cores${suite.last.ci ? ', CI=1' : ''})`,
+        `${Math.round(suite.last.totalSeconds / 6) / 10} min`,
+        `${SUITE_BUDGET_SECONDS / 60} min`,
+        suite.last.totalSeconds <= SUITE_BUDGET_SECONDS,
+      );
+    } else {
+      row(
+        'npm test, last complete run',
+        `none recorded in ${suite.file}`,
+        `${SUITE_BUDGET_SECONDS / 60} min`,
+        null,
+        'run npm test',
+      );
+    }
+    results.suite = suite;
+  }
   if (report.length > 0) {
     console.log('\nBudgets (bytes are what is transferred with Accept-Encoding: br, gzip)\n');
     console.log(formatTable(['measure', 'value', 'budget', 'result'], report));
@@ -474,6 +496,12 @@ async function main() {
     );
     console.log(formatTable(CLUSTER_HEADERS, cluster.rows));
     results.cluster = cluster.runs;
+  }
+  const suite = results.suite as ReturnType<typeof benchSuite> | undefined;
+  if (suite?.last) {
+    console.log(`\nnpm test, wall time per step (${suite.file}), newest first\n`);
+    const table = suiteTable(suite);
+    console.log(formatTable(table.headers, table.rows));
   }
   if (lighthouse) {
     console.log('\nLighthouse, mobile preset (150 ms RTT, 1.6 Mbps, 4× CPU), median of 3 runs\n');
