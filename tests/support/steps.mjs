@@ -25,9 +25,11 @@ if (steps.length === 0 || unknown.length > 0) {
 // What npm run gives a script: the local binaries first on the PATH.
 const env = { PATH: `${resolve('node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` };
 const times = [];
+const event = process.env.npm_lifecycle_event;
+const title = event === 'test' ? 'npm test' : event ? `npm run ${event}` : 'steps';
 const summary = () => {
   const total = times.reduce((sum, t) => sum + t.ms, 0);
-  console.log('\nnpm test, wall time per step:');
+  console.log(`\n${title}, wall time per step:`);
   for (const t of times)
     console.log(`  ${t.step.padEnd(22)} ${formatDuration(t.ms).padStart(10)}  ${t.result}`);
   console.log(`  ${'total'.padEnd(22)} ${formatDuration(total).padStart(10)}`);
