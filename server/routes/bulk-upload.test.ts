@@ -14,7 +14,33 @@ function request(parts: { metadata?: string; media?: Uint8Array }): Request {
 
 const limits = (overrides: Partial<BulkLimits>): BulkLimits => ({ ...BULK_LIMITS, ...overrides });
 
+/** A multipart body as a client may really send it: here cut short, without its closing boundary. */
+function rawRequest(body: string): Request {
+  return new Request('http://localhost/api/public/singles/bulk', {
+    method: 'POST',
+    headers: { 'content-type': 'multipart/form-data; boundary=XYZ' },
+    body,
+  });
+}
+
 describe('readBulkUpload', () => {
+  it('answers 400 to a body cut short inside any part, and the process goes on', async () => {
+    for (const [field, filename] of [
+      ['metadata', 'p.csv'],
+      ['media', 'photos.zip'],
+      ['other', 'x.bin'],
+    ]) {
+      const cut = `--XYZ\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n\r\nemail`;
+      await expect(readBulkUpload(rawRequest(cut)), field).rejects.toMatchObject({
+        problem: { status: 400, code: 'bad_request' },
+      });
+    }
+    // A part whose headers never end.
+    await expect(
+      readBulkUpload(rawRequest('--XYZ\r\nContent-Disposition: form-data; name="metadata"')),
+    ).rejects.toMatchObject({ problem: { status: 400 } });
+  });
+
   it('reads the metadata and every picture of the zip', async () => {
     const upload = await readBulkUpload(
       request({

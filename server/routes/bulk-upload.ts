@@ -223,6 +223,9 @@ export async function readBulkUpload(
       return;
     }
     bb.on('file', (field, stream, info) => {
+      // Busboy also emits a body cut short (no closing boundary, a client that drops) on the part's own stream:
+      // an 'error' nobody listens to would end the process.
+      stream.on('error', () => reject(problem(400, 'The multipart body is not valid.', 'bad_request')));
       if (field === 'metadata') {
         const chunks: Buffer[] = [];
         let size = 0;
