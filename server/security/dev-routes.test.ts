@@ -1,5 +1,5 @@
 // Issue #9 rows 1 and 6: the development mailbox and fault switches answer only a person at this machine.
-import { networkInterfaces } from 'node:os';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../config';
 import { isLoopbackAddress } from '../dev-routes';
@@ -16,13 +16,19 @@ function options(extra: StartServerOptions = {}): StartServerOptions {
   return testServerOptions(site, { nodeEnv: 'development', ...extra });
 }
 
-/** This machine's address on its network (how a neighbour on the same network reaches it). */
-function networkAddress(): string {
-  const found = Object.values(networkInterfaces())
-    .flat()
-    .find((i) => i && i.family === 'IPv4' && !i.internal);
-  if (!found) throw new Error('this machine has no non-loopback IPv4 address to test from');
-  return found.address;
+// Tests reach servers through the loopback range only. A server bound to 127.0.0.1 does not answer on another
+// loopback address, which shows it listens on that address alone; and a neighbour on the network is simulated:
+// the server sees every connection made to NEIGHBOUR_ROUTE as coming from NEIGHBOUR, a documentation address.
+const NEIGHBOUR_ROUTE = '127.0.0.2';
+const NEIGHBOUR = '192.0.2.10';
+
+/** Makes `server` see the connections made to NEIGHBOUR_ROUTE as a neighbour's on the network. */
+function seeNeighbourAt(server: RunningServer) {
+  server.server.prependListener('connection', (socket: Socket) => {
+    if (socket.localAddress?.endsWith(NEIGHBOUR_ROUTE)) {
+      Object.defineProperty(socket, 'remoteAddress', { value: NEIGHBOUR });
+    }
+  });
 }
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
@@ -39,7 +45,7 @@ describe('development routes', { timeout: 60_000 }, () => {
     expect(configFromEnv({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     const server = await startServer(options({ host: configFromEnv({}).host }));
     try {
-      await expect(get(`http://${networkAddress()}:${server.port}/health`)).rejects.toThrow();
+      await expect(get(`http://${NEIGHBOUR_ROUTE}:${server.port}/health`)).rejects.toThrow();
       expect((await get(`http://127.0.0.1:${server.port}/health`)).status).toBe(200);
     } finally {
       await server.close();
@@ -50,6 +56,7 @@ describe('development routes', { timeout: 60_000 }, () => {
     let server: RunningServer;
     beforeAll(async () => {
       server = await startServer(options({ host: '0.0.0.0', devMailbox: true }));
+      seeNeighbourAt(server);
     }, 60_000);
     afterAll(() => server.close());
 
@@ -60,8 +67,8 @@ describe('development routes', { timeout: 60_000 }, () => {
     });
 
     it('the mailbox and the fault switches are not found from the network', async () => {
-      const remote = `http://${networkAddress()}:${server.port}`;
-      expect(isLoopbackAddress(networkAddress())).toBe(false);
+      const remote = `http://${NEIGHBOUR_ROUTE}:${server.port}`;
+      expect(isLoopbackAddress(NEIGHBOUR)).toBe(false);
       expect((await get(`${remote}/health`)).status).toBe(200);
       const mailbox = await get(`${remote}/dev/mailbox`);
       expect(mailbox.status).toBe(404);
