@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type Browser, devices, expect, type Page, test } from '@playwright/test';
 import { unzip } from '../../server/routes/zip';
-import { accessTokenOf, expectAccessible, port } from './support';
+import { accessTokenOf, expectAccessible, jwtPayload, port } from './support';
 
 // The enrolled person's account (issue 10): UserProfile, download my data, the language saved to the account,
 // ResetCredentials through the mailbox link, DeleteAccount. Each journey has a person of its own: the enrolled
@@ -39,8 +39,7 @@ async function resetLinkFor(page: Page, email: string): Promise<string> {
   return link;
 }
 
-const jwtSub = (token: string) =>
-  (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sub: string }).sub;
+const jwtSub = (token: string) => jwtPayload(token).sub as string;
 
 async function apiGet(page: Page, token: string, path: string) {
   return page.request.get(`${base}/api${path}`, {

@@ -28,6 +28,10 @@ export async function accessTokenOf(base: string, tenant: string, username = 'ad
   return (await tokensOf(base, tenant, username)).access_token;
 }
 
+/** The claims of a JWT (not verified: the journeys read what the server gave them). */
+export const jwtPayload = (jwt: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString());
+
 interface Tokens {
   access_token: string;
   id_token: string;
@@ -65,14 +69,13 @@ export async function openSignedIn(
   const origin = options.origin ?? `http://localhost:${port}`;
   const tenant = options.tenant ?? 'gambling';
   const tokens = await tokensOf(origin, tenant, username);
-  const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString());
   const user = {
     id_token: tokens.id_token,
     access_token: tokens.access_token,
     refresh_token: tokens.refresh_token,
     token_type: tokens.token_type,
     scope: tokens.scope,
-    profile: claims(tokens.id_token),
+    profile: jwtPayload(tokens.id_token),
     expires_at: Math.floor(Date.now() / 1000) + tokens.expires_in,
   };
   // Any page of the origin gives its storage; the health probe is the lightest.
