@@ -26,11 +26,14 @@ import {
   API_RESOURCE,
   CLIENT_ID,
   type IdentityProviders,
+  issuerOf,
   LOGOUT_SCRIPT,
   PORTAL_SCOPE,
   REALMS_PREFIX,
+  USERINFO_PATH,
 } from './provider';
 import { createThrottle, databaseThrottleStore, type Throttle } from './throttle';
+import { answerUserInfo } from './userinfo';
 import { createTokenVerifier } from './verify';
 
 export const RESET_TTL_MS = 30 * 60 * 1000;
@@ -430,6 +433,12 @@ export function createAuthHandler(idp: IdentityProviders, options: AuthHandlerOp
       }
       // The development provider brokers no external identity providers: no account is linked to one.
       sendProblem(res, 400, `The account is not linked to the identity provider ${broker[1]}.`, 'not_linked');
+      return;
+    }
+
+    // ── UserInfo: the provider's own refuses the JWT access tokens it issues (userinfo.ts) ──────────
+    if (rest === USERINFO_PATH && (req.method === 'GET' || req.method === 'POST')) {
+      await answerUserInfo(req, res, { db, tenant, issuer: issuerOf(origin, tenant), origin, verify });
       return;
     }
 

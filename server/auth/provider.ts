@@ -19,6 +19,34 @@ export const REALMS_PREFIX = '/auth/realms';
 export const LOGOUT_SCRIPT = '/auth/assets/logout.js';
 /** The access-token claim naming the grant it was issued under: the API refuses the token once that grant ends. */
 export const GRANT_ID_CLAIM = 'grant_id';
+/** The UserInfo endpoint under the issuer (oidc-provider's default, named here because userinfo.ts answers it). */
+export const USERINFO_PATH = '/me';
+
+/** The claims each scope releases, in the ID token and at UserInfo (OpenID Connect Core §5.4, plus roles). */
+export const SCOPE_CLAIMS = {
+  openid: ['sub'],
+  profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
+  email: ['email', 'email_verified'],
+  roles: ['roles'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** Every claim the provider knows of an account (each scope then releases its own), or undefined for no account. */
+export async function accountClaims(db: Db, tenant: string, id: string) {
+  const account = await findAccountById(db, tenant, id);
+  if (!account) return undefined;
+  const claims = tokenClaimsOf(account, tenant);
+  return {
+    sub: account.id,
+    preferred_username: account.username,
+    given_name: account.first_name ?? undefined,
+    family_name: account.last_name ?? undefined,
+    name: claims.name,
+    email: account.email ?? undefined,
+    email_verified: Boolean(account.email),
+    locale: account.locale ?? undefined,
+    roles: claims.roles,
+  };
+}
 
 export interface IdentityProviderOptions {
   db: Db;
@@ -87,33 +115,13 @@ export function createIdentityProviders(options: IdentityProviderOptions) {
       responseTypes: ['code'],
       pkce: { required: () => true },
       scopes: ['openid', 'offline_access', 'profile', 'email', 'roles'],
-      claims: {
-        openid: ['sub'],
-        profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
-        email: ['email', 'email_verified'],
-        roles: ['roles'],
-      },
+      claims: Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]])),
       conformIdTokenClaims: false,
+      routes: { userinfo: USERINFO_PATH },
       async findAccount(_ctx, sub) {
-        const account = await findAccountById(db, tenant, sub);
-        if (!account) return undefined;
-        return {
-          accountId: account.id,
-          async claims() {
-            const claims = tokenClaimsOf(account, tenant);
-            return {
-              sub: account.id,
-              preferred_username: account.username,
-              given_name: account.first_name ?? undefined,
-              family_name: account.last_name ?? undefined,
-              name: claims.name,
-              email: account.email ?? undefined,
-              email_verified: Boolean(account.email),
-              locale: account.locale ?? undefined,
-              roles: claims.roles,
-            };
-          },
-        };
+        const claims = await accountClaims(db, tenant, sub);
+        if (!claims) return undefined;
+        return { accountId: claims.sub, claims: async () => claims };
       },
       interactions: {
         url: (_ctx, interaction) => `${REALMS_PREFIX}/${tenant}/interaction/${interaction.uid}`,

@@ -534,9 +534,9 @@ describe('PUT and GET /public/credentials/{userId}/sids/{sid}/state', () => {
 describe('PUT /public/credentials/active|inactive (all users)', () => {
   it('needs put_credentials_state_all and touches only the caller’s tenant', async () => {
     const one = person('one', 'demo', ['put_credentials_state_one']);
-    expect((await send('PUT', '/public/credentials/inactive', one)).status).toBe(403);
+    expect((await send('PUT', '/public/credentials/inactive', one, { confirm: 'demo' })).status).toBe(403);
     const admin = person('admin', 'demo', ['put_credentials_state_all']);
-    const res = await send('PUT', '/public/credentials/inactive', admin);
+    const res = await send('PUT', '/public/credentials/inactive', admin, { confirm: 'demo' });
     expect(await res.json()).toMatchObject({ activated: false });
     const after = await db.query<{ tenant: string; active: boolean }>(
       "select tenant, bool_or(active) as active from users where tenant in ('gambling', 'demo') group by tenant order by tenant",
@@ -545,7 +545,9 @@ describe('PUT /public/credentials/active|inactive (all users)', () => {
       { tenant: 'demo', active: false },
       { tenant: 'gambling', active: true },
     ]);
-    expect(await (await send('PUT', '/public/credentials/active', admin)).json()).toMatchObject({
+    expect(
+      await (await send('PUT', '/public/credentials/active', admin, { confirm: 'demo' })).json(),
+    ).toMatchObject({
       activated: true,
     });
     const again = await db.query<{ active: boolean }>(

@@ -21,6 +21,7 @@ import { DetailedProblem, isUuid, readBody } from '../onboarding/validation';
 import { HttpProblem } from '../problem';
 import { qrPng } from '../qr';
 import { credentialPdf, pdfLocaleOf } from './credential-pdf';
+import { confirmTenant } from './tenant-confirmation';
 
 /** Spec §1, §9: a QR credential lasts 15 days; setting it active again starts a new 15-day window. */
 export const QR_VALID_MS = 15 * 24 * 60 * 60 * 1000;
@@ -251,8 +252,10 @@ export function credentialsRoutes(
     ['active', true],
     ['inactive', false],
   ] as const) {
-    // Only the users whose state changes are counted; the action is recorded like the deletions (who, when, how many).
+    // Confirmed with the tenant's name like the deletions: it changes every user of the tenant at once. Only the
+    // users whose state changes are counted; the action is recorded like the deletions (who, when, how many).
     app.put(`/public/credentials/${segment}`, auth.requireAuth('put_credentials_state_all'), async (c) => {
+      await confirmTenant(c);
       const tenant = c.get('tenant');
       const users = await db.transaction(async (tx) => {
         const { rows } = await tx.query<{ count: number }>(

@@ -217,9 +217,48 @@ describe('POST /public/users/activation (ActivateUsers)', () => {
 });
 
 describe('PUT /public/credentials/active|inactive (Administration)', () => {
+  const activeUsers = async (tenant: string) =>
+    (
+      await db.query<{ count: number }>(
+        'select count(*)::int as count from users where tenant = $1 and active',
+        [tenant],
+      )
+    ).rows[0]?.count ?? -1;
+  const recordedActions = async (tenant: string) =>
+    (
+      await db.query<{ count: number }>(
+        'select count(*)::int as count from tenant_admin_actions where tenant = $1',
+        [tenant],
+      )
+    ).rows[0]?.count ?? -1;
+
+  it("refuses without the tenant's name typed, changing and recording nothing", async () => {
+    // Another tenant than the test below, whose counts start from the seed.
+    const tenant = 'gambling';
+    const active = await activeUsers(tenant);
+    expect(active).toBeGreaterThan(0);
+    const recorded = await recordedActions(tenant);
+    for (const segment of ['inactive', 'active']) {
+      const path = `/public/credentials/${segment}`;
+      for (const body of [undefined, {}, { confirm: '' }, { confirm: 'demo' }, { confirm: 'gamblin' }]) {
+        const res = await call('PUT', path, admin(tenant), body);
+        expect(res.status, `${segment} ${JSON.stringify(body)}`).toBe(422);
+        expect(await res.json()).toMatchObject({ code: 'confirmation_mismatch' });
+      }
+      const wrongType = await call('PUT', path, admin(tenant), { confirm: 7 });
+      expect(wrongType.status).toBe(422);
+      expect(await wrongType.json()).toMatchObject({ code: 'validation' });
+    }
+    expect(await activeUsers(tenant)).toBe(active);
+    expect(await recordedActions(tenant)).toBe(recorded);
+    // The right comes first: someone without it learns nothing about the confirmation.
+    expect((await call('PUT', '/public/credentials/inactive', manager(tenant))).status).toBe(403);
+  });
+
   it('counts only the users whose state changed, and records each action', async () => {
     const tenant = 'demo';
-    const off = await call('PUT', '/public/credentials/inactive', admin(tenant));
+    const confirm = { confirm: ` ${tenant} ` };
+    const off = await call('PUT', '/public/credentials/inactive', admin(tenant), confirm);
     const { rows } = await db.query<{ count: number }>(
       'select count(*)::int as count from users where tenant = $1',
       [tenant],
@@ -229,11 +268,11 @@ describe('PUT /public/credentials/active|inactive (Administration)', () => {
     expect(offBody.users).toBeGreaterThan(0);
     expect(offBody.users).toBeLessThanOrEqual(total);
     // Nothing is left to deactivate; activating changes every user.
-    expect(await (await call('PUT', '/public/credentials/inactive', admin(tenant))).json()).toEqual({
+    expect(await (await call('PUT', '/public/credentials/inactive', admin(tenant), confirm)).json()).toEqual({
       activated: false,
       users: 0,
     });
-    expect(await (await call('PUT', '/public/credentials/active', admin(tenant))).json()).toEqual({
+    expect(await (await call('PUT', '/public/credentials/active', admin(tenant), confirm)).json()).toEqual({
       activated: true,
       users: total,
     });
@@ -250,7 +289,7 @@ describe('PUT /public/credentials/active|inactive (Administration)', () => {
       "select count(*)::int as count from tenant_admin_actions where tenant = 'gambling'",
     );
     expect(gambling.rows[0]?.count).toBe(0);
-    expect((await call('PUT', '/public/credentials/active', manager(tenant))).status).toBe(403);
+    expect((await call('PUT', '/public/credentials/active', manager(tenant), confirm)).status).toBe(403);
   });
 });
 

@@ -200,6 +200,15 @@ describe('DELETE /public/users and PUT /public/users/deleteAllData', () => {
     const wrong = await call('DELETE', '/public/users', admin('demo'), { confirm: 'gambling' });
     expect(wrong.status).toBe(422);
     expect((await wrong.json()).code).toBe('confirmation_mismatch');
+    // No name at all is refused like a wrong one.
+    for (const [method, path] of [
+      ['DELETE', '/public/users'],
+      ['PUT', '/public/users/deleteAllData'],
+    ] as const) {
+      const missing = await call(method, path, admin('demo'));
+      expect(missing.status).toBe(422);
+      expect((await missing.json()).code).toBe('confirmation_mismatch');
+    }
     expect(await count('select count(*)::int as n from users where tenant = $1', 'demo')).toBe(before);
   });
 

@@ -12,12 +12,11 @@
 //   PUT    /public/accounts/{id}/onboarding   post_onboardings_assisted | can_view_complete_onboardings: an assistant
 //                                             completes a pending onboarding (incompleted → completed, spec §4)
 // Another tenant's user, or an id that is not a UUID: 404. Every query names the tenant of the call.
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import {
   completeOnboardingBody,
   EVIDENCE_KINDS,
   type EvidenceKind,
-  tenantConfirmation,
   USER_ORDER_FIELDS,
   type UserOrderField,
 } from '../../src/api/contract/users';
@@ -26,6 +25,7 @@ import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
 import { isUuid, readBody } from '../onboarding/validation';
 import { HttpProblem } from '../problem';
+import { confirmTenant } from './tenant-confirmation';
 
 const MAX_PAGE_SIZE = 100;
 
@@ -180,14 +180,6 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
         'Cache-Control': 'private, no-store',
       });
     });
-  }
-
-  /** The tenant's name, typed by the person in the confirmation dialog; anything else changes nothing. */
-  async function confirmTenant(c: Context<AuthEnv>) {
-    const { confirm } = await readBody(c, tenantConfirmation);
-    if (confirm.trim() !== c.get('tenant')) {
-      throw new HttpProblem(422, "Type the tenant's name to confirm.", 'confirmation_mismatch');
-    }
   }
 
   async function record(

@@ -10,6 +10,7 @@ import { listMachine, type Page, type PageQuery } from '../../machines/list.mach
 import type { CredentialState } from '../api/contract/credentials';
 import type { EvidenceKind, UserDetail } from '../api/contract/users';
 import { getUserCredentials, setCredentialState } from '../api/credentials';
+import { isApiError } from '../api/errors';
 import { listFacilities } from '../api/facilities';
 import {
   completeOnboarding,
@@ -109,15 +110,22 @@ export const completeOnboardingLogic = ({ apiClient }: Deps) =>
     completeOnboarding(await apiClient(), input.accountId),
   );
 
-/** The Administration machine with its calls. */
+/** The Administration machine with its calls; every one carries the typed tenant name, which the server checks. */
 export function administrationLogic({ apiClient }: Deps) {
   return administrationMachine.provide({
     actors: {
       runAction: fromPromise<AdminResult, { action: AdminAction; confirm: string }>(async ({ input }) => {
         const api = await apiClient();
-        if (input.action === 'activateAll') return setAllActive(api, true);
-        if (input.action === 'deactivateAll') return setAllActive(api, false);
-        return deleteAllUsers(api, input.confirm, input.action === 'deleteAllData');
+        try {
+          if (input.action === 'activateAll') return await setAllActive(api, true, input.confirm);
+          if (input.action === 'deactivateAll') return await setAllActive(api, false, input.confirm);
+          return await deleteAllUsers(api, input.confirm, input.action === 'deleteAllData');
+        } catch (error) {
+          // The machine's guards read the problem's code (confirmation_mismatch), which an ApiError keeps inside.
+          throw isApiError(error)
+            ? { status: error.status, ...(error.problem?.code ? { code: error.problem.code } : {}) }
+            : { status: 0 };
+        }
       }),
     },
   });

@@ -1,4 +1,5 @@
 import type { ApiClient, RequestOptions } from './client.ts';
+import { activationAnswer } from './contract/credentials.ts';
 import {
   type ActivationBody,
   type ActivationResult,
@@ -61,9 +62,13 @@ export async function setUserActive(api: ApiClient, userId: string, active: bool
   await api.put(`/public/credentials/${encodeURIComponent(userId)}/${active ? 'active' : 'inactive'}`);
 }
 
-// PUT /public/credentials/active|inactive: every user's.
-export async function setAllActive(api: ApiClient, active: boolean): Promise<BulkResult> {
-  const answer = await api.put<{ users: number }>(`/public/credentials/${active ? 'active' : 'inactive'}`);
+// PUT /public/credentials/active|inactive: every user's, confirmed with the tenant's name like the deletions.
+export async function setAllActive(api: ApiClient, active: boolean, confirm: string): Promise<BulkResult> {
+  const answer = await api.put(`/public/credentials/${active ? 'active' : 'inactive'}`, {
+    json: { confirm },
+    schema: activationAnswer,
+    silent: true,
+  });
   return { users: answer.users, images: 0 };
 }
 

@@ -6,8 +6,9 @@ import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 // Issue 12 (staff) through the real portal on a phone: as `assistant`, ActivateUsers (no users found, then a region
 // activated), an account cancellation refused for a mismatching DNI/NIE and done with the right one, and an assisted
 // re-enrolment of an existing user (the fake camera's session, the passport and selfie from files) whose assisted_by
-// `usermanager` then sees; as `admin`, activate-all and deactivate-all behind the typed-name dialog with the count, and
-// a location added to a user's credentials. axe on ActivateUsers and AssistantAccountCancellation in es, en and eu.
+// `usermanager` then sees; as `admin`, activate-all and deactivate-all behind the typed-name dialog with the count
+// (refused by the server without the name), and a location added to a user's credentials. axe on ActivateUsers and
+// AssistantAccountCancellation in es, en and eu.
 
 const fixture = (name: string) => `tests/fixtures/generated/${name}`;
 
@@ -162,8 +163,22 @@ test.describe('assistant', () => {
 test.describe('admin', () => {
   test('activates and deactivates every user behind the typed-name dialog, with the count', async ({
     page,
+    request,
   }) => {
     const base = `http://demo.localhost:${port}`;
+    // The server asks for the name too: the admin's own token without it, or with another, changes nothing. Node
+    // does not resolve demo.localhost: the API is asked on localhost, naming the tenant in its header.
+    const local = `http://localhost:${port}`;
+    const token = await accessTokenOf(local, 'demo');
+    const headers = { authorization: `Bearer ${token}`, 'tenant-id': 'demo' };
+    for (const data of [undefined, { confirm: 'gambling' }]) {
+      const bare = await request.put(`${local}/api/public/credentials/inactive`, {
+        headers,
+        ...(data ? { data } : {}),
+      });
+      expect(bare.status()).toBe(422);
+      expect(await bare.json()).toMatchObject({ code: 'confirmation_mismatch' });
+    }
     await openAs(page, 'admin', '/administration', 'en', base);
     for (const action of ['deactivateAll', 'activateAll'] as const) {
       await page.getByTestId(`admin-${action}`).click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { type AdministrationEvent, administrationMachine } from '../../machines/administration.machine';
 import { codesInMeta, coverMachine, type ModelSpec } from './harness';
 
@@ -52,5 +52,30 @@ describe('administration machine (generated paths)', () => {
     actor.send({ type: 'action.confirmed' });
     expect(actor.getSnapshot().value).toBe('working');
     expect(runs).toEqual(['deleteUsers']);
+  });
+
+  it('hands the typed tenant name to every action, activate and deactivate all included', async () => {
+    const inputs: { action: string; confirm: string }[] = [];
+    const actor = createActor(
+      administrationMachine.provide({
+        actors: {
+          runAction: fromPromise(async ({ input }) => {
+            inputs.push(input);
+            return { users: 1, images: 0 };
+          }),
+        },
+      }),
+      { input: { tenant: 'demo' } },
+    ).start();
+    const actions = ['activateAll', 'deactivateAll', 'deleteUsers', 'deleteAllData'] as const;
+    for (const action of actions) {
+      actor.send({ type: 'action.chosen', action });
+      // A new action starts with an empty field: the name typed for the last one does not carry over.
+      expect(actor.getSnapshot().context.typed).toBe('');
+      actor.send({ type: 'confirmation.typed', value: 'demo ' });
+      actor.send({ type: 'action.confirmed' });
+      await waitFor(actor, (s) => s.matches('done'));
+    }
+    expect(inputs).toEqual(actions.map((action) => ({ action, confirm: 'demo' })));
   });
 });
