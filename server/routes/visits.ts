@@ -95,6 +95,9 @@ function dateParam(value: string | undefined, name: string): Date | undefined {
 
 const isReception = (claims: AccessTokenClaims) => claims.roles.includes(RECEPTION);
 
+const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
+  Boolean(a && b && a.trim().toLowerCase() === b.trim().toLowerCase());
+
 /** Who did it, for the history: the person's name as the token says, else their username or email. */
 const actorOf = (claims: AccessTokenClaims) =>
   claims.name?.trim() || claims.preferred_username || claims.email || claims.sub;
@@ -287,9 +290,28 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
     else if (!Number.isNaN(start.getTime()) && end.getTime() <= start.getTime())
       errors.set('endAt', 'visit_end_before_arrival');
 
+    // Whoever may not manage all visits requests for themself: the visitor is their own account, whatever the
+    // body names, so that nobody books (and has mailed to a host) a visit in somebody else's name. Reception names
+    // the visitor, who may have an account of the tenant.
+    const self = reception ? undefined : await accountById(db, tenant, claims.sub);
+    const visitor = reception
+      ? {
+          accountId: (await accountByEmail(db, tenant, body.visitor.email))?.id ?? null,
+          name: body.visitor.name.trim(),
+          email: body.visitor.email.trim(),
+        }
+      : {
+          accountId: claims.sub,
+          name: self ? personName(self.first_name, self.last_name, self.username) : actorOf(claims),
+          email: (self ? self.email : claims.email)?.trim() || null,
+        };
+
     const host = await accountByEmail(db, tenant, body.host);
     if (!host) errors.set('host', 'host_not_found');
-    else if (!errors.has('startAt') && !errors.has('endAt') && !errors.has('date')) {
+    // The host's answer is what approves a request: a visitor who is their own host would approve themself.
+    else if (host.id === visitor.accountId || sameEmail(host.email, visitor.email)) {
+      errors.set('host', 'host_is_visitor');
+    } else if (!errors.has('startAt') && !errors.has('endAt') && !errors.has('date')) {
       if (await hostBusy(db, tenant, body.host, start, end)) errors.set('startAt', 'host_busy');
     }
     if (settings.mustAcceptPlan && body.extra_fields?.emergency_instructions?.accepted !== true) {
@@ -299,11 +321,8 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       throw validationProblem([...errors].map(([field, code]) => ({ field, code })));
     }
 
-    // A visitor requests for themself; reception names the visitor, who may have an account of the tenant.
-    const visitorAccountId = reception
-      ? ((await accountByEmail(db, tenant, body.visitor.email))?.id ?? null)
-      : claims.sub;
-    // Created by reception or by the host: accepted at once, "approved by automatic" (issue #11).
+    // Created by reception or by the signed-in host (never the visitor: refused above): accepted at once,
+    // "approved by automatic". Anything else waits for the host's answer by the mailed link.
     const automatic = reception || host.id === claims.sub;
     // No reason given: an empty title, which the portal shows in the reader's language.
     const title = body.title?.trim() ?? '';
@@ -322,9 +341,9 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
           host.email,
           host.id,
           facility.facility_id,
-          isUuid(visitorAccountId ?? '') ? visitorAccountId : null,
-          body.visitor.name.trim(),
-          body.visitor.email.trim(),
+          isUuid(visitor.accountId ?? '') ? visitor.accountId : null,
+          visitor.name,
+          visitor.email,
           body.guests ?? 0,
           automatic ? 'accepted' : 'requested',
           JSON.stringify(body.extra_fields ?? {}),
@@ -344,7 +363,7 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
           to: host.email as string,
           hostName,
           hostLocale: host.locale,
-          visitorName: body.visitor.name.trim(),
+          visitorName: visitor.name,
           when: displayDateTimeIn(start, facility.timezone),
           place: facility.alias,
           title,

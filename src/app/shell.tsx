@@ -40,6 +40,7 @@ const NEWCOMER: Session = {
   locale: null,
   claims: null,
   firstName: '',
+  name: '',
 };
 
 export interface ShellInput {

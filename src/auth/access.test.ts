@@ -28,6 +28,7 @@ function person(roles: readonly string[], enrolled = true, claims: Session['clai
     locale: null,
     claims,
     firstName: '',
+    name: 'x',
   };
 }
 

@@ -54,6 +54,7 @@ export function sessionFromClaims(claims: AccessTokenClaims, accessToken: string
     locale: claims.locale ?? null,
     claims: claims.claims ?? null,
     firstName: claims.name?.split(' ')[0] ?? claims.preferred_username ?? '',
+    name: claims.name?.trim() || claims.preferred_username || '',
   };
 }
 

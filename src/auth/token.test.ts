@@ -35,6 +35,7 @@ describe('sessionFromAccessToken', () => {
       acsId: 'acs-9',
       userType: 'visitor',
       firstName: 'Ane',
+      name: 'Ane Etxeberria',
       claims: null,
     });
   });

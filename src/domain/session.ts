@@ -20,4 +20,9 @@ export interface Session {
   /** Identity data from an external provider; copied into enrolment data (spec §6). */
   claims: Record<string, unknown> | null;
   firstName: string;
+  /**
+   * The person's full name as their account holds it (the token's name), else their username: what the server
+   * records as the visitor of a visit they request.
+   */
+  name: string;
 }

@@ -84,6 +84,9 @@ describe('visitFormErrors (spec §5 Visits)', () => {
     });
     expect(visitFormErrors({ ...valid, planRead: false }, { ...rules, mustAcceptPlan: false })).toEqual({});
     expect(visitFormErrors({ ...valid, host: 'not an email' }, rules)).toEqual({ host: 'wrong_format' });
+    expect(visitFormErrors({ ...valid, host: ' Vera@Example.org ' }, rules)).toEqual({
+      host: 'host_is_visitor',
+    });
     expect(visitFormErrors(emptyNewVisitForm(), rules)).toMatchObject({
       host: 'required',
       date: 'required',

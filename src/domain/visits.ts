@@ -51,6 +51,7 @@ export type VisitRuleCode =
   | 'wrong_format'
   | 'visit_date_past'
   | 'host_not_found'
+  | 'host_is_visitor'
   | 'visit_start_invalid'
   | 'visit_start_past'
   | 'host_busy'
@@ -177,13 +178,15 @@ export interface VisitRuleContext {
 
 /**
  * The rules of spec §5 that need nothing but the form: each wrong field with its one code. The host being
- * found and having no other visit then are the server's to say (host_not_found, host_busy).
+ * found and having no other visit then are the server's to say (host_not_found, host_busy). The visitor
+ * cannot be their own host (host_is_visitor): the host's answer is what approves a request.
  */
 export function visitFormErrors(form: NewVisitForm, rules: VisitRuleContext): VisitFieldErrors {
   const errors: VisitFieldErrors = {};
   const host = form.host.trim();
   if (!host) errors.host = 'required';
   else if (!EMAIL.test(host) || host.length > 254) errors.host = 'wrong_format';
+  else if (host.toLowerCase() === form.visitorEmail.trim().toLowerCase()) errors.host = 'host_is_visitor';
 
   const facility = rules.facilities.find((f) => f.facility_id === form.location);
   if (!form.location) errors.location = 'required';

@@ -140,7 +140,6 @@ async function visitJourney(
     startAt: start.time,
     endAt: end.date === start.date ? end.time : '23:59',
     title,
-    visitorName: 'Vera Visitante',
     plan: true,
   });
   await page.getByTestId('new-visit-submit').click();
@@ -321,8 +320,12 @@ test.describe('visits', () => {
         startAt: '10:00',
         endAt: '09:00',
         title: 'x'.repeat(201),
-        visitorName: 'Vera Visitante',
       });
+      // The visitor is the signed-in person: their account's name and email, not to be typed over.
+      await expect(page.locator('[name="visitorName"]')).toHaveValue('Vera Visitante');
+      await expect(page.locator('[name="visitorEmail"]')).toHaveValue('visitor@gambling.example');
+      await expect(page.locator('[name="visitorName"]')).not.toBeEditable();
+      await expect(page.locator('[name="visitorEmail"]')).not.toBeEditable();
       await page.getByTestId('new-visit-submit').click();
       for (const code of [
         'visit_date_past',
@@ -379,6 +382,12 @@ test.describe('visits', () => {
       await fillVisit(page, { host: 'usermanager@gambling.example' });
       await page.getByTestId('new-visit-submit').click();
       await expect(message('host_busy')).toBeVisible();
+      await expect(page.locator('[name="title"]')).toHaveValue(`Rules ${lang}`);
+
+      // The visitor cannot be their own host: the message is under the host field.
+      await fillVisit(page, { host: 'visitor@gambling.example' });
+      await expect(message('host_is_visitor')).toBeVisible();
+      await expect(page.locator('[name="host"]')).toHaveAttribute('aria-invalid', 'true');
       await expect(page.locator('[name="title"]')).toHaveValue(`Rules ${lang}`);
     });
 

@@ -19,6 +19,7 @@ const session: Session = {
   locale: 'es',
   claims: null,
   firstName: 'Ana',
+  name: 'Ana',
 };
 
 const spec = (input: { onPublicRoute: boolean; path: string }): ModelSpec<typeof sessionMachine> => ({

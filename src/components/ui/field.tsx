@@ -23,7 +23,7 @@ export function Field({
         id={inputId}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        className="h-11 rounded-lg border border-slate-300 bg-white px-3 text-base outline-none focus:border-brand focus:ring-2 focus:ring-brand/30 aria-[invalid=true]:border-red-600"
+        className="h-11 rounded-lg border border-slate-300 bg-white px-3 text-base outline-none focus:border-brand focus:ring-2 focus:ring-brand/30 read-only:bg-slate-100 aria-[invalid=true]:border-red-600"
         {...props}
       />
       {hint && (

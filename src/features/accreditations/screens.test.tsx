@@ -32,6 +32,7 @@ const SESSION: Session = {
   locale: 'es',
   claims: null,
   firstName: 'Unai',
+  name: 'Unai Usuario',
 };
 
 const qr: Credential = {

@@ -63,10 +63,16 @@ export function NewVisit() {
   const reception = isReceptionist(session);
   // new-visit/{userId}: reception books for a known person, whose name and email fill the visitor.
   const { userId } = useParams<{ userId?: string }>();
+  // A visitor requests for themself: the server records their account's name and email whatever the form
+  // says, so the form shows those (read-only) rather than what a draft or the person typed.
+  const ownName = reception ? undefined : (session?.name ?? '');
+  const ownEmail = reception ? undefined : (session?.email ?? '');
   const [form, setForm] = useState<NewVisitForm>(() => {
     const draft = newVisitDraft.load(tenant, userKey);
-    // A visitor requests for themself: their email is known.
-    if (!reception && !draft.visitorEmail && session?.email) draft.visitorEmail = session.email;
+    if (ownName !== undefined && ownEmail !== undefined) {
+      draft.visitorName = ownName;
+      draft.visitorEmail = ownEmail;
+    }
     return draft;
   });
   const [touched, setTouched] = useState<Partial<Record<VisitField, boolean>>>({});
@@ -92,6 +98,16 @@ export function NewVisit() {
   const serverErrors = useSelector(visit, (s) => s.context.fieldErrors);
   const created = useSelector(visit, (s) => s.context.visit);
   const visitor = useSelector(visit, (s) => s.context.visitor);
+
+  // A renewed token may carry a changed name or email.
+  useEffect(() => {
+    if (ownName === undefined || ownEmail === undefined) return;
+    setForm((current) =>
+      current.visitorName === ownName && current.visitorEmail === ownEmail
+        ? current
+        : { ...current, visitorName: ownName, visitorEmail: ownEmail },
+    );
+  }, [ownName, ownEmail]);
 
   // The person the visit is for fills the visitor's name and email (typed over, they stay as typed).
   useEffect(() => {
@@ -280,12 +296,15 @@ export function NewVisit() {
         <Field
           label={intl.formatMessage({ id: 'newVisit.visitorName' })}
           autoComplete="name"
+          readOnly={!reception}
           {...text('visitorName')}
         />
         <Field
           label={intl.formatMessage({ id: 'newVisit.visitorEmail' })}
           type="email"
           autoComplete="email"
+          readOnly={!reception}
+          hint={reception ? undefined : intl.formatMessage({ id: 'newVisit.visitorFromAccount' })}
           {...text('visitorEmail')}
         />
         <Field

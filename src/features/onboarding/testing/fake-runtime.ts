@@ -25,6 +25,7 @@ export const SESSION: Session = {
   locale: 'es',
   claims: null,
   firstName: 'Ana',
+  name: 'Ana',
 };
 
 export const SETTINGS = {
