@@ -6,7 +6,13 @@ import { errorOf } from './actor-events';
 // checks the DNI/NIE's shape before it sends field.submitted; the server checks that it is the person's.
 
 /** Why the server refused the deletion (the DeleteAccount texts deleteAccount.refused.*). */
-export type DeletionRefusal = 'visit_in_progress' | 'bad_request' | 'id_mismatch' | 'unknown';
+export type DeletionRefusal =
+  | 'visit_in_progress'
+  | 'bad_request'
+  | 'id_mismatch'
+  | 'staff_account'
+  | 'last_admin'
+  | 'unknown';
 
 /** What deleteAccount rejects with: the HTTP status (0 without an answer), the problem's code and detail. */
 export interface DeletionError {
@@ -32,6 +38,8 @@ export function deletionRefusalOf(error: unknown): DeletionRefusal {
   const { status, code } = (error ?? {}) as Partial<DeletionError>;
   if (code === 'visit_in_progress') return 'visit_in_progress';
   if (code === 'id_mismatch') return 'id_mismatch';
+  if (code === 'staff_account') return 'staff_account';
+  if (code === 'last_admin') return 'last_admin';
   if (code === 'bad_request' || status === 400) return 'bad_request';
   return 'unknown';
 }
@@ -66,7 +74,7 @@ export const accountDeletionMachine = setup({
 }).createMachine({
   id: 'accountDeletion',
   description:
-    "DeleteAccount (spec §2, §7 DELETE /internal/accounts/{id}, §8 Account cancellation): the person gives the field the tenant asks for (askFieldForDelete, e.g. the DNI/NIE), confirms in a dialog, and the account is deleted; refused on a visit in progress (visit_in_progress), a bad request (bad_request) or a DNI/NIE mismatch (id_mismatch, the server's detail shown). Once deleted the session ends at the provider, local data is cleared and the person lands on the public welcome.",
+    "DeleteAccount (spec §2, §7 DELETE /internal/accounts/{id}, §8 Account cancellation): the person gives the field the tenant asks for (askFieldForDelete, e.g. the DNI/NIE), confirms in a dialog, and the account is deleted; refused on a visit in progress (visit_in_progress), a bad request (bad_request), a DNI/NIE mismatch (id_mismatch, the server's detail shown), a staff account, which only an admin may cancel (staff_account), or the tenant's last admin (last_admin). Once deleted the session ends at the provider, local data is cleared and the person lands on the public welcome.",
   context: { field: '', detail: null },
   initial: 'asking',
   states: {
@@ -104,6 +112,11 @@ export const accountDeletionMachine = setup({
             target: 'refused.idMismatch',
             actions: 'storeDetail',
           },
+          {
+            guard: { type: 'isRefusal', params: { refusal: 'staff_account' } },
+            target: 'refused.staffAccount',
+          },
+          { guard: { type: 'isRefusal', params: { refusal: 'last_admin' } }, target: 'refused.lastAdmin' },
           { target: 'refused.failed' },
         ],
       },
@@ -132,6 +145,16 @@ export const accountDeletionMachine = setup({
           description:
             "Error id_mismatch: the DNI/NIE is not the one of this account; the server's detail is shown.",
           meta: { errorCode: 'id_mismatch' },
+        },
+        staffAccount: {
+          description:
+            'Error staff_account: the account holds a staff role (anything beyond user and visitor); only an admin may cancel it.',
+          meta: { errorCode: 'staff_account' },
+        },
+        lastAdmin: {
+          description:
+            'Error last_admin: the person is the last admin of the tenant; their account stays until there is another.',
+          meta: { errorCode: 'last_admin' },
         },
         failed: {
           description: 'The deletion could not be done (no answer, or the server failed): try again.',

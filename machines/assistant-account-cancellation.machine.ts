@@ -22,13 +22,21 @@ export interface CancellationError {
   detail?: string;
 }
 
-export type CancellationRefusal = 'visit_in_progress' | 'bad_request' | 'id_mismatch' | 'unknown';
+export type CancellationRefusal =
+  | 'visit_in_progress'
+  | 'bad_request'
+  | 'id_mismatch'
+  | 'staff_account'
+  | 'last_admin'
+  | 'unknown';
 
 /** The refusal a failed cancellation is, from its problem code (or status when there is none). */
 export function cancellationRefusalOf(error: unknown): CancellationRefusal {
   const { status, code } = (error ?? {}) as Partial<CancellationError>;
   if (code === 'visit_in_progress') return 'visit_in_progress';
   if (code === 'id_mismatch') return 'id_mismatch';
+  if (code === 'staff_account') return 'staff_account';
+  if (code === 'last_admin') return 'last_admin';
   if (code === 'bad_request' || status === 400) return 'bad_request';
   return 'unknown';
 }
@@ -83,7 +91,7 @@ export const assistantAccountCancellationMachine = setup({
 }).createMachine({
   id: 'assistantAccountCancellation',
   description:
-    "AssistantAccountCancellation (spec §2 delete-account-assistant, §5, §7 DELETE /internal/accounts/{id}, §8 Account cancellation): an assistant who is not a user manager, in the gambling domain, finds the person's account by email (account_not_found when there is none), types the DNI/NIE the person shows, confirms in a dialog, and the account is cancelled; refused on a visit in progress (visit_in_progress), a bad request (bad_request) or a DNI/NIE mismatch (id_mismatch, the server's detail shown).",
+    "AssistantAccountCancellation (spec §2 delete-account-assistant, §5, §7 DELETE /internal/accounts/{id}, §8 Account cancellation): an assistant who is not a user manager, in the gambling domain, finds the person's account by email (account_not_found when there is none), types the DNI/NIE the person shows, confirms in a dialog, and the account is cancelled; refused on a visit in progress (visit_in_progress), a bad request (bad_request), a DNI/NIE mismatch (id_mismatch, the server's detail shown), a staff account, which only an admin may cancel (staff_account), or the tenant's last admin (last_admin).",
   context: { email: '', account: null, idNumber: '', detail: null },
   initial: 'searching',
   states: {
@@ -155,6 +163,11 @@ export const assistantAccountCancellationMachine = setup({
             target: 'refused.idMismatch',
             actions: 'storeDetail',
           },
+          {
+            guard: { type: 'isRefusal', params: { refusal: 'staff_account' } },
+            target: 'refused.staffAccount',
+          },
+          { guard: { type: 'isRefusal', params: { refusal: 'last_admin' } }, target: 'refused.lastAdmin' },
           { target: 'refused.failed' },
         ],
       },
@@ -183,6 +196,16 @@ export const assistantAccountCancellationMachine = setup({
           description:
             "Error id_mismatch: the DNI/NIE is not the one of this account; the server's detail is shown.",
           meta: { errorCode: 'id_mismatch' },
+        },
+        staffAccount: {
+          description:
+            'Error staff_account: the account found is a staff account (a role beyond user and visitor); staff cancel the accounts of the people they serve, a staff account only an admin.',
+          meta: { errorCode: 'staff_account' },
+        },
+        lastAdmin: {
+          description:
+            'Error last_admin: the account found is the last admin of the tenant; it cannot be cancelled.',
+          meta: { errorCode: 'last_admin' },
         },
         failed: {
           description: 'The cancellation could not be done (no answer, or the server failed): try again.',

@@ -7,6 +7,7 @@ import { getRequestListener } from '@hono/node-server';
 import { type App, createApp } from './app';
 import { terminalRoutes } from './audit/terminal';
 import { createAuthHandler } from './auth/handler';
+import { reportLoginClashes } from './auth/logins';
 import { mailboxRoutes } from './auth/mailbox';
 import { createIdentityProviders } from './auth/provider';
 import { createApiAuth } from './auth/verify';
@@ -116,6 +117,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const migration = await migrate(db);
     const seeded = await seed(db, { isNewDb: migration.wasNew, nodeEnv: options.nodeEnv, tenants });
     logger.log('info', 'database ready', { kind: db.kind, applied: migration.applied, seed: seeded });
+    // Logins shared from before the database refused them: said at every start until an administrator resolves them.
+    await reportLoginClashes(db, logger);
     origins = createKnownOrigins({
       publicUrls: options.publicUrls,
       tenants,

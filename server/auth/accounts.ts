@@ -24,7 +24,12 @@ export interface AccountRow {
 const COLUMNS =
   'id::text as id, username, first_name, last_name, email, password_hash, roles, enrolled, acs_id, location, locale, onboarding_status, created_at';
 
-/** The account a person signs in as: by username or by email, case-insensitively. */
+/**
+ * The account a person signs in as (or asks a password reset for): the one whose username or email is this login,
+ * without case or accents (login_key, server/auth/logins.ts). A login several accounts share (only from before
+ * the database refused them) names none of them: choosing one would hand someone else's sign-in to whoever made
+ * the other.
+ */
 export async function findAccountByLogin(
   db: Queryable,
   tenant: string,
@@ -32,11 +37,11 @@ export async function findAccountByLogin(
 ): Promise<AccountRow | undefined> {
   const { rows } = await db.query<AccountRow>(
     `select ${COLUMNS} from accounts
-      where tenant = $1 and (lower(username) = lower($2) or lower(email) = lower($2))
-      order by (lower(username) = lower($2)) desc limit 1`,
+      where tenant = $1 and (login_key(username) = login_key($2) or login_key(email) = login_key($2))
+      limit 2`,
     [tenant, login.trim()],
   );
-  return rows[0];
+  return rows.length === 1 ? rows[0] : undefined;
 }
 
 export async function findAccountById(

@@ -42,6 +42,17 @@ export const ROLE_PERMISSIONS = {
 
 export type RoleName = keyof typeof ROLE_PERMISSIONS;
 
+/** The people staff serve: end users and visitors. An account with any other role is a staff account. */
+export const SERVED_ROLES: readonly RoleName[] = ['user', 'visitor'];
+
+/**
+ * Staff cancel the accounts of the people they serve; a staff account only an admin may cancel, so that the
+ * holder of delete_accounts_one cannot sign out and wipe the administrators and auditors who oversee them.
+ */
+export function isStaffAccount(roles: readonly string[]): boolean {
+  return roles.some((role) => !(SERVED_ROLES as readonly string[]).includes(role));
+}
+
 export function isRoleName(value: string): value is RoleName {
   return Object.hasOwn(ROLE_PERMISSIONS, value);
 }

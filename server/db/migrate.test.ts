@@ -2,6 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findAccountByLogin } from '../auth/accounts';
+import { loginClashes, loginsTaken, reportLoginClashes } from '../auth/logins';
+import type { Logger } from '../logger';
 import type { Db } from './db';
 import { migrate, readMigrations } from './migrate';
 import { openPglite } from './pglite';
@@ -182,5 +185,84 @@ describe('019_user_regions: the region of the users registered before', () => {
       { acs_id: 'a3', region: 'es-ri' }, // kept
       { acs_id: 'a4', region: 'es-an' }, // a facility of no legal domain: the home region
     ]);
+  });
+});
+
+describe('020_unambiguous_logins: a login names one account', () => {
+  newDatabaseEachTest();
+
+  const account = (tenant: string, username: string, email: string | null, minutesAgo: number) =>
+    db.query<{ id: string }>(
+      `insert into accounts (tenant, username, email, created_at) values ($1, $2, $3, now() - make_interval(mins => $4))
+       returning id::text as id`,
+      [tenant, username, email, minutesAgo],
+    );
+
+  it('keeps existing clashes usable, reports them and signs none of them in; refuses new ones', async () => {
+    const all = readMigrations();
+    await migrate(
+      db,
+      all.filter((m) => Number(m.version) < 20),
+    );
+    const owner = (await account('demo', 'vera', 'vera@demo.example', 60)).rows[0]?.id;
+    // A later account whose username is the first one's email, in another case and with an accent.
+    const impostor = (await account('demo', 'Véra@Demo.example', 'attacker@evil.example', 5)).rows[0]?.id;
+    const other = (await account('demo', 'other', 'other@demo.example', 1)).rows[0]?.id;
+    // The same login in another tenant is another login.
+    await account('gambling', 'vera@demo.example', null, 1);
+
+    expect(await migrate(db, all)).toMatchObject({ applied: ['020_unambiguous_logins.sql'] });
+
+    const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
+    const logger: Logger = {
+      log: (level, msg, fields) => lines.push({ level, msg, ...(fields ? { fields } : {}) }),
+    };
+    expect(await reportLoginClashes(db, logger)).toBe(1);
+    expect(lines).toEqual([
+      {
+        level: 'warn',
+        msg: 'accounts share a login; it signs none of them in until it is changed',
+        fields: { tenant: 'demo', accounts: [owner, impostor] },
+      },
+    ]);
+    // The shared login names neither; each one's other login still names its account.
+    expect(await findAccountByLogin(db, 'demo', 'vera@demo.example')).toBeUndefined();
+    expect((await findAccountByLogin(db, 'demo', 'VERA'))?.id).toBe(owner);
+    expect((await findAccountByLogin(db, 'demo', 'Attacker@Evil.example'))?.id).toBe(impostor);
+    expect((await findAccountByLogin(db, 'demo', ' óther@demo.example '))?.id).toBe(other);
+    expect((await findAccountByLogin(db, 'gambling', 'vera@demo.example'))?.username).toBe(
+      'vera@demo.example',
+    );
+
+    // The accounts that clash stay writable apart from their logins.
+    await db.query("update accounts set locale = 'eu' where tenant = 'demo' and id = $1", [impostor]);
+    // No new clash, by insert or update, in any case or with accents.
+    const refused = { code: '23505', constraint: 'account_logins_pkey' };
+    await expect(account('demo', 'newcomer', 'ÓTHER@demo.example', 0)).rejects.toMatchObject(refused);
+    await expect(account('demo', 'Ótheř', null, 0)).rejects.toMatchObject(refused);
+    await expect(
+      db.query("update accounts set email = 'vera' where tenant = 'demo' and id = $1", [other]),
+    ).rejects.toMatchObject(refused);
+    // Once the impostor's username changes, the login is the owner's alone.
+    await db.query("update accounts set username = 'impostor' where tenant = 'demo' and id = $1", [impostor]);
+    expect(await loginClashes(db)).toEqual([]);
+    expect((await findAccountByLogin(db, 'demo', 'vera@demo.example'))?.id).toBe(owner);
+  });
+
+  it('answers which field of a new account is another account’s login', async () => {
+    await migrate(db);
+    const id = (await account('demo', 'ana', 'ana@demo.example', 1)).rows[0]?.id ?? null;
+    expect(await loginsTaken(db, 'demo', { username: 'ANA@demo.example', email: 'x@evil.example' })).toEqual([
+      { field: 'username', code: 'username_already_in_use' },
+    ]);
+    expect(await loginsTaken(db, 'demo', { username: 'x@evil.example', email: 'Ána' })).toEqual([
+      { field: 'email', code: 'email_already_in_use' },
+    ]);
+    // A username that is the email says it once, beside the email.
+    expect(
+      await loginsTaken(db, 'demo', { username: 'ana@demo.example', email: 'ana@demo.example' }),
+    ).toEqual([{ field: 'email', code: 'email_already_in_use' }]);
+    expect(await loginsTaken(db, 'demo', { username: 'ana', email: 'ana@demo.example' }, id)).toEqual([]);
+    expect(await loginsTaken(db, 'gambling', { username: 'ana', email: 'ana@demo.example' })).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
 //   GET    /public/accounts                 get_accounts_all | can_view_complete_onboardings (pages)
 //   GET    /internal/accounts?userId|email  staff lookups; 200 with the matches, 404 when none (spec §5)
 //   POST   /internal/accounts               post_onboardings_assisted | post_singles | get_accounts_all; { user_id }
-//   DELETE /internal/accounts/{id}          delete_accounts_me (one's own) | delete_accounts_one (staff)
+//   DELETE /internal/accounts/{id}          delete_accounts_me (one's own) | delete_accounts_one (staff: the people
+//                                           they serve; a staff account only an admin, never the last admin)
 //   GET    /internal/accounts/{id}/profile  get_users_me (one's own): the account and its user record
 //   GET    /internal/accounts/{id}/export   get_all_data_me (one's own): everything stored, as one zip
 //   PUT    /internal/accounts/{id}/locale   any signed-in person for themselves; get_accounts_all for anyone
@@ -18,6 +19,8 @@ import {
 } from '../../src/api/contract/accounts';
 import { nationalIdProblem } from '../../src/domain/dni';
 import { findAccountById, iamAccountOf, listAccounts } from '../auth/accounts';
+import { isLoginTaken, loginsTaken, loginsTakenProblem } from '../auth/logins';
+import { isStaffAccount } from '../auth/roles';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import { isUuid, readBody } from '../onboarding/validation';
@@ -92,6 +95,14 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
   const askField = askFieldLoader(deps.config.publicDir);
   const app = new Hono<AuthEnv>();
 
+  const anotherAdmin = async (tenant: string, id: string) =>
+    (
+      await db.query(
+        "select 1 from accounts where tenant = $1 and id <> $2::uuid and 'admin' = any(roles) limit 1",
+        [tenant, id],
+      )
+    ).rows.length > 0;
+
   /** The account {id} when it is the caller's own; 404 for anyone else's (or a made-up id). */
   const ownAccountId = (id: string, sub: string) => {
     if (!isUuid(id) || id !== sub) throw noAccount();
@@ -138,7 +149,9 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
   );
 
   // A new account named by its email (assisted onboarding, single registration, account managers): it cannot
-  // sign in until a password is set through the provider's password reset.
+  // sign in until a password is set through the provider's password reset. Neither its username nor its email
+  // may be another account's login (409 with the field): a username equal to someone's email would take over
+  // their sign-in and their password resets.
   app.post(
     '/internal/accounts',
     auth.requireAuth('post_onboardings_assisted', 'post_singles', 'get_accounts_all'),
@@ -147,21 +160,31 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
       const body = await readBody(c, newAccountBody);
       const email = body.email.trim();
       const username = body.username?.trim() || email;
-      const { rows } = await db.query<{ id: string }>(
-        `insert into accounts (tenant, username, first_name, last_name, email, roles)
-         values ($1, $2, $3, $4, $5, array['user'])
-         on conflict do nothing returning id::text as id`,
-        [tenant, username, body.first_name?.trim() || null, body.last_name?.trim() || null, email],
-      );
-      const id = rows[0]?.id;
-      if (!id)
-        throw new HttpProblem(409, 'That email or username is already in use.', 'email_already_in_use');
+      const taken = await loginsTaken(db, tenant, { username, email });
+      if (taken.length > 0) throw loginsTakenProblem(taken);
+      let id: string | undefined;
+      try {
+        const { rows } = await db.query<{ id: string }>(
+          `insert into accounts (tenant, username, first_name, last_name, email, roles)
+           values ($1, $2, $3, $4, $5, array['user'])
+           on conflict do nothing returning id::text as id`,
+          [tenant, username, body.first_name?.trim() || null, body.last_name?.trim() || null, email],
+        );
+        id = rows[0]?.id;
+      } catch (error) {
+        if (!isLoginTaken(error)) throw error;
+      }
+      // Another request took one of these logins between the question and the insert.
+      if (!id) throw loginsTakenProblem(await loginsTaken(db, tenant, { username, email }));
       return c.json({ user_id: id }, 201);
     },
   );
 
   // Account cancellation (spec §7, §8): refused on a visit in progress (409 visit_in_progress), a bad request
-  // (400 bad_request) or a DNI/NIE that is not the one of the user record (422 id_mismatch, with a detail).
+  // (400 bad_request) or a DNI/NIE that is not the one of the user record (422 id_mismatch, with a detail). Staff
+  // cancel the accounts of the people they serve; a staff account (one's own too) only an admin may cancel
+  // (403 staff_account), and never the tenant's last admin (409 last_admin), who would be signed out with nobody
+  // left to manage the tenant.
   app.delete(
     '/internal/accounts/:id',
     auth.requireAuth('delete_accounts_me', 'delete_accounts_one'),
@@ -180,6 +203,16 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
       }
       const account = await findAccountById(db, tenant, id);
       if (!account) throw noAccount();
+      if (isStaffAccount(account.roles)) {
+        // The roles the account holds now, not the permissions of a token issued before a change.
+        const caller = await findAccountById(db, tenant, claims.sub);
+        if (!caller?.roles.includes('admin')) {
+          throw new HttpProblem(403, 'Only an admin may cancel a staff account.', 'staff_account');
+        }
+        if (account.roles.includes('admin') && !(await anotherAdmin(tenant, id))) {
+          throw new HttpProblem(409, 'The last admin of the tenant cannot be cancelled.', 'last_admin');
+        }
+      }
       const user = await userOfAccount(db, tenant, id);
       const field = await askField(tenant);
       const given = body.id_number?.trim() ?? '';

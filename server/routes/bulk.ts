@@ -113,6 +113,8 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
         return rejected(row, error.reason, error.reason === 'acs_id_already_in_use' ? 'acs_id' : null);
       if (error instanceof HttpProblem && error.problem.code === 'email_already_in_use')
         return rejected(row, 'email_already_in_use', 'email');
+      if (error instanceof HttpProblem && error.problem.code === 'username_already_in_use')
+        return rejected(row, 'username_already_in_use', 'username');
       if (error instanceof HttpProblem && error.problem.code === 'document_already_exists')
         return rejected(row, 'document_already_exists', null);
       logger.log('error', 'bulk import row failed', {

@@ -20,6 +20,7 @@ import {
   qrEmailAllowed,
   registrationCodeOf,
 } from '../../src/domain/singles';
+import { isLoginTaken, loginsTaken, loginsTakenProblem } from '../auth/logins';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
@@ -247,24 +248,35 @@ export interface NewSingle {
 
 /**
  * Writes one registration inside the caller's transaction: account, user, evidence, QR credential and mail. Throws
- * 409 email_already_in_use / document_already_exists (DetailedProblem) or a Rejection (acs_id_already_in_use,
+ * 409 email_already_in_use / username_already_in_use / document_already_exists (DetailedProblem, the first two
+ * when the email or username is another account's login: server/auth/logins.ts) or a Rejection (acs_id_already_in_use,
  * qr_generation_failed), so that the caller's transaction keeps nothing of it. The bulk import (routes/bulk.ts)
  * calls it once per row.
  */
 export async function createSingle(tx: Queryable, s: NewSingle): Promise<SingleCreated> {
   const { tenant, stamp, body, email, acsId, image } = s;
   if (await emailInUse(tx, tenant, email)) throw emailTaken();
+  const username = body.username?.trim() || email;
+  const taken = await loginsTaken(tx, tenant, { username, email });
+  if (taken.length > 0) throw loginsTakenProblem(taken);
   if (acsId !== null && (await acsIdInUse(tx, tenant, acsId))) throw new Rejection('acs_id_already_in_use');
   const finalAcsId =
     acsId ?? (s.acsIdSchema === 'wiegand' ? await freeWiegand(tx, tenant) : `S-${randomUUID().slice(0, 8)}`);
-  const username = body.username?.trim() || email;
-  const account = await tx.query<{ id: string }>(
-    `insert into accounts (tenant, username, first_name, last_name, email, roles, enrolled, acs_id, onboarding_status)
-     values ($1, $2, $3, $4, $5, array['user'], true, $6, 'completed')
-     on conflict do nothing returning id::text as id`,
-    [tenant, username, body.first_name?.trim() || null, body.last_name?.trim() || null, email, finalAcsId],
-  );
-  const accountId = account.rows[0]?.id;
+  let accountId: string | undefined;
+  try {
+    const account = await tx.query<{ id: string }>(
+      `insert into accounts (tenant, username, first_name, last_name, email, roles, enrolled, acs_id, onboarding_status)
+       values ($1, $2, $3, $4, $5, array['user'], true, $6, 'completed')
+       on conflict do nothing returning id::text as id`,
+      [tenant, username, body.first_name?.trim() || null, body.last_name?.trim() || null, email, finalAcsId],
+    );
+    accountId = account.rows[0]?.id;
+  } catch (error) {
+    // Another registration took the login since the question; the failed transaction cannot ask which one.
+    if (!isLoginTaken(error)) throw error;
+    const field = username.toLowerCase() === email.toLowerCase() ? 'email' : 'username';
+    throw loginsTakenProblem([{ field, code: `${field}_already_in_use` }]);
+  }
   if (!accountId) throw emailTaken();
   const documentNumber =
     body.mode === 'fields' ? (body.document_number as string).toUpperCase() : `SINGLE-${finalAcsId}`;

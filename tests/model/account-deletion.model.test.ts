@@ -15,12 +15,14 @@ const spec: ModelSpec<typeof accountDeletionMachine> = {
       type: 'xstate.error.actor.deleteAccount',
       error: { status: 422, code: 'id_mismatch', detail: 'The DNI/NIE does not match.' },
     },
+    { type: 'xstate.error.actor.deleteAccount', error: { status: 403, code: 'staff_account' } },
+    { type: 'xstate.error.actor.deleteAccount', error: { status: 409, code: 'last_admin' } },
     { type: 'xstate.error.actor.deleteAccount', error: { status: 0 } },
   ],
   provide: (control) =>
     accountDeletionMachine.provide({ actors: { deleteAccount: control.actor('deleteAccount') } }),
   errorCodes: {
-    expected: ['visit_in_progress', 'bad_request', 'id_mismatch'],
+    expected: ['visit_in_progress', 'bad_request', 'id_mismatch', 'staff_account', 'last_admin'],
     read: codesInMeta('errorCode'),
   },
 };

@@ -32,6 +32,8 @@ const spec: ModelSpec<typeof assistantAccountCancellationMachine> = {
       type: 'xstate.error.actor.cancelAccount',
       error: { status: 422, code: 'id_mismatch', detail: 'El DNI/NIE no coincide.' },
     },
+    { type: 'xstate.error.actor.cancelAccount', error: { status: 403, code: 'staff_account' } },
+    { type: 'xstate.error.actor.cancelAccount', error: { status: 409, code: 'last_admin' } },
     { type: 'xstate.error.actor.cancelAccount', error: { status: 500 } },
   ],
   provide: (control) =>
@@ -39,7 +41,14 @@ const spec: ModelSpec<typeof assistantAccountCancellationMachine> = {
       actors: { findAccount: control.actor('findAccount'), cancelAccount: control.actor('cancelAccount') },
     }),
   errorCodes: {
-    expected: ['account_not_found', 'visit_in_progress', 'bad_request', 'id_mismatch'],
+    expected: [
+      'account_not_found',
+      'visit_in_progress',
+      'bad_request',
+      'id_mismatch',
+      'staff_account',
+      'last_admin',
+    ],
     read: codesInMeta('errorCode'),
   },
 };

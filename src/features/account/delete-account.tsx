@@ -18,6 +18,8 @@ const REFUSALS: Record<DeletionRefusal, MessageDescriptor> = defineMessages({
   visit_in_progress: { id: 'deleteAccount.refused.visit_in_progress' },
   bad_request: { id: 'deleteAccount.refused.bad_request' },
   id_mismatch: { id: 'deleteAccount.refused.id_mismatch' },
+  staff_account: { id: 'deleteAccount.refused.staff_account' },
+  last_admin: { id: 'deleteAccount.refused.last_admin' },
   unknown: { id: 'deleteAccount.refused.unknown' },
 });
 const m = defineMessages({

@@ -32,6 +32,8 @@ const REFUSALS: Record<CancellationRefusal, MessageDescriptor> = defineMessages(
   visit_in_progress: { id: 'cancelAccount.refused.visit_in_progress' },
   bad_request: { id: 'cancelAccount.refused.bad_request' },
   id_mismatch: { id: 'cancelAccount.refused.id_mismatch' },
+  staff_account: { id: 'cancelAccount.refused.staff_account' },
+  last_admin: { id: 'cancelAccount.refused.last_admin' },
   unknown: { id: 'cancelAccount.refused.unknown' },
 });
 
@@ -54,9 +56,13 @@ export function AssistantAccountCancellation() {
       ? 'bad_request'
       : state.matches({ refused: 'idMismatch' })
         ? 'id_mismatch'
-        : state.matches({ refused: 'failed' })
-          ? 'unknown'
-          : null;
+        : state.matches({ refused: 'staffAccount' })
+          ? 'staff_account'
+          : state.matches({ refused: 'lastAdmin' })
+            ? 'last_admin'
+            : state.matches({ refused: 'failed' })
+              ? 'unknown'
+              : null;
   const showAccount =
     account !== null &&
     (state.matches('found') ||
