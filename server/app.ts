@@ -5,7 +5,9 @@ import { faviconRoutes } from './favicon';
 import { apiBodyLimit, apiQueryLimits } from './middleware/request-limits';
 import { requestLog } from './middleware/request-log';
 import { requireTenant } from './middleware/tenant';
+import { onboardingOptionsFromEnv } from './onboarding/options';
 import { onboardingRoutes } from './onboarding/routes';
+import { onboardingRuntime } from './onboarding/runtime';
 import { HttpProblem, makeProblem, problemResponse } from './problem';
 import { createReadiness } from './readiness';
 import { accountsRoutes } from './routes/accounts';
@@ -72,10 +74,13 @@ export function createApp(given: AppDeps): App {
     app.route('/api', credentialsRoutes(deps, deps.auth));
     app.route('/api', usersRoutes(deps, deps.auth));
     app.route('/api', regionsRoutes(deps, deps.auth));
-    app.route('/api', onboardingRoutes(deps, deps.auth, deps.onboarding));
+    // One engine for the process: the registrations check their images with the enrolment's own checks.
+    const onboardingOptions = deps.onboarding ?? onboardingOptionsFromEnv();
+    const onboarding = onboardingRuntime(deps, deps.auth, onboardingOptions);
+    app.route('/api', onboardingRoutes(deps, deps.auth, onboardingOptions, onboarding));
     app.route('/api', visitsRoutes(deps, deps.auth, deps.visits));
-    app.route('/api', singlesRoutes(deps, deps.auth));
-    app.route('/api', bulkRoutes(deps, deps.auth));
+    app.route('/api', singlesRoutes(deps, deps.auth, { images: onboarding.images }));
+    app.route('/api', bulkRoutes(deps, deps.auth, { images: onboarding.images }));
     app.route('/api', auditRoutes(deps, deps.auth, deps.onboarding));
   }
 

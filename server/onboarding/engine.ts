@@ -12,7 +12,7 @@ import {
   unreadDocumentInfo,
   type Verification,
 } from '../../src/api/contract/onboarding';
-import { checkImage, type ImageCheck, type Sharpness } from './images';
+import { checkImage, type ImageBounds, type ImageCheck, type Sharpness } from './images';
 
 // Verification (spec §3), PortrayalErrorCode (spec §8), ImageKind and DocumentInfo: the portal's contract.
 export type { DocumentInfo, ImageKind, PortrayalErrorCode, Verification };
@@ -76,7 +76,12 @@ export interface BiometricEngine {
   readonly name: string;
   /** Loads models and workers ahead of the first request (optional); resolves to a line for the log. */
   warmUp?(): Promise<string>;
-  checkImage(bytes: Uint8Array): Promise<ImageCheck>;
+  /**
+   * The image checks every upload goes through (server/onboarding/image-checks.ts calls it for the enrolment's
+   * pictures, single and delegated registrations and the bulk import alike): type, the byte bounds named (the
+   * registration's 5 kB – 5 MB by default), header, pixel limit, decoding and sharpness.
+   */
+  checkImage(bytes: Uint8Array, bounds?: ImageBounds): Promise<ImageCheck>;
   analyseDocument(input: {
     documentType: string | null;
     documentCountry: string | null;
@@ -106,8 +111,8 @@ export function blurred(images: (EngineImage | undefined)[]): EngineFailure | un
 export const basicEngine: BiometricEngine = {
   name: 'basic',
 
-  async checkImage(bytes) {
-    return checkImage(bytes);
+  async checkImage(bytes, bounds) {
+    return checkImage(bytes, bounds);
   },
 
   async analyseDocument({ documentType, obverse, reverse }) {

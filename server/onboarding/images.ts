@@ -1,5 +1,7 @@
-// Image checks of the reference biometric engine, through sharp (libvips). Spec §5: registration images are jpg
-// or png, 5 kB – 5 MB.
+// The one check of every image that enters the server, through sharp (libvips): the enrolment's pictures
+// (obverse, reverse, selfie, liveness frames), a single registration's image, a delegated onboarding's and each
+// picture of a bulk import. Spec §5: registration images are jpg or png, 5 kB – 5 MB; the delegated onboarding's
+// (and the bulk import's) 6,828 – 6,990,508 bytes. Whatever the way in, the same codes and the same words.
 //
 // Type: the magic bytes decide, never a header or a file name, and only JPEG and PNG get past them; whatever
 // else libvips could read (WebP, GIF, TIFF, AVIF/HEIF, SVG, PDF…) is refused with image_wrong_type before
@@ -21,6 +23,7 @@
 // pixels is a smooth ramp whose second difference is a small fraction of that, below the noise allowance.
 // See BLUR_THRESHOLD for the calibration.
 import sharp from 'sharp';
+import { DELEGATED_IMAGE_MAX_BYTES, DELEGATED_IMAGE_MIN_BYTES } from '../../src/domain/singles';
 
 export const IMAGE_MIN_BYTES = 5 * 1024;
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -68,8 +71,36 @@ export type ImageRefusalCode =
   | 'image_wrong_type'
   | 'image_too_small'
   | 'image_too_large'
+  | 'delegated_image_too_small'
+  | 'delegated_image_too_large'
   | 'image_too_many_pixels'
   | 'image_unreadable';
+
+/**
+ * The byte bounds an image is held to, by the way it came in: 'registration' (the enrolment's pictures and a
+ * single registration, 5 kB – 5 MB) or 'delegated' (a delegated onboarding and the bulk import's pictures).
+ */
+export type ImageBounds = 'registration' | 'delegated';
+
+const BOUNDS: Record<
+  ImageBounds,
+  { min: number; max: number; tooSmall: ImageRefusalCode; tooLarge: ImageRefusalCode }
+> = {
+  registration: {
+    min: IMAGE_MIN_BYTES,
+    max: IMAGE_MAX_BYTES,
+    tooSmall: 'image_too_small',
+    tooLarge: 'image_too_large',
+  },
+  delegated: {
+    min: DELEGATED_IMAGE_MIN_BYTES,
+    max: DELEGATED_IMAGE_MAX_BYTES,
+    tooSmall: 'delegated_image_too_small',
+    tooLarge: 'delegated_image_too_large',
+  },
+};
+
+export type ImageRefusal = { ok: false; code: ImageRefusalCode; detail: string };
 
 export interface Sharpness {
   /**
@@ -84,9 +115,7 @@ export interface Sharpness {
   note?: string;
 }
 
-export type ImageCheck =
-  | { ok: true; header: ImageHeader; sharpness: Sharpness }
-  | { ok: false; code: ImageRefusalCode; detail: string };
+export type ImageCheck = { ok: true; header: ImageHeader; sharpness: Sharpness } | ImageRefusal;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -112,25 +141,31 @@ export async function readImageHeader(bytes: Uint8Array): Promise<ImageHeader> {
   return { format, width, height };
 }
 
-/** All checks of an uploaded image: type, byte bounds, header, pixel flood, then sharpness. */
-export async function checkImage(bytes: Uint8Array): Promise<ImageCheck> {
-  const format = sniffImageType(bytes);
-  if (!format)
+/**
+ * The checks that need no decoding, in the order every way in applies them: type by the first bytes, then the
+ * byte bounds. Undefined when the image passes them.
+ */
+export function checkBytes(
+  bytes: Uint8Array,
+  bounds: ImageBounds = 'registration',
+): ImageRefusal | undefined {
+  if (!sniffImageType(bytes))
     return { ok: false, code: 'image_wrong_type', detail: 'The image must be a JPEG or PNG file.' };
-  if (bytes.length < IMAGE_MIN_BYTES) {
-    return {
-      ok: false,
-      code: 'image_too_small',
-      detail: `The image is smaller than ${IMAGE_MIN_BYTES} bytes.`,
-    };
-  }
-  if (bytes.length > IMAGE_MAX_BYTES) {
-    return {
-      ok: false,
-      code: 'image_too_large',
-      detail: `The image is larger than ${IMAGE_MAX_BYTES} bytes.`,
-    };
-  }
+  const { min, max, tooSmall, tooLarge } = BOUNDS[bounds];
+  if (bytes.length < min)
+    return { ok: false, code: tooSmall, detail: `The image is smaller than ${min} bytes.` };
+  if (bytes.length > max)
+    return { ok: false, code: tooLarge, detail: `The image is larger than ${max} bytes.` };
+  return undefined;
+}
+
+/** All checks of an uploaded image: type, byte bounds, header, pixel flood, then decoding and sharpness. */
+export async function checkImage(
+  bytes: Uint8Array,
+  bounds: ImageBounds = 'registration',
+): Promise<ImageCheck> {
+  const refused = checkBytes(bytes, bounds);
+  if (refused) return refused;
   let header: ImageHeader;
   try {
     header = await readImageHeader(bytes);

@@ -11,17 +11,18 @@ import { onboardingsRouter } from './routers/onboardings';
 import { portrayalImagesRouter } from './routers/portrayal-images';
 import { portrayalsRouter } from './routers/portrayals';
 import { userCodesRouter } from './routers/user-codes';
-import { onboardingRuntime } from './runtime';
+import { type OnboardingRuntime, onboardingRuntime } from './runtime';
 
 // The test harness and the app name the options through this mount point.
 export type { OnboardingAuth, OnboardingOptions };
 
+/** The runtime is given by the app, which shares its engine and image checks with other routes. */
 export function onboardingRoutes(
   deps: AppDeps,
   auth: OnboardingAuth,
   options: OnboardingOptions = onboardingOptionsFromEnv(),
+  rt: OnboardingRuntime = onboardingRuntime(deps, auth, options),
 ): Hono<AuthEnv> {
-  const rt = onboardingRuntime(deps, auth, options);
   const app = new Hono<AuthEnv>();
   app.route('/', onboardingsRouter(rt));
   app.route('/', portrayalsRouter(rt));

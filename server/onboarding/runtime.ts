@@ -12,6 +12,7 @@ import { portalOriginOf } from '../origins';
 import { HttpProblem } from '../problem';
 import { type EnforcementSource, type Faults, referenceEnforcement } from './enforcement';
 import { type BiometricEngine, loadEngine } from './engine';
+import { type ImageChecks, imageChecks } from './image-checks';
 import {
   DEFAULT_RESULT_DELAY_MS,
   type OnboardingAuth,
@@ -31,6 +32,8 @@ export interface OnboardingRuntime {
   logger: Logger;
   now: () => Date;
   engine: () => Promise<BiometricEngine>;
+  /** The one check of every incoming image (image-checks.ts), shared with the single and bulk registrations. */
+  images: ImageChecks;
   faults: Faults;
   enforcement: EnforcementSource;
   settingsOf: (tenant: string) => Promise<OnboardingSettings>;
@@ -82,6 +85,7 @@ export function onboardingRuntime(
     logger: deps.logger,
     now: options.now ?? (() => new Date()),
     engine: () => enginePromise,
+    images: imageChecks(() => enginePromise),
     faults,
     enforcement: options.enforcement ?? referenceEnforcement(faults),
     settingsOf: options.settings ?? settingsLoader(deps.config.publicDir),

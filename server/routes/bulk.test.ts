@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import { basicEngine } from '../onboarding/engine';
-import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
+import {
+  fakeAuth,
+  fixture,
+  headersOf,
+  type Person,
+  PUBLIC_DIR,
+  paddedJpeg,
+  person,
+} from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
 import { bulkRoutes } from './bulk';
@@ -37,11 +45,9 @@ const otherManager = person('bulk-manager-2', 'gambling', ['post_singles']);
 const demoManager = person('bulk-manager-demo', 'demo', ['post_singles']);
 const userManagerOnly = person('bulk-reader', 'gambling', ['get_users_all']);
 
-/** A jpeg by its first bytes, of the given size. */
+/** A real JPEG of the given size (pictures are decoded: onboarding/image-checks.ts), its padding filled with `fill`. */
 function jpeg(size = 20_000, fill = 7): Uint8Array {
-  const bytes = new Uint8Array(size).fill(fill);
-  bytes.set([0xff, 0xd8, 0xff, 0xe0]);
-  return bytes;
+  return new Uint8Array(paddedJpeg(size, fill));
 }
 
 const HEADER = 'email,first_name,last_name,acs_id,image\r\n';
@@ -121,8 +127,7 @@ describe('POST /public/singles/bulk', () => {
       'ANE@bulk.test,Ane,Bis,BULK-6,jon.jpg\r\n' +
       'bad-email,Xabier,Lete,BULK-7,jon.jpg\r\n' +
       'leire@bulk.test,Leire,Urrutia,BULK-8,leire.png\r\n';
-    const png = new Uint8Array(9_000).fill(1);
-    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const png = new Uint8Array(fixture('selfie.png'));
     const media = zipSync({
       'photos/ane.jpg': jpeg(),
       'jon.jpg': jpeg(30_000, 3),

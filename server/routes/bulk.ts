@@ -4,12 +4,13 @@
 //                                     read as it streams with its limits (bulk-upload.ts); 202 { job_id, total }
 //   GET  /public/singles/bulk/{jobId} post_singles: { status, total, done, accepted, rejected, rows } — the job's
 //                                     progress and every row's result so far; only for who started it (else 404)
-// Each row is checked (src/domain/bulk.ts checkRows, the browser's own rules) and registered like one single
+// Each row is checked (src/domain/bulk.ts checkRows, the browser's own rules), its picture like every incoming image
+// (onboarding/image-checks.ts: decoded, pixel limit; the row is rejected with image_unreadable or
+// image_too_many_pixels), and registered like one single
 // registration in image mode (createSingle, routes/singles.ts) in its own transaction: a row that fails leaves no
 // account, user, evidence or credential. Rows are registered one after another after the answer; the portal polls.
 import { Hono } from 'hono';
 import {
-  BULK_IMAGE_MIN_BYTES,
   type BulkRow,
   type BulkRowResult,
   checkRows,
@@ -20,17 +21,20 @@ import {
 import { registrationCodeOf } from '../../src/domain/singles';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
+import type { ImageChecks } from '../onboarding/image-checks';
 import { DetailedProblem, isUuid } from '../onboarding/validation';
 import { HttpProblem } from '../problem';
 import { qrPng } from '../qr';
 import { BULK_LIMITS, type BulkLimits, type BulkUpload, readBulkUpload } from './bulk-upload';
-import { createSingle, imageTypeOf, normalAcsId, Rejection, settingsOf } from './singles';
+import { createSingle, localImageChecks, normalAcsId, Rejection, settingsOf } from './singles';
 
 export interface BulkOptions {
   now?: () => Date;
   /** Test seam: makes the QR fail to be produced (qr_generation_failed). */
   qr?: (payload: string) => Promise<Uint8Array>;
   limits?: BulkLimits;
+  /** The image checks of the enrolment (the app shares its own); the basic engine's in this thread without. */
+  images?: ImageChecks;
 }
 
 /** No row takes this long: a running job that has not moved for longer has lost the process that ran it. */
@@ -58,6 +62,7 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
   const makeQr = options.qr ?? ((payload: string) => qrPng(payload));
   const limits = options.limits ?? BULK_LIMITS;
   const settings = settingsOf(deps.config.publicDir);
+  const images = options.images ?? localImageChecks;
   const app = new Hono<AuthEnv>();
 
   async function registerRow(
@@ -74,10 +79,13 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
     if (upload.damaged.has(row.image)) return rejected(row, 'image_corrupt', 'image');
     const bytes = upload.pictures.get(row.image);
     if (!bytes) return rejected(row, 'image_not_found', 'image');
-    if (bytes.length < BULK_IMAGE_MIN_BYTES) return rejected(row, 'delegated_image_too_small', 'image');
-    const type = imageTypeOf(bytes);
-    // Spec §8: a picture that cannot be processed (not a jpg or png) is embedding_generation_failed, code 1.
-    if (!type) return rejected(row, 'embedding_generation_failed', 'image');
+    const check = await images.check(bytes, 'delegated');
+    if (!check.ok) {
+      // Spec §8: a picture that cannot be processed (not a jpg or png) is embedding_generation_failed, code 1.
+      if (check.code === 'image_wrong_type') return rejected(row, 'embedding_generation_failed', 'image');
+      return rejected(row, check.code, 'image');
+    }
+    const type = `image/${check.header.format}` as const;
     try {
       const created = await db.transaction((tx) =>
         createSingle(tx, {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import { basicEngine } from '../onboarding/engine';
-import { fakeAuth, headersOf, PUBLIC_DIR, person } from '../onboarding/testing/harness';
+import { fakeAuth, headersOf, PUBLIC_DIR, paddedJpeg, person } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
 import { singlesRoutes } from './singles';
@@ -45,11 +45,9 @@ const next = () => {
   return serial;
 };
 
-/** A jpeg by its first bytes, of the given size. */
+/** A real JPEG of the given size, in base64 (images are decoded: onboarding/image-checks.ts). */
 function jpeg(size = 6000): string {
-  const bytes = Buffer.alloc(size, 7);
-  bytes.set([0xff, 0xd8, 0xff, 0xe0]);
-  return bytes.toString('base64');
+  return paddedJpeg(size).toString('base64');
 }
 
 function fieldsBody(n: number, extra: Record<string, unknown> = {}) {
@@ -200,7 +198,13 @@ describe('POST /public/singles', () => {
       'document_type',
       'document_number',
     ]);
-    const image = await post({ mode: 'image', email: 'nobody2@example.test', image: jpeg(100) });
+    const tiny = Buffer.alloc(100, 7);
+    tiny.set([0xff, 0xd8, 0xff, 0xe0]);
+    const image = await post({
+      mode: 'image',
+      email: 'nobody2@example.test',
+      image: tiny.toString('base64'),
+    });
     expect(((await image.json()) as { errors: unknown[] }).errors).toEqual([
       { field: 'username', code: 'required' },
       { field: 'acs_id', code: 'required' },

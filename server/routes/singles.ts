@@ -1,6 +1,8 @@
 // Single registration by staff (spec §4 register type Single; §5; §7 POST /public/singles; §8 singles reasons and
 // user registration codes). Permission: post_singles. Two modes: the person's fields plus email, or username,
-// acs_id, email and an image (a jpg or png, 5 kB–5 MB, sent as base64). The email must be free (409
+// acs_id, email and an image (a jpg or png, 5 kB–5 MB, sent as base64), checked like every incoming image
+// (onboarding/image-checks.ts: decoded, pixel limit; 422 image_unreadable / image_too_many_pixels on the field,
+// as the enrolment's selfie). The email must be free (409
 // email_already_in_use on the field); the acs_id must suit the tenant's acsIdSchema (422 wiegand_range /
 // wrong_format) and, when taken, the registration is rejected with acs_id_already_in_use (code 2). Everything —
 // account, user, evidence, QR credential and mail — is written in one transaction: a rejection leaves nothing.
@@ -10,13 +12,11 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { type SingleRegistrationBody, singleRegistrationBody } from '../../src/api/contract/singles';
-import { pictureTypeOf } from '../../src/domain/picture-type';
 import {
   type AcsIdSchema,
   acsIdProblem,
   acsIdSchemaOf,
   DELEGATED_IMAGE_MAX_BYTES,
-  imageBounds,
   qrEmailAllowed,
   registrationCodeOf,
 } from '../../src/domain/singles';
@@ -24,6 +24,9 @@ import { isLoginTaken, loginsTaken, loginsTakenProblem } from '../auth/logins';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
+import { basicEngine } from '../onboarding/engine';
+import { type ImageChecks, imageChecks, imageRefusal } from '../onboarding/image-checks';
+import { checkBytes } from '../onboarding/images';
 import { parseOnboardingSettings } from '../onboarding/settings';
 import { regionOf } from '../onboarding/store/region';
 import { acsIdInUse } from '../onboarding/store/registration';
@@ -68,9 +71,6 @@ export function settingsOf(publicDir: string) {
   };
 }
 
-/** jpg or png by their first bytes (the browser checks the bulk import's photos with the same rule). */
-export const imageTypeOf = pictureTypeOf;
-
 const emailTaken = () =>
   new DetailedProblem(409, 'That email is already in use.', 'email_already_in_use', {
     errors: [{ field: 'email', code: 'email_already_in_use' }],
@@ -97,13 +97,19 @@ export interface SinglesOptions {
   now?: () => Date;
   /** Test seam: makes the QR fail to be produced (qr_generation_failed). */
   qr?: (payload: string) => Promise<Uint8Array>;
+  /** The image checks of the enrolment (the app shares its own); the basic engine's in this thread without. */
+  images?: ImageChecks;
 }
+
+/** The checks of images for routes mounted without the app's: the basic engine's, in this thread. */
+export const localImageChecks = imageChecks(async () => basicEngine);
 
 export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOptions = {}): Hono<AuthEnv> {
   const { db } = deps;
   const now = options.now ?? (() => new Date());
   const makeQr = options.qr ?? ((payload: string) => qrPng(payload));
   const settings = settingsOf(deps.config.publicDir);
+  const images = options.images ?? localImageChecks;
   const app = new Hono<AuthEnv>();
 
   app.post(
@@ -148,15 +154,14 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
         errors.push({ field: 'send_qr_by_email', code: 'email_delivery_not_allowed' });
       }
       let image: Buffer | null = null;
-      let imageType: 'image/jpeg' | 'image/png' | null = null;
+      const bounds = body.delegated === true ? 'delegated' : 'registration';
+      let wrongType = false;
       if (body.mode === 'image' && body.image) {
         image = Buffer.from(body.image, 'base64');
-        const delegated = body.delegated === true;
-        const bounds = imageBounds(delegated);
-        const prefix = delegated ? 'delegated_' : '';
-        if (image.length < bounds.min) errors.push({ field: 'image', code: `${prefix}image_too_small` });
-        else if (image.length > bounds.max) errors.push({ field: 'image', code: `${prefix}image_too_large` });
-        else imageType = imageTypeOf(image);
+        // The byte bounds are field errors beside the others; the type is a rejection by reason (below).
+        const refused = checkBytes(image, bounds);
+        if (refused?.code === 'image_wrong_type') wrongType = true;
+        else if (refused) errors.push({ field: 'image', code: refused.code });
       }
       if (errors.length > 0) throw validationProblem(errors);
 
@@ -164,7 +169,16 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
         c.json({ result: { outcome: 'rejected' as const, reason, code: registrationCodeOf(reason) } });
       // Spec §8: an image-mode registration without a usable face image is refused by reason.
       if (body.mode === 'image' && !image) return rejected('selfie_not_provided');
-      if (body.mode === 'image' && !imageType) return rejected('embedding_generation_failed');
+      if (wrongType) return rejected('embedding_generation_failed');
+      let imageType: 'image/jpeg' | 'image/png' | null = null;
+      if (image) {
+        const check = await images.check(image, bounds);
+        if (!check.ok) {
+          if (check.code === 'image_wrong_type') return rejected('embedding_generation_failed');
+          throw imageRefusal(check.code, check.detail);
+        }
+        imageType = `image/${check.header.format}`;
+      }
 
       const acsId = acsRaw === '' ? null : normalAcsId(tenantSettings.acsIdSchema, acsRaw);
       const stamp = now();

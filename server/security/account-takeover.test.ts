@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GRANT_CHECK_CACHE_MS } from '../auth/verify';
 import { type RunningServer, startServer } from '../main';
+import { fixture } from '../onboarding/testing/harness';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, Browser, realmOf, signIn, type Tokens } from '../testing/oidc';
 
@@ -103,9 +104,8 @@ describe('a login names one account', () => {
 
   it('refuses the same through a single registration, beside the username field', async () => {
     const manager = await token('usermanager');
-    // A PNG's signature and enough bytes to be an image of the allowed size.
-    const png = Buffer.alloc(6 * 1024);
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png);
+    // A real picture: it passes the image checks, so the refusal is the username's.
+    const png = fixture('selfie.png');
     const refused = await problem(
       await send('POST', '/public/singles', manager, {
         mode: 'image',

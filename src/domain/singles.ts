@@ -64,6 +64,8 @@ export function singleErrorOf(reason: string | null | undefined): SingleError {
 export type RegistrationCode = 0 | 1 | 2 | 3;
 
 export function registrationCodeOf(reason: string | null | undefined): RegistrationCode {
+  // A picture the server could not decode, or one of too many pixels: an image processing failure.
+  if (reason === 'image_unreadable' || reason === 'image_too_many_pixels') return 1;
   switch (singleErrorOf(reason)) {
     case 'document-expired':
     case 'embedding-failed':

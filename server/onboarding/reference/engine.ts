@@ -176,8 +176,8 @@ export const referenceEngine: BiometricEngine = {
     return `reference engine ready: face models (Tiny Face Detector, SSD MobileNet, 68 landmarks, recognition) on tfjs wasm and Tesseract eng loaded in ${loaded - started} ms, a document + selfie judged in ${Date.now() - loaded} ms (${read}, ${compared})`;
   },
 
-  async checkImage(bytes) {
-    return checkImage(bytes);
+  async checkImage(bytes, bounds) {
+    return checkImage(bytes, bounds);
   },
 
   async analyseDocument(input) {

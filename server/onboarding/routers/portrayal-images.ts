@@ -1,14 +1,15 @@
 // Spec §7 Portrayals: PUT /internal/portrayals/{id}/obverse|reverse|selfie (one JPEG or PNG as the body) and
 // /lifeproof (multipart: still frames, videos, the life_proofing data and the challenge they answer). Every
-// image is checked (type by its bytes, size bounds of spec §5/§9, pixel limit, sharpness) before it is stored.
+// image is checked (type by its bytes, size bounds of spec §5/§9, pixel limit, decoding, sharpness) before it is
+// stored, by the check every way in shares (../image-checks.ts).
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ImageKind } from '../../../src/api/contract/onboarding';
 import { jsonProblem } from '../../../src/api/contract/text';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
-import type { BiometricEngine } from '../engine';
-import { IMAGE_MAX_BYTES, type ImageRefusalCode } from '../images';
+import { type ImageChecks, imageRefusal } from '../image-checks';
+import { IMAGE_MAX_BYTES } from '../images';
 import { computeResultOnce, requiredImagesIn } from '../portrayal-result';
 import { assertOpen, type OnboardingRuntime, ownerOf, ownPortrayal } from '../runtime';
 import {
@@ -22,14 +23,6 @@ import {
 import { DetailedProblem, isUuid, validationProblem } from '../validation';
 
 const LIFEPROOF_MAX_BYTES = 25 * 1024 * 1024;
-
-const REFUSAL_STATUS: Record<ImageRefusalCode, number> = {
-  image_wrong_type: 415,
-  image_too_small: 422,
-  image_too_large: 413,
-  image_too_many_pixels: 422,
-  image_unreadable: 422,
-};
 
 /**
  * Once an upload completes the images, the engine starts on them at once, after the answer: the portal's
@@ -93,10 +86,6 @@ async function proofAgainstSelfie(
     : undefined;
 }
 
-function imageRefusal(code: ImageRefusalCode, detail: string, field = 'image'): DetailedProblem {
-  return new DetailedProblem(REFUSAL_STATUS[code], detail, code, { errors: [{ field, code }] });
-}
-
 // Refuses an oversized body before reading it.
 function tooLarge(maxBytes: number) {
   return bodyLimit({
@@ -125,7 +114,7 @@ interface Proof {
 /** The parts of a multipart liveness proof; a still frame the image checks refuse is refused with its field. */
 async function readProof(
   form: Record<string, string | File | (string | File)[]>,
-  engine: BiometricEngine,
+  images: ImageChecks,
 ): Promise<Proof> {
   const proof: Proof = { frames: [], videos: 0, livenessData: undefined, challengeId: null };
   const { frames } = proof;
@@ -164,7 +153,7 @@ async function readProof(
         });
         continue;
       }
-      const check = await engine.checkImage(bytes);
+      const check = await images.check(bytes);
       if (!check.ok) throw imageRefusal(check.code, check.detail, name);
       frames.push({
         seq: frames.length,
@@ -211,7 +200,7 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
         );
       }
       const bytes = new Uint8Array(await c.req.arrayBuffer());
-      const check = await (await rt.engine()).checkImage(bytes);
+      const check = await rt.images.check(bytes);
       if (!check.ok) throw imageRefusal(check.code, check.detail);
       const image: StoredImage = {
         seq: 0,
@@ -264,7 +253,7 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
           errors: [{ field: 'body', code: 'wrong_format' }],
         });
       }
-      const { frames, videos, livenessData, challengeId } = await readProof(form, engine);
+      const { frames, videos, livenessData, challengeId } = await readProof(form, rt.images);
       if (frames.length === 0) throw validationProblem([{ field: 'frames', code: 'required' }]);
       let challenge: { actions: string[]; expiresAt: Date } | null = null;
       if (challengeId !== null) {

@@ -74,6 +74,31 @@ export function fixture(name: string): Buffer {
   return readFileSync(join(FIXTURES_DIR, name));
 }
 
+/** A JPEG COM segment's most payload bytes (its length field counts itself, and holds at most 65535). */
+const COMMENT_MAX = 65_533;
+
+/**
+ * A real, decodable JPEG (the tiny fixture) of exactly `size` bytes: comment segments after its start marker
+ * carry the rest, filled with `fill`. For tests about byte bounds on images that must also pass decoding.
+ */
+export function paddedJpeg(size: number, fill = 0x20): Buffer {
+  const base = fixture('tiny.jpg');
+  let extra = size - base.length;
+  if (extra < 0 || (extra > 0 && extra < 4)) throw new Error(`no padded JPEG of ${size} bytes`);
+  const segments: Buffer[] = [];
+  while (extra > 0) {
+    let total = Math.min(extra, 4 + COMMENT_MAX);
+    // Leave nothing a segment cannot hold (every segment takes at least its 4 header bytes).
+    if (extra - total > 0 && extra - total < 4) total -= 4;
+    const segment = Buffer.alloc(total, fill);
+    segment.set([0xff, 0xfe]);
+    segment.writeUInt16BE(total - 2, 2);
+    segments.push(segment);
+    extra -= total;
+  }
+  return Buffer.concat([base.subarray(0, 2), ...segments, base.subarray(2)]);
+}
+
 export interface Harness {
   app: App;
   db: Db;

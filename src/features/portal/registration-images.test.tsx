@@ -1,0 +1,149 @@
+// @vitest-environment jsdom
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { zipSync } from 'fflate';
+import { IntlProvider } from 'react-intl';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, createMachine } from 'xstate';
+import { ApiError } from '../../api/errors';
+import catalogue from '../../i18n/messages/es.json';
+import { type Runtime, RuntimeProvider } from '../../runtime/context';
+import { AddUsersFromPhotos } from './bulk-registration';
+import { SingleRegistration } from './single-registration';
+
+// The server refuses an image it cannot decode (image_unreadable) or one of too many pixels
+// (image_too_many_pixels) the same way on every way in (server/onboarding/image-checks.ts): SingleRegistration
+// shows the catalogue's words for the code beside the image, and AddUsersFromPhotos in the row's reason, never a
+// generic "upload failed".
+
+const messages: Record<string, string> = catalogue;
+
+/** A runtime whose API the test decides: GETs answer `get`, POSTs `post`. */
+function runtimeWith(api: {
+  get: (path: string) => Promise<unknown>;
+  post: (path: string, options: unknown) => Promise<unknown>;
+}) {
+  const app = createActor(
+    createMachine({
+      id: 'app',
+      context: {
+        locale: 'es',
+        tenant: { tenant: 'demo', settings: { domain: 'demo', acsIdSchema: 'string64', biometricQR: false } },
+      },
+    }),
+  ).start();
+  const pending = () => new Promise<never>(() => {});
+  const client = { get: api.get, post: api.post, put: pending, delete: pending, request: pending };
+  return { app, apiClient: () => Promise.resolve(client), navigate: vi.fn() } as unknown as Runtime;
+}
+
+const renderWith = (runtime: Runtime, screenElement: React.ReactElement) =>
+  render(
+    <IntlProvider locale="es" messages={messages}>
+      <RuntimeProvider runtime={runtime}>{screenElement}</RuntimeProvider>
+    </IntlProvider>,
+  );
+
+const refusal = (code: string, path: string) =>
+  new ApiError({
+    kind: 'http',
+    method: 'POST',
+    path,
+    status: 422,
+    problem: {
+      status: 422,
+      title: 'Unprocessable Content',
+      detail: 'refused',
+      code,
+      errors: [{ field: 'image', code }],
+    },
+  });
+
+const free = (path: string) =>
+  Promise.reject(new ApiError({ kind: 'http', method: 'GET', path, status: 404 }));
+
+afterEach(() => vi.clearAllMocks());
+
+describe('SingleRegistration', () => {
+  it.each([
+    ['image_unreadable', 'No se puede leer la imagen: está dañada o incompleta.'],
+    ['image_too_many_pixels', 'La imagen tiene demasiados píxeles (máximo 40 millones).'],
+  ])('shows %s beside the image, in the catalogue’s words', async (code, words) => {
+    const post = vi.fn((path: string) => Promise.reject(refusal(code, path)));
+    renderWith(runtimeWith({ get: free, post }), <SingleRegistration />);
+    fireEvent.click(screen.getByRole('radio', { name: messages['singles.mode.image'] }));
+    fireEvent.change(screen.getByLabelText(messages['singles.username'] as string), {
+      target: { value: 'ane.argazki' },
+    });
+    fireEvent.change(screen.getByLabelText(messages['singles.email'] as string), {
+      target: { value: 'ane@example.test' },
+    });
+    fireEvent.change(screen.getByLabelText(messages['singles.acsId'] as string), {
+      target: { value: 'ACS-1' },
+    });
+    const file = new File([new Uint8Array(6000).fill(1)], 'ane.png', { type: 'image/png' });
+    fireEvent.change(screen.getByLabelText(messages['singles.image'] as string), {
+      target: { files: [file] },
+    });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: messages['singles.submit'] })));
+    await waitFor(() => expect(post).toHaveBeenCalledWith('/public/singles', expect.anything()));
+    const image = screen.getByLabelText(messages['singles.image'] as string);
+    await waitFor(() => expect(image).toHaveAttribute('aria-invalid', 'true'));
+    expect(document.getElementById('single-image-error')).toHaveTextContent(words);
+    expect(screen.queryByText(messages['singles.failed'] as string)).toBeNull();
+  });
+});
+
+describe('AddUsersFromPhotos', () => {
+  it('names the reason of each refused picture in the catalogue’s words', async () => {
+    const picture = new Uint8Array(10_000).fill(1);
+    picture.set([0xff, 0xd8, 0xff, 0xe0]);
+    const media = new File(
+      [zipSync({ 'a.jpg': picture, 'b.jpg': picture }) as Uint8Array<ArrayBuffer>],
+      'photos.zip',
+      {
+        type: 'application/zip',
+      },
+    );
+    const metadata = new File(
+      [
+        'email,first_name,last_name,acs_id,image\r\na@example.test,Ane,A,ACS-A,a.jpg\r\nb@example.test,Jon,B,ACS-B,b.jpg\r\n',
+      ],
+      'people.csv',
+      { type: 'text/csv' },
+    );
+    const rows = [
+      {
+        row: 1,
+        email: 'a@example.test',
+        outcome: 'rejected',
+        reason: 'image_unreadable',
+        field: 'image',
+        code: 1,
+        user_id: null,
+      },
+      {
+        row: 2,
+        email: 'b@example.test',
+        outcome: 'rejected',
+        reason: 'image_too_many_pixels',
+        field: 'image',
+        code: 1,
+        user_id: null,
+      },
+    ];
+    const job = { job_id: 'job-1', status: 'done', total: 2, done: 2, accepted: 0, rejected: 2, rows };
+    const post = vi.fn(async () => ({ job_id: 'job-1', total: 2 }));
+    const get = vi.fn(async () => job);
+    renderWith(runtimeWith({ get, post }), <AddUsersFromPhotos />);
+    fireEvent.change(screen.getByLabelText(messages['bulk.metadata'] as string), {
+      target: { files: [metadata] },
+    });
+    fireEvent.change(screen.getByLabelText(messages['bulk.media'] as string), { target: { files: [media] } });
+    const upload = await screen.findByRole('button', { name: messages['bulk.upload'] }, { timeout: 10_000 });
+    await act(async () => fireEvent.click(upload));
+    const results = await screen.findByTestId('bulk-results', {}, { timeout: 10_000 });
+    expect(results).toHaveTextContent(messages['common.errors.image_unreadable'] as string);
+    expect(results).toHaveTextContent(messages['common.errors.image_too_many_pixels'] as string);
+    expect(screen.getByTestId('bulk-row-1')).toHaveTextContent('No se puede leer la imagen');
+  });
+});
