@@ -73,10 +73,12 @@ test.describe('staff users', () => {
         links.map((link) => [link.getAttribute('data-testid'), link.getAttribute('href')] as const),
       );
       for (const [entry, href] of targets) {
-        await page.goto('/portal-management');
         await page.getByTestId(entry as string).click();
         await expect(page).toHaveURL(new RegExp(`${href}$`));
         await expect(page.locator('[data-screen]').first()).toBeVisible();
+        // The back button returns to the menu, inside the running portal.
+        await page.goBack();
+        await expect(page).toHaveURL(/\/portal-management$/);
       }
       for (const path of ['/accounts', '/administration']) {
         await page.goto(path);

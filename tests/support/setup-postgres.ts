@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import type { Db } from '../../server/db/db';
-import { seededFor, setInMemoryDatabaseFactory } from '../../server/db/open-db';
+import { seededFor, setTestDatabaseFactory } from '../../server/db/open-db';
+import { openPglite } from '../../server/db/pglite';
 import { openPostgres } from '../../server/db/postgres';
 import { prepareTestDb, setTestDbFactory } from '../../server/testing/fixtures';
 import { POSTGRES_SERVER, SEEDED_TEMPLATE } from './postgres-server';
@@ -41,7 +42,10 @@ setTestDbFactory(async (tenants) => {
   await prepareTestDb(db, tenants);
   return db;
 });
-// A server's own database: the seeded template when the server would seed the same tenants (open-db.ts).
-setInMemoryDatabaseFactory((purpose) =>
-  newDatabase(seededFor(purpose, SEEDED_TENANTS) ? SEEDED_TEMPLATE : 'template0'),
+// A server's own in-memory database: the seeded template when the server would seed the same tenants
+// (open-db.ts); a server on a data folder keeps its PGlite folder.
+setTestDatabaseFactory((purpose, dataDir) =>
+  dataDir !== undefined
+    ? openPglite(dataDir)
+    : newDatabase(seededFor(purpose, SEEDED_TENANTS) ? SEEDED_TEMPLATE : 'template0'),
 );

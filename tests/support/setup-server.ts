@@ -1,9 +1,9 @@
 // Setup file of the server tests: in-memory databases (openPglite) and createTestDb start from the images
 // of this run (pglite-global-setup.ts) instead of running initdb, migrations and seed each time; so does the
-// in-memory database of a server a test starts.
+// database of a server a test starts, in memory or in a new data folder.
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { seededFor, setInMemoryDatabaseFactory } from '../../server/db/open-db';
+import { seededFor, setTestDatabaseFactory } from '../../server/db/open-db';
 import { openPglite, type PgliteImage, setNewDatabaseImage } from '../../server/db/pglite';
 import { setTestDbImage } from '../../server/testing/fixtures';
 import { PGLITE_IMAGES } from './pglite-images';
@@ -22,8 +22,9 @@ if (images) {
   const seeded = lazily(images.seeded.path);
   setNewDatabaseImage(empty);
   setTestDbImage(seeded, images.seeded.tenants);
-  // A server's own database (startServer with memory://) starts seeded when it would seed the same tenants.
-  setInMemoryDatabaseFactory((purpose) =>
-    openPglite('memory://', { from: seededFor(purpose, images.seeded.tenants) ? seeded() : empty() }),
+  // A server's own database (startServer in memory or on a new data folder) starts seeded when it would seed
+  // the same tenants; an existing data folder opens as it is (openPglite ignores `from` for it).
+  setTestDatabaseFactory((purpose, dataDir) =>
+    openPglite(dataDir, { from: seededFor(purpose, images.seeded.tenants) ? seeded() : empty() }),
   );
 }

@@ -1,6 +1,6 @@
 // The other people of face-api's sample photographs (demo/sample1–6.jpg), each framed as the liveness fixture frames
 // person A (scripts/fixtures/head-turns.mjs): for the tests that ask how the engine's cues and thresholds hold
-// beyond the fixture's one face (pitch.test.ts, liveness-selfie.test.ts).
+// beyond the fixture's one face (sample-faces.test.ts).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
