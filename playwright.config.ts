@@ -30,8 +30,21 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
+    // The liveness journeys' camera films a head turning and tilting (tests/e2e/liveness.spec.ts). Listed first,
+    // they start with the run on one worker: they wait on the filmed poses more than on the CPU, so they overlap
+    // the other journeys instead of ending the run alone.
+    {
+      name: 'mobile-head-turns',
+      testMatch: /liveness\.spec\.ts$/,
+      use: { ...devices['Pixel 7'], launchOptions: chromiumWithCamera('head-turns.y4m') },
+    },
     // @desktop-only journeys are about a computer (DeviceDetect) and run in the desktop project alone.
-    { name: 'mobile', use: { ...devices['Pixel 7'], launchOptions: chromium }, grepInvert: /@desktop-only/ },
+    {
+      name: 'mobile',
+      testIgnore: /liveness\.spec\.ts$/,
+      use: { ...devices['Pixel 7'], launchOptions: chromium },
+      grepInvert: /@desktop-only/,
+    },
     { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: chromium }, grep: /@desktop/ },
   ],
   webServer: [

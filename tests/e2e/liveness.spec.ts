@@ -9,7 +9,6 @@ import {
   POSE_FOR_ACTION,
   WIDTH,
 } from '../../scripts/fixtures/head-turns.mjs';
-import { chromiumWithCamera } from './camera';
 import { expectAccessible, port } from './support';
 
 // The liveness proof (TakeSelfieAlive, issue 14) with a camera that films a person turning and tilting her
@@ -22,7 +21,9 @@ import { expectAccessible, port } from './support';
 // blinks nor smiles). The reference engine judges the frames: the same person throughout, each turn or tilt
 // shown against the resting pose.
 
-test.use({ launchOptions: chromiumWithCamera('head-turns.y4m') });
+// The camera is the project's (mobile-head-turns in playwright.config.ts); the journeys run one after the other on
+// one worker, beside the rest of the run.
+test.describe.configure({ mode: 'default' });
 
 const demo = `http://demo.localhost:${port + 1}`;
 const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
