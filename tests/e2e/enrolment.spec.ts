@@ -1,5 +1,5 @@
 import { devices, expect, type Page, test } from '@playwright/test';
-import { accessTokenOf, expectAccessible, port } from './support';
+import { accessTokenOf, expectAccessible, openSignedIn, port } from './support';
 
 // Self-enrolment journeys (issue #4) in a phone (Pixel 7) whose camera is Chromium's fake device fed with the
 // specimen card (a real face and a TD1 MRZ), against the real server and its reference engine (issue #14): it
@@ -58,7 +58,8 @@ async function startWithPassport(page: Page) {
 
 /** From login to the review form, with an ID card scanned on both sides and a selfie. */
 async function enrolUntilReview(page: Page, username: string) {
-  await logIn(page, username);
+  // Signed in by the code flow outside the page (the provider's page is the sign-in journeys'), on Landing.
+  await openSignedIn(page, username, '/landing');
   await expect(page).toHaveURL(/\/landing$/);
   await page.getByTestId('enrolment-start').click();
   await expect(page).toHaveURL(/\/privacy-onboarding$/);
