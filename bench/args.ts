@@ -9,6 +9,7 @@ export const PARTS = [
   'api',
   'engine',
   'export',
+  'watchlist',
   'cluster',
   'suite',
 ] as const;

@@ -12,6 +12,7 @@
 //  5. Lighthouse (bench/lighthouse.ts): Welcome signed out and Landing signed in, mobile preset, 3 runs each.
 //  6. API latency at 200 requests/s (bench/api-latency.ts).
 //  7. The test suite: the step times of the last complete `npm test` beside the runs before it (bench/suite.ts).
+//  8. The event loop while the worst watchlist csvs are uploaded (bench/watchlist-upload.ts).
 // Exits non-zero when a budget is exceeded, so the bench is a check and not only a printout.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { CLUSTER_HEADERS, clusterBench } from './cluster';
 import { benchEngine, ENGINE_BUDGET_MS } from './engine';
 import { runLighthouse } from './lighthouse';
 import { benchSuite, SUITE_BUDGET_SECONDS, suiteTable } from './suite';
+import { benchWatchlistUpload, WATCHLIST_EVENT_LOOP_BUDGET_MS } from './watchlist-upload';
 
 const DIST = 'dist';
 const KB = 1024;
@@ -463,6 +465,25 @@ async function main() {
       null,
     );
     results.export = exported;
+  }
+  if (runs('watchlist')) {
+    // The worst watchlist csvs uploaded while /health is asked every 25 ms (bench/watchlist-upload.ts).
+    const watchlist = await benchWatchlistUpload();
+    for (const s of watchlist) {
+      row(
+        `watchlist upload, ${s.name}: the server's longest block (CPU between two turns of its event loop)`,
+        `${s.longestBlockCpuMs} ms`,
+        `${WATCHLIST_EVENT_LOOP_BUDGET_MS} ms`,
+        s.ok,
+      );
+      row(
+        "  the same: the event loop's longest delay (p99); /health slowest answer; the uploads",
+        `${s.eventLoopMaxMs} (${s.eventLoopP99Ms}) ms; ${s.healthMaxMs} ms of ${s.healthChecks}; ${s.uploads.map((u) => `${u.status} in ${u.ms} ms`).join(', ')}`,
+        '—',
+        null,
+      );
+    }
+    results.watchlistUpload = watchlist;
   }
   if (runs('suite')) {
     const suite = benchSuite();

@@ -16,6 +16,8 @@ export interface WatchlistUploadError {
   detail?: string;
   /** The id the server kept the refusal under (the result route carries it). */
   uploadId?: string;
+  /** What is wrong with the file, when the server says (not_csv: a row too long, a quote; and the line). */
+  problem?: { code: string; line?: number; max?: number };
   /** What a refusal read back by id says it was about (the form's file and domain are gone after a reload). */
   domain?: string | null;
   fileName?: string | null;
@@ -97,6 +99,7 @@ export const watchlistUploadMachine = setup({
           code: error?.code,
           detail: error?.detail,
           uploadId: error?.uploadId,
+          problem: error?.problem,
           domain: error?.domain,
           fileName: error?.fileName,
         };

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppDeps, AppEnv } from './context';
 import { faviconRoutes } from './favicon';
+import { errorField, logUnexpected } from './logger';
 import { apiBodyLimit, apiQueryLimits } from './middleware/request-limits';
 import { requestLog } from './middleware/request-log';
 import { requireTenant } from './middleware/tenant';
@@ -94,11 +95,12 @@ export function createApp(given: AppDeps): App {
     if (error instanceof HTTPException) {
       return problemResponse(makeProblem(error.status, error.message || 'Request rejected.'));
     }
-    deps.logger.log('error', 'unhandled error', {
+    // The last resort: whatever a handler throws is logged with its request id and answered as a problem.
+    logUnexpected(deps.logger, 'unhandled error', {
       reqId: c.get('reqId'),
       method: c.req.method,
       path: c.req.path,
-      err: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      err: errorField(error),
     });
     return problemResponse(makeProblem(500, 'An unexpected error occurred.', 'internal_error'));
   });

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RequestError } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from './app';
 import type { Db } from './db/db';
-import { createLogger, silentLogger } from './logger';
+import { createLogger, type Logger, silentLogger } from './logger';
+import { adapterErrorAnswer } from './main';
 import {
   createSiteFixture,
   createTestDb,
@@ -92,5 +94,80 @@ describe('request log', () => {
     expect(JSON.parse(body)).toMatchObject({ status: 500, title: 'Internal Server Error' });
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(lines.some((line) => line.includes('secret internals'))).toBe(true);
+  });
+
+  it('still shows an unexpected error when the logger is silent (as in tests), with its request id', async () => {
+    const written: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const app = createApp(testDeps(db, site));
+      app.get('/api/test/throw', () => {
+        throw new Error('hidden from a silent logger');
+      });
+      const res = await app.request('/api/test/throw', { headers: { 'tenant-id': 'demo' } });
+      expect(res.status).toBe(500);
+      const line = written.map((text) => JSON.parse(text) as Record<string, unknown>)[0];
+      expect(line).toMatchObject({
+        level: 'error',
+        msg: 'unhandled error',
+        reqId: res.headers.get('x-request-id'),
+        path: '/api/test/throw',
+      });
+      expect(String(line?.err)).toContain('hidden from a silent logger');
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it('answers a 500 problem even when the logger itself fails', async () => {
+    const written: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const failing: Logger = {
+      log: () => {
+        throw new Error('log store unavailable');
+      },
+    };
+    try {
+      const app = createApp({ ...testDeps(db, site), logger: failing });
+      app.get('/api/test/throw', () => {
+        throw new Error('the first failure');
+      });
+      const res = await app.request('/api/test/throw', { headers: { 'tenant-id': 'demo' } });
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect(written.join('')).toContain('the first failure');
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+});
+
+describe("the node adapter's answer to a request that fails outside the app", () => {
+  it('is a 400 problem for a malformed request, and a logged 500 problem for anything else', async () => {
+    const lines: { level: string; msg: string; err: unknown }[] = [];
+    const answer = adapterErrorAnswer({
+      log: (level, msg, fields) => lines.push({ level, msg, err: fields?.err }),
+    });
+    const malformed = answer(new RequestError('Invalid host header'));
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ status: 400, detail: 'Malformed request.' });
+    expect(lines).toEqual([]);
+    const fault = answer(new TypeError('a bug outside the handlers'));
+    expect(fault.status).toBe(500);
+    expect(fault.headers.get('content-type')).toBe('application/problem+json');
+    expect(await fault.json()).toMatchObject({ status: 500, code: 'internal_error' });
+    expect(lines).toEqual([
+      {
+        level: 'error',
+        msg: 'unhandled error outside the app',
+        err: expect.stringContaining('a bug outside'),
+      },
+    ]);
   });
 });

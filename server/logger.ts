@@ -33,3 +33,26 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 }
 
 export const silentLogger: Logger = { log() {} };
+
+/**
+ * An error nobody planned for (a handler's bug, an error on a request's stream): logged at error level. A silent
+ * logger (tests, LOG_LEVEL=silent) would hide it, so it then goes to stderr as one JSON line, where a test run shows
+ * it beside the failing test; and a logger that itself fails does not turn the report into a second failure.
+ */
+export function logUnexpected(logger: Logger, msg: string, fields: LogFields): void {
+  const line = () =>
+    `${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg, ...fields })}\n`;
+  if (logger === silentLogger) {
+    process.stderr.write(line());
+    return;
+  }
+  try {
+    logger.log('error', msg, fields);
+  } catch {
+    process.stderr.write(line());
+  }
+}
+
+/** The error as a log field: its stack when it has one. */
+export const errorField = (error: unknown): string =>
+  error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { getRequestListener } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import { type App, createApp } from './app';
 import { terminalRoutes } from './audit/terminal';
 import { createAuthHandler } from './auth/handler';
@@ -20,7 +20,8 @@ import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
 import { seed } from './db/seed';
 import { devRequestAllowed, devRoutesPolicy, isDevPath } from './dev-routes';
-import { createLogger, type Logger } from './logger';
+import { createLogger, errorField, type Logger, logUnexpected } from './logger';
+import { requestIdOf } from './middleware/request-log';
 import type { OnboardingOptions } from './onboarding/options';
 import { createKnownOrigins, type KnownOrigins } from './origins';
 import { makeProblem, PROBLEM_CONTENT_TYPE } from './problem';
@@ -76,6 +77,25 @@ function sendRawError(res: ServerResponse, status: number, detail: string): void
   res.statusCode = status;
   res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
   res.end(JSON.stringify(makeProblem(status, detail)));
+}
+
+/**
+ * What the node adapter answers when a request fails outside the app: a malformed request target (bad host,
+ * backslashes) gets a 400 problem instead of an empty 400; anything else escaped app.onError, a fault of the
+ * server, logged and answered 500, never passed off as the client's.
+ */
+export function adapterErrorAnswer(logger: Logger): (error: unknown) => Response {
+  return (error) => {
+    const malformed = error instanceof RequestError;
+    if (!malformed) logUnexpected(logger, 'unhandled error outside the app', { err: errorField(error) });
+    const body = malformed
+      ? makeProblem(400, 'Malformed request.')
+      : makeProblem(500, 'An unexpected error occurred.', 'internal_error');
+    return new Response(JSON.stringify(body), {
+      status: body.status,
+      headers: { 'Content-Type': PROBLEM_CONTENT_TYPE },
+    });
+  };
 }
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
@@ -161,14 +181,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw error;
   }
 
-  const honoListener = getRequestListener(app.fetch, {
-    // Malformed request targets (bad host, backslashes) get a problem body instead of an empty 400.
-    errorHandler: () =>
-      new Response(JSON.stringify(makeProblem(400, 'Malformed request.')), {
-        status: 400,
-        headers: { 'Content-Type': PROBLEM_CONTENT_TYPE },
-      }),
-  });
+  const honoListener = getRequestListener(app.fetch, { errorHandler: adapterErrorAnswer(logger) });
+
+  /** A client that goes away mid-request: expected, not a fault of the server. */
+  const CLIENT_GONE = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
 
   const inFlight = new Set<ServerResponse>();
   let closing = false;
@@ -176,6 +192,24 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     inFlight.add(res);
+    // An 'error' on a request's own streams with no listener would end the process (a handler writing after the
+    // end, a stream it handed on that fails later, a client gone mid-upload): each is logged with the request's
+    // id instead, and the process goes on.
+    let rawReqId: string | undefined;
+    const onStreamError = (stream: 'request' | 'response') => (error: unknown) => {
+      const fields = {
+        reqId: requestIdOf(req) ?? rawReqId,
+        method: req.method,
+        path: new URL(req.url ?? '/', 'http://localhost').pathname,
+        stream,
+        err: errorField(error),
+      };
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code === 'string' && CLIENT_GONE.has(code)) logger.log('info', 'client went away', fields);
+      else logUnexpected(logger, 'error on a request stream', fields);
+    };
+    req.on('error', onStreamError('request'));
+    res.on('error', onStreamError('response'));
     res.on('close', () => {
       inFlight.delete(res);
       if (closing) {
@@ -207,6 +241,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const started = performance.now();
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const reqId = randomUUID();
+    rawReqId = reqId;
     res.setHeader('X-Request-Id', reqId);
     res.on('finish', () => {
       logger.log(res.statusCode >= 500 ? 'error' : 'info', 'request', {
@@ -223,7 +258,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     Promise.resolve()
       .then(() => mount.handler(req, res))
       .catch((error: unknown) => {
-        logger.log('error', 'raw handler failed', { reqId, path, err: String(error) });
+        logUnexpected(logger, 'raw handler failed', { reqId, path, err: errorField(error) });
         sendRawError(res, 500, 'An unexpected error occurred.');
       });
   };

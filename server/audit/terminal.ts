@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { esc } from '../auth/pages';
 import type { AppDeps } from '../context';
 import { referenceEnforcement } from '../onboarding/enforcement';
+import { HttpProblem } from '../problem';
 import { type Facility as DoorFacility, decideAccess } from './accesses';
 import { auditSettingsLoader } from './settings';
 
@@ -153,7 +154,13 @@ ${result}
     c.header('Cache-Control', 'no-store');
     if (!sameOrigin(c.req.raw.headers, c.req.url))
       return c.text('Only this page may present credentials.', 403);
-    const form = await c.req.parseBody();
+    let form: Awaited<ReturnType<typeof c.req.parseBody>>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      // A multipart body cut short or malformed, or a client gone mid-request: the caller's fault, not a 500.
+      throw new HttpProblem(400, 'The form cannot be read.', 'invalid_multipart');
+    }
     const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
     const tenant = tenantOf(field('tenant'));
     const chosen = {

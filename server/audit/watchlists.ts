@@ -1,8 +1,10 @@
 // Prohibited lists per tenant and legal domain (migration 013; spec §3 Watchlist upload, §7): each upload replaces
-// the domain's list whole in one transaction, the previous version kept with current = false. Enrolment
-// (user_interdicted), the interdiction check and the doors read the current versions only.
+// the domain's list whole, the previous version kept with current = false. Enrolment (user_interdicted), the
+// interdiction check and the doors read the current versions only, so a new version is written beside the current
+// one, a few hundred rows a statement, and made current in one short transaction: a list of 10 MB neither holds the
+// event loop nor the embedded database (PGlite runs one statement at a time) for the seconds its rows take.
 import type { WatchlistEntry } from '../../src/domain/watchlist';
-import type { Queryable } from '../db/db';
+import type { Db, Queryable } from '../db/db';
 
 export interface StoredWatchlist {
   watchlist_id: string;
@@ -13,26 +15,50 @@ export interface StoredWatchlist {
   current?: boolean;
 }
 
-/** Stores `entries` as the new current list of the domain (call inside a transaction). */
+/** Rows per insert statement: one statement of them keeps the embedded database busy some tens of milliseconds. */
+const ROWS_PER_STATEMENT = 500;
+
+/**
+ * Stores `entries` as the new current list of the domain: every row or none is ever current. The rows go into a
+ * version that is not current yet, a turn of the event loop between statements (other requests' queries run in
+ * between); then one transaction makes it the current one. A failure on the way removes the unfinished version.
+ */
 export async function replaceWatchlist(
-  tx: Queryable,
+  db: Db,
   tenant: string,
   legalDomain: string,
   entries: readonly WatchlistEntry[],
   meta: { uploadedBy: string | null; fileName: string | null },
 ): Promise<StoredWatchlist> {
-  await tx.query(
-    'update watchlists set current = false where tenant = $1 and legal_domain = $2 and current',
-    [tenant, legalDomain],
-  );
-  const { rows } = await tx.query<{ watchlist_id: string; created_at: Date }>(
-    `insert into watchlists (tenant, legal_domain, uploaded_by, file_name, row_count)
-     values ($1, $2, $3, $4, $5) returning watchlist_id::text as watchlist_id, created_at`,
+  const { rows } = await db.query<{ watchlist_id: string; created_at: Date }>(
+    `insert into watchlists (tenant, legal_domain, uploaded_by, file_name, row_count, current)
+     values ($1, $2, $3, $4, $5, false) returning watchlist_id::text as watchlist_id, created_at`,
     [tenant, legalDomain, meta.uploadedBy, meta.fileName, entries.length],
   );
   const list = rows[0];
   if (!list) throw new Error('watchlist insert returned nothing');
-  await insertEntries(tx, tenant, list.watchlist_id, entries);
+  try {
+    await insertEntries(db, tenant, list.watchlist_id, entries, true);
+    await db.transaction(async (tx) => {
+      await tx.query(
+        'update watchlists set current = false where tenant = $1 and legal_domain = $2 and current',
+        [tenant, legalDomain],
+      );
+      await tx.query('update watchlists set current = true where tenant = $1 and watchlist_id = $2', [
+        tenant,
+        list.watchlist_id,
+      ]);
+    });
+  } catch (error) {
+    // Its entries go with it (on delete cascade).
+    await db
+      .query('delete from watchlists where tenant = $1 and watchlist_id = $2 and not current', [
+        tenant,
+        list.watchlist_id,
+      ])
+      .catch(() => {});
+    throw error;
+  }
   return {
     watchlist_id: list.watchlist_id,
     legal_domain: legalDomain,
@@ -71,11 +97,20 @@ export async function addToWatchlist(
   );
 }
 
-async function insertEntries(tx: Queryable, tenant: string, id: string, entries: readonly WatchlistEntry[]) {
-  // One statement per 1000 rows (unnest of arrays): a 10 MB file is a few hundred thousand rows.
-  for (let start = 0; start < entries.length; start += 1000) {
-    const chunk = entries.slice(start, start + 1000);
-    await tx.query(
+async function insertEntries(
+  q: Queryable,
+  tenant: string,
+  id: string,
+  entries: readonly WatchlistEntry[],
+  yieldBetween = false,
+) {
+  // One statement per ROWS_PER_STATEMENT rows (unnest of arrays): a 10 MB file is a few hundred thousand rows. The
+  // embedded database answers with promises only: without a turn given back, the statements would follow one another
+  // in one task and hold the event loop for all of them.
+  for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
+    if (yieldBetween && start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const chunk = entries.slice(start, start + ROWS_PER_STATEMENT);
+    await q.query(
       `insert into watchlist_entries (tenant, watchlist_id, id_number, birth_date, document_number, first_name, last_name)
        select $1, $2::uuid, * from unnest($3::text[], $4::date[], $5::text[], $6::text[], $7::text[])`,
       [

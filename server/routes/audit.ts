@@ -3,17 +3,17 @@
 // facility of another tenant or outside the caller's scope is a 404.
 import { type } from 'arktype';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import {
   AUDIT_PAGE_SIZES,
   accessAttempt,
   auditFilter,
   interdictionRequest,
 } from '../../src/api/contract/audit';
-import { parseWatchlist, WATCHLIST_MAX_BYTES } from '../../src/domain/watchlist';
+import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../src/domain/watchlist';
 import { accessesCsv, decideAccess, facilityInScope, listAccesses } from '../audit/accesses';
 import { checkInterdiction } from '../audit/interdictions';
 import { auditSettingsLoader } from '../audit/settings';
+import { readWatchlistUpload } from '../audit/watchlist-upload';
 import { currentWatchlists, recordRefusal, replaceWatchlist, uploadOutcome } from '../audit/watchlists';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
@@ -155,104 +155,95 @@ export function auditRoutes(
   });
 
   // Upload: multipart domain (one of the tenant's legal domains), watch_type=interdicted (optional), upload (a
-  // csv of at most 10 MB; the body limit refuses a larger one while it is read). Every row valid or nothing stored.
+  // csv of at most 10 MB), read and parsed as it streams in (audit/watchlist-upload.ts): a larger body is refused
+  // while it is read, a row longer than WATCHLIST_MAX_LINE_CHARS at that row. Every row valid or nothing stored.
   for (const path of ['/public/watchlists', '/watchlists']) {
-    app.post(
-      path,
-      auth.requireAuth('post_watchlists'),
-      bodyLimit({
-        maxSize: WATCHLIST_MAX_BYTES + MULTIPART_SLACK,
-        onError: () => {
-          throw new HttpProblem(
-            413,
-            `The file is larger than ${WATCHLIST_MAX_BYTES} bytes.`,
-            'file_too_large',
-          );
-        },
-      }),
-      async (c) => {
-        const tenant = c.get('tenant');
-        if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-          throw new HttpProblem(415, 'Send the watchlist as multipart/form-data.', 'unsupported_media_type');
-        }
-        let form: Record<string, string | File>;
-        try {
-          form = await c.req.parseBody();
-        } catch {
-          throw new HttpProblem(400, 'The multipart body cannot be read.', 'invalid_multipart');
-        }
-        const settings = await settingsOf(tenant);
-        const domain = form.domain;
-        const upload = form.upload ?? form.file;
-        // A refusal is kept (watchlist_upload_refusals) and its id sent, so the result route still says why later.
-        const refuse = async (
-          status: number,
-          detail: string,
-          code: string,
-          extra: Record<string, unknown> & { invalid?: number; valid?: number },
-        ): Promise<never> => {
-          const uploadId = await recordRefusal(db, tenant, {
-            legal_domain: typeof domain === 'string' ? domain.slice(0, 64) : null,
-            file_name: upload instanceof File ? upload.name : null,
-            uploaded_by: c.get('auth').sub,
-            code,
-            detail,
-            ...(extra.invalid !== undefined ? { invalid: extra.invalid } : {}),
-            ...(extra.valid !== undefined ? { valid: extra.valid } : {}),
-          });
-          throw new DetailedProblem(status, detail, code, { ...extra, upload_id: uploadId });
-        };
-        if (typeof domain !== 'string' || !settings.legalDomains.includes(domain)) {
-          return refuse(422, "The legal domain is not one of the tenant's.", 'unknown_domain', {
-            errors: [{ field: 'domain', code: 'unknown_domain' }],
-          });
-        }
-        if (form.watch_type !== undefined && form.watch_type !== 'interdicted') {
-          throw validationProblem([{ field: 'watch_type', code: 'wrong_format' }]);
-        }
-        if (!(upload instanceof File)) throw validationProblem([{ field: 'upload', code: 'required' }]);
-        if (upload.size > WATCHLIST_MAX_BYTES) {
-          return refuse(413, `The file is larger than ${WATCHLIST_MAX_BYTES} bytes.`, 'file_too_large', {});
-        }
-        let text: string;
-        try {
-          text = new TextDecoder('utf-8', { fatal: true }).decode(await upload.arrayBuffer());
-        } catch {
-          return refuse(422, 'The file is not UTF-8 text.', 'not_csv', { errors: [] });
-        }
-        const parsed = parseWatchlist(text, 0, now());
-        if (!parsed.ok) {
-          return refuse(422, `The file is not a valid watchlist csv (${parsed.problem}).`, 'not_csv', {
-            errors: [
-              { field: 'upload', code: parsed.problem, ...(parsed.line ? { line: parsed.line } : {}) },
-            ],
-          });
-        }
-        if (parsed.errors.length > 0) {
-          return refuse(
-            422,
-            `${parsed.errors.length} rows are not valid; nothing was stored.`,
-            'invalid_rows',
+    app.post(path, auth.requireAuth('post_watchlists'), async (c) => {
+      const tenant = c.get('tenant');
+      if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+        throw new HttpProblem(415, 'Send the watchlist as multipart/form-data.', 'unsupported_media_type');
+      }
+      const read = await readWatchlistUpload(
+        c.req.raw,
+        { fileBytes: WATCHLIST_MAX_BYTES, bodyBytes: WATCHLIST_MAX_BYTES + MULTIPART_SLACK },
+        { today: now() },
+      );
+      const settings = await settingsOf(tenant);
+      const domain = read.fields.get('domain');
+      const upload = read.file;
+      // A refusal is kept (watchlist_upload_refusals) and its id sent, so the result route still says why later.
+      const refuse = async (
+        status: number,
+        detail: string,
+        code: string,
+        extra: Record<string, unknown> & { invalid?: number; valid?: number },
+      ): Promise<never> => {
+        const uploadId = await recordRefusal(db, tenant, {
+          legal_domain: typeof domain === 'string' ? domain.slice(0, 64) : null,
+          file_name: upload ? upload.name : null,
+          uploaded_by: c.get('auth').sub,
+          code,
+          detail,
+          ...(extra.invalid !== undefined ? { invalid: extra.invalid } : {}),
+          ...(extra.valid !== undefined ? { valid: extra.valid } : {}),
+        });
+        throw new DetailedProblem(status, detail, code, { ...extra, upload_id: uploadId });
+      };
+      if (typeof domain !== 'string' || !settings.legalDomains.includes(domain)) {
+        return refuse(422, "The legal domain is not one of the tenant's.", 'unknown_domain', {
+          errors: [{ field: 'domain', code: 'unknown_domain' }],
+        });
+      }
+      const watchType = read.fields.get('watch_type');
+      if (watchType !== undefined && watchType !== 'interdicted') {
+        throw validationProblem([{ field: 'watch_type', code: 'wrong_format' }]);
+      }
+      if (!upload) throw validationProblem([{ field: 'upload', code: 'required' }]);
+      if (read.fileTooLarge) {
+        return refuse(413, `The file is larger than ${WATCHLIST_MAX_BYTES} bytes.`, 'file_too_large', {});
+      }
+      const parsed = read.parsed;
+      if (read.notUtf8 || !parsed) {
+        return refuse(422, 'The file is not UTF-8 text.', 'not_csv', { errors: [] });
+      }
+      if (!parsed.ok) {
+        const detail =
+          parsed.problem === 'line_too_long'
+            ? `Line ${parsed.line} is longer than ${WATCHLIST_MAX_LINE_CHARS} characters: the file is not a valid watchlist csv.`
+            : `The file is not a valid watchlist csv (${parsed.problem}${parsed.line ? ` at line ${parsed.line}` : ''}).`;
+        return refuse(422, detail, 'not_csv', {
+          errors: [
             {
-              errors: parsed.errors.slice(0, 100).map((error) => ({
-                field: `row ${error.row}`,
-                code: error.problems.join(' '),
-                row: error.row,
-              })),
-              invalid: parsed.errors.length,
-              valid: parsed.entries.length,
+              field: 'upload',
+              code: parsed.problem,
+              ...(parsed.line ? { line: parsed.line } : {}),
+              ...(parsed.problem === 'line_too_long' ? { max: WATCHLIST_MAX_LINE_CHARS } : {}),
             },
-          );
-        }
-        const stored = await db.transaction((tx) =>
-          replaceWatchlist(tx, tenant, domain, parsed.entries, {
-            uploadedBy: c.get('auth').sub,
-            fileName: upload.name,
-          }),
+          ],
+        });
+      }
+      if (parsed.errors.length > 0) {
+        return refuse(
+          422,
+          `${parsed.errors.length} rows are not valid; nothing was stored.`,
+          'invalid_rows',
+          {
+            errors: parsed.errors.slice(0, 100).map((error) => ({
+              field: `row ${error.row}`,
+              code: error.problems.join(' '),
+              row: error.row,
+            })),
+            invalid: parsed.errors.length,
+            valid: parsed.entries.length,
+          },
         );
-        return c.json(stored, 201);
-      },
-    );
+      }
+      const stored = await replaceWatchlist(db, tenant, domain, parsed.entries, {
+        uploadedBy: c.get('auth').sub,
+        fileName: upload.name,
+      });
+      return c.json(stored, 201);
+    });
   }
 
   return app;

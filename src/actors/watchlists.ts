@@ -12,13 +12,26 @@ import type { Runtime } from '../runtime/context';
 
 type WatchlistRuntime = Pick<Runtime, 'apiClient' | 'app' | 'inspect'>;
 
+/** The problem of the file itself, as the server names it in `errors` (not_csv: a row too long, a quote). */
+function fileProblemOf(errors: unknown): WatchlistUploadError['problem'] {
+  const first = Array.isArray(errors) ? (errors[0] as Record<string, unknown> | undefined) : undefined;
+  if (first?.field !== 'upload' || typeof first.code !== 'string') return undefined;
+  return {
+    code: first.code,
+    ...(typeof first.line === 'number' ? { line: first.line } : {}),
+    ...(typeof first.max === 'number' ? { max: first.max } : {}),
+  };
+}
+
 function problemOf(error: unknown): WatchlistUploadError {
   if (!isApiError(error)) return { status: 0 };
-  const body = error.body as { upload_id?: unknown } | undefined;
+  const body = error.body as { upload_id?: unknown; errors?: unknown } | undefined;
+  const problem = fileProblemOf(body?.errors);
   return {
     status: error.status,
     ...(error.problem?.code ? { code: error.problem.code } : {}),
     ...(error.problem?.detail ? { detail: error.problem.detail } : {}),
+    ...(problem ? { problem } : {}),
     // The server kept the refusal under this id: the result route carries it, so a reload still says why.
     ...(typeof body?.upload_id === 'string' ? { uploadId: body.upload_id } : {}),
   };

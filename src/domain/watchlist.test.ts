@@ -4,6 +4,8 @@ import {
   previewWatchlist,
   refuseWatchlistFile,
   WATCHLIST_MAX_BYTES,
+  WATCHLIST_MAX_LINE_CHARS,
+  WatchlistReader,
   watchlistDate,
 } from './watchlist';
 
@@ -65,6 +67,47 @@ describe('watchlist csv', () => {
     expect(parseWatchlist('\u0000\u0001PK\u0003\u0004binary', 5, TODAY)).toMatchObject({ ok: false });
   });
 
+  it('refuses a row longer than WATCHLIST_MAX_LINE_CHARS, naming its line, and a quote left open as long', () => {
+    const header = 'id_number,birth_date,first_name\n';
+    const fits = `12345678Z,1980-01-01,${'a'.repeat(WATCHLIST_MAX_LINE_CHARS - 21)}\n`;
+    expect(fits.length - 1).toBe(WATCHLIST_MAX_LINE_CHARS);
+    expect(parseWatchlist(header + fits, 5, TODAY)).toMatchObject({ ok: true, errors: [] });
+    const long = `12345678Z,1980-01-01,${'a'.repeat(WATCHLIST_MAX_LINE_CHARS - 20)}\n`;
+    expect(parseWatchlist(`${header}${fits}${long}${fits}`, 5, TODAY)).toEqual({
+      ok: false,
+      problem: 'line_too_long',
+      line: 3,
+    });
+    // A file of one 9 MB line (no line break at all) and an unclosed quote running to the end of the file.
+    expect(parseWatchlist('a'.repeat(9 * 1024 * 1024), 5, TODAY)).toEqual({
+      ok: false,
+      problem: 'line_too_long',
+      line: 1,
+    });
+    expect(parseWatchlist(`${header}"12345678Z,${'x\n'.repeat(5000)}`, 5, TODAY)).toEqual({
+      ok: false,
+      problem: 'line_too_long',
+      line: 2,
+    });
+  });
+
+  it('reads the same piece by piece, and stops at the first problem of the file', () => {
+    const text =
+      '\uFEFFDNI;Fecha nacimiento;Nombre\r\n12345678z;01/02/1980;"Ana;\r\nMaría"\r\nbad;1980-01-01;x\r\nY7654321G;1975-12-31;\r\n';
+    const whole = parseWatchlist(text, 5, TODAY);
+    for (const size of [1, 2, 3, 7, 64]) {
+      const reader = new WatchlistReader({ today: TODAY });
+      for (let i = 0; i < text.length; i += size) expect(reader.push(text.slice(i, i + size))).toBe(true);
+      expect(reader.end()).toEqual(whole);
+    }
+    const reader = new WatchlistReader({ today: TODAY, maxLineChars: 100 });
+    expect(reader.push('id_number,birth_date\n12345678Z,1980-01-01\n')).toBe(true);
+    expect(reader.push('b'.repeat(101))).toBe(false);
+    // Once refused, the rest of the file is not read at all.
+    expect(reader.push('\n12345678Z,1980-01-01\n')).toBe(false);
+    expect(reader.end()).toEqual({ ok: false, problem: 'line_too_long', line: 3 });
+  });
+
   it('accepts only real past dates', () => {
     expect(watchlistDate('2024-02-29', TODAY)).toBe('2024-02-29');
     expect(watchlistDate('2023-02-29', TODAY)).toBeNull();
@@ -119,6 +162,11 @@ describe('refuseWatchlistFile and previewWatchlist', () => {
     expect(previewWatchlist(bytes('dni;fecha_nacimiento\n"12345678Z;01/01/1980\n'))).toMatchObject({
       ok: false,
       problem: 'unterminated_quote',
+    });
+    expect(previewWatchlist(bytes(`dni;fecha_nacimiento\n${'9'.repeat(5000)};01/01/1980\n`))).toEqual({
+      ok: false,
+      problem: 'line_too_long',
+      line: 2,
     });
   });
 });

@@ -2,9 +2,14 @@
 // the columns (id_number and birth_date required; document_number, first_name, last_name optional; Spanish names
 // accepted), then one person a row. Read in the browser (a worker, for the preview) and again on the server,
 // which stores the list only when every row is valid: never half-applied.
-import { CsvSyntaxError, parseCsv } from './csv';
+import { CsvReader, CsvSyntaxError } from './csv';
 
 export const WATCHLIST_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * The longest row a watchlist may have, in characters (a person's ID number, birth date, document number and
+ * names need a few hundred): a longer one refuses the file at that row, after reading no more of it.
+ */
+export const WATCHLIST_MAX_LINE_CHARS = 4096;
 
 export interface WatchlistEntry {
   id_number: string;
@@ -26,7 +31,16 @@ export interface WatchlistRowError {
   problems: WatchlistRowProblem[];
 }
 
-export type WatchlistFileProblem = 'empty' | 'missing_columns' | 'unterminated_quote' | 'stray_quote';
+/** What can make a whole file unreadable as a watchlist (each has its words, watchlist.problem.<code>). */
+export const WATCHLIST_FILE_PROBLEMS = [
+  'empty',
+  'missing_columns',
+  'unterminated_quote',
+  'stray_quote',
+  'line_too_long',
+] as const;
+
+export type WatchlistFileProblem = (typeof WATCHLIST_FILE_PROBLEMS)[number];
 
 export type WatchlistParse =
   | {
@@ -75,49 +89,128 @@ const ID_NUMBER = /^[A-Z0-9]{5,20}$/;
 
 /** Parses and validates a watchlist csv; `previewRows` data rows are kept as read for the preview. */
 export function parseWatchlist(text: string, previewRows = 5, today = new Date()): WatchlistParse {
-  let records: string[][];
-  try {
-    records = parseCsv(text);
-  } catch (error) {
-    if (error instanceof CsvSyntaxError) return { ok: false, problem: error.code, line: error.line };
-    throw error;
+  const reader = new WatchlistReader({ previewRows, today });
+  reader.push(text);
+  return reader.end();
+}
+
+export interface WatchlistReaderOptions {
+  previewRows?: number;
+  today?: Date;
+  /** WATCHLIST_MAX_LINE_CHARS unless given. */
+  maxLineChars?: number;
+}
+
+/**
+ * parseWatchlist as the file arrives (the server reads an upload this way, piece by piece as it streams): push()
+ * each piece of text, then end(). A piece's rows are validated as they complete; the first problem of the file
+ * (a quote, a row longer than maxLineChars, no rows or no ID number and birth date columns) stops the reading and
+ * push() returns false from then on.
+ */
+export class WatchlistReader {
+  private readonly csv: CsvReader;
+  private readonly previewRows: number;
+  private readonly today: Date;
+  private header: string[] | null = null;
+  private columns: Record<keyof WatchlistEntry, number> | null = null;
+  private rows = 0;
+  private readonly entries: WatchlistEntry[] = [];
+  private readonly errors: WatchlistRowError[] = [];
+  private readonly preview: string[][] = [];
+  private failure: { ok: false; problem: WatchlistFileProblem; line?: number } | null = null;
+
+  constructor(options: WatchlistReaderOptions = {}) {
+    this.previewRows = options.previewRows ?? 5;
+    this.today = options.today ?? new Date();
+    this.csv = new CsvReader({ maxRecordChars: options.maxLineChars ?? WATCHLIST_MAX_LINE_CHARS });
   }
-  const [header, ...rows] = records;
-  if (!header || rows.length === 0) return { ok: false, problem: 'empty' };
-  const names = header.map(normaliseHeader);
-  const column = (field: keyof WatchlistEntry) => names.findIndex((name) => ALIASES[field].includes(name));
-  const idColumn = column('id_number');
-  const birthColumn = column('birth_date');
-  if (idColumn < 0 || birthColumn < 0) return { ok: false, problem: 'missing_columns' };
-  const optional = (row: string[], field: keyof WatchlistEntry) => {
-    const index = column(field);
-    const value = index < 0 ? '' : (row[index] ?? '').trim();
-    return value === '' ? null : value;
-  };
-  const entries: WatchlistEntry[] = [];
-  const errors: WatchlistRowError[] = [];
-  rows.forEach((row, index) => {
+
+  /** Reads the next piece of the file; false once the file is refused (the rest need not be read). */
+  push(text: string): boolean {
+    if (this.failure) return false;
+    this.guard(() => {
+      for (const record of this.csv.push(text)) if (!this.take(record)) return;
+    });
+    return this.failure === null;
+  }
+
+  /** The end of the file: the list, or why the file is refused. */
+  end(): WatchlistParse {
+    if (!this.failure) {
+      this.guard(() => {
+        for (const record of this.csv.end()) if (!this.take(record)) return;
+      });
+    }
+    if (this.failure) return this.failure;
+    if (!this.header || this.rows === 0) return { ok: false, problem: 'empty' };
+    return {
+      ok: true,
+      entries: this.entries,
+      errors: this.errors,
+      preview: this.preview,
+      header: this.header,
+    };
+  }
+
+  private guard(read: () => void) {
+    try {
+      read();
+    } catch (error) {
+      if (!(error instanceof CsvSyntaxError)) throw error;
+      this.failure = { ok: false, problem: error.code, line: error.line };
+    }
+  }
+
+  /** One record: the header, or a row validated into an entry or an error; false once the file is refused. */
+  private take(row: string[]): boolean {
+    if (!this.header) {
+      this.header = row;
+      const names = row.map(normaliseHeader);
+      const column = (field: keyof WatchlistEntry) =>
+        names.findIndex((name) => ALIASES[field].includes(name));
+      this.columns = {
+        id_number: column('id_number'),
+        birth_date: column('birth_date'),
+        document_number: column('document_number'),
+        first_name: column('first_name'),
+        last_name: column('last_name'),
+      };
+      return true;
+    }
+    const columns = this.columns as Record<keyof WatchlistEntry, number>;
+    // A header without the two columns: said once a row shows the file is not merely empty.
+    if (columns.id_number < 0 || columns.birth_date < 0) {
+      this.failure = { ok: false, problem: 'missing_columns' };
+      return false;
+    }
+    const index = this.rows++;
+    if (this.preview.length < this.previewRows) this.preview.push(row);
+    const optional = (field: keyof WatchlistEntry) => {
+      const at = columns[field];
+      const value = at < 0 ? '' : (row[at] ?? '').trim();
+      return value === '' ? null : value;
+    };
     const problems: WatchlistRowProblem[] = [];
-    const idNumber = (row[idColumn] ?? '').replace(/[\s-]/g, '').toUpperCase();
-    const rawBirth = (row[birthColumn] ?? '').trim();
+    const idNumber = (row[columns.id_number] ?? '').replace(/[\s-]/g, '').toUpperCase();
+    const rawBirth = (row[columns.birth_date] ?? '').trim();
     if (idNumber === '') problems.push('id_number_missing');
     else if (!ID_NUMBER.test(idNumber)) problems.push('id_number_invalid');
-    const birthDate = rawBirth === '' ? null : watchlistDate(rawBirth, today);
+    const birthDate = rawBirth === '' ? null : watchlistDate(rawBirth, this.today);
     if (rawBirth === '') problems.push('birth_date_missing');
     else if (birthDate === null) problems.push('birth_date_invalid');
     if (problems.length > 0 || birthDate === null) {
-      errors.push({ row: index + 2, problems });
-      return;
+      this.errors.push({ row: index + 2, problems });
+      return true;
     }
-    entries.push({
+    this.entries.push({
       id_number: idNumber,
       birth_date: birthDate,
-      document_number: optional(row, 'document_number')?.toUpperCase() ?? null,
-      first_name: optional(row, 'first_name'),
-      last_name: optional(row, 'last_name'),
+      document_number: optional('document_number')?.toUpperCase() ?? null,
+      first_name: optional('first_name'),
+      last_name: optional('last_name'),
     });
-  });
-  return { ok: true, entries, errors, preview: rows.slice(0, previewRows), header };
+    return true;
+  }
 }
 
 /** Why a chosen file is refused before it is read (spec §5: the watchlist file is csv, at most 10 MB). */

@@ -388,7 +388,58 @@ test.describe('prohibited lists, the door terminal and the access audit', () => 
     await expect(page.getByTestId('watchlist-invalid')).toContainText('Línea 3');
     await expect(page.getByTestId('watchlist-upload')).toBeDisabled();
     await page.screenshot({ path: 'test-results/upload-watchlist-es.png', fullPage: true });
+    // One line of 9 MB, without a single line break: refused at that line, with its words.
+    await page.getByTestId('watchlist-file').setInputFiles({
+      name: 'una-linea.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.alloc(9 * 1024 * 1024, 'a'),
+    });
+    await expect(refused).toHaveAttribute('data-code', 'not_csv');
+    await expect(refused).toContainText(/La línea 1 tiene más de 4\.?096 caracteres/);
     expect(sent).toEqual([]);
+  });
+
+  test("a row the server finds too long is named on the result, in the reader's language", async ({
+    page,
+    request,
+  }) => {
+    // The preview refuses such a file before it is sent; so the real server's answer to one is given to the portal's
+    // own upload of a file the preview passed.
+    const token = await accessTokenOf(base, 'gambling', 'admin');
+    const real = await request.post(`${base}/api/public/watchlists`, {
+      headers: { authorization: `Bearer ${token}`, 'tenant-id': 'gambling' },
+      multipart: {
+        domain: 'es-mc',
+        watch_type: 'interdicted',
+        upload: {
+          name: 'larga.csv',
+          mimeType: 'text/csv',
+          buffer: Buffer.from(`dni;fecha_nacimiento\n12345678Z;01/01/1980\n${'9'.repeat(5000)};01/01/1980\n`),
+        },
+      },
+    });
+    expect(real.status()).toBe(422);
+    const answer = await real.text();
+    await page.route(/\/api\/(public\/)?watchlists$/, (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 422, contentType: 'application/problem+json', body: answer })
+        : route.continue(),
+    );
+    await signInAt(page, base, 'admin');
+    await page.goto('/upload-watchlist');
+    await page.getByTestId('watchlist-domain').selectOption('es-mc');
+    await page.getByTestId('watchlist-file').setInputFiles({
+      name: 'larga.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('dni;fecha_nacimiento\n12345678Z;01/01/1980\n'),
+    });
+    await expect(page.getByTestId('watchlist-counts')).toHaveAttribute('data-valid', '1');
+    await page.getByTestId('watchlist-upload').click();
+    await expect(page.getByTestId('watchlist-result')).toHaveAttribute('data-code', 'not_csv');
+    await expect(page.getByTestId('watchlist-result-problem')).toHaveText(
+      /La línea 3 tiene más de 4\.?096 caracteres/,
+    );
+    await expectAccessible(page);
   });
 
   test('an assistant with post_accesses_myscope sees only their facilities', async ({ page }) => {

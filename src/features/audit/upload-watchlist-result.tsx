@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../domain/visits';
+import { WATCHLIST_FILE_PROBLEMS, WATCHLIST_MAX_LINE_CHARS } from '../../domain/watchlist';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMirror } from '../../runtime/screen-mirror';
 import { errorCodeOf, uploadParamsOf } from './upload-watchlist';
@@ -52,6 +53,11 @@ export function UploadWatchlistResult() {
     s.matches('failed') ? (errorCodeOf(s) ?? 'upload_failed') : null,
   );
   const refusal = useSelector(actor, (s) => s.context.refusal);
+  // The server's words for what is wrong with the file (a row too long and its line), when it has them.
+  const fileProblem =
+    refusal?.problem && (WATCHLIST_FILE_PROBLEMS as readonly string[]).includes(refusal.problem.code)
+      ? refusal.problem
+      : null;
   const domain = useSelector(actor, (s) => s.context.domain ?? s.context.refusal?.domain ?? null);
   const fileName = useSelector(
     actor,
@@ -128,7 +134,16 @@ export function UploadWatchlistResult() {
               values={{ domain: domain ?? '', name: fileName }}
             />
           </p>
-          {refusal?.detail && <p className="mt-2 text-sm">{refusal.detail}</p>}
+          {fileProblem ? (
+            <p className="mt-2" data-testid="watchlist-result-problem" data-problem={fileProblem.code}>
+              <FormattedMessage
+                id={`watchlist.problem.${fileProblem.code}`}
+                values={{ line: fileProblem.line ?? '', max: fileProblem.max ?? WATCHLIST_MAX_LINE_CHARS }}
+              />
+            </p>
+          ) : (
+            refusal?.detail && <p className="mt-2 text-sm">{refusal.detail}</p>
+          )}
         </Card>
       )}
       {canUpload && !opening && (

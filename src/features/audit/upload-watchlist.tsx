@@ -7,7 +7,7 @@ import { watchlistUploadOf } from '../../actors/watchlists';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { WATCHLIST_MAX_BYTES } from '../../domain/watchlist';
+import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../domain/watchlist';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
 
@@ -51,7 +51,7 @@ export function UploadWatchlist() {
   const file = useSelector(actor, (s) => s.context.file);
   const preview = useSelector(actor, (s) => (s.matches('preview') ? s.context.preview : null));
   const unreadable = useSelector(actor, (s) =>
-    s.matches('refused') && s.context.preview && !s.context.preview.ok ? s.context.preview.problem : null,
+    s.matches('refused') && s.context.preview && !s.context.preview.ok ? s.context.preview : null,
   );
   const ready = useSelector(actor, (s) => s.matches({ preview: 'ready' }));
 
@@ -122,7 +122,10 @@ export function UploadWatchlist() {
               {unreadable && (
                 <>
                   {' '}
-                  <FormattedMessage id={`watchlist.problem.${unreadable}`} />
+                  <FormattedMessage
+                    id={`watchlist.problem.${unreadable.problem}`}
+                    values={{ line: unreadable.line ?? '', max: WATCHLIST_MAX_LINE_CHARS }}
+                  />
                 </>
               )}
             </p>
