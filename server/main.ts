@@ -183,8 +183,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const honoListener = getRequestListener(app.fetch, { errorHandler: adapterErrorAnswer(logger) });
 
-  /** A client that goes away mid-request: expected, not a fault of the server. */
-  const CLIENT_GONE = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
+  /**
+   * A client that goes away mid-request: expected, not a fault of the server. ABORT_ERR is the request body's
+   * reader giving up on a connection the client closed.
+   */
+  const CLIENT_GONE = new Set([
+    'ECONNRESET',
+    'ECONNABORTED',
+    'EPIPE',
+    'ERR_STREAM_PREMATURE_CLOSE',
+    'ABORT_ERR',
+  ]);
 
   const inFlight = new Set<ServerResponse>();
   let closing = false;

@@ -193,6 +193,31 @@ describe('POST /api/public/watchlists on a real server', () => {
     expect(delay.max).toBeGreaterThan(0);
   });
 
+  it('refuses a NUL in the csv, the domain or the file name with 422, never a 500', async () => {
+    const csv = Buffer.from('id_number,birth_date,first_name\n12345678Z,1980-01-01,An\u0000a\n');
+    const inCsv = await upload(csv);
+    expect(inCsv.status).toBe(422);
+    expect(await inCsv.json()).toMatchObject({ code: 'not_csv' });
+    const inDomain = await apiCall(base, '/public/watchlists', 'gambling', token, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      body: Uint8Array.from(body(validCsv(1), { domain: 'es-\u0000an' })),
+    });
+    expect(inDomain.status).toBe(422);
+    expect(await inDomain.json()).toMatchObject({ code: 'unknown_domain' });
+    const named = Buffer.from(
+      body(validCsv(1)).toString('latin1').replace('list.csv', 'li\u0000st.csv'),
+      'latin1',
+    );
+    const inName = await apiCall(base, '/public/watchlists', 'gambling', token, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      body: Uint8Array.from(named),
+    });
+    // A NUL in a part's header is a malformed body to the multipart parser: a 400, not a stored name.
+    expect(inName.status).toBe(400);
+  });
+
   it('still stores a valid list read in pieces, and refuses a row too long further down naming its line', async () => {
     const csv = validCsv(3000);
     const stored = await upload(Buffer.from(csv));

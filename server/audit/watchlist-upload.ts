@@ -23,7 +23,7 @@ export interface WatchlistUpload {
   file: { name: string; bytes: number } | null;
   /** The csv has more than limits.fileBytes bytes: the rest of it was not read. */
   fileTooLarge: boolean;
-  /** The csv is not UTF-8 text. */
+  /** The csv is not UTF-8 text, or holds a NUL, which no text column can store. */
   notUtf8: boolean;
   /** The csv read as a watchlist (null without a file, or one too large or not UTF-8). */
   parsed: WatchlistParse | null;
@@ -104,7 +104,8 @@ export async function readWatchlistUpload(
       stream.resume();
       return;
     }
-    const file = { name: info.filename ?? '', bytes: 0 };
+    // The name is kept with the upload or its refusal: a NUL in it would make PostgreSQL refuse the row.
+    const file = { name: (info.filename ?? '').replaceAll('\u0000', ''), bytes: 0 };
     upload.file = file;
     const decoder = new TextDecoder('utf-8', { fatal: true });
     const reader = new WatchlistReader({
@@ -130,13 +131,20 @@ export async function readWatchlistUpload(
         reading = false;
         return;
       }
+      if (text.includes('\u0000')) {
+        upload.notUtf8 = true;
+        reading = false;
+        return;
+      }
       if (!reader.push(text)) reading = false;
     });
     stream.on('end', () => {
       if (upload.fileTooLarge || upload.notUtf8) return;
       if (reading) {
         try {
-          reader.push(decoder.decode());
+          const rest = decoder.decode();
+          if (rest.includes('\u0000')) throw new Error('NUL');
+          reader.push(rest);
         } catch {
           upload.notUtf8 = true;
           return;

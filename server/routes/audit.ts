@@ -179,7 +179,8 @@ export function auditRoutes(
         extra: Record<string, unknown> & { invalid?: number; valid?: number },
       ): Promise<never> => {
         const uploadId = await recordRefusal(db, tenant, {
-          legal_domain: typeof domain === 'string' ? domain.slice(0, 64) : null,
+          // What was sent, kept to say why: without a NUL, which PostgreSQL cannot store in text.
+          legal_domain: typeof domain === 'string' ? domain.replaceAll('\u0000', '').slice(0, 64) : null,
           file_name: upload ? upload.name : null,
           uploaded_by: c.get('auth').sub,
           code,
