@@ -141,5 +141,13 @@ describe('/dev/terminal', () => {
     expect(other.status).toBe(422);
     const empty = await present({ tenant: 'demo', facility_id: facility.facility_id, credential: '' });
     expect(empty.status).toBe(422);
+    // A NUL in any field is an unreadable form (PostgreSQL's text cannot hold it), not a 500.
+    for (const fields of [
+      { tenant: 'demo', facility_id: `${facility.facility_id}\u0000`, credential: 'x' },
+      { tenant: 'demo', facility_id: facility.facility_id, credential: 'x\u0000' },
+      { tenant: 'de\u0000mo', facility_id: facility.facility_id, credential: 'x' },
+    ]) {
+      expect((await present(fields)).status).toBe(400);
+    }
   });
 });

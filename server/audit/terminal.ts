@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { esc } from '../auth/pages';
 import type { AppDeps } from '../context';
 import { referenceEnforcement } from '../onboarding/enforcement';
-import { HttpProblem } from '../problem';
+import { HttpProblem, makeProblem, problemResponse } from '../problem';
 import { type Facility as DoorFacility, decideAccess } from './accesses';
 import { auditSettingsLoader } from './settings';
 
@@ -162,6 +162,10 @@ ${result}
       throw new HttpProblem(400, 'The form cannot be read.', 'invalid_multipart');
     }
     const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
+    // A NUL is no facility, credential or tenant, and PostgreSQL refuses it in text: the form is unreadable.
+    if (['tenant', 'facility_id', 'credential', 'face'].some((name) => field(name).includes('\u0000'))) {
+      return problemResponse(makeProblem(400, 'The form cannot be read.', 'invalid_multipart'));
+    }
     const tenant = tenantOf(field('tenant'));
     const chosen = {
       facility_id: field('facility_id'),
