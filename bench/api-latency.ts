@@ -47,7 +47,7 @@ export interface ApiLatencyOptions {
   serverLog?: string;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -76,12 +76,25 @@ async function prepareData(dataDir: string): Promise<string> {
   }
 }
 
-async function startServerProcess(port: number, dataDir: string, log: string): Promise<ChildProcess> {
+/** `npm run server` in a process of its own on `dataDir`; `env` adds to (or overrides) its environment. */
+export async function startServerProcess(
+  port: number,
+  dataDir: string,
+  log: string,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const out = openSync(log, 'w');
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server only (e.g. `--cpu-prof` to see where time goes).
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...extra, '--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_NEWCOMERS: '0' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED_NEWCOMERS: '0',
+      ...env,
+    },
     stdio: ['ignore', out, out],
   });
   const deadline = Date.now() + 60_000;
@@ -98,7 +111,7 @@ async function startServerProcess(port: number, dataDir: string, log: string): P
   throw new Error(`the server did not answer /health within 60 s; see ${log}`);
 }
 
-function stopServerProcess(child: ChildProcess): Promise<void> {
+export function stopServerProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const force = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -9,6 +9,7 @@ export const PARTS = [
   'api',
   'engine',
   'export',
+  'uploads',
   'watchlist',
   'cluster',
   'suite',

@@ -12,6 +12,7 @@
 //  5. Lighthouse (bench/lighthouse.ts): Welcome signed out and Landing signed in, mobile preset, 3 runs each.
 //  6. API latency at 200 requests/s (bench/api-latency.ts).
 //  7. The test suite: the step times of the last complete `npm test` beside the runs before it (bench/suite.ts).
+//  9. Forty parallel uploads of a 36-megapixel selfie: /health and the server's memory (bench/heavy-uploads.ts).
 //  8. The event loop while the worst watchlist csvs are uploaded (bench/watchlist-upload.ts).
 // Exits non-zero when a budget is exceeded, so the bench is a check and not only a printout.
 import { execFileSync } from 'node:child_process';
@@ -27,6 +28,7 @@ import { benchArgs, type Part } from './args';
 import { benchAuditExport, EXPORT_LONGEST_TASK_BUDGET_MS } from './audit-export';
 import { CLUSTER_HEADERS, clusterBench } from './cluster';
 import { benchEngine, ENGINE_BUDGET_MS } from './engine';
+import { benchHeavyUploads, UPLOADS_HEALTH_P99_BUDGET_MS, UPLOADS_RSS_BUDGET_MB } from './heavy-uploads';
 import { runLighthouse } from './lighthouse';
 import { benchSuite, SUITE_BUDGET_SECONDS, suiteTable } from './suite';
 import { benchWatchlistUpload, WATCHLIST_EVENT_LOOP_BUDGET_MS } from './watchlist-upload';
@@ -484,6 +486,25 @@ async function main() {
       );
     }
     results.watchlistUpload = watchlist;
+  }
+  if (runs('uploads')) {
+    // Forty parallel uploads of a 36-megapixel PNG against the heavy-work queue (bench/heavy-uploads.ts).
+    const uploads = await benchHeavyUploads();
+    for (const s of uploads) {
+      row(
+        `${s.name}: /health p99; the server's memory at its largest`,
+        `${s.healthP99Ms} ms; ${s.rssMaxMb} MB`,
+        `${UPLOADS_HEALTH_P99_BUDGET_MS} ms; ${UPLOADS_RSS_BUDGET_MB} MB`,
+        s.ok,
+      );
+      row(
+        '  the same: memory idle before; answers; 429 busy first; slowest upload; /health p50/max',
+        `${s.rssIdleMb} MB; ${JSON.stringify(s.finalStatuses)}; ${s.busyAnswers}; ${s.slowestUploadMs} ms; ${s.healthP50Ms}/${s.healthMaxMs} ms`,
+        '—',
+        null,
+      );
+    }
+    results.heavyUploads = uploads;
   }
   if (runs('suite')) {
     const suite = benchSuite();

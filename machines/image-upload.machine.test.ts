@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
 import type { ImageKind } from '../src/api/contract/onboarding';
-import { imageUploadMachine, type UploadImageInput } from './image-upload.machine';
+import { BUSY_RETRIES, imageUploadMachine, type UploadImageInput } from './image-upload.machine';
 
 const challenge = {
   challenge_id: 'c-1',
@@ -10,7 +10,12 @@ const challenge = {
   expires_at: '2030-01-01T00:00:00Z',
 };
 
-function start(kind: ImageKind, upload: (input: UploadImageInput) => Promise<void>, challengeFails = 0) {
+function start(
+  kind: ImageKind,
+  upload: (input: UploadImageInput) => Promise<void>,
+  challengeFails = 0,
+  clock?: SimulatedClock,
+) {
   const uploads = vi.fn(upload);
   const challenges = vi.fn(async () => {
     if (challengeFails-- > 0) throw new Error('500');
@@ -25,7 +30,7 @@ function start(kind: ImageKind, upload: (input: UploadImageInput) => Promise<voi
       },
       actions: { persist },
     }),
-    { input: { kind, portrayalId: 'p-1' } },
+    { input: { kind, portrayalId: 'p-1' }, ...(clock ? { clock } : {}) },
   );
   actor.start();
   return { actor, uploads, challenges, persist };
@@ -72,6 +77,52 @@ describe('image upload machine', () => {
     expect(actor.getSnapshot().context.image).toBeNull();
     expect(actor.getSnapshot().can({ type: 'upload.retry' })).toBe(false);
     expect(actor.getSnapshot().can({ type: 'image.captured', image: { ref: 'again' } })).toBe(true);
+  });
+
+  it('sends the same picture again by itself after the Retry-After of a busy server (429 busy)', async () => {
+    const clock = new SimulatedClock();
+    let busy = 2;
+    const { actor, uploads } = start(
+      'selfie',
+      async () => {
+        if (busy-- > 0) throw { code: 'busy', retryAfter: 3 };
+      },
+      0,
+      clock,
+    );
+    actor.send({ type: 'image.captured', image: { ref: 'img-1' } });
+    await waitFor(actor, (s) => s.matches('busy'));
+    expect(actor.getSnapshot().getMeta()['imageUpload.busy']).toMatchObject({ errorCode: 'busy' });
+    expect(actor.getSnapshot().context.retryAfterMs).toBe(3000);
+    clock.increment(2999);
+    expect(actor.getSnapshot().matches('busy')).toBe(true);
+    clock.increment(1);
+    await waitFor(actor, (s) => s.matches('busy') && s.context.busyAnswers === 2);
+    clock.increment(3000);
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(uploads.mock.calls.map(([input]) => input.image.ref)).toEqual(['img-1', 'img-1', 'img-1']);
+  });
+
+  it('gives up waiting after a few busy answers: upload_failed, and the person sends it again', async () => {
+    const clock = new SimulatedClock();
+    const { actor, uploads } = start(
+      'obverse',
+      async () => {
+        throw { code: 'busy' };
+      },
+      0,
+      clock,
+    );
+    actor.send({ type: 'image.captured', image: { ref: 'img-1' } });
+    for (let answer = 1; answer <= BUSY_RETRIES; answer++) {
+      await waitFor(actor, (s) => s.matches('busy') && s.context.busyAnswers === answer);
+      // No Retry-After named: two seconds.
+      expect(actor.getSnapshot().context.retryAfterMs).toBe(2000);
+      clock.increment(2000);
+    }
+    await waitFor(actor, (s) => s.matches('uploadFailed'));
+    expect(uploads).toHaveBeenCalledTimes(BUSY_RETRIES + 1);
+    expect(actor.getSnapshot().context.image).toEqual({ ref: 'img-1' });
   });
 
   it('the liveness proof first fetches its challenge (challenge_unavailable, retried) and answers it', async () => {

@@ -4,8 +4,9 @@ import type { Challenge, ImageKind } from '../src/api/contract/onboarding';
 // One picture of an enrolment (spec §7 PUT /internal/portrayals/{id}/obverse|reverse|selfie|lifeproof): take
 // it, send it, and say what went wrong (spec §5: upload failed → re-upload, image not available → take it
 // again). The enrolment machine invokes it once per picture with the kind it needs; the liveness proof
-// (lifeproof) first asks for its challenge (spec §7 POST /internal/challenges). It ends when the server has
-// the picture.
+// (lifeproof) first asks for its challenge (spec §7 POST /internal/challenges). A server busy with other
+// pictures answers 429 busy with a Retry-After: the same picture is sent again then, by itself, a few times at
+// most. It ends when the server has the picture.
 
 /** A captured picture (or liveness proof): its key in the app's in-memory image store. */
 export interface CapturedImage {
@@ -25,10 +26,19 @@ export interface UploadImageInput {
   challengeId: string | null;
 }
 
-/** What uploadImage rejects with; image_not_available when the store no longer has the picture. */
+/**
+ * What uploadImage rejects with; image_not_available when the store no longer has the picture, busy (429) with
+ * the seconds the server asked to wait.
+ */
 export interface UploadError {
   code?: string;
+  retryAfter?: number;
 }
+
+/** Sends of one picture the server may answer busy before the person is asked to send it again. */
+export const BUSY_RETRIES = 5;
+/** Seconds to wait when a busy answer names none. */
+const BUSY_WAIT_SECONDS = 2;
 
 export interface ImageUploadContext {
   kind: ImageKind;
@@ -36,6 +46,9 @@ export interface ImageUploadContext {
   /** The picture being sent, kept until the upload succeeds so that a failed upload can be re-sent. */
   image: CapturedImage | null;
   challenge: Challenge | null;
+  /** Busy answers to the current picture so far, and how long the last one asked to wait (ms). */
+  busyAnswers: number;
+  retryAfterMs: number;
 }
 
 export type ImageUploadEvent =
@@ -62,13 +75,25 @@ export const imageUploadMachine = setup({
       throw new Error('requestChallenge is provided by the app');
     }),
   },
+  delays: {
+    /** As long as the server's Retry-After asked. */
+    busyRetry: ({ context }) => context.retryAfterMs,
+  },
   actions: {
     /** Save the enrolment (this machine is part of its snapshot) once this step has settled. */
     persist: () => {},
     keepImage: assign({
       image: ({ event }) => (event.type === 'image.captured' ? event.image : null),
+      busyAnswers: 0,
     }),
-    forgetImage: assign({ image: null }),
+    forgetImage: assign({ image: null, busyAnswers: 0 }),
+    storeBusy: assign({
+      busyAnswers: ({ context }) => context.busyAnswers + 1,
+      retryAfterMs: ({ event }) => {
+        const seconds = (event as unknown as { error?: UploadError }).error?.retryAfter;
+        return (typeof seconds === 'number' && seconds > 0 ? seconds : BUSY_WAIT_SECONDS) * 1000;
+      },
+    }),
     storeChallenge: assign({
       challenge: ({ event }) => (event as unknown as { output: Challenge }).output,
     }),
@@ -77,16 +102,21 @@ export const imageUploadMachine = setup({
     isLifeproof: ({ context }) => context.kind === 'lifeproof',
     isImageNotAvailable: ({ event }) =>
       ((event as unknown as { error?: UploadError }).error ?? null)?.code === 'image_not_available',
+    isBusyAndMayRetry: ({ context, event }) =>
+      ((event as unknown as { error?: UploadError }).error ?? null)?.code === 'busy' &&
+      context.busyAnswers < BUSY_RETRIES,
   },
 }).createMachine({
   id: 'imageUpload',
   description:
-    'Spec §5 and §7: one picture of the enrolment (obverse, reverse, selfie or the liveness proof) is taken and sent to PUT /internal/portrayals/{id}/{kind}; a failed upload is re-sent, a picture no longer available is taken again.',
+    'Spec §5 and §7: one picture of the enrolment (obverse, reverse, selfie or the liveness proof) is taken and sent to PUT /internal/portrayals/{id}/{kind}; a server busy with other pictures (429 busy) gets the same picture again after its Retry-After, a failed upload is re-sent, a picture no longer available is taken again.',
   context: ({ input }) => ({
     kind: input.kind,
     portrayalId: input.portrayalId,
     image: null,
     challenge: null,
+    busyAnswers: 0,
+    retryAfterMs: 0,
   }),
   initial: 'routing',
   output: ({ context }) => ({ kind: context.kind }),
@@ -133,8 +163,21 @@ export const imageUploadMachine = setup({
         onDone: { target: 'uploaded', actions: 'forgetImage' },
         onError: [
           { guard: 'isImageNotAvailable', target: 'imageNotAvailable', actions: 'forgetImage' },
+          { guard: 'isBusyAndMayRetry', target: 'busy', actions: 'storeBusy' },
           { target: 'uploadFailed' },
         ],
+      },
+    },
+    busy: {
+      description:
+        'Error busy: the server is busy with other pictures (429, with a Retry-After); "busy, sending it again" shows and the same picture goes again once the wait is over, at most five times before it counts as upload_failed.',
+      meta: { errorCode: 'busy', uploadError: 'busy' },
+      tags: ['loading'],
+      after: { busyRetry: 'uploading' },
+      on: {
+        // The person need not wait: send it now, or another picture.
+        'upload.retry': 'uploading',
+        'image.captured': { target: 'uploading', actions: 'keepImage' },
       },
     },
     uploadFailed: {

@@ -122,6 +122,7 @@ export const singleRegistrationMachine = setup({
       const status = (errorOf(event) as SingleError409 | undefined)?.status;
       return status === 409 || status === 422;
     },
+    isBusy: ({ event }) => (errorOf(event) as SingleError409 | undefined)?.status === 429,
   },
 }).createMachine({
   id: 'singleRegistration',
@@ -270,6 +271,8 @@ export const singleRegistrationMachine = setup({
         ],
         onError: [
           { guard: 'isFieldProblem', target: 'editing', actions: 'storeFieldErrors' },
+          // 429 busy: the server is decoding other images; the form says so above the button (body: busy).
+          { guard: 'isBusy', target: 'editing', actions: 'storeFieldErrors' },
           { target: 'failed' },
         ],
       },

@@ -5,7 +5,10 @@
 // read its first bytes, so a 30000×30000 PNG or a truncated one became a person's selfie); now all of them go
 // through the engine's checkImage (images.ts for the basic and reference engines): type, byte bounds, header,
 // pixel limit, decoding and sharpness, with the same codes and the same words whichever way the image came in.
+// Decoding is heavy work: it runs in the process's bounded queue (heavy-work.ts), and the server's engine runs in
+// its worker thread (engine-thread.ts), so a flood of pictures neither stalls other requests nor fills the memory.
 import type { BiometricEngine } from './engine';
+import type { HeavyWork } from './heavy-work';
 import { checkBytes, type ImageBounds, type ImageCheck, type ImageRefusalCode } from './images';
 import { DetailedProblem } from './validation';
 
@@ -26,17 +29,24 @@ export function imageRefusal(code: ImageRefusalCode, detail: string, field = 'im
 }
 
 export interface ImageChecks {
-  /** Every check of one image held to the byte bounds of the way it came in (registration by default). */
+  /**
+   * Every check of one image held to the byte bounds of the way it came in (registration by default); the
+   * decoding waits for its turn in the heavy-work queue.
+   */
   check(bytes: Uint8Array, bounds?: ImageBounds): Promise<ImageCheck>;
+  /** The queue the decoding runs in: an upload route admits its caller there before reading the body. */
+  readonly work: HeavyWork;
 }
 
-export function imageChecks(engine: () => Promise<BiometricEngine>): ImageChecks {
+export function imageChecks(engine: () => Promise<BiometricEngine>, work: HeavyWork): ImageChecks {
   return {
+    work,
     async check(bytes, bounds = 'registration') {
       // What needs no decoding is answered here: a file of the wrong type or size never travels to the engine.
       const refused = checkBytes(bytes, bounds);
       if (refused) return refused;
-      return (await engine()).checkImage(bytes, bounds);
+      const loaded = await engine();
+      return work.run(() => loaded.checkImage(bytes, bounds));
     },
   };
 }

@@ -15,7 +15,8 @@
 //
 // Sharpness: the share of high-frequency energy in the parts of the picture that carry detail. sharp decodes,
 // flattens any alpha onto white, turns the image grey and shrinks it to fit SHARPNESS_SIDE (never enlarges);
-// sharp's convolve() then applies the 4-neighbour Laplacian. Over 8×8 tiles of that grey image: a tile takes
+// then the 4-neighbour Laplacian is taken of it (clipped to ±255, as libvips' 8-bit convolve() gave it before;
+// computed here, so that each check runs one libvips pipeline and not three). Over 8×8 tiles of that grey image: a tile takes
 // part when its pixels deviate from its mean by an RMS of 4 grey levels or more (its "detail energy"
 // Σ(x − mean)²); its Laplacian energy ΣL², less what sensor noise alone would put there, is its
 // high-frequency energy. The score is Σ high / Σ detail over the detailed tiles, per mille. A sharp edge
@@ -57,7 +58,10 @@ const NOISE_HIGH = TILE * TILE * 20 * 2.5 * 2.5;
 const MIN_DETAIL_TILES_PER_MILLE = 2;
 /** libvips options for untrusted input: the pixel-flood limit, and corrupt or truncated data is an error. */
 const INPUT = { limitInputPixels: MAX_PIXELS, failOn: 'error' } as const;
-const LAPLACIAN = [0, 1, 0, 1, -4, 1, 0, 1, 0];
+
+// libvips keeps recent operations and their pixels (up to 50 MB) for reuse. Every upload is a new picture, seen
+// once: the cache saves nothing here and only holds memory after each decoding.
+sharp.cache(false);
 
 export type ImageFormat = 'jpeg' | 'png';
 
@@ -225,20 +229,25 @@ async function greyImage(bytes: Uint8Array): Promise<{ grey: Buffer; width: numb
 }
 
 /**
- * The 4-neighbour Laplacian of a grey image through sharp's convolve(). libvips keeps the 8-bit format of the
- * input and clips at 0, so the positive and the negative part are two convolutions (the second with the kernel
- * negated); each part is exact up to 255 grey levels, beyond which only very sharp edges go.
+ * The 4-neighbour Laplacian of a grey image, clipped to ±255: the values sharp's 8-bit convolve() gave as two
+ * convolutions (the kernel and its negation, each clipped at 0 and 255), so the calibration of BLUR_THRESHOLD
+ * holds. Only the inner pixels are computed (the border rows and columns stay 0): the tiles never read the border.
+ * In JavaScript rather than two more libvips pipelines per check, whose threads and buffers the process kept.
  */
-async function laplacian(grey: Buffer, width: number, height: number): Promise<Int16Array> {
-  const part = (kernel: number[]) =>
-    sharp(grey, { raw: { width, height, channels: 1 } })
-      .convolve({ width: 3, height: 3, kernel, scale: 1, offset: 0 })
-      .extractChannel(0)
-      .raw({ depth: 'uchar' })
-      .toBuffer();
-  const [positive, negative] = await Promise.all([part(LAPLACIAN), part(LAPLACIAN.map((weight) => -weight))]);
+function laplacian(grey: Uint8Array, width: number, height: number): Int16Array {
   const result = new Int16Array(width * height);
-  for (let i = 0; i < result.length; i++) result[i] = (positive[i] ?? 0) - (negative[i] ?? 0);
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const sum =
+        (grey[i - width] ?? 0) +
+        (grey[i - 1] ?? 0) +
+        (grey[i + 1] ?? 0) +
+        (grey[i + width] ?? 0) -
+        4 * (grey[i] ?? 0);
+      result[i] = sum > 255 ? 255 : sum < -255 ? -255 : sum;
+    }
+  }
   return result;
 }
 
@@ -246,7 +255,7 @@ async function laplacian(grey: Buffer, width: number, height: number): Promise<I
 export async function measureSharpness(bytes: Uint8Array): Promise<Sharpness> {
   if (!sniffImageType(bytes)) throw new Error('not a JPEG or PNG file');
   const { grey, width, height } = await greyImage(bytes);
-  const lap = await laplacian(grey, width, height);
+  const lap = laplacian(grey, width, height);
   let blocks = 0;
   let detailBlocks = 0;
   let detail = 0;

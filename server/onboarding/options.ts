@@ -5,6 +5,7 @@ import { type LivenessAction, parseLivenessActions } from '../config';
 import type { EnforcementSource, Faults } from './enforcement';
 import { type BiometricEngine, loadEngine } from './engine';
 import { engineInThread } from './engine-thread';
+import type { HeavyWorkOptions } from './heavy-work';
 import type { OnboardingSettings } from './settings';
 
 /** The auth the onboarding routes need (server/auth/verify.ts in the server, a fake in tests). */
@@ -27,6 +28,8 @@ export interface OnboardingOptions {
   qrValidityMs?: number;
   /** The actions liveness challenges are drawn from (env LIVENESS_ACTIONS; default all six). */
   livenessActions?: LivenessAction[];
+  /** The bounded queue of image decoding and judgements (heavy-work.ts; env HEAVY_WORK_SLOTS for its slots). */
+  heavyWork?: HeavyWorkOptions;
 }
 
 export const QR_VALIDITY_MS = 15 * 24 * 60 * 60 * 1000;
@@ -35,7 +38,7 @@ export const DEFAULT_RESULT_DELAY_MS = 1500;
 /**
  * Options from the environment: BIOMETRIC_ENGINE, PORTRAYAL_RESULT_DELAY_MS, ENFORCEMENT_FAULT,
  * LIFE_PROOFING_TENANTS (comma-separated tenants that require liveness), LIVENESS_ACTIONS (server/config.ts),
- * NODE_ENV. The engine runs in a worker
+ * NODE_ENV, HEAVY_WORK_SLOTS (image decodings and judgements at once). The engine runs in a worker
  * thread (engine-thread.ts) unless BIOMETRIC_ENGINE_THREAD=off.
  */
 export function onboardingOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): OnboardingOptions {
@@ -46,8 +49,10 @@ export function onboardingOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
       .map((t) => t.trim())
       .filter(Boolean),
   );
+  const slots = Number(env.HEAVY_WORK_SLOTS);
   return {
     engine: env.BIOMETRIC_ENGINE_THREAD === 'off' ? loadEngine(env) : engineInThread(env),
+    heavyWork: Number.isInteger(slots) && slots >= 1 ? { slots } : {},
     resultDelayMs:
       Number.isFinite(delay) && delay >= 0 && env.PORTRAYAL_RESULT_DELAY_MS !== '' ? delay : undefined,
     faults: { enforcement: /^(1|true|on|yes)$/i.test(env.ENFORCEMENT_FAULT ?? '') },

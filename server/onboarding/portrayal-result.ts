@@ -79,23 +79,25 @@ export async function computeResult(
     const obverse = byKind('obverse');
     const reverse = byKind('reverse');
     // The document's OCR runs in Tesseract's worker thread while the faces are compared on this one: on two
-    // cores the two overlap.
-    const [analysis, faces] = await Promise.all([
-      portrayal.portrayal_type === 'document'
-        ? engine.analyseDocument({
-            documentType: portrayal.document_type,
-            documentCountry: portrayal.document_country,
-            obverse,
-            reverse,
-          })
-        : null,
-      selfieRow
-        ? engine.compareFaces({
-            selfie: toEngineImage(selfieRow),
-            document: [obverse, reverse].filter((image): image is EngineImage => image !== undefined),
-          })
-        : null,
-    ]);
+    // cores the two overlap. Together they are one job of the heavy-work queue (heavy-work.ts).
+    const [analysis, faces] = await rt.heavy.run(() =>
+      Promise.all([
+        portrayal.portrayal_type === 'document'
+          ? engine.analyseDocument({
+              documentType: portrayal.document_type,
+              documentCountry: portrayal.document_country,
+              obverse,
+              reverse,
+            })
+          : null,
+        selfieRow
+          ? engine.compareFaces({
+              selfie: toEngineImage(selfieRow),
+              document: [obverse, reverse].filter((image): image is EngineImage => image !== undefined),
+            })
+          : null,
+      ]),
+    );
     if (analysis && !analysis.ok) {
       error = { code: analysis.error, image: analysis.image ?? null };
     } else if (faces) {

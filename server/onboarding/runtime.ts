@@ -12,6 +12,7 @@ import { portalOriginOf } from '../origins';
 import { HttpProblem } from '../problem';
 import { type EnforcementSource, type Faults, referenceEnforcement } from './enforcement';
 import { type BiometricEngine, loadEngine } from './engine';
+import { createHeavyWork, type HeavyWork } from './heavy-work';
 import { type ImageChecks, imageChecks } from './image-checks';
 import {
   DEFAULT_RESULT_DELAY_MS,
@@ -34,6 +35,8 @@ export interface OnboardingRuntime {
   engine: () => Promise<BiometricEngine>;
   /** The one check of every incoming image (image-checks.ts), shared with the single and bulk registrations. */
   images: ImageChecks;
+  /** The bounded queue of image decoding and the engine's judgements (heavy-work.ts). */
+  heavy: HeavyWork;
   faults: Faults;
   enforcement: EnforcementSource;
   settingsOf: (tenant: string) => Promise<OnboardingSettings>;
@@ -80,12 +83,14 @@ export function onboardingRuntime(
   enginePromise.catch(() => undefined); // reported by the first call that needs it
   deps.readiness?.track('biometric engine', enginePromise);
   const faults: Faults = options.faults ?? { enforcement: false };
+  const heavy = createHeavyWork(options.heavyWork);
   return {
     db: deps.db,
     logger: deps.logger,
     now: options.now ?? (() => new Date()),
     engine: () => enginePromise,
-    images: imageChecks(() => enginePromise),
+    images: imageChecks(() => enginePromise, heavy),
+    heavy,
     faults,
     enforcement: options.enforcement ?? referenceEnforcement(faults),
     settingsOf: options.settings ?? settingsLoader(deps.config.publicDir),

@@ -25,6 +25,7 @@ import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
 import { basicEngine } from '../onboarding/engine';
+import { busyResponse, createHeavyWork, personOf } from '../onboarding/heavy-work';
 import { type ImageChecks, imageChecks, imageRefusal } from '../onboarding/image-checks';
 import { checkBytes } from '../onboarding/images';
 import { parseOnboardingSettings } from '../onboarding/settings';
@@ -102,7 +103,7 @@ export interface SinglesOptions {
 }
 
 /** The checks of images for routes mounted without the app's: the basic engine's, in this thread. */
-export const localImageChecks = imageChecks(async () => basicEngine);
+export const localImageChecks = imageChecks(async () => basicEngine, createHeavyWork());
 
 export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOptions = {}): Hono<AuthEnv> {
   const { db } = deps;
@@ -170,55 +171,64 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
       // Spec §8: an image-mode registration without a usable face image is refused by reason.
       if (body.mode === 'image' && !image) return rejected('selfie_not_provided');
       if (wrongType) return rejected('embedding_generation_failed');
-      let imageType: 'image/jpeg' | 'image/png' | null = null;
-      if (image) {
-        const check = await images.check(image, bounds);
-        if (!check.ok) {
-          if (check.code === 'image_wrong_type') return rejected('embedding_generation_failed');
-          throw imageRefusal(check.code, check.detail);
-        }
-        imageType = `image/${check.header.format}`;
-      }
-
-      const acsId = acsRaw === '' ? null : normalAcsId(tenantSettings.acsIdSchema, acsRaw);
-      const stamp = now();
-      const origin = body.send_qr_by_email ? portalOriginOf(c, tenant, { origins: deps.origins }) : undefined;
-
-      let outcome: SingleCreated;
+      // An image is decoded in the heavy-work queue: a place for the staff member first (429 busy past two).
+      const place = image ? images.work.admit(personOf(tenant, claims.sub)) : undefined;
+      if (place && !place.ok) return busyResponse(place.retryAfter);
       try {
-        outcome = await db.transaction((tx) =>
-          createSingle(tx, {
-            tenant,
-            staff: claims.sub,
-            stamp,
-            body,
-            email,
-            acsId,
-            acsIdSchema: tenantSettings.acsIdSchema,
-            legalDomains: tenantSettings.legalDomains,
-            image: image && imageType ? { bytes: image, type: imageType } : null,
-            origin,
-            makeQr,
-          }),
-        );
-      } catch (error) {
-        // Thrown inside the transaction, so nothing of this registration is kept.
-        if (error instanceof Rejection) return rejected(error.reason);
-        throw error;
-      }
-      return c.json(
-        {
-          result: {
-            outcome: 'accepted' as const,
-            reason: null,
-            code: 0 as const,
-            user_id: outcome.userId,
-            qr_sid: outcome.sid,
-            qr_emailed: outcome.emailed,
+        let imageType: 'image/jpeg' | 'image/png' | null = null;
+        if (image) {
+          const check = await images.check(image, bounds);
+          if (!check.ok) {
+            if (check.code === 'image_wrong_type') return rejected('embedding_generation_failed');
+            throw imageRefusal(check.code, check.detail);
+          }
+          imageType = `image/${check.header.format}`;
+        }
+
+        const acsId = acsRaw === '' ? null : normalAcsId(tenantSettings.acsIdSchema, acsRaw);
+        const stamp = now();
+        const origin = body.send_qr_by_email
+          ? portalOriginOf(c, tenant, { origins: deps.origins })
+          : undefined;
+
+        let outcome: SingleCreated;
+        try {
+          outcome = await db.transaction((tx) =>
+            createSingle(tx, {
+              tenant,
+              staff: claims.sub,
+              stamp,
+              body,
+              email,
+              acsId,
+              acsIdSchema: tenantSettings.acsIdSchema,
+              legalDomains: tenantSettings.legalDomains,
+              image: image && imageType ? { bytes: image, type: imageType } : null,
+              origin,
+              makeQr,
+            }),
+          );
+        } catch (error) {
+          // Thrown inside the transaction, so nothing of this registration is kept.
+          if (error instanceof Rejection) return rejected(error.reason);
+          throw error;
+        }
+        return c.json(
+          {
+            result: {
+              outcome: 'accepted' as const,
+              reason: null,
+              code: 0 as const,
+              user_id: outcome.userId,
+              qr_sid: outcome.sid,
+              qr_emailed: outcome.emailed,
+            },
           },
-        },
-        201,
-      );
+          201,
+        );
+      } finally {
+        if (place?.ok) place.release();
+      }
     },
   );
 

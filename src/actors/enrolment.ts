@@ -60,6 +60,12 @@ const IMAGE_CODES = new Set([
 ]);
 
 function uploadErrorOf(error: unknown): UploadError {
+  // The server is busy with other pictures: the machine sends this one again after the seconds it asked for.
+  if (isApiError(error) && error.status === 429) {
+    const header = (error.cause as { response?: Response } | undefined)?.response?.headers.get('retry-after');
+    const seconds = Number((error.body as { retry_after?: unknown } | undefined)?.retry_after ?? header);
+    return { code: 'busy', ...(Number.isFinite(seconds) && seconds > 0 ? { retryAfter: seconds } : {}) };
+  }
   if (isApiError(error)) {
     const code = error.problem?.errors?.find((e) => IMAGE_CODES.has(e.code))?.code;
     if (code) return { code };

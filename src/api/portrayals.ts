@@ -17,6 +17,12 @@ import { isApiError } from './errors.ts';
 // Spec §7 Portrayals: create, images (obverse, reverse, selfie; lifeproof as multipart), the result that is
 // polled until it is no longer 404, and the liveness challenges.
 
+/**
+ * A 429 busy to an upload is the upload's to handle (it sends the picture again after the Retry-After): no
+ * general notice.
+ */
+const BUSY_IS_HANDLED = { 429: () => {} };
+
 export function createPortrayal(
   api: ApiClient,
   body: {
@@ -48,6 +54,7 @@ export async function uploadPortrayalImage(
     body: image,
     headers: { 'content-type': image.type === 'image/png' ? 'image/png' : 'image/jpeg' },
     schema: uploadedImage,
+    handlers: BUSY_IS_HANDLED,
     ...(onProgress ? { onUploadProgress: onProgress } : {}),
   });
 }
@@ -68,6 +75,7 @@ export async function uploadLifeproof(
   await api.put(`/internal/portrayals/${encodeURIComponent(portrayalId)}/lifeproof`, {
     body: form,
     schema: uploadedLifeproof,
+    handlers: BUSY_IS_HANDLED,
     ...(onProgress ? { onUploadProgress: onProgress } : {}),
   });
 }

@@ -56,6 +56,7 @@ function events(acsIds: { valid: string; invalid: string }) {
           errors: [{ field: 'email', code: 'email_already_in_use' }],
         },
       },
+      { type: 'xstate.error.actor.register', error: { status: 429, code: 'busy' } },
       { type: 'xstate.error.actor.register', error: { status: 0 } },
     ];
   };

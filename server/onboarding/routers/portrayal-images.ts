@@ -8,6 +8,7 @@ import type { ImageKind } from '../../../src/api/contract/onboarding';
 import { jsonProblem } from '../../../src/api/contract/text';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
+import { admitHeavy } from '../heavy-work';
 import { type ImageChecks, imageRefusal } from '../image-checks';
 import { IMAGE_MAX_BYTES } from '../images';
 import { computeResultOnce, requiredImagesIn } from '../portrayal-result';
@@ -58,22 +59,25 @@ async function proofAgainstSelfie(
     (row) => row.kind === 'lifeproof' && row.content_type.startsWith('image/'),
   );
   if (frames.length === 0) return undefined;
-  const verdict = await (await rt.engine())
-    .checkLiveness({
-      frames: frames.map((row) => ({
-        kind: 'lifeproof',
-        bytes: row.bytes,
-        sharpness: { score: row.sharpness, blurred: row.blurred },
-      })),
-      videos: 0,
-      challenge: null,
-      submittedAt: rt.now(),
-      selfie: {
-        kind: 'selfie',
-        bytes: selfie.bytes,
-        sharpness: { score: selfie.sharpness, blurred: selfie.blurred },
-      },
-    })
+  const engine = await rt.engine();
+  const verdict = await rt.heavy
+    .run(() =>
+      engine.checkLiveness({
+        frames: frames.map((row) => ({
+          kind: 'lifeproof',
+          bytes: row.bytes,
+          sharpness: { score: row.sharpness, blurred: row.blurred },
+        })),
+        videos: 0,
+        challenge: null,
+        submittedAt: rt.now(),
+        selfie: {
+          kind: 'selfie',
+          bytes: selfie.bytes,
+          sharpness: { score: selfie.sharpness, blurred: selfie.blurred },
+        },
+      }),
+    )
     .catch(() => undefined);
   return verdict?.result === 'failing'
     ? // The proof's data and challenge stay as they were (undefined and null keep the stored ones).
@@ -173,9 +177,13 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db, requireOnboarding } = rt;
 
+  // Each upload takes a place in the heavy-work queue before its body is read (429 busy past two of one person's).
+  const admitted = admitHeavy(rt.heavy);
+
   app.put(
     '/internal/portrayals/:id/:kind{obverse|reverse|selfie}',
     requireOnboarding,
+    admitted,
     tooLarge(IMAGE_MAX_BYTES),
     async (c) => {
       const portrayal = await ownPortrayal(rt, c, c.req.param('id'));
@@ -232,6 +240,7 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   app.put(
     '/internal/portrayals/:id/lifeproof',
     requireOnboarding,
+    admitted,
     tooLarge(LIFEPROOF_MAX_BYTES),
     async (c) => {
       const portrayal = await ownPortrayal(rt, c, c.req.param('id'));
@@ -265,28 +274,30 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       const storedSelfie = (await imagesOf(db, c.get('tenant'), portrayal.portrayal_id)).find(
         (row) => row.kind === 'selfie',
       );
-      const liveness = await engine
-        .checkLiveness({
-          ...(storedSelfie
-            ? {
-                selfie: {
-                  kind: 'selfie' as const,
-                  bytes: storedSelfie.bytes,
-                  sharpness: { score: storedSelfie.sharpness, blurred: storedSelfie.blurred },
-                },
-              }
-            : {}),
-          frames: frames
-            .filter((frame) => frame.contentType.startsWith('image/'))
-            .map((frame) => ({
-              kind: 'lifeproof',
-              bytes: frame.bytes,
-              sharpness: { score: frame.sharpness, blurred: frame.blurred },
-            })),
-          videos,
-          challenge,
-          submittedAt: rt.now(),
-        })
+      const liveness = await rt.heavy
+        .run(() =>
+          engine.checkLiveness({
+            ...(storedSelfie
+              ? {
+                  selfie: {
+                    kind: 'selfie' as const,
+                    bytes: storedSelfie.bytes,
+                    sharpness: { score: storedSelfie.sharpness, blurred: storedSelfie.blurred },
+                  },
+                }
+              : {}),
+            frames: frames
+              .filter((frame) => frame.contentType.startsWith('image/'))
+              .map((frame) => ({
+                kind: 'lifeproof',
+                bytes: frame.bytes,
+                sharpness: { score: frame.sharpness, blurred: frame.blurred },
+              })),
+            videos,
+            challenge,
+            submittedAt: rt.now(),
+          }),
+        )
         // An engine error is a liveness not judged, never a 500.
         .catch((failure: unknown) => ({
           result: 'not_computed' as const,

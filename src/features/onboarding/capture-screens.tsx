@@ -38,6 +38,22 @@ function Uploading({ enrolment }: { enrolment: EnrolmentRuntime }) {
   );
 }
 
+/** The server is busy with other pictures (429): the same one goes again by itself after its Retry-After. */
+function BusyRetrying({ actor, upload }: { actor: EnrolmentActor; upload: ImageUploadActor }) {
+  const seconds = useSelector(upload, (s) => Math.ceil(s.context.retryAfterMs / 1000));
+  return (
+    <Card role="status" className="flex flex-col gap-3" data-testid="upload-busy">
+      <p className="font-medium">
+        <FormattedMessage id="upload.busy" values={{ seconds }} />
+      </p>
+      <Spinner label={seconds > 0 ? `${seconds} s` : ''} />
+      <Button variant="secondary" onClick={() => actor.send({ type: 'upload.retry' })}>
+        <FormattedMessage id="upload.sendNow" />
+      </Button>
+    </Card>
+  );
+}
+
 /** The picture's upload has not started yet (the step is being entered). */
 function Waiting() {
   const intl = useIntl();
@@ -70,6 +86,7 @@ function CaptureStep({
     setRetaking(false);
     actor.send({ type: 'image.captured', image: enrolment.keep(photo.blob) });
   };
+  if (uploadError === 'busy') return <BusyRetrying actor={actor} upload={upload} />;
   if (busy) return <Uploading enrolment={enrolment} />;
   if (uploadError === 'upload_failed' && !retaking) {
     return (
@@ -300,6 +317,14 @@ function LivenessProof({
           </Button>
         </Card>
         <CancelEnrolment actor={actor} />
+      </>
+    );
+  }
+  if (meta.uploadError === 'busy') {
+    return (
+      <>
+        <ScreenTitle titleId="takeSelfieAlive.title" />
+        <BusyRetrying actor={actor} upload={upload} />
       </>
     );
   }
