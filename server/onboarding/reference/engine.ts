@@ -42,7 +42,7 @@ export const NEAR_IDENTICAL_BITS = 6;
  * Liveness frames show the same person at this similarity and above, against the selfie or, without one, the
  * frame nearest the resting pose: a turned or tilted head scores lower than a frontal one (face-api's own
  * same-person bound, a descriptor distance of 0.6). Alone it does not tell people apart (another person's turned
- * head can score up to ~0.46, measured in liveness-selfie.test.ts): with a selfie, the proof's best frame must
+ * head can score up to ~0.46, measured in sample-faces.test.ts): with a selfie, the proof's best frame must
  * also reach FACE_MATCH_THRESHOLD.
  */
 export const LIVENESS_SAME_PERSON = 0.4;
@@ -50,7 +50,7 @@ export const LIVENESS_SAME_PERSON = 0.4;
 export const YAW_TURN = 0.1;
 /**
  * A tilt: the nose tip moves this fraction of the eyes-to-mouth height from the resting frames (faces.ts
- * poseOf; how well that cue holds beyond the fixture is measured in pitch.test.ts).
+ * poseOf; how well that cue holds beyond the fixture is measured in sample-faces.test.ts).
  */
 export const PITCH_TILT = 0.05;
 
