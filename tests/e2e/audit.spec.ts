@@ -355,6 +355,8 @@ test.describe('prohibited lists, the door terminal and the access audit', () => 
   test('a 12 MB file and a picture are refused before anything is sent, with their messages', async ({
     page,
   }) => {
+    // 21 MB of files go through the browser protocol as base64: on a busy machine that alone takes tens of seconds.
+    test.setTimeout(120_000);
     const sent: string[] = [];
     page.on('request', (req) => {
       if (/\/api\/(public\/)?watchlists/.test(req.url()) && req.method() === 'POST') sent.push(req.url());
