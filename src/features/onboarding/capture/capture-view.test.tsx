@@ -183,7 +183,7 @@ describe('CaptureView', () => {
     expect(root()).toHaveAttribute('data-capture-state', 'camera.streaming.watching.noFace');
     expect(screen.getByRole('status')).toHaveTextContent('Todavía no se ve ninguna cara');
     act(() => report?.({ type: 'frame.scored', sharp: true, face: 'tooSmall' }));
-    expect(screen.getByTestId('capture-face-hint')).toHaveTextContent('demasiado pequeña');
+    expect(screen.getByTestId('capture-face-hint')).toHaveTextContent('demasiado lejos');
     expect(spies.takePhoto).not.toHaveBeenCalled();
 
     await user.click(screen.getByTestId('capture-take'));
