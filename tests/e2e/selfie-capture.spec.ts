@@ -10,10 +10,18 @@ import { t } from './support';
 test.describe('a camera that films a document page (no face)', () => {
   test('never takes the selfie by itself: the hint says why and Take photo works', async ({ page }) => {
     test.setTimeout(120_000);
+    // The detector's weights come from our own origin (a frame nobody could judge would show the hint too).
+    const weights = page.waitForResponse(
+      (r) => /\/assets\/tiny_face_detector_model-[\w-]+\.bin$/.test(r.url()),
+      {
+        timeout: 60_000,
+      },
+    );
     await untilTakeSelfie(page, 'newcomer-19');
     const states = await recordCaptureStates(page);
     const hint = page.getByTestId('capture-face-hint');
     await expect(hint).toHaveText(t('es', 'capture.face.missing'), { timeout: 30_000 });
+    expect((await weights).status()).toBe(200);
     await expect(page.getByTestId('capture-take')).toBeEnabled();
     await page.screenshot({ path: test.info().outputPath('take-selfie-no-face-es.png'), fullPage: true });
     // The camera keeps filming sharp frames of the card until the capture machine's detection timeout (20 s of
