@@ -1,4 +1,4 @@
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { type AnyEventObject, assign, fromCallback, fromPromise, setup } from 'xstate';
 import { errorOf, outputOf } from './actor-events';
 
 // Taking one picture for a scan or a selfie (spec §2 DocumentScan, TakeSelfie, TakeSelfieAlive; §5 image
@@ -12,6 +12,11 @@ import { errorOf, outputOf } from './actor-events';
 // the selfie screens run the same machine and read meta.captureError only (the router follows the enrolment
 // machine, not this one). The view asks the tags what to offer: `acceptsFile` (the file picker) and `retryable`
 // (open the camera again).
+//
+// A selfie (input requireFace) takes itself only from frames that show a face large enough: a sharp frame of a
+// document held up to the front camera, of the room or of a face far behind is never taken by itself. While the
+// camera sees no such face the person is told so (watching.noFace, watching.faceTooSmall) and the Take photo
+// button stays, as it always does.
 
 /** How opening the camera failed (src/media/camera.ts cameraFailureOf): the camera-failure flag. */
 export type CameraFailure = 'denied' | 'no-camera' | 'in-use' | 'insecure' | 'failed';
@@ -45,11 +50,17 @@ export interface CaptureInput {
   facing?: Facing;
   /** Sharp frames in a row that take the photo by themselves (default 3). */
   requiredSharpFrames?: number;
+  /** Auto-capture waits for a face large enough in the frame (selfies; default false). */
+  requireFace?: boolean;
 }
+
+/** What the face detector saw in a frame: a face large enough for a selfie, only a small one, or none. */
+export type FaceSeen = 'present' | 'tooSmall' | 'absent';
 
 export interface CaptureContext {
   facing: Facing;
   requiredSharpFrames: number;
+  requireFace: boolean;
   /** Sharp frames in a row so far. */
   sharpFrames: number;
   stream: MediaStream | null;
@@ -61,8 +72,11 @@ export interface CaptureContext {
 }
 
 export type CaptureEvent =
-  /** The screen scored a camera frame (src/media/frame-score.ts against SHARP_THRESHOLD). */
-  | { type: 'frame.scored'; sharp: boolean }
+  /**
+   * The screen scored a camera frame (src/media/frame-score.ts against SHARP_THRESHOLD) and, for a selfie, looked
+   * for a face in it (src/media/face-detect.ts); `face` is left out when nobody looked or the detector failed.
+   */
+  | { type: 'frame.scored'; sharp: boolean; face?: FaceSeen }
   | { type: 'capture.take' }
   | { type: 'capture.retake' }
   | { type: 'capture.use' }
@@ -100,8 +114,11 @@ export const captureMachine = setup({
     takePhoto: fromPromise<Blob, { stream: MediaStream | null }>(async () => {
       throw new Error('takePhoto is provided by src/actors/capture.ts');
     }),
-    /** Scores the frames of the live camera and reports each as frame.scored (nothing without a scorer). */
-    watchFrames: fromCallback(() => {}),
+    /**
+     * Scores the frames of the live camera (and looks for a face when `requireFace`) and reports each as
+     * frame.scored (nothing without a scorer).
+     */
+    watchFrames: fromCallback<AnyEventObject, { requireFace: boolean }>(() => {}),
     /** Prepare and validate (jpg/png, 5 kB – 5 MB); rejects with { code: ImageCheckError }. */
     checkImage: fromPromise<CapturedPhoto, { file: Blob }>(async () => {
       throw new Error('checkImage is provided by src/actors/capture.ts');
@@ -138,6 +155,14 @@ export const captureMachine = setup({
     completesSharpRun: ({ context, event }) =>
       event.type === 'frame.scored' && event.sharp && context.sharpFrames + 1 >= context.requiredSharpFrames,
     isSharp: ({ event }) => event.type === 'frame.scored' && event.sharp,
+    /** A selfie frame without a face, or one nobody could look at: it never counts towards auto-capture. */
+    missesFace: ({ context, event }) =>
+      context.requireFace &&
+      event.type === 'frame.scored' &&
+      event.face !== 'present' &&
+      event.face !== 'tooSmall',
+    showsSmallFace: ({ context, event }) =>
+      context.requireFace && event.type === 'frame.scored' && event.face === 'tooSmall',
     hasCheckError: ({ event }, params: { code: ImageCheckError }) =>
       (errorOf(event) as { code?: unknown } | null)?.code === params.code,
   },
@@ -151,6 +176,7 @@ export const captureMachine = setup({
   context: ({ input }) => ({
     facing: input?.facing ?? 'environment',
     requiredSharpFrames: Math.max(1, input?.requiredSharpFrames ?? DEFAULT_SHARP_FRAMES),
+    requireFace: input?.requireFace ?? false,
     sharpFrames: 0,
     stream: null,
     cameraFailure: null,
@@ -190,15 +216,39 @@ export const captureMachine = setup({
           },
           states: {
             watching: {
-              description: 'Frames are scored about four times a second for auto-capture.',
-              invoke: { id: 'watchFrames', src: 'watchFrames' },
+              description:
+                'Frames are scored about four times a second for auto-capture (for a selfie, only frames with a face large enough count).',
+              invoke: {
+                id: 'watchFrames',
+                src: 'watchFrames',
+                input: ({ context }) => ({ requireFace: context.requireFace }),
+              },
+              initial: 'framing',
               on: {
                 'frame.scored': [
+                  { guard: 'missesFace', target: '.noFace', actions: 'resetSharpFrames' },
+                  { guard: 'showsSmallFace', target: '.faceTooSmall', actions: 'resetSharpFrames' },
                   { guard: 'completesSharpRun', target: '#capture.camera.taking' },
-                  { guard: 'isSharp', actions: 'countSharpFrame' },
-                  { actions: 'resetSharpFrames' },
+                  { guard: 'isSharp', target: '.framing', actions: 'countSharpFrame' },
+                  { target: '.framing', actions: 'resetSharpFrames' },
                 ],
                 'filePicker.opened': 'choosingFile',
+              },
+              states: {
+                framing: {
+                  description:
+                    'The instruction and, where frames are scored, that the photo takes itself once the picture is steady.',
+                },
+                noFace: {
+                  description:
+                    'A selfie whose last frame shows no face: the hint to put the face in the oval or use the Take photo button; nothing is taken by itself.',
+                  tags: ['faceMissing'],
+                },
+                faceTooSmall: {
+                  description:
+                    'A selfie whose last frame shows a face too small (too far, or a photo held up): the hint to come closer or use the Take photo button.',
+                  tags: ['faceTooSmall'],
+                },
               },
             },
             choosingFile: {

@@ -6,10 +6,13 @@ import {
   type CapturedPhoto,
   type CaptureEvent,
   captureMachine,
+  type FaceSeen,
   type Facing,
   type ImageCheckError,
 } from '../../machines/capture.machine';
 import { cameraFailureOf, closeCamera, grabFrame, openCamera, takePhoto } from '../media/camera';
+import { findFaces } from '../media/face-detect';
+import { judgeFaces } from '../media/face-detector';
 import { scoreFrame } from '../media/frame-score';
 import { ImagePreparationError, type PrepareFailure, prepareImage } from '../media/prepare-image';
 import { SHARP_THRESHOLD } from '../media/sharpness';
@@ -135,12 +138,27 @@ export async function isSharpFrame(video: HTMLVideoElement): Promise<boolean> {
 }
 
 /**
- * Scores the frames of the video the person sees, off the main thread, and reports each as frame.scored.
+ * Whether the current video frame shows a face large enough for a selfie; undefined when the detector could
+ * not say (its worker or weights failed to load): the machine then takes nothing by itself.
+ */
+export async function faceInFrame(video: HTMLVideoElement): Promise<FaceSeen | undefined> {
+  try {
+    const { faces, width, height } = await findFaces(await grabFrame(video));
+    return judgeFaces(faces, width, height);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Scores the frames of the video the person sees, off the main thread, and reports each as frame.scored; for a
+ * selfie (`requireFace`) with what the face detector saw in the same moment.
  * The video is looked up at every sample: the machine starts watching before the view has drawn it.
  */
 export function watchFrames(
   shownVideo: () => HTMLVideoElement | null,
   report: (event: CaptureEvent) => void,
+  { requireFace = false }: { requireFace?: boolean } = {},
 ) {
   if (!canScoreFrames()) return () => {};
   let active = true;
@@ -152,9 +170,12 @@ export function watchFrames(
     if (!video || scoring || document.hidden || video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) return;
     scoring = true;
     try {
-      const sharp = await isSharpFrame(video);
+      const [sharp, face] = await Promise.all([
+        isSharpFrame(video),
+        requireFace ? faceInFrame(video) : undefined,
+      ]);
       failures = 0;
-      if (active) report({ type: 'frame.scored', sharp });
+      if (active) report(face ? { type: 'frame.scored', sharp, face } : { type: 'frame.scored', sharp });
     } catch {
       failures += 1;
       if (failures >= MAX_SCORE_FAILURES) clearInterval(interval);
@@ -183,7 +204,9 @@ export function captureImplementations(shownVideo: () => HTMLVideoElement | null
         photoFromStream(input.stream, shownVideo()),
       ),
       checkImage: fromPromise<CapturedPhoto, { file: Blob }>(({ input }) => checkPhoto(input.file)),
-      watchFrames: fromCallback<AnyEventObject>(({ sendBack }) => watchFrames(shownVideo, sendBack)),
+      watchFrames: fromCallback<AnyEventObject, { requireFace: boolean }>(({ sendBack, input }) =>
+        watchFrames(shownVideo, sendBack, input),
+      ),
     },
     actions: {
       stopCamera: ({ context }: { context: { stream: MediaStream | null } }) => stopCamera(context.stream),

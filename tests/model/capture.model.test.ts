@@ -54,9 +54,22 @@ const spec: ModelSpec<typeof captureMachine> = {
   errorCodes: { expected: CAPTURE_ERRORS, read: codesInMeta('captureError') },
 };
 
+// A selfie: auto-capture waits for a face large enough (watching.noFace, watching.faceTooSmall).
+const selfieSpec: ModelSpec<typeof captureMachine> = {
+  ...spec,
+  input: { facing: 'user', requiredSharpFrames: 3, requireFace: true },
+  events: (snapshot) => [
+    ...spec.events(snapshot),
+    { type: 'frame.scored', sharp: true, face: 'present' } satisfies CaptureEvent,
+    { type: 'frame.scored', sharp: true, face: 'tooSmall' } satisfies CaptureEvent,
+    { type: 'frame.scored', sharp: true, face: 'absent' } satisfies CaptureEvent,
+    { type: 'frame.scored', sharp: false, face: 'present' } satisfies CaptureEvent,
+  ],
+};
+
 describe('capture machine (generated paths)', () => {
   it('covers every transition and every capture error on a real actor', async () => {
-    const report = await coverMachine(spec);
+    const report = await coverMachine([spec, selfieSpec]);
     expect(report.missing).toEqual([]);
     expect(report.errorCodes?.missing).toEqual([]);
   });

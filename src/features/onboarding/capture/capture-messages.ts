@@ -5,6 +5,7 @@ export type CapturePurpose = 'obverse' | 'reverse' | 'selfie';
 
 export const messages = defineMessages({
   auto: { id: 'capture.auto' },
+  autoSelfie: { id: 'capture.auto.selfie' },
   cameraLabel: { id: 'capture.camera.label' },
   checking: { id: 'capture.checking' },
   done: { id: 'capture.done' },
@@ -23,6 +24,12 @@ export const instructions: Record<CapturePurpose, MessageDescriptor> = defineMes
   obverse: { id: 'capture.instruction.obverse' },
   reverse: { id: 'capture.instruction.reverse' },
   selfie: { id: 'capture.instruction.selfie' },
+});
+
+/** Why a selfie is not taking itself (the capture machine's watching.noFace and watching.faceTooSmall). */
+export const faceHints: Record<'missing' | 'tooSmall', MessageDescriptor> = defineMessages({
+  missing: { id: 'capture.face.missing' },
+  tooSmall: { id: 'capture.face.tooSmall' },
 });
 
 export const previewAlts: Record<CapturePurpose, MessageDescriptor> = defineMessages({

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { type ReactNode, StrictMode } from 'react';
 import { IntlProvider } from 'react-intl';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import { type CapturedPhoto, captureMachine } from '../../../../machines/capture.machine';
 import { CameraOpenError, captureImplementations, ImageCheckFailure } from '../../../actors/capture';
 import es from '../../../i18n/messages/es.json';
@@ -147,7 +147,7 @@ describe('CaptureView', () => {
     render(intl(<CaptureView facing="environment" purpose="obverse" onPhoto={vi.fn()} machine={machine} />));
 
     const take = await screen.findByTestId('capture-take');
-    expect(root()).toHaveAttribute('data-capture-state', 'camera.streaming.watching');
+    expect(root()).toHaveAttribute('data-capture-state', 'camera.streaming.watching.framing');
     const video = document.querySelector('video') as HTMLVideoElement;
     expect(video.srcObject).toBe(stream);
     expect(video).toHaveAttribute('playsinline');
@@ -159,6 +159,36 @@ describe('CaptureView', () => {
     await screen.findByRole('img', { name: 'Foto de la cara delantera del documento' });
     expect(spies.takePhoto).toHaveBeenCalledOnce();
     expect(spies.stopCamera).toHaveBeenCalledOnce();
+  });
+
+  it('a selfie camera that sees no face says so and keeps the "Take photo" button', async () => {
+    const user = userEvent.setup();
+    const { stream } = fakeStream();
+    const { machine, spies } = fakeMachine({ camera: async () => stream });
+    let report:
+      | ((event: { type: 'frame.scored'; sharp: boolean; face?: 'absent' | 'tooSmall' }) => void)
+      | undefined;
+    const watching = machine.provide({
+      actors: {
+        watchFrames: fromCallback(({ sendBack }) => {
+          report = sendBack;
+        }),
+      },
+    });
+    render(intl(<CaptureView facing="user" purpose="selfie" onPhoto={vi.fn()} machine={watching} />));
+    await screen.findByTestId('capture-take');
+    expect(screen.queryByTestId('capture-face-hint')).not.toBeInTheDocument();
+
+    for (let i = 0; i < 5; i++) act(() => report?.({ type: 'frame.scored', sharp: true, face: 'absent' }));
+    expect(root()).toHaveAttribute('data-capture-state', 'camera.streaming.watching.noFace');
+    expect(screen.getByRole('status')).toHaveTextContent('Todavía no se ve ninguna cara');
+    act(() => report?.({ type: 'frame.scored', sharp: true, face: 'tooSmall' }));
+    expect(screen.getByTestId('capture-face-hint')).toHaveTextContent('demasiado lejos');
+    expect(spies.takePhoto).not.toHaveBeenCalled();
+
+    await user.click(screen.getByTestId('capture-take'));
+    await screen.findByRole('img', { name: /selfie|cara/i });
+    expect(spies.takePhoto).toHaveBeenCalledOnce();
   });
 
   it('reports a video that will not play as a mount failure', async () => {

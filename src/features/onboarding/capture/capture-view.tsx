@@ -18,6 +18,7 @@ import { cn } from '../../../components/ui/cn';
 import { Spinner } from '../../../components/ui/spinner';
 import {
   type CapturePurpose,
+  faceHints,
   instructions,
   messages,
   previewAlts,
@@ -102,7 +103,8 @@ export function CaptureView({ facing, purpose, onPhoto, busy = false, machine }:
   const videoRef = useRef<HTMLVideoElement>(null);
   const rootRef = useRef<HTMLElement>(null);
   const [logic] = useState(() => machine ?? captureLogic(() => videoRef.current));
-  const actor = useActorRef(logic, { input: { facing } });
+  // A selfie takes itself only from frames with a face large enough (a document held up must not).
+  const actor = useActorRef(logic, { input: { facing, requireFace: purpose === 'selfie' } });
 
   const state = useSelector(actor, (s) => stateString(s.value));
   const phase = useSelector(actor, phaseOf);
@@ -113,6 +115,7 @@ export function CaptureView({ facing, purpose, onPhoto, busy = false, machine }:
   const photo = useSelector(actor, (s) => s.context.photo);
   const canChooseFile = useSelector(actor, (s) => s.hasTag('acceptsFile'));
   const canRetry = useSelector(actor, (s) => s.hasTag('retryable'));
+  const faceHint = useSelector(actor, faceHintOf);
   const done = phase === 'done';
   const onPicking = useCallback(
     (picking: boolean) => actor.send({ type: picking ? 'filePicker.opened' : 'filePicker.closed' }),
@@ -159,7 +162,10 @@ export function CaptureView({ facing, purpose, onPhoto, busy = false, machine }:
         purpose={purpose}
         taking={phase === 'taking'}
         instruction={text(instructions[purpose])}
-        autoHint={canScoreFrames() ? text(messages.auto) : undefined}
+        autoHint={
+          canScoreFrames() ? text(purpose === 'selfie' ? messages.autoSelfie : messages.auto) : undefined
+        }
+        faceHint={faceHint && text(faceHints[faceHint])}
         cameraLabel={text(messages.cameraLabel)}
         takeLabel={text(messages.take)}
         takingLabel={text(messages.taking)}
@@ -215,6 +221,13 @@ export function CaptureView({ facing, purpose, onPhoto, busy = false, machine }:
   );
 }
 
+/** Why a selfie is not taking itself: no face in the frame, or one too small. */
+function faceHintOf(snapshot: CaptureSnapshot): 'missing' | 'tooSmall' | undefined {
+  if (snapshot.hasTag('faceMissing')) return 'missing';
+  if (snapshot.hasTag('faceTooSmall')) return 'tooSmall';
+  return undefined;
+}
+
 function Pending({ label }: { label: string }) {
   return (
     <div className="flex min-h-48 flex-col items-center justify-center gap-3 rounded-2xl bg-white p-6 text-center">
@@ -233,6 +246,8 @@ function CameraStage(props: {
   taking: boolean;
   instruction: string;
   autoHint: string | undefined;
+  /** Why the selfie is not taking itself; the Take photo button works all the same. */
+  faceHint: string | undefined;
   cameraLabel: string;
   takeLabel: string;
   takingLabel: string;
@@ -277,7 +292,16 @@ function CameraStage(props: {
       <p id={instructionId} tabIndex={-1} data-capture-focus className="text-slate-800 outline-none">
         {props.instruction}
       </p>
-      {props.autoHint && <p className="text-sm text-slate-600">{props.autoHint}</p>}
+      {/* Polite, so that a screen reader hears the hint come and go without being interrupted. */}
+      <div role="status" aria-live="polite">
+        {props.faceHint ? (
+          <p data-testid="capture-face-hint" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+            {props.faceHint}
+          </p>
+        ) : (
+          props.autoHint && <p className="text-sm text-slate-600">{props.autoHint}</p>
+        )}
+      </div>
       <Button data-testid="capture-take" className="w-full" disabled={props.taking} onClick={props.onTake}>
         <CameraIcon />
         {props.takeLabel}
