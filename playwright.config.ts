@@ -47,33 +47,40 @@ export default defineConfig({
     },
     { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: chromium }, grep: /@desktop/ },
   ],
+  // Both servers start at once from the first entry (scripts/e2e-servers.mjs); the second entry only waits for the
+  // renewal server to answer. Nothing else may listen on E2E_PORT+1: that entry would take it for the renewal one.
+  // The start timeouts are hang guards: a quiet two-core machine starts both in under a minute, a busy one in 3.
   webServer: [
     {
-      command: 'node scripts/e2e-server.mjs',
+      command: 'node scripts/e2e-servers.mjs',
       url: `http://localhost:${port}/health`,
       reuseExistingServer: false,
-      timeout: 120_000,
-      // SEED_MEMBERS: enrolled people the account journeys change or delete (tests/e2e/account.spec.ts).
-      env: { PORT: String(port), LOG_LEVEL: 'silent', SEED_NEWCOMERS: '30', SEED_MEMBERS: '9' },
-    },
-    // The same portal with 20-second access tokens (the renewal journeys) and liveness on the demo tenant.
-    {
-      command: 'node scripts/e2e-server.mjs',
-      url: `http://localhost:${port + 1}/health`,
-      reuseExistingServer: false,
-      timeout: 120_000,
+      timeout: 300_000,
       env: {
-        PORT: String(port + 1),
-        LOG_LEVEL: 'silent',
-        ACCESS_TOKEN_TTL: '20',
-        SEED_NEWCOMERS: '5',
-        // The demo tenant of this server asks for the liveness proof (TakeSelfieAlive), whose challenges ask
-        // only what the head-turns camera of tests/e2e/liveness.spec.ts shows (it neither blinks nor smiles).
-        LIFE_PROOFING_TENANTS: 'demo',
-        LIVENESS_ACTIONS: 'turn_left,turn_right,look_up,look_down',
-        // Visit confirmation links live 1 s here (the expired-link journey of tests/e2e/visits.spec.ts).
-        VISIT_TOKEN_TTL: '1',
+        E2E_SERVERS: JSON.stringify([
+          // SEED_MEMBERS: enrolled people the account journeys change or delete (tests/e2e/account.spec.ts).
+          { PORT: String(port), LOG_LEVEL: 'silent', SEED_NEWCOMERS: '30', SEED_MEMBERS: '9' },
+          // The same portal with 20-second access tokens (the renewal journeys) and liveness on the demo tenant.
+          {
+            PORT: String(port + 1),
+            LOG_LEVEL: 'silent',
+            ACCESS_TOKEN_TTL: '20',
+            SEED_NEWCOMERS: '5',
+            // The demo tenant of this server asks for the liveness proof (TakeSelfieAlive), whose challenges ask
+            // only what the head-turns camera of tests/e2e/liveness.spec.ts shows (it neither blinks nor smiles).
+            LIFE_PROOFING_TENANTS: 'demo',
+            LIVENESS_ACTIONS: 'turn_left,turn_right,look_up,look_down',
+            // Visit confirmation links live 1 s here (the expired-link journey of tests/e2e/visits.spec.ts).
+            VISIT_TOKEN_TTL: '1',
+          },
+        ]),
       },
+    },
+    {
+      command: 'node -e "setInterval(() => {}, 3_600_000)"',
+      url: `http://localhost:${port + 1}/health`,
+      reuseExistingServer: true,
+      timeout: 300_000,
     },
   ],
 });
