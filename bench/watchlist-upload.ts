@@ -6,7 +6,7 @@
 // counts the time other work on the machine kept the process waiting), the slowest /health answer, and each upload's
 // answer and time. Budget: no block over 100 ms.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -31,11 +31,17 @@ export interface WatchlistScenario {
   eventLoopMaxMs: number;
   eventLoopP99Ms: number;
   /**
-   * The most CPU time the process spent between two turns of the event loop (a 2 ms timer's ticks): the server's
-   * own longest block. A long delay with little CPU in it is the machine's other work keeping the process waiting,
-   * which no code of the server can change; so this is the figure held to the budget.
+   * The most CPU time the server's main thread spent between two turns of the event loop (a 2 ms timer's ticks;
+   * Linux's per-thread schedstat): the server's own longest block. A long delay with little CPU in it is the
+   * machine's other work keeping the process waiting, which no code of the server can change; so this is the figure
+   * held to the budget. Without /proc, the whole process's CPU (as longestBlockProcessCpuMs).
    */
   longestBlockCpuMs: number;
+  /**
+   * The same with the CPU of every thread of the process: it also counts work that does not hold the event loop
+   * (the garbage collector's concurrent marking and sweeping, libuv's thread pool), shown beside it.
+   */
+  longestBlockProcessCpuMs: number;
   healthChecks: number;
   healthMaxMs: number;
   ok: boolean;
@@ -145,6 +151,15 @@ function runClient(args: string[]): Promise<{ uploads: WatchlistScenario['upload
 
 const ms = (ns: number) => Math.round(ns / 1e5) / 10;
 
+/** The main thread's CPU time so far in ms (Linux: the first field of its schedstat, in ns), or undefined. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function benchWatchlistUpload(): Promise<WatchlistScenario[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-watchlist-'));
   const files = mkdtempSync(join(tmpdir(), 'portal-bench-watchlist-files-'));
@@ -174,27 +189,36 @@ export async function benchWatchlistUpload(): Promise<WatchlistScenario[]> {
         });
         const delay = monitorEventLoopDelay({ resolution: 10 });
         delay.enable();
-        const ticks: [bigint, number][] = [];
+        const ticks: [number, number][] = [];
         const cpu = () => {
           const used = process.cpuUsage();
           return (used.user + used.system) / 1000;
         };
-        const ticker = setInterval(() => ticks.push([process.hrtime.bigint(), cpu()]), 2);
+        const ticker = setInterval(() => {
+          const process = cpu();
+          ticks.push([mainThreadCpuMs() ?? process, process]);
+        }, 2);
         const seen = await runClient([base, token, BOUNDARY, ...paths]);
         clearInterval(ticker);
         delay.disable();
         const eventLoopMaxMs = ms(delay.max);
         let longestBlockCpuMs = 0;
+        let longestBlockProcessCpuMs = 0;
         for (let i = 1; i < ticks.length; i++) {
-          longestBlockCpuMs = Math.max(longestBlockCpuMs, (ticks[i]?.[1] ?? 0) - (ticks[i - 1]?.[1] ?? 0));
+          const [main, all] = ticks[i] ?? [0, 0];
+          const [mainBefore, allBefore] = ticks[i - 1] ?? [0, 0];
+          longestBlockCpuMs = Math.max(longestBlockCpuMs, main - mainBefore);
+          longestBlockProcessCpuMs = Math.max(longestBlockProcessCpuMs, all - allBefore);
         }
         longestBlockCpuMs = Math.round(longestBlockCpuMs * 10) / 10;
+        longestBlockProcessCpuMs = Math.round(longestBlockProcessCpuMs * 10) / 10;
         results.push({
           name: scenario.name,
           uploads: seen.uploads.map((upload) => ({ ...upload, ms: Math.round(upload.ms) })),
           eventLoopMaxMs,
           eventLoopP99Ms: ms(delay.percentile(99)),
           longestBlockCpuMs,
+          longestBlockProcessCpuMs,
           healthChecks: seen.health.length,
           healthMaxMs: Math.round(Math.max(0, ...seen.health)),
           ok: longestBlockCpuMs <= WATCHLIST_EVENT_LOOP_BUDGET_MS,
@@ -214,7 +238,7 @@ export async function benchWatchlistUpload(): Promise<WatchlistScenario[]> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const s of await benchWatchlistUpload()) {
     console.log(
-      `${s.name.padEnd(56)} longest block ${s.longestBlockCpuMs} ms of CPU; event loop delay max ${s.eventLoopMaxMs} ms (p99 ${s.eventLoopP99Ms} ms), /health max ` +
+      `${s.name.padEnd(56)} longest block ${s.longestBlockCpuMs} ms of the main thread's CPU (${s.longestBlockProcessCpuMs} ms of the process's); event loop delay max ${s.eventLoopMaxMs} ms (p99 ${s.eventLoopP99Ms} ms), /health max ` +
         `${s.healthMaxMs} ms of ${s.healthChecks}, uploads ${s.uploads.map((u) => `${u.status} ${u.code ?? ''}/${u.problem ?? ''} in ${u.ms} ms`).join('; ')}  ${s.ok ? 'ok' : 'OVER'}`,
     );
   }

@@ -7,7 +7,9 @@ import { errorOf, outputOf } from './actor-events';
 // registration codes). Staff with post_singles register a person in one of two modes: the fields plus email, or
 // username + acs_id + email + an image. As the person types, the email and the acs_id are checked (GET
 // /internal/accounts?email= and GET /public/credentials?acs_id=: 200 taken, 404 free); the acs_id first against
-// the tenant's acsIdSchema (string64, or Wiegand 1–65535).
+// the tenant's acsIdSchema (string64, or Wiegand 1–65535). An image is decoded in the server's bounded queue: a
+// server busy with other pictures answers 429 busy with a Retry-After, and the same body goes again then, by
+// itself, a few times at most, with the form as the person filled it.
 
 export type SingleMode = 'fields' | 'image';
 export type Availability = 'unchecked' | 'checking' | 'free' | 'taken' | 'invalid' | 'unknown';
@@ -17,7 +19,14 @@ export interface SingleError409 {
   status: number;
   code?: string;
   errors?: { field: string; code: string }[];
+  /** 429 busy: the seconds the server asked to wait (Retry-After). */
+  retryAfter?: number;
 }
+
+/** Sends of one registration the server may answer busy before the form says to try again later. */
+export const BUSY_RETRIES = 5;
+/** Seconds to wait when a busy answer names none. */
+const BUSY_WAIT_SECONDS = 2;
 
 export interface SingleRegistrationInput {
   acsIdSchema: AcsIdSchema;
@@ -36,8 +45,11 @@ export interface SingleRegistrationContext extends Omit<SingleRegistrationInput,
   /** Field errors the server answered (422/409), shown beside each field. */
   fieldErrors: { field: string; code: string }[];
   result: SingleRegistrationResult['result'] | null;
-  /** The last body sent, to send again after a failure without an answer. */
+  /** The last body sent, to send again after a failure without an answer or a busy server. */
   body: SingleRegistrationBody | null;
+  /** Busy answers to the current body so far, and how long the last one asked to wait (ms). */
+  busyAnswers: number;
+  retryAfterMs: number;
 }
 
 export type SingleRegistrationEvent =
@@ -70,6 +82,8 @@ export const singleRegistrationMachine = setup({
   delays: {
     /** Existence checks wait for a pause in typing. */
     typingPause: 400,
+    /** As long as the server's Retry-After asked. */
+    busyRetry: ({ context }) => context.retryAfterMs,
   },
   actions: {
     storeMode: assign(({ context, event }) =>
@@ -89,7 +103,18 @@ export const singleRegistrationMachine = setup({
           }
         : context,
     ),
-    storeBody: assign(({ context, event }) => (event.type === 'submit' ? { body: event.body } : context)),
+    storeBody: assign(({ context, event }) =>
+      event.type === 'submit' ? { body: event.body, busyAnswers: 0 } : context,
+    ),
+    storeBusy: assign(({ context, event }) => {
+      const seconds = (errorOf(event) as SingleError409 | undefined)?.retryAfter;
+      return {
+        busyAnswers: context.busyAnswers + 1,
+        retryAfterMs: (typeof seconds === 'number' && seconds > 0 ? seconds : BUSY_WAIT_SECONDS) * 1000,
+        fieldErrors: [],
+      };
+    }),
+    forgetBusy: assign({ busyAnswers: 0 }),
     storeResult: assign({ result: ({ event }) => outputOf<SingleRegistrationResult>(event).result }),
     storeFieldErrors: assign({
       fieldErrors: ({ event }) => {
@@ -106,6 +131,7 @@ export const singleRegistrationMachine = setup({
       fieldErrors: [],
       result: null,
       body: null,
+      busyAnswers: 0,
     })),
   },
   guards: {
@@ -123,6 +149,8 @@ export const singleRegistrationMachine = setup({
       return status === 409 || status === 422;
     },
     isBusy: ({ event }) => (errorOf(event) as SingleError409 | undefined)?.status === 429,
+    isBusyAndMayRetry: ({ context, event }) =>
+      (errorOf(event) as SingleError409 | undefined)?.status === 429 && context.busyAnswers < BUSY_RETRIES,
   },
 }).createMachine({
   id: 'singleRegistration',
@@ -137,6 +165,8 @@ export const singleRegistrationMachine = setup({
     fieldErrors: [],
     result: null,
     body: null,
+    busyAnswers: 0,
+    retryAfterMs: 0,
   }),
   initial: 'editing',
   states: {
@@ -271,11 +301,19 @@ export const singleRegistrationMachine = setup({
         ],
         onError: [
           { guard: 'isFieldProblem', target: 'editing', actions: 'storeFieldErrors' },
-          // 429 busy: the server is decoding other images; the form says so above the button (body: busy).
-          { guard: 'isBusy', target: 'editing', actions: 'storeFieldErrors' },
+          { guard: 'isBusyAndMayRetry', target: 'busy', actions: 'storeBusy' },
+          // Still busy after every retry: the form says so above the button (body: busy).
+          { guard: 'isBusy', target: 'editing', actions: ['storeFieldErrors', 'forgetBusy'] },
           { target: 'failed' },
         ],
       },
+    },
+    busy: {
+      description:
+        'SingleRegistration, error busy: the server is busy with other pictures (429, with a Retry-After); "busy, sending it again" shows over the form as the person filled it, and the same registration goes again once the wait is over, at most five times before the form asks to try again later.',
+      meta: { screen: 'SingleRegistration', errorCode: 'busy' },
+      tags: ['loading'],
+      after: { busyRetry: 'submitting' },
     },
     registered: {
       description:

@@ -114,7 +114,7 @@ export const visitMachine = setup({
 }).createMachine({
   id: 'visit',
   description:
-    "One visit's life (spec §4 Visits): requested → accepted → checked_in → checked_out, and cancelled. A visit made by reception or its host is accepted at once (\"approved by automatic\"); a visitor's request waits for the host, who accepts or rejects it by the mailed link (VisitConfirmation: token_expired, visit_already_accepted, visit_already_rejected). Cancelling is refused once the visit has started or has a check-in (visit_already_started, visit_already_has_checkins). Reception checks in and out, check-in on the visit's day only (visit_not_accepted, visit_already_checked_in, visit_not_today, visit_not_checked_in). NewVisit opened for a person fills the visitor from them (visitor_not_found).",
+    "One visit's life (spec §4 Visits): requested → accepted → checked_in → checked_out, and cancelled. A visit its host books is accepted at once (\"approved by automatic\"); anyone else's request (a visitor's, or reception booking for a host) waits for the host, who accepts or rejects it by the mailed link (VisitConfirmation: token_expired, visit_already_accepted, visit_already_rejected). Cancelling is refused once the visit has started or has a check-in (visit_already_started, visit_already_has_checkins). Reception checks in and out, check-in on the visit's day only (visit_not_accepted, visit_already_checked_in, visit_not_today, visit_not_checked_in). NewVisit opened for a person fills the visitor from them (visitor_not_found).",
   context: ({ input }) => ({
     mode: input.mode,
     visitId: input.mode === 'new' ? null : input.visitId,

@@ -127,3 +127,33 @@ describe('parallel uploads of one person', () => {
     expect((await selfie(newcomer, mine)).status).toBe(200);
   });
 });
+
+describe('the development busy switch', () => {
+  const subOf = (token: string) =>
+    (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sub: string }).sub;
+  const register = (token: string, n: string) =>
+    json(token, 'POST', '/public/singles', {
+      mode: 'image',
+      username: `busy.${n}`,
+      acs_id: `BUSY-${n}`,
+      email: `busy-${n}@example.test`,
+      image: fixture('selfie.png').toString('base64'),
+    });
+
+  it("answers the named account's next image upload 429 busy, once, and only the admin may switch it", async () => {
+    gated.open();
+    const admin = (await signIn(base, 'gambling', 'admin')).access_token;
+    const staff = (await signIn(base, 'gambling', 'usermanager')).access_token;
+    const account = subOf(staff);
+    expect((await json(staff, 'POST', '/dev/faults/busy', { account })).status).toBe(403);
+    const switched = await json(admin, 'POST', '/dev/faults/busy', { account, retry_after: 3 });
+    expect(switched.status).toBe(200);
+
+    const busy = await register(staff, `${Date.now().toString(36)}a`);
+    expect(busy.status).toBe(429);
+    expect(busy.headers.get('retry-after')).toBe('3');
+    expect(await busy.json()).toMatchObject({ code: 'busy', retry_after: 3 });
+    const again = await register(staff, `${Date.now().toString(36)}b`);
+    expect(again.status, await again.clone().text()).toBe(201);
+  });
+});

@@ -31,6 +31,11 @@ export interface HeavyWork {
   run<T>(job: () => Promise<T>): Promise<T>;
   /** Jobs running and waiting; requests admitted (tests and metrics). */
   stats(): { running: number; queued: number; admitted: number };
+  /**
+   * Development fault: the person's next request is refused busy with this Retry-After, whatever the load, so that
+   * the portal's "busy, retrying" can be seen without loading the machine (POST /api/dev/faults/busy).
+   */
+  refuseNext(person: string, retryAfter: number): void;
 }
 
 /**
@@ -54,6 +59,7 @@ export function createHeavyWork(options: HeavyWorkOptions = {}): HeavyWork {
   const queue: (() => void)[] = [];
   // How long a job takes, smoothed: a refusal says to come back when the jobs ahead should be done.
   let averageMs = 1000;
+  const refusals = new Map<string, number>();
 
   const retryAfter = (ahead: number) =>
     Math.min(RETRY_MAX, Math.max(RETRY_MIN, Math.ceil((averageMs * Math.max(1, ahead)) / slots / 1000)));
@@ -66,6 +72,11 @@ export function createHeavyWork(options: HeavyWorkOptions = {}): HeavyWork {
 
   return {
     admit(person) {
+      const refused = refusals.get(person);
+      if (refused !== undefined) {
+        refusals.delete(person);
+        return { ok: false, retryAfter: refused };
+      }
       const mine = byPerson.get(person) ?? 0;
       if (mine >= perPerson || admitted >= admittedMax) {
         return { ok: false, retryAfter: retryAfter(running + queue.length) };
@@ -104,6 +115,10 @@ export function createHeavyWork(options: HeavyWorkOptions = {}): HeavyWork {
     },
 
     stats: () => ({ running, queued: queue.length, admitted }),
+
+    refuseNext(person, seconds) {
+      refusals.set(person, Math.min(RETRY_MAX, Math.max(RETRY_MIN, Math.round(seconds))));
+    },
   };
 }
 

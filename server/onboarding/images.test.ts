@@ -15,6 +15,7 @@ import {
   readImageHeader,
   sniffImageType,
 } from './images';
+import { corruptScanJpeg, extraneousBytesJpeg, truncated } from './testing/broken-images';
 import {
   blur,
   drawScene,
@@ -152,6 +153,33 @@ describe('through sharp: bombs, other formats, broken data', () => {
     fake.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     fake.set(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 8);
     expect(await checkImage(fake)).toMatchObject({ code: 'image_unreadable' });
+  });
+
+  it("decodes every pixel: garbage in a JPEG's scan data, a JPEG or a PNG cut short are image_unreadable", async () => {
+    for (const name of ['document.jpg', 'selfie.jpg', 'selfie.png', 'document.png']) {
+      const good = fixture(name);
+      const broken: [string, Uint8Array][] = [
+        ['cut at 60 %', truncated(good, 0.6)],
+        ['cut at 97 %', truncated(good, 0.97)],
+      ];
+      if (name.endsWith('.jpg')) broken.push(['garbage scan data', corruptScanJpeg(good)]);
+      for (const [what, bytes] of broken) {
+        // The header is whole: only decoding the pixels finds these broken.
+        await expect(readImageHeader(bytes)).resolves.toMatchObject({
+          format: name.endsWith('.jpg') ? 'jpeg' : 'png',
+        });
+        expect(await checkImage(bytes), `${name} ${what}`).toMatchObject({
+          ok: false,
+          code: 'image_unreadable',
+        });
+      }
+    }
+  });
+
+  it('keeps a JPEG whose encoder left a few bytes before its end marker (every pixel is there)', async () => {
+    const good = fixture('selfie.jpg');
+    const check = await checkImage(extraneousBytesJpeg(good));
+    expect(check).toMatchObject({ ok: true, sharpness: { blurred: false } });
   });
 
   it('judges what the hand-written decoder left out: progressive JPEG, interlaced, 16-bit and palette PNG', async () => {

@@ -10,8 +10,13 @@
 //
 // Pixel flood: the header is read with sharp's metadata() (no pixel is decoded) and anything over MAX_PIXELS is
 // refused; the decoding pipeline itself is opened with limitInputPixels: MAX_PIXELS as well, so a small file
-// that declares a huge canvas never gets its canvas allocated. failOn: 'error' turns corrupt or truncated
-// pixel data into image_unreadable instead of a half-grey picture.
+// that declares a huge canvas never gets its canvas allocated. Every pixel is decoded (the sharpness needs the
+// whole picture), and what the decoder finds wrong in the data is image_unreadable instead of a half-grey
+// picture: for a PNG, libpng's errors (a cut or garbled IDAT, a bad CRC); for a JPEG, libjpeg's warnings too,
+// because libjpeg calls garbage in the entropy-coded data a warning ("Corrupt JPEG data: bad Huffman code",
+// "premature end of data segment") and paints the rest grey, which failOn: 'error' let through. The one warning
+// that loses no pixel, extraneous bytes before a marker (left by some cameras' encoders), is let through: the
+// picture is decoded again with failOn: 'error'.
 //
 // Sharpness: the share of high-frequency energy in the parts of the picture that carry detail. sharp decodes,
 // flattens any alpha onto white, turns the image grey and shrinks it to fit SHARPNESS_SIDE (never enlarges);
@@ -56,8 +61,16 @@ const DETAIL_FLOOR = TILE * TILE * 4 * 4;
 const NOISE_HIGH = TILE * TILE * 20 * 2.5 * 2.5;
 /** Fewer detailed tiles than this (per mille of all tiles, and at least 8) means a featureless image. */
 const MIN_DETAIL_TILES_PER_MILLE = 2;
-/** libvips options for untrusted input: the pixel-flood limit, and corrupt or truncated data is an error. */
-const INPUT = { limitInputPixels: MAX_PIXELS, failOn: 'error' } as const;
+/**
+ * libvips options for untrusted input: the pixel-flood limit, and corrupt or truncated data is an error (for a
+ * JPEG, whatever libjpeg warns about; see the top of this file).
+ */
+const inputOf = (
+  format: ImageFormat,
+  failOn: 'warning' | 'error' = format === 'jpeg' ? 'warning' : 'error',
+) => ({ limitInputPixels: MAX_PIXELS, failOn }) as const;
+/** libjpeg's warning for bytes between the data and the next marker: every pixel was decoded. */
+const EXTRANEOUS_BYTES = /extraneous bytes before marker/i;
 
 // libvips keeps recent operations and their pixels (up to 50 MB) for reuse. Every upload is a new picture, seen
 // once: the cache saves nothing here and only holds memory after each decoding.
@@ -217,8 +230,24 @@ export function isPixelLimit(error: unknown): boolean {
 }
 
 /** The grey image the sharpness is measured on: decoded, alpha flattened onto white, shrunk, 8 bits, 1 band. */
-async function greyImage(bytes: Uint8Array): Promise<{ grey: Buffer; width: number; height: number }> {
-  const { data, info } = await sharp(bytes, INPUT)
+async function greyImage(
+  bytes: Uint8Array,
+  format: ImageFormat,
+): Promise<{ grey: Buffer; width: number; height: number }> {
+  try {
+    return await decodeGrey(bytes, inputOf(format));
+  } catch (error) {
+    if (format === 'jpeg' && error instanceof Error && EXTRANEOUS_BYTES.test(error.message))
+      return decodeGrey(bytes, inputOf(format, 'error'));
+    throw error;
+  }
+}
+
+async function decodeGrey(
+  bytes: Uint8Array,
+  input: ReturnType<typeof inputOf>,
+): Promise<{ grey: Buffer; width: number; height: number }> {
+  const { data, info } = await sharp(bytes, input)
     .flatten({ background: '#ffffff' })
     .resize({ width: SHARPNESS_SIDE, height: SHARPNESS_SIDE, fit: 'inside', withoutEnlargement: true })
     .toColourspace('b-w')
@@ -253,8 +282,9 @@ function laplacian(grey: Uint8Array, width: number, height: number): Int16Array 
 
 /** The sharpness of a JPEG or PNG (anything else is refused unread, so SVG and the like are never rendered). */
 export async function measureSharpness(bytes: Uint8Array): Promise<Sharpness> {
-  if (!sniffImageType(bytes)) throw new Error('not a JPEG or PNG file');
-  const { grey, width, height } = await greyImage(bytes);
+  const format = sniffImageType(bytes);
+  if (!format) throw new Error('not a JPEG or PNG file');
+  const { grey, width, height } = await greyImage(bytes, format);
   const lap = laplacian(grey, width, height);
   let blocks = 0;
   let detailBlocks = 0;

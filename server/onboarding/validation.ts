@@ -112,6 +112,12 @@ export const isUuid = (value: string): boolean => uuid.allows(value);
 /** POST /api/dev/faults/enforcement (development only, not part of the portal's contract). */
 export const faultBody = type({ on: 'boolean' });
 
+/** POST /api/dev/faults/busy (development only): whose next image upload is answered busy, and the wait asked. */
+export const busyFaultBody = type({
+  account: '0 < string <= 64',
+  'retry_after?': '1 <= number.integer <= 30',
+});
+
 /** A trimmed text, or null when there is none (optional fields may come as '' or spaces). */
 export function nonEmpty(value: string | null | undefined): string | null {
   const trimmed = value?.trim();

@@ -223,21 +223,16 @@ export function auditRoutes(
           ],
         });
       }
-      if (parsed.errors.length > 0) {
-        return refuse(
-          422,
-          `${parsed.errors.length} rows are not valid; nothing was stored.`,
-          'invalid_rows',
-          {
-            errors: parsed.errors.slice(0, 100).map((error) => ({
-              field: `row ${error.row}`,
-              code: error.problems.join(' '),
-              row: error.row,
-            })),
-            invalid: parsed.errors.length,
-            valid: parsed.entries.length,
-          },
-        );
+      if (parsed.invalid > 0) {
+        return refuse(422, `${parsed.invalid} rows are not valid; nothing was stored.`, 'invalid_rows', {
+          errors: parsed.errors.slice(0, 100).map((error) => ({
+            field: `row ${error.row}`,
+            code: error.problems.join(' '),
+            row: error.row,
+          })),
+          invalid: parsed.invalid,
+          valid: parsed.entries.length,
+        });
       }
       const stored = await replaceWatchlist(db, tenant, domain, parsed.entries, {
         uploadedBy: c.get('auth').sub,

@@ -7,6 +7,7 @@ import { constants, deflateRawSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../main';
+import { corruptScanJpeg, truncated } from '../onboarding/testing/broken-images';
 import { fixture } from '../onboarding/testing/harness';
 import { pngChunk, pngHeader } from '../onboarding/testing/make-fixtures';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
@@ -61,6 +62,13 @@ const BAD: [string, Buffer, string][] = [
   ['a 30000×30000 PNG', blackPng(30_000), 'image_too_many_pixels'],
   ['a truncated PNG', fixture('selfie.png').subarray(0, 16_000), 'image_unreadable'],
   ['a JPEG of garbage', garbageJpeg(), 'image_unreadable'],
+  // A whole header over broken pixel data: only decoding every pixel finds these.
+  [
+    'a JPEG whose scan data is garbage',
+    Buffer.from(corruptScanJpeg(fixture('selfie.jpg'))),
+    'image_unreadable',
+  ],
+  ['a truncated JPEG', Buffer.from(truncated(fixture('selfie.jpg'), 0.6)), 'image_unreadable'],
 ];
 
 interface Problem {
@@ -96,8 +104,8 @@ function single(image: Buffer, delegated = false) {
   });
 }
 
-/** The newcomer's selfie portrayal: where the enrolment's own check answers. */
-async function selfiePortrayal(): Promise<string> {
+/** A portrayal of the newcomer's enrolment: where the enrolment's own check answers. */
+async function portrayal(type: 'selfie' | 'document'): Promise<string> {
   const created = await json(newcomer, 'POST', '/internal/onboardings', { mode: 'auto' });
   expect(created.status, await created.clone().text()).toBe(201);
   const { onboarding_id } = (await created.json()) as { onboarding_id: string };
@@ -106,16 +114,16 @@ async function selfiePortrayal(): Promise<string> {
   );
   const made = await json(newcomer, 'POST', '/internal/portrayals', {
     onboarding_id,
-    portrayal_type: 'selfie',
-    document_type: null,
-    document_country: null,
+    portrayal_type: type,
+    document_type: type === 'document' ? 'passport' : null,
+    document_country: type === 'document' ? 'ES' : null,
   });
   expect(made.status, await made.clone().text()).toBe(201);
   return ((await made.json()) as { portrayal_id: string }).portrayal_id;
 }
 
-function selfie(portrayalId: string, image: Buffer, type: string) {
-  return apiCall(base, `/internal/portrayals/${portrayalId}/selfie`, 'gambling', newcomer, {
+function upload(portrayalId: string, kind: 'selfie' | 'obverse', image: Buffer, type: string) {
+  return apiCall(base, `/internal/portrayals/${portrayalId}/${kind}`, 'gambling', newcomer, {
     method: 'PUT',
     headers: { 'content-type': type },
     body: new Uint8Array(image),
@@ -124,11 +132,18 @@ function selfie(portrayalId: string, image: Buffer, type: string) {
 
 describe('images of single, delegated and bulk registrations', () => {
   it('refuses what the selfie route refuses, with its code and its words on the image field', async () => {
-    const portrayalId = await selfiePortrayal();
+    const selfieId = await portrayal('selfie');
+    const documentId = await portrayal('document');
     for (const [what, bytes, code] of BAD) {
       const type = bytes[0] === 0x89 ? 'image/png' : 'image/jpeg';
-      const fromSelfie = (await (await selfie(portrayalId, bytes, type)).json()) as Problem;
+      const fromSelfie = (await (await upload(selfieId, 'selfie', bytes, type)).json()) as Problem;
       expect(fromSelfie, what).toMatchObject({ status: 422, code });
+      const fromDocument = (await (await upload(documentId, 'obverse', bytes, type)).json()) as Problem;
+      expect(fromDocument, `${what} (document)`).toMatchObject({
+        status: 422,
+        code,
+        detail: fromSelfie.detail,
+      });
       for (const delegated of [false, true]) {
         const res = await single(bytes, delegated);
         const answer = (await res.json()) as Problem;
@@ -155,7 +170,7 @@ describe('images of single, delegated and bulk registrations', () => {
 
   it('rejects the bulk rows whose pictures the selfie route refuses, by the same codes, and registers the good one', async () => {
     const n = nextId();
-    const names = ['huge.png', 'cut.png', 'garbage.jpg', 'good.jpg'];
+    const names = [...BAD.map(([, bytes], i) => `bad-${i}.${bytes[0] === 0x89 ? 'png' : 'jpg'}`), 'good.jpg'];
     const pictures = [...BAD.map(([, bytes]) => bytes), fixture('selfie.jpg')];
     const csv = `email,first_name,last_name,acs_id,image\r\n${names
       .map((name, i) => `bulk-${n}-${i}@example.test,Ane,Argazki,BULK-${n}-${i},${name}\r\n`)
@@ -191,7 +206,9 @@ describe('images of single, delegated and bulk registrations', () => {
       [1, 'rejected', 'image_too_many_pixels', 'image', 1],
       [2, 'rejected', 'image_unreadable', 'image', 1],
       [3, 'rejected', 'image_unreadable', 'image', 1],
-      [4, 'accepted', null, null, 0],
+      [4, 'rejected', 'image_unreadable', 'image', 1],
+      [5, 'rejected', 'image_unreadable', 'image', 1],
+      [6, 'accepted', null, null, 0],
     ]);
   });
 });

@@ -334,25 +334,40 @@ describe('POST /public/visits and the host confirmation by link', () => {
     expect(expired.code).toBe('token_expired');
   });
 
-  it('reception and the host themself create accepted visits, "approved by automatic", and no mail', async () => {
+  it('reception booking for a host waits for the host, who gets the mail; the host booking their own is accepted at once', async () => {
     const reception = await account('receptionist');
     const visitor = await account('visitor');
     const host = await account('accountmanager');
     const before = await lastMailTo(host.email);
-    const created = await json<Visit>(
+    const booked = await json<Visit>(
       await call('POST', '/public/visits', reception, {
         role: 'receptionist',
         body: await request(host, visitor, 7, '16:00'),
       }),
       201,
     );
-    expect(created.status).toBe('accepted');
-    expect(created.visitor).toBe(visitor.id);
-    expect(created.history.map((h) => [h.action, h.actor])).toEqual([
+    expect(booked.status).toBe('requested');
+    expect(booked.visitor).toBe(visitor.id);
+    expect(booked.history.map((h) => [h.action, h.actor])).toEqual([['requested', reception.name]]);
+    const mail = await lastMailTo(host.email);
+    expect(mail).not.toEqual(before);
+    expect(tokenOf(mail?.link ?? '').visitId).toBe(booked.id);
+
+    // The receptionist hosting a visit of their own: the requester is the host, "approved by automatic", no mail.
+    const mine = await lastMailTo(reception.email);
+    const own = await json<Visit>(
+      await call('POST', '/public/visits', reception, {
+        role: 'receptionist',
+        body: await request(reception, visitor, 7, '18:00'),
+      }),
+      201,
+    );
+    expect(own.status).toBe('accepted');
+    expect(own.history.map((h) => [h.action, h.actor])).toEqual([
       ['requested', reception.name],
       ['approved', 'automatic'],
     ]);
-    expect(await lastMailTo(host.email)).toEqual(before);
+    expect(await lastMailTo(reception.email)).toEqual(mine);
   });
 
   it('enforces every rule of spec §5 with its own code, on the field it belongs to', async () => {

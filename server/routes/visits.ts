@@ -321,9 +321,10 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       throw validationProblem([...errors].map(([field, code]) => ({ field, code })));
     }
 
-    // Created by reception or by the signed-in host (never the visitor: refused above): accepted at once,
-    // "approved by automatic". Anything else waits for the host's answer by the mailed link.
-    const automatic = reception || host.id === claims.sub;
+    // The host's answer approves a visit: only a request the signed-in host makes is accepted at once, "approved
+    // by automatic". Anyone else's (a visitor's, or reception booking for a host) waits for the host's answer by
+    // the mailed link.
+    const automatic = host.id === claims.sub;
     // No reason given: an empty title, which the portal shows in the reader's language.
     const title = body.title?.trim() ?? '';
     const hostName = personName(host.first_name, host.last_name, host.username);

@@ -74,7 +74,8 @@ const PLANS: Plan[] = [
     day: 2,
     status: 'accepted',
     history: [
-      ['requested', 'visitor', -40],
+      // Booked by its host: the one request accepted at once.
+      ['requested', 'host', -40],
       ['approved', 'automatic', -40],
     ],
   },
@@ -112,7 +113,7 @@ export const seedVisits: Seeder = async (tx, tenant) => {
     const { rows } = await tx.query<{ id: string }>(
       `insert into visits (tenant, title, expected_at, leaving_at, host_email, host_account_id, facility_id,
          visitor_account_id, visitor_name, visitor_email, guests, status, created_by, created_at, extra_fields)
-       values ($1, $2, $3, $4, $5, $6::uuid, $7, $8::uuid, $9, $10, $11, $12, $8::uuid, $13,
+       values ($1, $2, $3, $4, $5, $6::uuid, $7, $8::uuid, $9, $10, $11, $12, $14::uuid, $13,
          '{"emergency_instructions":{"accepted":true}}'::jsonb)
        returning visit_id::text as id`,
       [
@@ -129,6 +130,7 @@ export const seedVisits: Seeder = async (tx, tenant) => {
         index % 3,
         plan.status,
         new Date(start.getTime() + (plan.history[0]?.[2] ?? 0) * 3600_000),
+        plan.history[0]?.[1] === 'host' ? host.id : visitor.id,
       ],
     );
     const id = rows[0]?.id;

@@ -1,5 +1,6 @@
 // The real effects of SingleRegistration (machines/single-registration), built on src/api/singles. Failed calls
-// reach the machine as { status, code, errors }: a 409/422 carries the per-field errors.
+// reach the machine as { status, code, errors, retryAfter }: a 409/422 carries the per-field errors, a 429 busy the
+// seconds to wait.
 import { fromPromise } from 'xstate';
 import { type SingleError409, singleRegistrationMachine } from '../../machines/single-registration.machine';
 import type { SingleRegistrationBody, SingleRegistrationResult } from '../api/contract/singles';
@@ -12,10 +13,17 @@ type SinglesRuntime = Pick<Runtime, 'apiClient'>;
 function problemOf(error: unknown): SingleError409 {
   if (!isApiError(error)) return { status: 0 };
   const errors = (error.problem as { errors?: { field: string; code: string }[] } | undefined)?.errors;
+  // 429 busy: the seconds to wait, from the body's retry_after or the Retry-After header.
+  const header = (error.cause as { response?: Response } | undefined)?.response?.headers.get('retry-after');
+  const retryAfter =
+    error.status === 429
+      ? Number((error.body as { retry_after?: unknown } | undefined)?.retry_after ?? header)
+      : NaN;
   return {
     status: error.status,
     ...(error.problem?.code ? { code: error.problem.code } : {}),
     ...(Array.isArray(errors) ? { errors } : {}),
+    ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfter } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  KEPT_ROW_ERRORS,
   parseWatchlist,
   previewWatchlist,
   refuseWatchlistFile,
@@ -46,6 +47,16 @@ describe('watchlist csv', () => {
       { row: 4, problems: ['birth_date_missing'] },
       { row: 5, problems: ['id_number_invalid', 'birth_date_invalid'] },
     ]);
+  });
+
+  it('counts every invalid row and keeps the first ones with their problems', () => {
+    const bad = Array.from({ length: KEPT_ROW_ERRORS + 150 }, (_, i) => `X${i}!,31/02/1980`).join('\n');
+    const out = parseWatchlist(`id_number,birth_date\n${bad}\nY7654321G,1975-12-31\n`, 5, TODAY);
+    if (!out.ok) throw new Error('expected a parse');
+    expect(out.invalid).toBe(KEPT_ROW_ERRORS + 150);
+    expect(out.errors).toHaveLength(KEPT_ROW_ERRORS);
+    expect(out.errors[0]).toEqual({ row: 2, problems: ['id_number_invalid', 'birth_date_invalid'] });
+    expect(out.entries.map((entry) => entry.id_number)).toEqual(['Y7654321G']);
   });
 
   it('refuses malformed files: empty, header only, missing columns, unterminated and stray quotes', () => {

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { expectAccessible, type Lang, openAs, t } from './support';
+import { accessTokenOf, expectAccessible, jwtPayload, type Lang, openAs, port, t } from './support';
 
 // Issue 12, staff registration: a user manager registers a person in each mode of SingleRegistration; while
 // typing, an email and an acs_id already taken are shown as taken (the existence checks, 200 taken / 404 free);
@@ -152,3 +152,48 @@ for (const lang of ['es', 'en', 'eu'] as const) {
     await expectAccessible(page);
   });
 }
+
+test('a busy server: the registration goes again by itself, with the form as it was filled (es, en, eu)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const base = `http://localhost:${port}`;
+  // One journey for the three languages, one after the other: the switch answers the admin's next upload busy,
+  // and a journey of another language beside it would take that answer. No other journey uploads as the admin.
+  for (const lang of ['es', 'en', 'eu'] as const) {
+    await openRegistration(page, 'admin', '/new-user-credential', lang);
+    const admin = await accessTokenOf(base, 'gambling', 'admin');
+    const id = stamp();
+    await page.getByLabel(t(lang, 'singles.mode.image')).check();
+    await page.locator('[name="username"]').fill(`busy.${id}`);
+    await page.locator('[name="email"]').fill(`busy-${id}@example.test`);
+    await page.locator('[name="acs_id"]').fill(`ACS-BUSY-${id}`.toUpperCase());
+    await page.locator('#single-image').setInputFiles({
+      name: 'face.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await facePhoto(),
+    });
+    await expect(page.getByText(t(lang, 'singles.free'))).toHaveCount(2);
+    // The development switch answers the admin's next upload 429 busy with a Retry-After of 2 s: the real
+    // server, and no load to make.
+    const switched = await request.post(`${base}/api/dev/faults/busy`, {
+      headers: { 'tenant-id': 'gambling', authorization: `Bearer ${admin}` },
+      data: { account: jwtPayload(admin).sub, retry_after: 2 },
+    });
+    expect(switched.ok()).toBe(true);
+
+    await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+    const busy = page.getByTestId('single-busy');
+    await expect(busy).toContainText(t(lang, 'singles.busy').split('{')[0]?.trim() ?? '');
+    // Everything typed is still there while it waits.
+    await expect(page.locator('[name="username"]')).toHaveValue(`busy.${id}`);
+    await expect(page.locator('[name="email"]')).toHaveValue(`busy-${id}@example.test`);
+    await page.screenshot({ path: `test-results/single-busy-${lang}.png`, fullPage: true });
+
+    // The same registration goes again after the wait, without a click.
+    await expect(page.getByTestId('single-registered')).toContainText(t(lang, 'singles.registered'));
+    await expect(busy).toHaveCount(0);
+    await expectAccessible(page);
+  }
+});

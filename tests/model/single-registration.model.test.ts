@@ -8,7 +8,8 @@ import { codesInMeta, coverMachine, type ModelSpec } from './harness';
 
 // Generated paths over SingleRegistration: both modes, the existence checks as the person types (each check's
 // pause is a SimulatedClock step; one region waits at a time so that one step fires one timer), every rejection
-// reason of spec §8, the field errors of a 409/422, and a failure without an answer. The acs_id schema is the
+// reason of spec §8, the field errors of a 409/422, a busy server's retries (and the form after the last), and a
+// failure without an answer. The acs_id schema is the
 // machine's input: one spec per schema (string64 reaches wrong_format, Wiegand reaches wiegand_range).
 
 const body = { mode: 'fields' as const, email: 'ane@example.test' };
@@ -56,7 +57,8 @@ function events(acsIds: { valid: string; invalid: string }) {
           errors: [{ field: 'email', code: 'email_already_in_use' }],
         },
       },
-      { type: 'xstate.error.actor.register', error: { status: 429, code: 'busy' } },
+      { type: 'xstate.error.actor.register', error: { status: 429, code: 'busy', retryAfter: 3 } },
+      { type: 'xstate.after.busyRetry.singleRegistration.busy' },
       { type: 'xstate.error.actor.register', error: { status: 0 } },
     ];
   };
@@ -70,6 +72,11 @@ const specFor = (
   machine: singleRegistrationMachine,
   input: { acsIdSchema, qrEmailAllowed: acsIdSchema === 'wiegand' },
   events: events(acsIds) as never,
+  // The busy answers so far tell a retry from the last one (after five, the form says busy).
+  serialize: (s) => ({
+    value: s.value,
+    busyAnswers: s.matches('busy') || s.matches('submitting') ? s.context.busyAnswers : 0,
+  }),
   provide: (control) =>
     singleRegistrationMachine.provide({
       actors: {
@@ -96,6 +103,7 @@ describe('single registration machine (generated paths)', () => {
         'email_already_in_use',
         'acs_id_already_in_use',
         'wrong_format',
+        'busy',
         ...REASONS,
       ]),
       specFor('wiegand', { valid: '42', invalid: '65536' }, ['wiegand_range']),

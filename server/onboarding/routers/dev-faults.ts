@@ -1,14 +1,16 @@
 // Development only (not mounted in production): switches the reference prohibited-list service off and on,
-// so that enforcement_source_unavailable can be seen without a real outage. Besides answering only loopback
+// so that enforcement_source_unavailable can be seen without a real outage; and answers one account's next image
+// upload 429 busy, so that the portal's "busy, retrying" can be seen without loading the machine. Besides answering only loopback
 // callers (server/dev-routes.ts), the switch turns a tenant's prohibited-list check off for everyone of that tenant: only the
 // tenant's administrator may touch it.
 import { Hono } from 'hono';
 import type { Permission } from '../../../src/api/contract/permissions';
 import type { AuthEnv } from '../../auth/verify';
 import { faultOn, switchFault } from '../enforcement';
+import { personOf } from '../heavy-work';
 import type { OnboardingAuth } from '../options';
 import type { OnboardingRuntime } from '../runtime';
-import { faultBody, readBody } from '../validation';
+import { busyFaultBody, faultBody, readBody } from '../validation';
 
 /**
  * The administrator's token: delete_users_all is the one permission of spec §6 that only the admin holds
@@ -27,6 +29,14 @@ export function devFaultsRouter(rt: OnboardingRuntime, auth: OnboardingAuth): Ho
     const body = await readBody(c, faultBody);
     await switchFault(rt.db, c.get('tenant'), 'enforcement', body.on);
     return c.json({ on: await faultOn(rt.db, rt.faults, c.get('tenant'), 'enforcement') });
+  });
+  // One refusal of this process's queue (not a row: it is about this process's load), for an account of the
+  // admin's own tenant.
+  app.post('/dev/faults/busy', admin, async (c) => {
+    const body = await readBody(c, busyFaultBody);
+    const retryAfter = body.retry_after ?? 2;
+    rt.heavy.refuseNext(personOf(c.get('tenant'), body.account), retryAfter);
+    return c.json({ account: body.account, retry_after: retryAfter });
   });
   return app;
 }

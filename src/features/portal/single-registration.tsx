@@ -200,6 +200,9 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
   const serverErrors = useSelector(actor, (s) => s.context.fieldErrors);
   const busy = useSelector(actor, (s) => s.hasTag('loading'));
   const failed = useSelector(actor, (s) => s.matches('failed'));
+  const busySeconds = useSelector(actor, (s) =>
+    s.matches('busy') ? Math.ceil(s.context.retryAfterMs / 1000) : null,
+  );
   const acsFieldError = useSelector(actor, (s) => codeIn(s, 'fieldError'));
   const [values, setValues] = useState<FormValues>(EMPTY);
   const [image, setImage] = useState<File | null>(null);
@@ -468,6 +471,11 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
         {failed && (
           <p role="alert" className="text-red-700">
             <FormattedMessage id="singles.failed" />
+          </p>
+        )}
+        {busySeconds !== null && (
+          <p role="status" className="font-medium text-slate-800" data-testid="single-busy">
+            <FormattedMessage id="singles.busy" values={{ seconds: busySeconds }} />
           </p>
         )}
         {serverErrors.some((e) => e.field === 'body') && (
