@@ -437,6 +437,27 @@ async function main() {
       '—',
       null,
     );
+    const { verdicts } = engine;
+    for (const c of verdicts.cases) {
+      row(
+        `  ${c.good ? 'good' : 'bad'}: ${c.name}`,
+        c.answer,
+        c.good ? 'accepted' : 'refused',
+        c.accepted === c.good,
+      );
+    }
+    row(
+      `reference engine: false rejections (good documents refused, of ${verdicts.good})`,
+      String(verdicts.falseRejections),
+      '—',
+      null,
+    );
+    row(
+      `reference engine: false acceptances (bad documents accepted, of ${verdicts.bad})`,
+      String(verdicts.falseAcceptances),
+      '0',
+      verdicts.falseAcceptances === 0,
+    );
     results.engine = engine;
   }
   if (runs('export')) {

@@ -3,7 +3,8 @@ import { errorOf } from './actor-events';
 
 // DeleteAccount (spec §2; §7 DELETE /internal/accounts/{id} with the optional id_number; §8 Account cancellation:
 // visit in progress, bad request, DNI/NIE mismatch with the message read from the response detail). The screen
-// checks the DNI/NIE's shape before it sends field.submitted; the server checks that it is the person's.
+// normalises the value before it sends field.submitted; the server checks that it is the person's stored one
+// (which may itself not be a valid DNI/NIE: it is still the answer).
 
 /** Why the server refused the deletion (the DeleteAccount texts deleteAccount.refused.*). */
 export type DeletionRefusal =

@@ -80,6 +80,7 @@ const dynamicPrefixes = [
   'userDetail.credential.',
   'userDetail.state.',
   'userDetail.evidenceAlt.',
+  'userDetail.refusal.',
   'userDetail.activate',
   'userDetail.deactivate',
   'userDetail.extend',

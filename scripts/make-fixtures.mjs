@@ -12,7 +12,7 @@ import { headTurnsVideo } from './fixtures/head-turns.mjs';
 
 const OUT = 'tests/fixtures/generated';
 const SPECIMENS = 'tests/fixtures/specimens';
-const VERSION = '10';
+const VERSION = '11';
 
 /** The document lying on a dark table, filling 78 % of the frame's width. */
 async function onTable(file, width, height, blur = 0) {
@@ -106,6 +106,12 @@ export async function makeFixtures() {
   ]) {
     await jpeg(portrait(`${name}.jpg`), `${name}.jpg`);
   }
+  // The engine's verdict journeys: another person's passport (server/onboarding/testing/make-check-specimens.ts),
+  // good, with its document number's check digit wrong, and with no face in its portrait area; her selfie.
+  for (const name of ['passport', 'passport-bad-document-number', 'passport-no-face']) {
+    await jpeg(await onTable(`checks/${name}.jpg`, 1280, 960), `check-${name}.jpg`);
+  }
+  await jpeg(portrait('checks/selfie.jpg'), 'check-selfie.jpg');
   // Add users from photos (issue 12 bulk import): a zip of three people's photos under photos/, as the e2e's
   // metadata names them; the metadata itself is written by the test (its emails are new on every run).
   writeFileSync(

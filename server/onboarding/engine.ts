@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   type DocumentInfo,
+  type FailedCheck,
   type ImageKind,
   type PortrayalErrorCode,
   unreadDocumentInfo,
@@ -15,7 +16,7 @@ import {
 import { checkImage, type ImageBounds, type ImageCheck, type Sharpness } from './images';
 
 // Verification (spec §3), PortrayalErrorCode (spec §8), ImageKind and DocumentInfo: the portal's contract.
-export type { DocumentInfo, ImageKind, PortrayalErrorCode, Verification };
+export type { DocumentInfo, FailedCheck, ImageKind, PortrayalErrorCode, Verification };
 
 export interface EngineImage {
   kind: ImageKind;
@@ -24,7 +25,19 @@ export interface EngineImage {
   sharpness: Pick<Sharpness, 'score' | 'blurred'>;
 }
 
-export type EngineFailure = { ok: false; error: PortrayalErrorCode; image?: ImageKind; detail: string };
+/** A refusal: the spec §8 code, the picture it concerns, and, for a document check, which field failed which rule. */
+export type EngineFailure = {
+  ok: false;
+  error: PortrayalErrorCode;
+  image?: ImageKind;
+  detail: string;
+  check?: FailedCheck;
+};
+
+/** Document types that carry the holder's portrait: a document of one of them without a face is refused. */
+export const PORTRAIT_DOCUMENTS: readonly string[] = ['passport', 'id_card', 'driving_license'];
+/** Document types that carry an ICAO 9303 MRZ: one of them is verified by it or refused, never half-read. */
+export const MRZ_DOCUMENTS: readonly string[] = ['passport', 'id_card'];
 
 export type DocumentAnalysis =
   | {
@@ -88,7 +101,15 @@ export interface BiometricEngine {
     obverse: EngineImage | undefined;
     reverse: EngineImage | undefined;
   }): Promise<DocumentAnalysis>;
-  compareFaces(input: { selfie: EngineImage; document: EngineImage[] }): Promise<FaceComparison>;
+  /**
+   * documentType (optional, for an engine that judges it): a type of PORTRAIT_DOCUMENTS whose images show no face
+   * is a document_classification_error.
+   */
+  compareFaces(input: {
+    selfie: EngineImage;
+    document: EngineImage[];
+    documentType?: string | null;
+  }): Promise<FaceComparison>;
   checkLiveness(input: LivenessInput): Promise<LivenessResult>;
 }
 

@@ -1,7 +1,7 @@
 // The portrayal result (spec §3 Portrayal result, §8 portrayal result errors): when the images are complete
 // enough to judge, and what the biometric engine makes of them. The answer is stored with the images version
 // it was computed from.
-import { type ImageKind, unreadDocumentInfo } from '../../src/api/contract/onboarding';
+import { type FailedCheck, type ImageKind, unreadDocumentInfo } from '../../src/api/contract/onboarding';
 import type { EngineImage } from './engine';
 import type { OnboardingRuntime } from './runtime';
 import { type ImageRow, type PortrayalRow, saveResult } from './store/portrayals';
@@ -10,6 +10,8 @@ import { DetailedProblem } from './validation';
 export interface ResultError {
   code: string;
   image: string | null;
+  /** Which check refused the document (field and rule), when a check did. */
+  check?: FailedCheck | null;
 }
 
 const toEngineImage = (row: ImageRow): EngineImage => ({
@@ -94,15 +96,16 @@ export async function computeResult(
           ? engine.compareFaces({
               selfie: toEngineImage(selfieRow),
               document: [obverse, reverse].filter((image): image is EngineImage => image !== undefined),
+              documentType: portrayal.portrayal_type === 'document' ? portrayal.document_type : null,
             })
           : null,
       ]),
     );
     if (analysis && !analysis.ok) {
-      error = { code: analysis.error, image: analysis.image ?? null };
+      error = { code: analysis.error, image: analysis.image ?? null, check: analysis.check ?? null };
     } else if (faces) {
       if (!faces.ok) {
-        error = { code: faces.error, image: faces.image ?? null };
+        error = { code: faces.error, image: faces.image ?? null, check: faces.check ?? null };
       } else {
         result = {
           portrayal_id: portrayal.portrayal_id,
@@ -152,5 +155,6 @@ export function resultProblem(error: ResultError): DetailedProblem {
   return new DetailedProblem(422, errorDetail(error.code, error.image), error.code, {
     reason: error.code,
     image: error.image,
+    check: error.check ?? null,
   });
 }

@@ -6,6 +6,7 @@ import { addToWatchlist } from '../audit/watchlists';
 import type { BiometricEngine, LivenessInput } from './engine';
 import { basicEngine as referenceEngine } from './engine';
 import { QR_VALIDITY_MS } from './options';
+import { refusalsOf } from './store/portrayals';
 import {
   ASSISTANT_ROLES,
   confirm,
@@ -591,6 +592,66 @@ describe('image checks', () => {
         422,
       );
       expect(body).toMatchObject({ code: 'validas_error', reason: 'validas_error' });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('a refused document', () => {
+  it('names the check that failed, is kept when a retry replaces it, and the retry is judged anew', async () => {
+    let calls = 0;
+    const strict: BiometricEngine = {
+      ...referenceEngine,
+      async analyseDocument(input) {
+        calls += 1;
+        if (calls === 1) {
+          return {
+            ok: false,
+            error: 'validas_error',
+            image: 'reverse',
+            detail: 'The document number check digit fails.',
+            check: { field: 'document_number', rule: 'check_digit' },
+          };
+        }
+        return referenceEngine.analyseDocument(input);
+      },
+    };
+    const other = await makeHarness({ engine: strict }, h);
+    try {
+      const who = person(`refused-${randomUUID()}`);
+      const started = await startOnboarding(other, who);
+      for (const [kind, name] of [
+        ['obverse', 'document.jpg'],
+        ['reverse', 'document.png'],
+        ['selfie', 'selfie.png'],
+      ] as const) {
+        expect((await upload(other, who, started.portrayalId, kind, name)).status).toBe(200);
+      }
+      const body = await expectProblem(
+        await other.call('GET', `/internal/portrayals/${started.portrayalId}`, who),
+        422,
+        'validas_error',
+      );
+      expect(body).toMatchObject({
+        reason: 'validas_error',
+        image: 'reverse',
+        check: { field: 'document_number', rule: 'check_digit' },
+      });
+      // Asked again, the stored answer says the same.
+      expect(
+        await expectProblem(await other.call('GET', `/internal/portrayals/${started.portrayalId}`, who), 422),
+      ).toMatchObject({ check: { field: 'document_number', rule: 'check_digit' } });
+      // The scan failure screen's retry: new pictures of the same portrayal, judged anew.
+      expect((await upload(other, who, started.portrayalId, 'reverse', 'document.png')).status).toBe(200);
+      expect((await other.call('GET', `/internal/portrayals/${started.portrayalId}`, who)).status).toBe(200);
+      expect(await refusalsOf(other.db, 'gambling', started.portrayalId)).toEqual([
+        {
+          error_code: 'validas_error',
+          check: { field: 'document_number', rule: 'check_digit' },
+          at: expect.any(String),
+        },
+      ]);
     } finally {
       await other.close();
     }

@@ -1,5 +1,7 @@
 // What is stored about a person, for their profile, their data export and the deletion of their account (issue
 // 10; spec §3 User, §7 Accounts and users, §8 Account cancellation). Owns the SQL; every query names the tenant.
+
+import { normaliseNationalId } from '../../src/domain/dni';
 import type { Queryable } from '../db/db';
 
 export interface ProfileUser {
@@ -57,8 +59,8 @@ export async function hasVisitInProgress(
   return rows.length > 0;
 }
 
-/** A DNI/NIE as people type it: upper case, without spaces or dashes. */
-export const normaliseIdNumber = (value: string) => value.replace(/[\s-]/g, '').toUpperCase();
+/** A DNI/NIE as people type it: upper case, without spaces or dashes (the portal's own rule). */
+export const normaliseIdNumber = normaliseNationalId;
 
 /**
  * Removes what the portal holds about the person and ends their sign-ins, keeping only the account itself

@@ -294,6 +294,21 @@ describe('DELETE /internal/accounts/{id}', () => {
     expect((await del({ id_number: who.idNumber })).status).toBe(204);
   });
 
+  it('accepts exactly the stored value when it is not a valid DNI/NIE: its owner is never locked in', async () => {
+    // A record whose id_number an engine misread (the J of 31638100J as 5), or a staff typo.
+    await db.query('update users set id_number = $3 where tenant = $1 and account_id = $2', [
+      who.tenant,
+      who.accountId,
+      '316381005',
+    ]);
+    // The real DNI is not what the record holds; another malformed value is still malformed.
+    await problem(await del({ id_number: '31638100J' }), 422, 'id_mismatch');
+    await problem(await del({ id_number: '316381006' }), 400, 'bad_request');
+    // Normalised as the portal normalises it (spaces, dashes): the stored value is the way out.
+    expect((await del({ id_number: '3163-8100 5' })).status).toBe(204);
+    expect((await call('GET', `/internal/accounts/${who.accountId}/profile`, ownerOf(who))).status).toBe(200);
+  });
+
   it("answers 404 for another person's account unless staff, and for another tenant's", async () => {
     const other = await enrolled();
     await problem(await del({ id_number: other.idNumber }, ownerOf(who), other.accountId), 404, 'not_found');

@@ -222,13 +222,17 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
       if ((ownNeedsId || id !== claims.sub) && user?.id_number && given === '') {
         throw new HttpProblem(400, 'The DNI/NIE is required to delete the account.', 'bad_request');
       }
-      if (given !== '') {
+      // The value stored is what the person must give, whatever its shape: a record whose id_number is not a
+      // valid DNI/NIE (old data, a typo) must not lock its owner in. Only a value that is not the stored one is
+      // judged by the DNI/NIE rules, to say whether it was malformed or someone else's.
+      const matches = user?.id_number
+        ? normaliseIdNumber(given) === normaliseIdNumber(user.id_number)
+        : false;
+      if (given !== '' && !matches) {
         if (nationalIdProblem(normaliseIdNumber(given)) !== null) {
           throw new HttpProblem(400, 'The DNI/NIE is not well formed.', 'bad_request');
         }
-        if (!user?.id_number || normaliseIdNumber(given) !== normaliseIdNumber(user.id_number)) {
-          throw new HttpProblem(422, idMismatchDetail(c.req.header('accept-language')), 'id_mismatch');
-        }
+        throw new HttpProblem(422, idMismatchDetail(c.req.header('accept-language')), 'id_mismatch');
       }
       if (await hasVisitInProgress(db, tenant, id, now())) {
         throw new HttpProblem(

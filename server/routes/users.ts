@@ -23,6 +23,7 @@ import {
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
+import { refusalsOf } from '../onboarding/store/portrayals';
 import { isUuid, readBody } from '../onboarding/validation';
 import { HttpProblem } from '../problem';
 import { confirmTenant } from './tenant-confirmation';
@@ -158,10 +159,12 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       'select kind from user_evidences where tenant = $1 and user_id = $2::uuid order by kind',
       [tenant, id],
     );
+    const portrayalId = typeof row.portrayal_id === 'string' ? row.portrayal_id : null;
     return c.json({
       ...summaryOf(row),
       onboarding_date: row.onboarding_date.toISOString(),
       evidences: EVIDENCE_KINDS.filter((kind) => evidences.rows.some((e) => e.kind === kind)),
+      refusals: portrayalId ? await refusalsOf(db, tenant, portrayalId) : [],
     });
   });
 

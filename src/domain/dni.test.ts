@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAlphanumeric, nationalIdProblem } from './dni';
+import { isAlphanumeric, nationalIdProblem, normaliseNationalId } from './dni';
 
 const LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
 
@@ -37,5 +37,14 @@ describe('national id (DNI / NIE)', () => {
     expect(isAlphanumeric('CAA000000')).toBe(true);
     expect(isAlphanumeric('CAA-0000')).toBe(false);
     expect(isAlphanumeric('')).toBe(false);
+  });
+});
+
+describe('normaliseNationalId', () => {
+  it('makes a typed value and a stored one comparable: upper case, no spaces or dashes, any shape kept', () => {
+    expect(normaliseNationalId(' 1234 5678-z ')).toBe('12345678Z');
+    expect(normaliseNationalId('x-1234567-l')).toBe('X1234567L');
+    // A stored value that is not a DNI/NIE is compared as it is, never rejected here.
+    expect(normaliseNationalId('3163 8100 5')).toBe('316381005');
   });
 });

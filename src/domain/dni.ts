@@ -6,6 +6,12 @@ const SHAPE = /^([XYZxyz]?)(\d{7,8})([A-Za-z])$/;
 
 export type NationalIdProblem = 'wrong_format' | 'letter_not_uppercase' | 'wrong_letter';
 
+/**
+ * A DNI/NIE as people type it and as it is stored, made comparable: upper case, without spaces or dashes. The
+ * portal and the server normalise both sides of a comparison with this one function.
+ */
+export const normaliseNationalId = (value: string): string => value.replace(/[\s-]/g, '').toUpperCase();
+
 /** What is wrong with a DNI or NIE as typed (spaces and dashes allowed), or null when it is right. */
 export function nationalIdProblem(value: string): NationalIdProblem | null {
   const compact = value.replace(/[\s-]/g, '');

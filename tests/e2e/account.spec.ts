@@ -183,8 +183,8 @@ test.describe('the enrolled person’s account', () => {
     await page.getByTestId('profile-delete-account').click();
     await expect(page).toHaveURL(/\/delete-account$/);
 
-    // A malformed one never leaves the phone.
-    await page.getByTestId('delete-account-id-number').fill('1234');
+    // A value no record can hold (other than letters and digits) never leaves the phone.
+    await page.getByTestId('delete-account-id-number').fill('1234/5');
     await page.getByTestId('delete-account-submit').click();
     await expect(page.getByText('El formato no es válido.')).toBeVisible();
 

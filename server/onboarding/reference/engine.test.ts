@@ -109,14 +109,18 @@ describe('document reading (OCR)', () => {
     });
   }, 60_000);
 
-  it('fails data validation on a broken check digit', async () => {
+  it('refuses a broken check digit as a validas_error naming it, reading nothing', async () => {
     const result = await referenceEngine.analyseDocument({
       documentType: 'passport',
       documentCountry: 'XX',
       obverse: image('obverse', 'passport-broken-check.jpg'),
       reverse: undefined,
     });
-    expect(result).toMatchObject({ ok: true, data_validation: 'failing' });
+    expect(result).toMatchObject({
+      ok: false,
+      error: 'validas_error',
+      check: { field: 'birth_date', rule: 'check_digit' },
+    });
   }, 60_000);
 
   it('refuses a passport MRZ under "ID card" as a classification error', async () => {

@@ -1,10 +1,13 @@
 // The reference biometric engine: offline, everything loaded from node_modules once per process.
 // - Document: the cheap checks of the basic engine, then the MRZ (ICAO 9303 TD3 passports, TD1 cards) read
-//   with Tesseract and verified with the mrz package: document_info filled, data_validation passing when every
-//   check digit holds and failing when one does not; a passport MRZ under "ID card" (or the reverse) is a
-//   document_classification_error. A document without a readable MRZ leaves its fields to the person.
+//   with Tesseract and verified with the mrz package and, on Spanish documents, the DNI/NIE rules: verified
+//   (document_info filled, data_validation passing) or refused (validas_error naming the failed check; nothing
+//   of it is offered as read). A passport or ID card whose MRZ is not found is refused too; a passport MRZ under
+//   "ID card" (or the reverse) is a document_classification_error. Only the types without an MRZ (driving
+//   licence, others) leave their fields to the person.
 // - Faces: the selfie must hold exactly one face close enough to the camera (no_face_error,
-//   multiple_faces_error); the portrait of the document is compared with it (score_biometry, the similarity
+//   multiple_faces_error); a passport, ID card or driving licence without a face is a
+//   document_classification_error; the portrait of the document is compared with it (score_biometry, the similarity
 //   1 − descriptor distance; valid at FACE_MATCH_THRESHOLD and above); a selfie byte-identical or
 //   perceptually near-identical to a document image is a spoof.
 // - Liveness: a face in every frame, the same person in all of them and as the selfie when one was sent apart
@@ -17,6 +20,8 @@ import {
   type EngineFailure,
   FRONTAL_ACTIONS,
   type LivenessResult,
+  MRZ_DOCUMENTS,
+  PORTRAIT_DOCUMENTS,
   sameBytes,
 } from '../engine';
 import { checkImage } from '../images';
@@ -29,7 +34,7 @@ import {
   loadFaceModels,
   similarity,
 } from './faces';
-import { documentInfoOf, mrzDocumentType, ocrWorker, readMrz } from './mrz';
+import { documentInfoOf, failedCheckOf, mrzDocumentType, ocrWorker, readMrz } from './mrz';
 import { warmUpImages } from './warm-up';
 
 /** score_biometry at and above which the selfie and the document show the same person. */
@@ -167,7 +172,11 @@ export const referenceEngine: BiometricEngine = {
       obverse: passport,
       reverse: undefined,
     });
-    const faces = await referenceEngine.compareFaces({ selfie, document: [passport] });
+    const faces = await referenceEngine.compareFaces({
+      selfie,
+      document: [passport],
+      documentType: 'passport',
+    });
     const read = document.ok && document.data_validation === 'passing' ? 'MRZ read' : 'MRZ not read';
     const compared =
       faces.ok && faces.score_biometry !== null
@@ -183,11 +192,28 @@ export const referenceEngine: BiometricEngine = {
   async analyseDocument(input) {
     const basic = await basicEngine.analyseDocument(input);
     if (!basic.ok) return basic;
-    const { documentType, obverse, reverse } = input;
+    const { documentType, documentCountry, obverse, reverse } = input;
     // A card has its MRZ on the back; a passport on its data page.
     let reading = reverse ? await readMrz(reverse.bytes) : null;
-    if (!reading && obverse) reading = await readMrz(obverse.bytes);
-    if (!reading) return basic;
+    let where: 'obverse' | 'reverse' = reverse ? 'reverse' : 'obverse';
+    if (!reading && obverse) {
+      reading = await readMrz(obverse.bytes);
+      if (reading) where = 'obverse';
+    }
+    if (!reading) {
+      // A passport or an ID card is verified by its MRZ or refused; only a document type without one (driving
+      // licence, others) leaves its fields to the person.
+      if (documentType && MRZ_DOCUMENTS.includes(documentType)) {
+        return {
+          ok: false,
+          error: 'validas_error',
+          image: where,
+          detail: `No machine-readable zone was found on the ${documentType}.`,
+          check: { field: 'mrz', rule: 'found' },
+        };
+      }
+      return basic;
+    }
     const read = mrzDocumentType(reading);
     if ((documentType === 'passport' || documentType === 'id_card') && documentType !== read) {
       return {
@@ -195,6 +221,18 @@ export const referenceEngine: BiometricEngine = {
         error: 'document_classification_error',
         image: 'obverse',
         detail: `The machine-readable zone is a ${reading.format} (${read}), not a ${documentType}.`,
+        check: { field: 'document_type', rule: 'format' },
+      };
+    }
+    // Verified or refused: nothing of a zone that fails a check is offered to the person as read.
+    const check = failedCheckOf(reading, documentCountry);
+    if (check) {
+      return {
+        ok: false,
+        error: 'validas_error',
+        image: where,
+        detail: `The machine-readable zone fails a check: ${check.field} (${check.rule}).`,
+        check,
       };
     }
     return {
@@ -202,11 +240,11 @@ export const referenceEngine: BiometricEngine = {
       document_info: documentInfoOf(reading, documentType),
       document_validation: basic.document_validation,
       score_document_valid: basic.score_document_valid,
-      data_validation: reading.valid ? 'passing' : 'failing',
+      data_validation: 'passing',
     };
   },
 
-  async compareFaces({ selfie, document }) {
+  async compareFaces({ selfie, document, documentType }) {
     const blur = blurred([selfie]);
     if (blur) return blur;
     if (document.some((image) => sameBytes(image.bytes, selfie.bytes))) {
@@ -227,8 +265,19 @@ export const referenceEngine: BiometricEngine = {
       portrait = await documentFace(image.bytes);
       if (portrait) break;
     }
+    if (!portrait && document.length > 0 && documentType && PORTRAIT_DOCUMENTS.includes(documentType)) {
+      // A passport, ID card or driving licence carries its holder's portrait: without one there is nobody to
+      // compare the selfie with, and the document is not what it says it is.
+      return {
+        ok: false,
+        error: 'document_classification_error',
+        image: 'obverse',
+        detail: `No face was found on the ${documentType}, which carries its holder's portrait.`,
+        check: { field: 'portrait', rule: 'face' },
+      };
+    }
     if (!own || !portrait) {
-      // A selfie-only portrayal, or a document without a portrait: nothing to compare with.
+      // A selfie-only portrayal, or a document type without a portrait (others): nothing to compare with.
       return { ok: true, score_biometry: null, score_biometry_valid: null, selfie_authenticity_valid: true };
     }
     const score = similarity(own.descriptor, portrait.descriptor);

@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import { type ParseResult, parse } from 'mrz';
 import sharp from 'sharp';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
-import type { DocumentInfo } from '../../../src/api/contract/onboarding';
+import type { DocumentInfo, FailedCheck } from '../../../src/api/contract/onboarding';
+import { nationalIdProblem } from '../../../src/domain/dni';
 
 const require = createRequire(import.meta.url);
 const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';
@@ -50,6 +51,44 @@ export interface MrzReading {
   fields: ParseResult['fields'];
   /** The fields whose check digit failed (e.g. birthDate). */
   invalid: string[];
+}
+
+// The mrz package's field names (a value and its check digit) → the portal's field whose check failed.
+const CHECKED_FIELDS: Record<string, FailedCheck['field']> = {
+  documentNumber: 'document_number',
+  documentNumberCheckDigit: 'document_number',
+  birthDate: 'birth_date',
+  birthDateCheckDigit: 'birth_date',
+  expirationDate: 'expiry_date',
+  expirationDateCheckDigit: 'expiry_date',
+  personalNumber: 'id_number',
+  personalNumberCheckDigit: 'id_number',
+  compositeCheckDigit: 'composite',
+};
+
+/** The personal number of a reading: TD3's own field, TD1's first optional data (a DNI's number). */
+export function personalNumberOf(reading: MrzReading): string | null {
+  const value = reading.format === 'TD3' ? reading.fields.personalNumber : reading.fields.optional1;
+  return value?.replaceAll('<', '') || null;
+}
+
+/**
+ * The first check a reading fails, or null when it is verified: each check digit in the order of the zone
+ * (document number, birth date, expiry, personal number, composite), any other field the mrz package refuses
+ * (an unknown country, a sex that is not M/F/<), and, on a Spanish document (issued by ESP, or chosen as
+ * ES), the personal number by the DNI/NIE rules (its shape and its letter, the number modulo 23).
+ */
+export function failedCheckOf(reading: MrzReading, documentCountry: string | null): FailedCheck | null {
+  for (const field of reading.invalid) {
+    const checked = CHECKED_FIELDS[field];
+    if (checked) return { field: checked, rule: 'check_digit' };
+  }
+  if (!reading.valid) return { field: 'mrz', rule: 'format' };
+  const personal = personalNumberOf(reading);
+  const spanish = reading.fields.issuingState === 'ESP' || documentCountry === 'ES';
+  if (spanish && personal && nationalIdProblem(personal) !== null)
+    return { field: 'id_number', rule: 'dni_nie' };
+  return null;
 }
 
 const SHAPES: { format: MrzFormat; count: number; length: number }[] = [
@@ -134,12 +173,11 @@ const words = (value: string | null | undefined) => value?.replace(/\s+/g, ' ').
 /** The portal's document_info from an MRZ reading. */
 export function documentInfoOf(reading: MrzReading, documentType: string | null): DocumentInfo {
   const f = reading.fields;
-  const personal = reading.format === 'TD3' ? f.personalNumber : f.optional1;
   return {
     first_name: words(f.firstName),
     last_name: words(f.lastName),
     birth_date: mrzDate(f.birthDate, 'birth'),
-    id_number: personal?.replaceAll('<', '') || null,
+    id_number: personalNumberOf(reading),
     document_number: f.documentNumber ?? null,
     expiry_date: mrzDate(f.expirationDate, 'expiry'),
     expedition_country: f.issuingState ?? null,

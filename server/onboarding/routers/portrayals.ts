@@ -81,7 +81,11 @@ export function portrayalsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     if (updatedAt && rt.now().getTime() < updatedAt.getTime() + rt.resultDelayMs) throw notReady();
     if (portrayal.computed_version !== null && portrayal.computed_version === portrayal.images_version) {
       if (portrayal.error_code) {
-        throw resultProblem({ code: portrayal.error_code, image: portrayal.error_image });
+        throw resultProblem({
+          code: portrayal.error_code,
+          image: portrayal.error_image,
+          check: portrayal.error_check,
+        });
       }
       return c.json(portrayal.result);
     }

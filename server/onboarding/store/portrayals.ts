@@ -1,6 +1,11 @@
 // SQL of portrayals, their images and the liveness challenges. A person reaches a portrayal they own or
 // assist, or one of an onboarding they reach.
-import type { ImageKind, PortrayalType, Verification } from '../../../src/api/contract/onboarding';
+import type {
+  FailedCheck,
+  ImageKind,
+  PortrayalType,
+  Verification,
+} from '../../../src/api/contract/onboarding';
 import type { Db, Queryable } from '../../db/db';
 import type { Owner } from './onboardings';
 
@@ -22,6 +27,8 @@ export interface PortrayalRow {
   result: Record<string, unknown> | null;
   error_code: string | null;
   error_image: string | null;
+  /** Which check refused the pictures (field and rule), when a document check did. */
+  error_check: FailedCheck | null;
   /** The status of its onboarding (null without one). */
   onboarding_status: string | null;
 }
@@ -215,29 +222,83 @@ export async function replaceImages(
   });
 }
 
-/** Stores a computed result, unless images came in since it was computed from `imagesVersion`. */
+/**
+ * Stores a computed result, unless images came in since it was computed from `imagesVersion`; a refusal is
+ * also kept in portrayal_refusals (a retry's pictures replace the portrayal's answer, not that record).
+ */
 export async function saveResult(
-  q: Queryable,
+  db: Db,
   tenant: string,
   portrayalId: string,
   imagesVersion: number,
   result: Record<string, unknown> | null,
-  error: { code: string; image: string | null } | null,
+  error: { code: string; image: string | null; check?: FailedCheck | null } | null,
   stamp: Date,
 ): Promise<void> {
-  await q.query(
-    `update portrayals set result = $3, error_code = $4, error_image = $5, computed_version = $6, computed_at = $7
-      where tenant = $1 and portrayal_id = $2 and images_version = $6`,
-    [
-      tenant,
-      portrayalId,
-      result === null ? null : JSON.stringify(result),
-      error?.code ?? null,
-      error?.image ?? null,
-      imagesVersion,
-      stamp,
-    ],
+  await db.transaction(async (tx) => {
+    const saved = await tx.query(
+      `update portrayals set result = $3, error_code = $4, error_image = $5, computed_version = $6, computed_at = $7,
+              error_check = $8::jsonb
+        where tenant = $1 and portrayal_id = $2 and images_version = $6
+        returning 1`,
+      [
+        tenant,
+        portrayalId,
+        result === null ? null : JSON.stringify(result),
+        error?.code ?? null,
+        error?.image ?? null,
+        imagesVersion,
+        stamp,
+        error?.check ? JSON.stringify(error.check) : null,
+      ],
+    );
+    if (!error || saved.rows.length === 0) return;
+    await tx.query(
+      `insert into portrayal_refusals (tenant, portrayal_id, images_version, error_code, error_image, check_field,
+         check_rule, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)
+       on conflict (tenant, portrayal_id, images_version) do nothing`,
+      [
+        tenant,
+        portrayalId,
+        imagesVersion,
+        error.code,
+        error.image,
+        error.check?.field ?? null,
+        error.check?.rule ?? null,
+        stamp,
+      ],
+    );
+  });
+}
+
+export interface PortrayalRefusal {
+  error_code: string;
+  check: FailedCheck | null;
+  at: string;
+}
+
+/** The refusals of a portrayal's pictures, oldest first. */
+export async function refusalsOf(
+  q: Queryable,
+  tenant: string,
+  portrayalId: string,
+): Promise<PortrayalRefusal[]> {
+  const { rows } = await q.query<{
+    error_code: string;
+    check_field: FailedCheck['field'] | null;
+    check_rule: FailedCheck['rule'] | null;
+    created_at: Date;
+  }>(
+    `select error_code, check_field, check_rule, created_at from portrayal_refusals
+      where tenant = $1 and portrayal_id = $2 order by images_version`,
+    [tenant, portrayalId],
   );
+  return rows.map((row) => ({
+    error_code: row.error_code,
+    check: row.check_field && row.check_rule ? { field: row.check_field, rule: row.check_rule } : null,
+    at: new Date(row.created_at).toISOString(),
+  }));
 }
 
 export async function insertChallenge(

@@ -170,7 +170,41 @@ export const portrayalErrorCode = type(
 );
 export type PortrayalErrorCode = typeof portrayalErrorCode.infer;
 
-export const portrayalResultProblem = type({ reason: 'string', 'image?': 'string | null' });
+/**
+ * Which check refused a document (stored with the portrayal's result and shown to staff in words): the field
+ * that failed and the rule it failed. check_digit: its ICAO 9303 check digit (the composite's for `composite`);
+ * dni_nie: not a Spanish DNI/NIE (format or letter); found: the MRZ of a passport or ID card was not found;
+ * face: a document that carries a portrait shows no face; format: the MRZ is of another document type
+ * (document_type) or breaks ICAO 9303's rules beyond its check digits (mrz: an unknown country, a wrong sex).
+ */
+export const checkField = type(
+  "'document_number' | 'birth_date' | 'expiry_date' | 'id_number' | 'composite' | 'mrz' | 'portrait' | 'document_type'",
+);
+export type CheckField = typeof checkField.infer;
+export const checkRule = type("'check_digit' | 'dni_nie' | 'found' | 'face' | 'format'");
+export type CheckRule = typeof checkRule.infer;
+export const failedCheck = type({ field: checkField, rule: checkRule });
+export type FailedCheck = typeof failedCheck.infer;
+
+/** The (field, rule) pairs the reference engine can refuse a document for: each has words for staff. */
+export const FAILED_CHECKS: readonly FailedCheck[] = [
+  { field: 'document_number', rule: 'check_digit' },
+  { field: 'birth_date', rule: 'check_digit' },
+  { field: 'expiry_date', rule: 'check_digit' },
+  { field: 'id_number', rule: 'check_digit' },
+  { field: 'id_number', rule: 'dni_nie' },
+  { field: 'composite', rule: 'check_digit' },
+  { field: 'mrz', rule: 'found' },
+  { field: 'mrz', rule: 'format' },
+  { field: 'portrait', rule: 'face' },
+  { field: 'document_type', rule: 'format' },
+];
+
+export const portrayalResultProblem = type({
+  reason: 'string',
+  'image?': 'string | null',
+  'check?': failedCheck.or('null'),
+});
 export type PortrayalResultProblem = typeof portrayalResultProblem.infer;
 
 /** Spec §8 registration failure reasons. */

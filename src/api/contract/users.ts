@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { failedCheck } from './onboarding.ts';
 import { requiredText, text } from './text.ts';
 
 // Enrolled users as staff see them (spec §3 User; §7 Accounts and users: GET /public/users, GET /public/users/{id},
@@ -69,6 +70,11 @@ export const userDetail = userSummary.and({
   document_validity: verification,
   selfie_authenticity: verification,
   evidences: type("'selfie' | 'obverse' | 'reverse'").array(),
+  /**
+   * The refusals of the person's pictures before they were accepted, oldest first: the spec §8 code and, for a
+   * document check, the field and the rule it failed.
+   */
+  refusals: type({ error_code: 'string', check: failedCheck.or('null'), at: 'string' }).array(),
 });
 export type UserDetail = typeof userDetail.infer;
 

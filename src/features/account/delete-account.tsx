@@ -10,7 +10,7 @@ import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { nationalIdProblem } from '../../domain/dni';
+import { isAlphanumeric, normaliseNationalId } from '../../domain/dni';
 import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
 
@@ -39,7 +39,8 @@ function refusalIn(snapshot: DeletionSnapshot): DeletionRefusal | null {
 
 /**
  * DeleteAccount (spec §2 delete-account, delete_accounts_me; §8 Account cancellation): the field the tenant asks
- * for (askFieldForDelete), checked for its shape here, a confirmation dialog, and the refusals in words.
+ * for (askFieldForDelete), normalised and checked for letters and digits here, a confirmation dialog, and the refusals
+ * in words (a malformed DNI/NIE that is not the stored one is the server's bad_request).
  */
 export function DeleteAccount() {
   const intl = useIntl();
@@ -61,8 +62,11 @@ export function DeleteAccount() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (asksIdNumber) {
-      const compact = value.replace(/[\s-]/g, '').toUpperCase();
-      const problem = compact === '' ? 'required' : nationalIdProblem(compact);
+      // Normalised as the server normalises the stored value. Only what no record can hold stays on the phone:
+      // the stored id_number is the answer even when it is not a valid DNI/NIE (old data, a typo), so the
+      // DNI/NIE rules are the server's to apply to a value that is not the stored one.
+      const compact = normaliseNationalId(value);
+      const problem = compact === '' ? 'required' : isAlphanumeric(compact) ? null : 'wrong_format';
       if (problem) {
         setError(
           intl.formatMessage({

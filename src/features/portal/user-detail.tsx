@@ -11,11 +11,13 @@ import {
   type UserWithCredentials,
   userDetailLogic,
 } from '../../actors/users';
+import { FAILED_CHECKS, type FailedCheck } from '../../api/contract/onboarding';
 import { EVIDENCE_KINDS, type EvidenceKind, type UserDetail } from '../../api/contract/users';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { formatDate, fromApiDate } from '../../domain/dates';
+import { isPortrayalErrorCode } from '../../domain/enrolment';
 import { useRuntime } from '../../runtime/context';
 
 const PERSONAL_FIELDS = [
@@ -153,6 +155,7 @@ function Loaded({
                 </div>
               ))}
             </dl>
+            <Refusals refusals={data.user.refusals} />
           </Tabs.Content>
           <Tabs.Content value="credentials" className="pt-4">
             <Credentials id={id} data={data} reload={reload} />
@@ -193,6 +196,55 @@ function shownValue(
   if (field === 'register_mode') return intl.formatMessage({ id: `userDetail.mode.${value}` });
   if (field === 'region') return intl.formatMessage({ id: `regions.${value}`, defaultMessage: value });
   return value;
+}
+
+/** The words of a failed check: each pair the engine names has its own; another engine's, a general one. */
+function checkMessageId(check: FailedCheck): string {
+  const known = FAILED_CHECKS.some((pair) => pair.field === check.field && pair.rule === check.rule);
+  return known ? `userDetail.refusal.check.${check.field}.${check.rule}` : 'userDetail.refusal.check.other';
+}
+
+/**
+ * Why the person's pictures were refused before they were accepted, in words: the refusal (spec §8 code) and, for
+ * a document check, which field failed which rule (a check digit, the DNI/NIE letter, a document without a face).
+ */
+function Refusals({ refusals }: { refusals: UserDetail['refusals'] }) {
+  return (
+    <section className="mt-6" data-testid="user-refusals">
+      <h2 className="text-lg font-semibold">
+        <FormattedMessage id="userDetail.refusals.title" />
+      </h2>
+      {refusals.length === 0 ? (
+        <p className="mt-2 text-slate-700">
+          <FormattedMessage id="userDetail.refusals.none" />
+        </p>
+      ) : (
+        <ol className="mt-2 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
+          {refusals.map((refusal) => (
+            <li
+              key={refusal.at}
+              className="p-3"
+              data-testid="user-refusal"
+              data-error-code={refusal.error_code}
+              data-check={refusal.check ? `${refusal.check.field}.${refusal.check.rule}` : undefined}
+            >
+              <p className="text-sm text-slate-600">{formatDate(new Date(refusal.at))}</p>
+              <p className="font-medium">
+                <FormattedMessage
+                  id={`userDetail.refusal.code.${isPortrayalErrorCode(refusal.error_code) ? refusal.error_code : 'unknown'}`}
+                />
+              </p>
+              {refusal.check && (
+                <p className="text-slate-800">
+                  <FormattedMessage id={checkMessageId(refusal.check)} />
+                </p>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
 }
 
 /** Loaded only when its tab opens (Radix mounts the content of the open tab only). */
