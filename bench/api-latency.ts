@@ -93,6 +93,8 @@ export async function startServerProcess(
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       SEED_NEWCOMERS: '0',
+      // What npm start gives the server (scripts/start.mjs), so that the memory measured is the one served.
+      ...(process.platform === 'linux' && { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' }),
       ...env,
     },
     stdio: ['ignore', out, out],
