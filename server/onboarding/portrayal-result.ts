@@ -4,7 +4,7 @@
 import { type FailedCheck, type ImageKind, unreadDocumentInfo } from '../../src/api/contract/onboarding';
 import type { EngineImage } from './engine';
 import type { OnboardingRuntime } from './runtime';
-import { type ImageRow, type PortrayalRow, saveResult } from './store/portrayals';
+import { type ImageRow, type PortrayalRow, saveResult, storedResult } from './store/portrayals';
 import { DetailedProblem } from './validation';
 
 export interface ResultError {
@@ -57,7 +57,11 @@ export function computeResultOnce(
   const key = `${tenant}:${portrayal.portrayal_id}:${portrayal.images_version}`;
   let job = inFlight.get(key);
   if (!job) {
-    job = computeResult(rt, tenant, portrayal, images).finally(() => inFlight.delete(key));
+    // The caller read the portrayal before this version's job ended and left inFlight: the stored answer is the
+    // answer (judging again could give another one, and costs the engine's time twice).
+    job = storedResult(rt.db, tenant, portrayal.portrayal_id, portrayal.images_version)
+      .then((stored) => stored ?? computeResult(rt, tenant, portrayal, images))
+      .finally(() => inFlight.delete(key));
     inFlight.set(key, job);
   }
   return job;

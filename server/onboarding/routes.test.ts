@@ -6,7 +6,9 @@ import { addToWatchlist } from '../audit/watchlists';
 import type { BiometricEngine, LivenessInput } from './engine';
 import { basicEngine as referenceEngine } from './engine';
 import { QR_VALIDITY_MS } from './options';
-import { refusalsOf } from './store/portrayals';
+import { computeResultOnce } from './portrayal-result';
+import type { OnboardingRuntime } from './runtime';
+import { findPortrayalOf, imagesOf, refusalsOf } from './store/portrayals';
 import {
   ASSISTANT_ROLES,
   confirm,
@@ -652,6 +654,70 @@ describe('a refused document', () => {
           at: expect.any(String),
         },
       ]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('a result asked for by a caller that read the portrayal before the engine finished', () => {
+  it('is the stored answer: the engine does not judge the same images twice', async () => {
+    let calls = 0;
+    const counting: BiometricEngine = {
+      ...referenceEngine,
+      async analyseDocument() {
+        calls += 1;
+        return {
+          ok: false,
+          error: 'validas_error',
+          image: 'obverse',
+          detail: 'The birth date check digit fails.',
+          check: { field: 'birth_date', rule: 'check_digit' },
+        };
+      },
+    };
+    const other = await makeHarness({ engine: counting }, h);
+    try {
+      const who = person(`stale-${randomUUID()}`);
+      const started = await startOnboarding(other, who);
+      for (const [kind, name] of [
+        ['obverse', 'document.jpg'],
+        ['reverse', 'document.png'],
+        ['selfie', 'selfie.png'],
+      ] as const) {
+        expect((await upload(other, who, started.portrayalId, kind, name)).status).toBe(200);
+      }
+      await expectProblem(
+        await other.call('GET', `/internal/portrayals/${started.portrayalId}`, who),
+        422,
+        'validas_error',
+      );
+      expect(calls).toBe(1);
+      // The portrayal as a poll read it while the job ran: same images version, and the job has left inFlight.
+      const stale = await findPortrayalOf(other.db, 'gambling', started.onboardingId, started.portrayalId);
+      if (!stale) throw new Error('portrayal gone');
+      const rt = {
+        db: other.db,
+        engine: async () => counting,
+        heavy: { run: <T>(job: () => Promise<T>) => job() },
+        logger: { log: () => {} },
+        now: () => other.clock.now,
+      } as unknown as OnboardingRuntime;
+      const again = await computeResultOnce(
+        rt,
+        'gambling',
+        stale,
+        await imagesOf(other.db, 'gambling', started.portrayalId),
+      );
+      expect(again).toEqual({
+        result: null,
+        error: {
+          code: 'validas_error',
+          image: 'obverse',
+          check: { field: 'birth_date', rule: 'check_digit' },
+        },
+      });
+      expect(calls).toBe(1);
     } finally {
       await other.close();
     }

@@ -226,6 +226,34 @@ export async function replaceImages(
  * Stores a computed result, unless images came in since it was computed from `imagesVersion`; a refusal is
  * also kept in portrayal_refusals (a retry's pictures replace the portrayal's answer, not that record).
  */
+/** The stored answer for this images version of a portrayal, or null while it has not been computed. */
+export async function storedResult(
+  q: Queryable,
+  tenant: string,
+  portrayalId: string,
+  imagesVersion: number,
+): Promise<{
+  result: Record<string, unknown> | null;
+  error: { code: string; image: string | null; check: FailedCheck | null } | null;
+} | null> {
+  const { rows } = await q.query<{
+    result: Record<string, unknown> | null;
+    error_code: string | null;
+    error_image: string | null;
+    error_check: FailedCheck | null;
+  }>(
+    `select result, error_code, error_image, error_check from portrayals
+      where tenant = $1 and portrayal_id = $2 and computed_version = $3`,
+    [tenant, portrayalId, imagesVersion],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    result: row.error_code ? null : row.result,
+    error: row.error_code ? { code: row.error_code, image: row.error_image, check: row.error_check } : null,
+  };
+}
+
 export async function saveResult(
   db: Db,
   tenant: string,
