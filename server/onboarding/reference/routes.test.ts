@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, makeHarness, person, startOnboarding } from '../testing/harness';
+import { confirm, type Harness, makeHarness, payload, person, startOnboarding } from '../testing/harness';
 import { SPECIMENS_DIR } from '../testing/make-specimens';
 import { referenceEngine } from './engine';
 import { closeOcr } from './mrz';
@@ -22,8 +22,12 @@ afterAll(async () => {
 });
 
 async function portrayalWith(selfie: string): Promise<Response> {
-  const me = person(`acc-${randomUUID()}`);
-  const { portrayalId } = await startOnboarding(
+  return (await judged(selfie)).res;
+}
+
+/** An onboarding of a new person whose passport and `selfie` the engine has judged. */
+async function judged(selfie: string, me = person(`acc-${randomUUID()}`)) {
+  const started = await startOnboarding(
     h,
     me,
     { mode: 'auto' },
@@ -32,6 +36,7 @@ async function portrayalWith(selfie: string): Promise<Response> {
       document_type: 'passport',
     },
   );
+  const { portrayalId } = started;
   for (const [kind, name] of [
     ['obverse', 'passport.jpg'],
     ['selfie', selfie],
@@ -42,7 +47,17 @@ async function portrayalWith(selfie: string): Promise<Response> {
     });
     expect(res.status, await res.clone().text()).toBe(200);
   }
-  return h.call('GET', `/internal/portrayals/${portrayalId}`, me);
+  return { res: await h.call('GET', `/internal/portrayals/${portrayalId}`, me), started };
+}
+
+/** The checks the user record keeps of what the engine verified (the staff's security tab shows them). */
+async function checksOf(userId: string) {
+  const { rows } = await h.db.query<Record<string, string>>(
+    `select ocr_integrity, identity_proofing_result, document_validity from users
+      where tenant = 'gambling' and user_id = $1`,
+    [userId],
+  );
+  return rows[0];
 }
 
 describe('the reference engine through the API', () => {
@@ -63,6 +78,25 @@ describe('the reference engine through the API', () => {
       data_validation: 'passing',
       score_biometry_valid: true,
       selfie_authenticity_valid: true,
+    });
+  }, 120_000);
+
+  it('keeps what it verified on the user record: the read MRZ and the matching face are passing', async () => {
+    const me = person(`acc-${randomUUID()}`);
+    const { res, started } = await judged('selfie.jpg', me);
+    expect(res.status).toBe(200);
+    const confirmed = await confirm(
+      h,
+      me,
+      started,
+      payload({ document_type: 'passport', document_number: 'PAA123456', expedition_country: 'ES' }),
+    );
+    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+    const { user_id: userId } = (await confirmed.json()) as { user_id: string };
+    expect(await checksOf(userId)).toEqual({
+      ocr_integrity: 'passing',
+      identity_proofing_result: 'passing',
+      document_validity: 'passing',
     });
   }, 120_000);
 

@@ -25,6 +25,7 @@ import {
   createUser,
   documentInUse,
   emailInUse,
+  engineChecks,
   type NewUser,
 } from '../store/registration';
 import { DetailedProblem, isUuid, nonEmpty, readBody, validationProblem } from '../validation';
@@ -221,6 +222,7 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
           (onboarding.mode === 'auto' ? claims.preferred_username : undefined) ??
           email,
         liveness,
+        checks: engineChecks(portrayal.result),
         stamp,
         qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
       };

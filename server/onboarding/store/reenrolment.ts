@@ -63,8 +63,8 @@ export async function reenrolUser(
        id_number = $7, nie = $8, nationality = $9, birth_date = $10, expiry_date = $11, document_number = $12,
        document_type = $13, expedition_country = $14, extra_fields = $15, portrayal_id = $16, onboarding_id = $17,
        host = $18, onboarding_date = $19, active = true, onboarding_state = 'completed', register_mode = 'assisted',
-       assisted_by = $20, life_proofing_result = $21, identity_proofing_result = 'not_computed',
-       ocr_integrity = 'not_computed', document_validity = $22, selfie_authenticity = 'not_computed',
+       assisted_by = $20, life_proofing_result = $21, identity_proofing_result = $24,
+       ocr_integrity = $25, document_validity = $22, selfie_authenticity = 'not_computed',
        region = coalesce($23, region)
      where tenant = $1 and user_id = $2::uuid
      returning user_id::text as user_id, acs_id, account_id`,
@@ -92,6 +92,8 @@ export async function reenrolUser(
       n.liveness,
       payload.expiry_date ? 'passing' : 'not_computed',
       n.region,
+      n.checks.identityProofing,
+      n.checks.ocrIntegrity,
     ],
   );
   const user = rows[0];

@@ -96,8 +96,32 @@ export interface NewUser {
   accountId: string | null;
   username: string | null;
   liveness: Verification;
+  /** What the engine verified of this portrayal (engineChecks): the staff's security tab shows it. */
+  checks: EngineChecks;
   stamp: Date;
   qrEndsAt: Date;
+}
+
+export interface EngineChecks {
+  /** The document's machine-readable zone and its check digits (data_validation). */
+  ocrIntegrity: Verification;
+  /** The selfie against the document's portrait (score_biometry_valid). */
+  identityProofing: Verification;
+}
+
+const verification = (value: unknown): Verification =>
+  value === 'passing' || value === 'failing' ? value : 'not_computed';
+
+/**
+ * What the engine's stored result of a portrayal verified: a document without a machine-readable zone, or a
+ * selfie with no portrait to compare with, is not_computed, never passing.
+ */
+export function engineChecks(result: Record<string, unknown> | null): EngineChecks {
+  const biometry = result?.score_biometry_valid;
+  return {
+    ocrIntegrity: verification(result?.data_validation),
+    identityProofing: biometry === true ? 'passing' : biometry === false ? 'failing' : 'not_computed',
+  };
 }
 
 const upperOrNull = (value: string | null | undefined) => nonEmpty(value)?.toUpperCase() ?? null;
@@ -116,7 +140,7 @@ export async function createUser(tx: Queryable, n: NewUser): Promise<{ user_id: 
        life_proofing_result, identity_proofing_result, ocr_integrity, document_validity, selfie_authenticity, created_at,
        region)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, true,
-       'completed', $21, $22, $23, 'not_computed', 'not_computed', $24, 'not_computed', $20, $25)
+       'completed', $21, $22, $23, $26, $27, $24, 'not_computed', $20, $25)
      returning user_id`,
     [
       tenant,
@@ -144,6 +168,8 @@ export async function createUser(tx: Queryable, n: NewUser): Promise<{ user_id: 
       n.liveness,
       documentValidity,
       n.region,
+      n.checks.identityProofing,
+      n.checks.ocrIntegrity,
     ],
   );
   const userId = rows[0]?.user_id;
