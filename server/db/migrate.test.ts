@@ -211,7 +211,12 @@ describe('020_unambiguous_logins: a login names one account', () => {
     // The same login in another tenant is another login.
     await account('gambling', 'vera@demo.example', null, 1);
 
-    expect(await migrate(db, all.filter((m) => Number(m.version) <= 20))).toMatchObject({
+    expect(
+      await migrate(
+        db,
+        all.filter((m) => Number(m.version) <= 20),
+      ),
+    ).toMatchObject({
       applied: ['020_unambiguous_logins.sql'],
     });
 
