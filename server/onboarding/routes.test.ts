@@ -600,6 +600,17 @@ describe('image checks', () => {
   });
 });
 
+/** The document (front JPEG, back PNG) and the selfie, each accepted. */
+async function sendImages(harness: Harness, who: Person, portrayalId: string) {
+  for (const [kind, name] of [
+    ['obverse', 'document.jpg'],
+    ['reverse', 'document.png'],
+    ['selfie', 'selfie.png'],
+  ] as const) {
+    expect((await upload(harness, who, portrayalId, kind, name)).status).toBe(200);
+  }
+}
+
 describe('a refused document', () => {
   it('names the check that failed, is kept when a retry replaces it, and the retry is judged anew', async () => {
     let calls = 0;
@@ -623,13 +634,7 @@ describe('a refused document', () => {
     try {
       const who = person(`refused-${randomUUID()}`);
       const started = await startOnboarding(other, who);
-      for (const [kind, name] of [
-        ['obverse', 'document.jpg'],
-        ['reverse', 'document.png'],
-        ['selfie', 'selfie.png'],
-      ] as const) {
-        expect((await upload(other, who, started.portrayalId, kind, name)).status).toBe(200);
-      }
+      await sendImages(other, who, started.portrayalId);
       const body = await expectProblem(
         await other.call('GET', `/internal/portrayals/${started.portrayalId}`, who),
         422,
@@ -680,13 +685,7 @@ describe('a result asked for by a caller that read the portrayal before the engi
     try {
       const who = person(`stale-${randomUUID()}`);
       const started = await startOnboarding(other, who);
-      for (const [kind, name] of [
-        ['obverse', 'document.jpg'],
-        ['reverse', 'document.png'],
-        ['selfie', 'selfie.png'],
-      ] as const) {
-        expect((await upload(other, who, started.portrayalId, kind, name)).status).toBe(200);
-      }
+      await sendImages(other, who, started.portrayalId);
       await expectProblem(
         await other.call('GET', `/internal/portrayals/${started.portrayalId}`, who),
         422,
