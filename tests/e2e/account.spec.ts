@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { type Browser, devices, expect, type Page, test } from '@playwright/test';
 import { unzip } from '../../server/routes/zip';
-import { accessTokenOf, expectAccessible, jwtPayload, openAs, port } from './support';
+import {
+  accessTokenOf,
+  expectAccessible,
+  jwtPayload,
+  logIn,
+  openAs,
+  port,
+  signInFromWelcome,
+} from './support';
 
 // The enrolled person's account (issue 10): UserProfile, download my data, the language saved to the account,
 // ResetCredentials through the mailbox link, DeleteAccount. Each journey has a person of its own: the enrolled
@@ -16,17 +24,9 @@ const dniOf = (n: number) => {
   return `${number}${LETTERS[number % 23]}`;
 };
 
-async function logIn(page: Page, username: string) {
-  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//);
-  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
-  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
-  await page.getByRole('button', { name: /^(entrar|log in|sign in|sartu|hasi saioa)$/i }).click();
-}
-
-async function signInFromWelcome(page: Page, username: string) {
-  await page.goto('/');
-  await page.getByTestId('login').click();
-  await logIn(page, username);
+/** An enrolled member signs in from Welcome and lands on their home. */
+async function signInHome(page: Page, username: string) {
+  await signInFromWelcome(page, username);
   await expect(page).toHaveURL(/\/home$/);
 }
 
@@ -55,7 +55,7 @@ test.describe('the enrolled person’s account', () => {
   test('the profile shows their data, and "download my data" saves a zip that holds their selfie', async ({
     page,
   }) => {
-    await signInFromWelcome(page, member(1));
+    await signInHome(page, member(1));
     await page.getByTestId('menu-toggle').click();
     await page.getByRole('dialog').getByRole('link', { name: 'Mi perfil' }).click();
     await expect(page).toHaveURL(/\/profile$/);
@@ -89,7 +89,7 @@ test.describe('the enrolled person’s account', () => {
     page,
     browser,
   }) => {
-    await signInFromWelcome(page, member(2));
+    await signInHome(page, member(2));
     await page.goto('/profile');
     const saved = page.waitForResponse(
       (res) =>
@@ -178,7 +178,7 @@ test.describe('the enrolled person’s account', () => {
   }) => {
     test.setTimeout(90_000);
     const username = member(4);
-    await signInFromWelcome(page, username);
+    await signInHome(page, username);
     await page.goto('/profile');
     await page.getByTestId('profile-delete-account').click();
     await expect(page).toHaveURL(/\/delete-account$/);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import { expectAccessible } from './support';
+import { expectAccessible, logIn, signInFromWelcome } from './support';
 
 // The enrolled person's side (issue 10, part accreditations) on a phone (Pixel 7), against the real server: a
 // newcomer enrols and finds their QR on UserHome, opens its detail, saves the PDF, extends and revokes it, and asks
@@ -12,18 +12,6 @@ const fixture = (name: string) => `tests/fixtures/generated/${name}`;
 /** Each journey that enrols has an account of its own (SEED_NEWCOMERS in playwright.config.ts). */
 const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
 const DAY = 86_400_000;
-
-async function logIn(page: Page, username: string, from = '/') {
-  await page.goto(from);
-  await page.getByTestId('login').click();
-  await fillLogin(page, username);
-}
-
-async function fillLogin(page: Page, username: string) {
-  await page.getByLabel(/^usuario/i).fill(username);
-  await page.getByLabel(/^contraseña/i).fill(username);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-}
 
 /** Landing to FinishRegisterWithQr with a passport (one side) and a selfie from files, and typed details. */
 async function enrolWithPassport(page: Page) {
@@ -78,7 +66,7 @@ test.describe('accreditations', () => {
     page,
   }) => {
     test.setTimeout(240_000);
-    await logIn(page, newcomer(21));
+    await signInFromWelcome(page, newcomer(21));
     await enrolWithPassport(page);
     // The gambling tenant's postEnrolmentAction is showQr: Continue leads to UserHome with the QR.
     await page.getByTestId('finish-continue').click();
@@ -162,7 +150,7 @@ test.describe('accreditations', () => {
     await expect(page.getByTestId('accredit-sign-in')).toBeVisible();
     await expectAccessible(page);
     await page.getByTestId('accredit-sign-in').click();
-    await fillLogin(page, 'visitor');
+    await logIn(page, 'visitor');
     await expect(page).toHaveURL(/\/accredit-proof$/);
     await page.getByTestId('accredit-request').click();
     // The seeded visitor holds a proof already: the already-exists answer is a success showing it.
@@ -174,7 +162,7 @@ test.describe('accreditations', () => {
   }) => {
     // Fifteen axe runs: a hang guard, not a speed limit, on two shared cores.
     test.setTimeout(300_000);
-    await logIn(page, 'user');
+    await signInFromWelcome(page, 'user');
     await expect(page).toHaveURL(/\/home$/);
     await page.goto('/home?saloon=Sala%20Bilbao');
     await expect(page.getByTestId('home-saloon')).toContainText('Sala Bilbao');

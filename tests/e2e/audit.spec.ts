@@ -3,7 +3,7 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { AUDIT_CSV_COLUMNS } from '../../src/api/contract/audit';
 import { parseCsv } from '../../src/domain/csv';
 import { startOfDayIn } from '../../src/domain/visits';
-import { accessTokenOf, demoUrl, expectAccessible, openAs, openSignedIn, port } from './support';
+import { accessTokenOf, demoUrl, expectAccessible, logIn, openAs, openSignedIn, port } from './support';
 
 // CheckInterdictions (issue 12) as the seeded `assistant` of gambling (an assistant who is not a user manager):
 // each of the five results, decided by the server against the prohibited lists. The enrolled members member-07 and
@@ -17,12 +17,6 @@ const dniOf = (n: number) => {
   return `${number}${LETTERS[number % 23]}`;
 };
 const BIRTH = '1988-03-09';
-
-async function logIn(page: Page, username: string) {
-  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
-  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
-  await page.getByRole('button', { name: /^(entrar|log in|sign in|sartu|hasi saioa)$/i }).click();
-}
 
 async function signIn(page: Page, username: string) {
   await openSignedIn(page, username, '/');

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectAccessible, openAs, openSignedIn, t } from './support';
+import { expectAccessible, openAs, openSignedIn, signInFromWelcome, t } from './support';
 
 // What the reference engine accepts is true: a document is verified or refused, never half-read, and the person
 // always has a way out. On a phone, with another person's passport than the specimens
@@ -11,14 +11,6 @@ import { expectAccessible, openAs, openSignedIn, t } from './support';
 const fixture = (name: string) => `tests/fixtures/generated/${name}`;
 /** Each journey enrols an account of its own (SEED_NEWCOMERS in playwright.config.ts). */
 const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
-
-async function logIn(page: Page, username: string) {
-  await page.goto('/');
-  await page.getByTestId('login').click();
-  await page.getByLabel(/^usuario/i).fill(username);
-  await page.getByLabel(/^contraseña/i).fill(username);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-}
 
 /** From Landing: Start, accept the terms, choose a passport (one page, no back). */
 async function startWithPassport(page: Page) {
@@ -51,7 +43,7 @@ test.describe('verified or refused', () => {
   }, info) => {
     // Two enrolment attempts with the engine's judgement, then three staff views: long on a loaded machine.
     test.setTimeout(300_000);
-    await logIn(page, newcomer(16));
+    await signInFromWelcome(page, newcomer(16));
     await startWithPassport(page);
     await sendPictures(page, 'check-passport-bad-document-number.jpg');
     const failure = page.getByTestId('scan-failure');
@@ -103,7 +95,7 @@ test.describe('verified or refused', () => {
     page,
   }, info) => {
     test.setTimeout(120_000);
-    await logIn(page, newcomer(17));
+    await signInFromWelcome(page, newcomer(17));
     await startWithPassport(page);
     await sendPictures(page, 'check-passport-no-face.jpg');
     const failure = page.getByTestId('scan-failure');
@@ -127,7 +119,7 @@ test.describe("the person's way out", () => {
     test.setTimeout(240_000);
     // Registered with the personal number "316381005" (the J of 31638100J read as 5, as an engine once stored
     // it; or a typo): not a valid DNI/NIE.
-    await logIn(page, newcomer(18));
+    await signInFromWelcome(page, newcomer(18));
     await startWithPassport(page);
     await sendPictures(page, 'check-passport.jpg');
     await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
@@ -155,7 +147,7 @@ test.describe("the person's way out", () => {
     await page.getByTestId('delete-account-confirm-yes').click();
     // Signed out at the provider, on the public welcome; signing in again starts a new enrolment.
     await expect(page.getByTestId('login')).toBeVisible({ timeout: 30_000 });
-    await logIn(page, newcomer(18));
+    await signInFromWelcome(page, newcomer(18));
     await expect(page).toHaveURL(/\/landing$/, { timeout: 30_000 });
   });
 });

@@ -1,5 +1,5 @@
 import { devices, expect, type Page, test } from '@playwright/test';
-import { accessTokenOf, expectAccessible, openSignedIn, port } from './support';
+import { accessTokenOf, expectAccessible, openSignedIn, port, signInFromWelcome } from './support';
 
 // Self-enrolment journeys (issue #4) in a phone (Pixel 7) whose camera is Chromium's fake device fed with the
 // specimen card (a real face and a TD1 MRZ), against the real server and its reference engine (issue #14): it
@@ -10,14 +10,6 @@ const fixture = (name: string) => `tests/fixtures/generated/${name}`;
 
 /** Each journey enrols an account of its own (SEED_NEWCOMERS in playwright.config.ts). */
 const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
-
-async function logIn(page: Page, username: string) {
-  await page.goto('/');
-  await page.getByTestId('login').click();
-  await page.getByLabel(/^usuario/i).fill(username);
-  await page.getByLabel(/^contraseña/i).fill(username);
-  await page.getByRole('button', { name: 'Entrar' }).click();
-}
 
 /**
  * The selfie comes from a picture file (the capture view's upload): Chromium's fake camera restarts its video
@@ -129,7 +121,7 @@ test.describe('self-enrolment', () => {
 
   test('a reload in the middle resumes the same step', async ({ page }) => {
     test.setTimeout(90_000);
-    await logIn(page, newcomer(2));
+    await signInFromWelcome(page, newcomer(2));
     await startWithPassport(page);
     await expect(page).toHaveURL(/\/document-scan$/);
     await page.reload();
@@ -171,7 +163,7 @@ test.describe('self-enrolment', () => {
 
   test('an enrolled person who enrols again is told they are already registered', async ({ page }) => {
     test.setTimeout(120_000);
-    await logIn(page, 'user');
+    await signInFromWelcome(page, 'user');
     await expect(page).toHaveURL(/\/home$/);
     await page.goto('/landing');
     await startWithPassport(page);
@@ -189,7 +181,7 @@ test.describe('self-enrolment', () => {
       navigator.mediaDevices.getUserMedia = () =>
         Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
     });
-    await logIn(page, newcomer(7));
+    await signInFromWelcome(page, newcomer(7));
     await startWithPassport(page);
     await expect(page.locator('[data-capture-error="camera_failure"]')).toBeVisible();
     await expect(page.getByRole('alert').first()).toBeVisible();
@@ -209,7 +201,7 @@ test.describe('self-enrolment', () => {
       navigator.mediaDevices.getUserMedia = () =>
         Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
     });
-    await logIn(page, newcomer(8));
+    await signInFromWelcome(page, newcomer(8));
     await startWithPassport(page);
     await page.getByTestId('capture-file').setInputFiles(fixture('document-blurred.jpg'));
     await page.getByTestId('capture-use').click();
@@ -229,7 +221,7 @@ test.describe('self-enrolment', () => {
 
 test.describe('assisted registration', () => {
   test('an assistant names the person by email and confirms they may give their data', async ({ page }) => {
-    await logIn(page, 'assistant');
+    await signInFromWelcome(page, 'assistant');
     await page.getByRole('link', { name: 'Registro asistido' }).click();
     await expect(page.getByRole('heading', { name: 'Registro asistido' })).toBeVisible();
     await page.getByTestId('enrolment-start').click();
@@ -294,7 +286,7 @@ test.describe('the reference engine (issue #14)', () => {
     page,
   }) => {
     test.setTimeout(120_000);
-    await logIn(page, newcomer(10));
+    await signInFromWelcome(page, newcomer(10));
     await startWithPassport(page);
     await expect(page).toHaveURL(/\/document-scan$/);
     await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
@@ -320,7 +312,7 @@ test.describe('the reference engine (issue #14)', () => {
     page,
   }) => {
     test.setTimeout(120_000);
-    await logIn(page, newcomer(11));
+    await signInFromWelcome(page, newcomer(11));
     await startWithPassport(page);
     await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
     await page.getByTestId('capture-use').click();
@@ -354,7 +346,7 @@ test.describe('the reference engine (issue #14)', () => {
     page,
   }) => {
     test.setTimeout(120_000);
-    await logIn(page, newcomer(12));
+    await signInFromWelcome(page, newcomer(12));
     await startWithPassport(page);
     await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
     await page.getByTestId('capture-use').click();
@@ -380,7 +372,7 @@ test.describe('desktop', () => {
   }) => {
     test.setTimeout(120_000);
     const username = newcomer(9);
-    await logIn(page, username);
+    await signInFromWelcome(page, username);
     await page.getByTestId('enrolment-start').click();
     await expect(page).toHaveURL(/\/device-detect$/);
     const code = (await page.getByTestId('device-detect-user-code').innerText()).replace(/\s/g, '');

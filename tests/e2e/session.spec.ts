@@ -1,17 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
-import { demoUrl, expectAccessible, port } from './support';
+import { demoUrl, expectAccessible, logIn, port } from './support';
 
 // Sign-in and session journeys (issue #3) through the real login page of the development identity
 // provider, against seeded accounts whose password equals their username.
-
-async function logIn(page: Page, username: string, password = username) {
-  await expect(page).toHaveURL(/\/auth\/realms\/\w+\//);
-  await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
-  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(password);
-  await page
-    .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
-    .click();
-}
 
 async function startLogin(page: Page, base = '') {
   await page.goto(`${base}/`);

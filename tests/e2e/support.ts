@@ -148,14 +148,24 @@ export async function openSignedIn(
   await page.goto(`${origin}${path}`);
 }
 
-/** Fills the provider's sign-in page (any of the portal's languages) with a seeded account's username and password. */
-export async function logIn(page: Page, username: string) {
+/**
+ * Fills the provider's sign-in page (any of the portal's languages) with a seeded account's username and password
+ * (the seeded passwords are the usernames).
+ */
+export async function logIn(page: Page, username: string, password = username) {
   await expect(page).toHaveURL(/\/auth\/realms\/\w+\//, { timeout: 30_000 });
   await page.getByLabel(/^(usuario|username|erabiltzailea)/i).fill(username);
-  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(username);
+  await page.getByLabel(/^(contraseña|password|pasahitza)/i).fill(password);
   await page
     .getByRole('button', { name: /^(entrar|iniciar sesión|log in|sign in|sartu|hasi saioa)$/i })
     .click();
+}
+
+/** Signs in as a person does: from Welcome (or `from`), the sign-in button, then the provider's page. */
+export async function signInFromWelcome(page: Page, username: string, from = '/') {
+  await page.goto(from);
+  await page.getByTestId('login').click();
+  await logIn(page, username);
 }
 
 /**
