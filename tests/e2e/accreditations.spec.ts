@@ -1,16 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import { expectAccessible, logIn, signInFromWelcome } from './support';
+import { expectAccessible, fixture, logIn, newcomer, signInFromWelcome } from './support';
 
 // The enrolled person's side (issue 10, part accreditations) on a phone (Pixel 7), against the real server: a
 // newcomer enrols and finds their QR on UserHome, opens its detail, saves the PDF, extends and revokes it, and asks
 // for the face accreditation twice; AccreditProof opened signed out asks to sign in first and comes back; every new
 // screen is checked with axe in es, en and eu (on the seeded enrolled `user`, whose accreditations are only read).
 
-const fixture = (name: string) => `tests/fixtures/generated/${name}`;
-/** Each journey that enrols has an account of its own (SEED_NEWCOMERS in playwright.config.ts). */
-const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
 const DAY = 86_400_000;
 
 /** Landing to FinishRegisterWithQr with a passport (one side) and a selfie from files, and typed details. */

@@ -1,5 +1,14 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectAccessible, openAs, openSignedIn, signInFromWelcome, t } from './support';
+import {
+  expectAccessible,
+  fixture,
+  newcomer,
+  openAs,
+  openSignedIn,
+  signInFromWelcome,
+  startWithPassport,
+  t,
+} from './support';
 
 // What the reference engine accepts is true: a document is verified or refused, never half-read, and the person
 // always has a way out. On a phone, with another person's passport than the specimens
@@ -7,20 +16,6 @@ import { expectAccessible, openAs, openSignedIn, signInFromWelcome, t } from './
 // wrong check digit ends on the validation failure screen, and the good page then comes prefilled and is
 // accepted, with staff reading why the first was refused; a page whose portrait holds no face ends on the
 // classification failure screen; a person whose stored DNI/NIE is not a valid one deletes their account.
-
-const fixture = (name: string) => `tests/fixtures/generated/${name}`;
-/** Each journey enrols an account of its own (SEED_NEWCOMERS in playwright.config.ts). */
-const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
-
-/** From Landing: Start, accept the terms, choose a passport (one page, no back). */
-async function startWithPassport(page: Page) {
-  await page.getByTestId('enrolment-start').click();
-  await page.getByLabel(/acepto las condiciones/i).check();
-  await page.getByTestId('privacy-accept').click();
-  await page.getByLabel('Pasaporte').check();
-  await page.getByTestId('documents-continue').click();
-  await expect(page).toHaveURL(/\/document-scan$/);
-}
 
 /** The passport page and then the holder's selfie, from picture files. */
 async function sendPictures(page: Page, passport: string) {

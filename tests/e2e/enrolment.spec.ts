@@ -1,15 +1,19 @@
 import { devices, expect, type Page, test } from '@playwright/test';
-import { accessTokenOf, expectAccessible, openSignedIn, port, signInFromWelcome } from './support';
+import {
+  accessTokenOf,
+  expectAccessible,
+  fixture,
+  newcomer,
+  openSignedIn,
+  port,
+  signInFromWelcome,
+  startWithPassport,
+} from './support';
 
 // Self-enrolment journeys (issue #4) in a phone (Pixel 7) whose camera is Chromium's fake device fed with the
 // specimen card (a real face and a TD1 MRZ), against the real server and its reference engine (issue #14): it
 // reads the MRZ it can, compares the selfie with the document's portrait and judges the liveness frames. The
 // person confirms or types their details on ReviewRegister, and those details decide the registration outcome.
-
-const fixture = (name: string) => `tests/fixtures/generated/${name}`;
-
-/** Each journey enrols an account of its own (SEED_NEWCOMERS in playwright.config.ts). */
-const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
 
 /**
  * The selfie comes from a picture file (the capture view's upload): Chromium's fake camera restarts its video
@@ -37,15 +41,6 @@ async function capture(page: Page) {
   await expect(take.or(use)).toBeVisible({ timeout: 15_000 });
   if (await take.isVisible()) await take.click({ timeout: 2_000 }).catch(() => undefined);
   await use.click();
-}
-
-/** From Landing (signed in): Start, accept the terms, choose a passport (a front and no back). */
-async function startWithPassport(page: Page) {
-  await page.getByTestId('enrolment-start').click();
-  await page.getByLabel(/acepto las condiciones/i).check();
-  await page.getByTestId('privacy-accept').click();
-  await page.getByLabel('Pasaporte').check();
-  await page.getByTestId('documents-continue').click();
 }
 
 /** From login to the review form, with an ID card scanned on both sides and a selfie. */
@@ -123,7 +118,6 @@ test.describe('self-enrolment', () => {
     test.setTimeout(90_000);
     await signInFromWelcome(page, newcomer(2));
     await startWithPassport(page);
-    await expect(page).toHaveURL(/\/document-scan$/);
     await page.reload();
     await expect(page).toHaveURL(/\/document-scan$/);
     await expect(page.getByRole('heading', { name: 'Parte delantera del documento' })).toBeVisible();
@@ -288,7 +282,6 @@ test.describe('the reference engine (issue #14)', () => {
     test.setTimeout(120_000);
     await signInFromWelcome(page, newcomer(10));
     await startWithPassport(page);
-    await expect(page).toHaveURL(/\/document-scan$/);
     await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
     await page.getByTestId('capture-use').click();
     await expect(page).toHaveURL(/\/take-selfie$/);

@@ -9,7 +9,7 @@ import {
   POSE_FOR_ACTION,
   WIDTH,
 } from '../../scripts/fixtures/head-turns.mjs';
-import { expectAccessible, port } from './support';
+import { expectAccessible, newcomer, port } from './support';
 
 // The liveness proof (TakeSelfieAlive, issue 14) with a camera that films a person turning and tilting her
 // head (scripts/fixtures/head-turns.mjs: person A of the specimen documents, each pose held 3 s, a coloured
@@ -26,7 +26,6 @@ import { expectAccessible, port } from './support';
 test.describe.configure({ mode: 'default' });
 
 const demo = `http://demo.localhost:${port + 1}`;
-const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
 const uniqueDocument = () => `E2E${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e4)}`;
 
 type Action = keyof typeof POSE_FOR_ACTION;

@@ -1,9 +1,7 @@
 import { expect, type Page } from '@playwright/test';
-import { type Lang, openSignedIn } from './support';
+import { fixture, type Lang, openSignedIn } from './support';
 
 // The steps of the selfie auto-capture journeys (selfie-capture.spec.ts, selfie-capture-face.spec.ts).
-
-const fixture = (name: string) => `tests/fixtures/generated/${name}`;
 
 /** Signed in (openSignedIn), from Landing to TakeSelfie with a passport page from a file. */
 export async function untilTakeSelfie(page: Page, username: string, lang: Lang = 'es') {

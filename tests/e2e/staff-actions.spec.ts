@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { dniOf } from '../../server/db/seed-people';
 import { seededUser } from '../../server/db/seed-users';
-import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
+import { accessTokenOf, expectAccessible, fixture, openAs, port, t } from './support';
 
 // Issue 12 (staff) through the real portal on a phone: as `assistant`, ActivateUsers (no users found, then a region
 // activated), an account cancellation refused for a mismatching DNI/NIE and done with the right one, and an assisted
@@ -9,8 +9,6 @@ import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 // `usermanager` then sees; as `admin`, activate-all and deactivate-all behind the typed-name dialog with the count
 // (refused by the server without the name), and a location added to a user's credentials. axe on ActivateUsers and
 // AssistantAccountCancellation in es, en and eu.
-
-const fixture = (name: string) => `tests/fixtures/generated/${name}`;
 
 /**
  * The passport and the selfie from files, until ReviewRegister. On a machine shared with other work the engine may not

@@ -161,11 +161,27 @@ export async function logIn(page: Page, username: string, password = username) {
     .click();
 }
 
+/** A picture or video made by `npm run fixtures`. */
+export const fixture = (name: string) => `tests/fixtures/generated/${name}`;
+
+/** A seeded account that has not enrolled yet; each journey that enrols takes one of its own (SEED_NEWCOMERS). */
+export const newcomer = (n: number) => `newcomer-${String(n).padStart(2, '0')}`;
+
 /** Signs in as a person does: from Welcome (or `from`), the sign-in button, then the provider's page. */
 export async function signInFromWelcome(page: Page, username: string, from = '/') {
   await page.goto(from);
   await page.getByTestId('login').click();
   await logIn(page, username);
+}
+
+/** From Landing (signed in): Start, accept the terms, choose a passport (one page, no back), on DocumentScan. */
+export async function startWithPassport(page: Page) {
+  await page.getByTestId('enrolment-start').click();
+  await page.getByLabel(/acepto las condiciones/i).check();
+  await page.getByTestId('privacy-accept').click();
+  await page.getByLabel('Pasaporte').check();
+  await page.getByTestId('documents-continue').click();
+  await expect(page).toHaveURL(/\/document-scan$/);
 }
 
 /**
