@@ -14,6 +14,7 @@ import { seed } from '../server/db/seed';
 import { startServer } from '../server/main';
 import { basicEngine } from '../server/onboarding/engine';
 import { loadTenants } from '../server/tenants';
+import { browserPath } from '../tests/support/chromium.mjs';
 
 export const EXPORT_ROWS = 100_000;
 /** The longest main-thread task allowed while the export runs (a frozen page is one long task). */
@@ -75,7 +76,7 @@ export async function benchAuditExport(rows = EXPORT_ROWS): Promise<AuditExportB
       onboarding: { engine: basicEngine },
     });
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: browserPath(),
       args: [
         '--no-sandbox',
         '--disable-gpu',

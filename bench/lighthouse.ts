@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
+import { browserPath } from '../tests/support/chromium.mjs';
 
 const KB = 1024;
 const RUNS = 3;
@@ -282,7 +283,7 @@ export async function runLighthouse(): Promise<{ screens: LighthouseScreen[]; bu
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
     chrome = await chromeLauncher.launch({
-      chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromePath: browserPath(),
       chromeFlags: [
         '--headless=new',
         '--no-sandbox',

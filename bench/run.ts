@@ -23,6 +23,7 @@ import { type BrowserContext, chromium, devices } from '@playwright/test';
 import { formatTable } from '../scripts/table';
 import { startServer } from '../server/main';
 import { basicEngine } from '../server/onboarding/engine';
+import { browserPath } from '../tests/support/chromium.mjs';
 import { API_P99_BUDGET_MS, measureApiLatency } from './api-latency';
 import { benchArgs, type Part } from './args';
 import { benchAuditExport, EXPORT_LONGEST_TASK_BUDGET_MS } from './audit-export';
@@ -115,7 +116,7 @@ async function firstScreenFiles(
     onboarding: { engine: basicEngine },
   });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: browserPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
   try {
@@ -164,7 +165,7 @@ async function enrolmentPathFiles(): Promise<string[]> {
   process.env.SEED_NEWCOMERS = '1';
   const server = await startServer({ port: 0, dataDir: 'memory://', logLevel: 'silent' });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: browserPath(),
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -239,7 +240,7 @@ async function measureImagePreparation(): Promise<{
     },
   );
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: browserPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
   try {
