@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { devices, expect, type Page, type Response, test } from '@playwright/test';
 import pg from 'pg';
 import { CLUSTER_STATE_FILE } from '../../playwright.cluster.config';
+import { signInFromWelcome, startEnrolment } from '../e2e/support';
 
 // Issue 16 item 4: one person's journey across two server processes behind HAProxy (npm run cluster), with
 // requests alternating between them (HAProxy names the one that answered in X-Served-By), a process restarted
@@ -25,14 +26,6 @@ function servedBy(page: Page): Set<string> {
     if (by) seen.add(by);
   });
   return seen;
-}
-
-async function logIn(page: Page, username: string) {
-  await page.goto('/');
-  await page.getByTestId('login').click();
-  await page.getByLabel(/^usuario/i).fill(username);
-  await page.getByLabel(/^contraseña/i).fill(username);
-  await page.getByRole('button', { name: 'Entrar' }).click();
 }
 
 async function capture(page: Page) {
@@ -78,14 +71,9 @@ test('a person enrols, renews and a staff member signs in across two processes, 
     }
   });
 
-  await logIn(page, 'newcomer-01');
+  await signInFromWelcome(page, 'newcomer-01');
   await expect(page).toHaveURL(/\/landing$/);
-  await page.getByTestId('enrolment-start').click();
-  await page.getByLabel(/acepto las condiciones/i).check();
-  await page.getByTestId('privacy-accept').click();
-  await page.getByLabel('DNI o tarjeta de identidad').check();
-  await page.getByTestId('documents-continue').click();
-  await expect(page).toHaveURL(/\/document-scan$/);
+  await startEnrolment(page, 'DNI o tarjeta de identidad');
   await capture(page);
   await expect(page.getByRole('heading', { name: 'Parte trasera del documento' })).toBeVisible();
 
@@ -119,7 +107,7 @@ test('a person enrols, renews and a staff member signs in across two processes, 
   const staff = await browser.newContext({ ...devices['Pixel 7'], baseURL: state().balancer });
   const staffPage = await staff.newPage();
   const staffServers = servedBy(staffPage);
-  await logIn(staffPage, 'receptionist');
+  await signInFromWelcome(staffPage, 'receptionist');
   await expect(staffPage).toHaveURL(/\/portal-management$/);
   await expect(staffPage.getByTestId('logout')).toBeVisible();
   expect([...staffServers].sort()).toEqual(['p1', 'p2']);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import { expectAccessible, fixture, logIn, newcomer, signInFromWelcome } from './support';
+import { expectAccessible, fixture, logIn, newcomer, signInFromWelcome, startEnrolment } from './support';
 
 // The enrolled person's side (issue 10, part accreditations) on a phone (Pixel 7), against the real server: a
 // newcomer enrols and finds their QR on UserHome, opens its detail, saves the PDF, extends and revokes it, and asks
@@ -13,11 +13,7 @@ const DAY = 86_400_000;
 /** Landing to FinishRegisterWithQr with a passport (one side) and a selfie from files, and typed details. */
 async function enrolWithPassport(page: Page) {
   await expect(page).toHaveURL(/\/landing$/);
-  await page.getByTestId('enrolment-start').click();
-  await page.getByLabel(/acepto las condiciones/i).check();
-  await page.getByTestId('privacy-accept').click();
-  await page.getByLabel('Pasaporte').check();
-  await page.getByTestId('documents-continue').click();
+  await startEnrolment(page);
   // The passport's data page from a picture file: the fake camera films an ID card, whose MRZ the reference
   // engine rightly refuses under "passport" (document_classification_error).
   await expect(page.getByTestId('capture-file')).toBeAttached({ timeout: 15_000 });

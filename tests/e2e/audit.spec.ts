@@ -3,7 +3,16 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { AUDIT_CSV_COLUMNS } from '../../src/api/contract/audit';
 import { parseCsv } from '../../src/domain/csv';
 import { startOfDayIn } from '../../src/domain/visits';
-import { accessTokenOf, demoUrl, expectAccessible, logIn, openAs, openSignedIn, port } from './support';
+import {
+  accessTokenOf,
+  demoUrl,
+  expectAccessible,
+  logIn,
+  openAs,
+  openSignedIn,
+  port,
+  startEnrolment,
+} from './support';
 
 // CheckInterdictions (issue 12) as the seeded `assistant` of gambling (an assistant who is not a user manager):
 // each of the five results, decided by the server against the prohibited lists. The enrolled members member-07 and
@@ -554,11 +563,7 @@ test.describe('enrolment against an uploaded list', () => {
     await page.getByTestId('login').click();
     await logIn(page, 'newcomer-26');
     await expect(page).toHaveURL(/\/landing$/);
-    await page.getByTestId('enrolment-start').click();
-    await page.getByLabel(/acepto las condiciones/i).check();
-    await page.getByTestId('privacy-accept').click();
-    await page.getByLabel('DNI o tarjeta de identidad').check();
-    await page.getByTestId('documents-continue').click();
+    await startEnrolment(page, 'DNI o tarjeta de identidad');
     for (const side of ['Parte delantera del documento', 'Parte trasera del documento']) {
       await expect(page.getByRole('heading', { name: side })).toBeVisible();
       const take = page.getByTestId('capture-take');

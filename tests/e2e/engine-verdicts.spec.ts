@@ -6,7 +6,7 @@ import {
   openAs,
   openSignedIn,
   signInFromWelcome,
-  startWithPassport,
+  startEnrolment,
   t,
 } from './support';
 
@@ -39,7 +39,7 @@ test.describe('verified or refused', () => {
     // Two enrolment attempts with the engine's judgement, then three staff views: long on a loaded machine.
     test.setTimeout(300_000);
     await signInFromWelcome(page, newcomer(16));
-    await startWithPassport(page);
+    await startEnrolment(page);
     await sendPictures(page, 'check-passport-bad-document-number.jpg');
     const failure = page.getByTestId('scan-failure');
     await expect(failure).toHaveAttribute('data-scan-error', 'analysis', { timeout: 30_000 });
@@ -91,7 +91,7 @@ test.describe('verified or refused', () => {
   }, info) => {
     test.setTimeout(120_000);
     await signInFromWelcome(page, newcomer(17));
-    await startWithPassport(page);
+    await startEnrolment(page);
     await sendPictures(page, 'check-passport-no-face.jpg');
     const failure = page.getByTestId('scan-failure');
     await expect(failure).toHaveAttribute('data-scan-error', 'classification', { timeout: 30_000 });
@@ -115,7 +115,7 @@ test.describe("the person's way out", () => {
     // Registered with the personal number "316381005" (the J of 31638100J read as 5, as an engine once stored
     // it; or a typo): not a valid DNI/NIE.
     await signInFromWelcome(page, newcomer(18));
-    await startWithPassport(page);
+    await startEnrolment(page);
     await sendPictures(page, 'check-passport.jpg');
     await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
     const unique = `E2E${Date.now().toString(36).toUpperCase()}`;

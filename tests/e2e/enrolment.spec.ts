@@ -7,7 +7,7 @@ import {
   openSignedIn,
   port,
   signInFromWelcome,
-  startWithPassport,
+  startEnrolment,
 } from './support';
 
 // Self-enrolment journeys (issue #4) in a phone (Pixel 7) whose camera is Chromium's fake device fed with the
@@ -117,7 +117,7 @@ test.describe('self-enrolment', () => {
   test('a reload in the middle resumes the same step', async ({ page }) => {
     test.setTimeout(90_000);
     await signInFromWelcome(page, newcomer(2));
-    await startWithPassport(page);
+    await startEnrolment(page);
     await page.reload();
     await expect(page).toHaveURL(/\/document-scan$/);
     await expect(page.getByRole('heading', { name: 'Parte delantera del documento' })).toBeVisible();
@@ -160,7 +160,7 @@ test.describe('self-enrolment', () => {
     await signInFromWelcome(page, 'user');
     await expect(page).toHaveURL(/\/home$/);
     await page.goto('/landing');
-    await startWithPassport(page);
+    await startEnrolment(page);
     await passportFromFile(page);
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);
@@ -176,7 +176,7 @@ test.describe('self-enrolment', () => {
         Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
     });
     await signInFromWelcome(page, newcomer(7));
-    await startWithPassport(page);
+    await startEnrolment(page);
     await expect(page.locator('[data-capture-error="camera_failure"]')).toBeVisible();
     await expect(page.getByRole('alert').first()).toBeVisible();
     await expectAccessible(page);
@@ -196,7 +196,7 @@ test.describe('self-enrolment', () => {
         Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
     });
     await signInFromWelcome(page, newcomer(8));
-    await startWithPassport(page);
+    await startEnrolment(page);
     await page.getByTestId('capture-file').setInputFiles(fixture('document-blurred.jpg'));
     await page.getByTestId('capture-use').click();
     await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
@@ -249,7 +249,7 @@ test.describe('enforcement source unavailable (20-second-token server)', () => {
     await page.getByLabel(/^usuario/i).fill(username);
     await page.getByLabel(/^contraseña/i).fill(username);
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await startWithPassport(page);
+    await startEnrolment(page);
     await passportFromFile(page);
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);
@@ -281,7 +281,7 @@ test.describe('the reference engine (issue #14)', () => {
   }) => {
     test.setTimeout(120_000);
     await signInFromWelcome(page, newcomer(10));
-    await startWithPassport(page);
+    await startEnrolment(page);
     await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
     await page.getByTestId('capture-use').click();
     await expect(page).toHaveURL(/\/take-selfie$/);
@@ -306,7 +306,7 @@ test.describe('the reference engine (issue #14)', () => {
   }) => {
     test.setTimeout(120_000);
     await signInFromWelcome(page, newcomer(11));
-    await startWithPassport(page);
+    await startEnrolment(page);
     await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
     await page.getByTestId('capture-use').click();
     await expect(page).toHaveURL(/\/take-selfie$/);
@@ -340,7 +340,7 @@ test.describe('the reference engine (issue #14)', () => {
   }) => {
     test.setTimeout(120_000);
     await signInFromWelcome(page, newcomer(12));
-    await startWithPassport(page);
+    await startEnrolment(page);
     await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
     await page.getByTestId('capture-use').click();
     await expect(page).toHaveURL(/\/take-selfie$/);

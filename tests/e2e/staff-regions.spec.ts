@@ -1,5 +1,5 @@
 import { devices, expect, type Page, test } from '@playwright/test';
-import { accessTokenOf, expectAccessible, logIn, openAs, port, t } from './support';
+import { accessTokenOf, expectAccessible, logIn, openAs, port, startEnrolment, t } from './support';
 
 // Issue 12 (staff), regions: a newcomer enrols themselves with the camera (the specimen card) and their DNI; the
 // registration records the region it took place in (the newcomer has no facility: the tenant's home region, es-an).
@@ -36,11 +36,7 @@ test('a newcomer who enrols is registered in a region, where ActivateUsers finds
     await page.getByTestId('login').click();
     await logIn(page, NEWCOMER);
     await expect(page).toHaveURL(/\/landing$/);
-    await page.getByTestId('enrolment-start').click();
-    await page.getByLabel(/acepto las condiciones/i).check();
-    await page.getByTestId('privacy-accept').click();
-    await page.getByLabel('DNI o tarjeta de identidad').check();
-    await page.getByTestId('documents-continue').click();
+    await startEnrolment(page, 'DNI o tarjeta de identidad');
     await expect(page.getByRole('heading', { name: 'Parte delantera del documento' })).toBeVisible();
     await capture(page);
     await expect(page.getByRole('heading', { name: 'Parte trasera del documento' })).toBeVisible();

@@ -174,12 +174,18 @@ export async function signInFromWelcome(page: Page, username: string, from = '/'
   await logIn(page, username);
 }
 
-/** From Landing (signed in): Start, accept the terms, choose a passport (one page, no back), on DocumentScan. */
-export async function startWithPassport(page: Page) {
+/**
+ * From Landing (signed in, in Spanish): Start, accept the terms, choose the document (a passport by default: one
+ * page, no back), on DocumentScan.
+ */
+export async function startEnrolment(
+  page: Page,
+  document: 'Pasaporte' | 'DNI o tarjeta de identidad' = 'Pasaporte',
+) {
   await page.getByTestId('enrolment-start').click();
   await page.getByLabel(/acepto las condiciones/i).check();
   await page.getByTestId('privacy-accept').click();
-  await page.getByLabel('Pasaporte').check();
+  await page.getByLabel(document).check();
   await page.getByTestId('documents-continue').click();
   await expect(page).toHaveURL(/\/document-scan$/);
 }
