@@ -52,6 +52,12 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   rawHandlers?: RawHandlers;
   /** Adds routes or middleware to the Hono app before the server listens. */
   configureApp?: (app: App, deps: AppDeps) => void;
+  /**
+   * The address the socket binds, when it must differ from `host`, which still decides everything else (the
+   * development routes). Tests run a server configured as open to the network (`host: '0.0.0.0'`) on a loopback
+   * address, so that nothing outside this machine can reach it while they run.
+   */
+  listenHost?: string;
 }
 
 export interface RunningServer {
@@ -276,7 +282,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 8080, host, () => {
+      server.listen(options.port ?? 8080, options.listenHost ?? host, () => {
         server.off('error', reject);
         resolve();
       });

@@ -1,4 +1,5 @@
 // Issue #9 rows 1 and 6: the development mailbox and fault switches answer only a person at this machine.
+import { request } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../config';
@@ -17,17 +18,49 @@ function options(extra: StartServerOptions = {}): StartServerOptions {
 }
 
 // Tests reach servers through the loopback range only. A server bound to 127.0.0.1 does not answer on another
-// loopback address, which shows it listens on that address alone; and a neighbour on the network is simulated:
-// the server sees every connection made to NEIGHBOUR_ROUTE as coming from NEIGHBOUR, a documentation address.
-const NEIGHBOUR_ROUTE = '127.0.0.2';
+// loopback address, which shows it listens on that address alone. A server configured as open to the network
+// (`host: '0.0.0.0'`) is bound to 127.0.0.1 all the same (`listenHost`), and a neighbour on the network is
+// simulated: the server sees every connection coming from NEIGHBOUR_SOURCE as coming from NEIGHBOUR, a
+// documentation address.
+const OTHER_LOOPBACK = '127.0.0.2';
+const NEIGHBOUR_SOURCE = '127.0.0.3';
 const NEIGHBOUR = '192.0.2.10';
+const OPEN = { host: '0.0.0.0', listenHost: '127.0.0.1' } as const;
 
-/** Makes `server` see the connections made to NEIGHBOUR_ROUTE as a neighbour's on the network. */
+/** Makes `server` see the connections from NEIGHBOUR_SOURCE as a neighbour's on the network. */
 function seeNeighbourAt(server: RunningServer) {
   server.server.prependListener('connection', (socket: Socket) => {
-    if (socket.localAddress?.endsWith(NEIGHBOUR_ROUTE)) {
+    if (socket.remoteAddress?.endsWith(NEIGHBOUR_SOURCE)) {
       Object.defineProperty(socket, 'remoteAddress', { value: NEIGHBOUR });
     }
+  });
+}
+
+/** A request from NEIGHBOUR_SOURCE (fetch cannot choose the address it connects from): status and body. */
+function fromNeighbour(
+  url: string,
+  method = 'GET',
+  body?: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method,
+        localAddress: NEIGHBOUR_SOURCE,
+        headers: body ? { 'content-type': 'application/json', 'tenant-id': 'gambling' } : {},
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
 }
 
@@ -45,7 +78,7 @@ describe('development routes', { timeout: 60_000 }, () => {
     expect(configFromEnv({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     const server = await startServer(options({ host: configFromEnv({}).host }));
     try {
-      await expect(get(`http://${NEIGHBOUR_ROUTE}:${server.port}/health`)).rejects.toThrow();
+      await expect(get(`http://${OTHER_LOOPBACK}:${server.port}/health`)).rejects.toThrow();
       expect((await get(`http://127.0.0.1:${server.port}/health`)).status).toBe(200);
     } finally {
       await server.close();
@@ -55,7 +88,7 @@ describe('development routes', { timeout: 60_000 }, () => {
   describe('on a server open to the network with DEV_MAILBOX=1', () => {
     let server: RunningServer;
     beforeAll(async () => {
-      server = await startServer(options({ host: '0.0.0.0', devMailbox: true }));
+      server = await startServer(options({ ...OPEN, devMailbox: true }));
       seeNeighbourAt(server);
     }, 60_000);
     afterAll(() => server.close());
@@ -67,14 +100,15 @@ describe('development routes', { timeout: 60_000 }, () => {
     });
 
     it('the mailbox and the fault switches are not found from the network', async () => {
-      const remote = `http://${NEIGHBOUR_ROUTE}:${server.port}`;
+      const remote = `http://127.0.0.1:${server.port}`;
       expect(isLoopbackAddress(NEIGHBOUR)).toBe(false);
-      expect((await get(`${remote}/health`)).status).toBe(200);
-      const mailbox = await get(`${remote}/dev/mailbox`);
+      expect((await fromNeighbour(`${remote}/health`)).status).toBe(200);
+      const mailbox = await fromNeighbour(`${remote}/dev/mailbox`);
       expect(mailbox.status).toBe(404);
-      expect(await mailbox.text()).not.toContain('Mailbox');
-      expect((await switchFault(`${remote}/api/dev/faults/enforcement`)).status).toBe(404);
-      expect((await get(`${remote}/dev/`)).status).toBe(404);
+      expect(mailbox.text).not.toContain('Mailbox');
+      const fault = await fromNeighbour(`${remote}/api/dev/faults/enforcement`, 'POST', '{"on":true}');
+      expect(fault.status).toBe(404);
+      expect((await fromNeighbour(`${remote}/dev/`)).status).toBe(404);
     });
 
     it('a request relayed by a proxy on this machine is not a local caller', async () => {
@@ -85,7 +119,7 @@ describe('development routes', { timeout: 60_000 }, () => {
   });
 
   it('are off when the server is open to the network without DEV_MAILBOX', async () => {
-    const server = await startServer(options({ host: '0.0.0.0' }));
+    const server = await startServer(options(OPEN));
     try {
       expect((await get(`http://127.0.0.1:${server.port}/dev/mailbox`)).status).toBe(404);
       expect((await switchFault(`http://127.0.0.1:${server.port}/api/dev/faults/enforcement`)).status).toBe(
