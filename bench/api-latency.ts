@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { bundleServer } from '../scripts/bundle-server.mjs';
 import { migrate } from '../server/db/migrate';
 import { openDb } from '../server/db/open-db';
 import { seed } from '../server/db/seed';
@@ -86,7 +87,8 @@ export async function startServerProcess(
   const out = openSync(log, 'w');
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server only (e.g. `--cpu-prof` to see where time goes).
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...extra, '--import', 'tsx', 'server/main.ts'], {
+  // The server as npm start runs it: its bundle (scripts/bundle-server.mjs), under plain Node.
+  const child = spawn(process.execPath, [...extra, '--enable-source-maps', await bundleServer()], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,19 +1,18 @@
 // Parallel heavy uploads against the server's bounded queue of image work (server/onboarding/heavy-work.ts). Forty
 // parallel selfies of a 36-megapixel PNG used to be decoded all at once: the slowest answered after 45 s, the server
-// grew to 1.34 GB and /health's p99 was 4.4 s. The server runs in a process of its own, as `npm run server` does (the
-// engine in its worker thread; BIOMETRIC_ENGINE=basic unless BENCH_UPLOADS_ENGINE says otherwise, so that the
-// pictures' decoding is what is measured and not the models' loading), on a new on-disk database seeded with
-// newcomer-01…20. Two scenarios, each 40 uploads sent at once, every 429 sent again after its Retry-After as the
-// portal does:
+// grew to 1.34 GB and /health's p99 was 4.4 s. The server runs in a process of its own, from its bundle as npm start
+// runs it (the engine in its worker thread; BIOMETRIC_ENGINE=basic unless BENCH_UPLOADS_ENGINE says otherwise, so
+// that the pictures' decoding is what is measured and not the models' loading), on a new on-disk database seeded
+// with newcomer-01…20. Two scenarios, each 40 uploads sent at once, every 429 sent again after its Retry-After as
+// the portal does:
 //  - one person: the newcomer sends all forty;
 //  - twenty people: newcomer-01…20, two each.
 // Each scenario has a server of its own, so that its memory is the scenario's alone. Measured: /health asked every
 // 25 ms (p50, p99, slowest), the server's resident memory (VmRSS, every 50 ms: once everyone has signed in, and the
 // largest while the uploads run), the uploads' answers (all must end 200), how many 429s came first, and the
 // slowest upload. Budgets: /health p99 ≤ 200 ms and the server's memory ≤ 600 MB. The server is already about
-// 540 MB before the first picture (the module graph under tsx about 230 MB, the embedded PostgreSQL's WebAssembly
-// memory about 200 MB, each sign-in's scrypt buffers kept by glibc's per-thread arenas), so the memory line also
-// says where it started.
+// 480 MB before the first picture (its bundled modules, the embedded PostgreSQL's WebAssembly memory about 200 MB,
+// each sign-in's scrypt buffers kept by glibc's per-thread arenas), so the memory line also says where it started.
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -17,6 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildIfNeeded } from './build-if-needed.mjs';
+import { bundleServer, SERVER_BUNDLE } from './bundle-server.mjs';
 import { ensureHaproxy, haproxyPath } from './ensure-haproxy.mjs';
 import { startThrowawayPostgres } from './postgres.mjs';
 
@@ -61,7 +62,7 @@ async function healthy(port, timeoutMs = 120_000) {
 }
 
 function startProcess(p, databaseUrl) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
       ...process.env,
@@ -153,6 +154,7 @@ process.on('SIGTERM', () => void shutdown(0));
 try {
   await ensureHaproxy();
   buildIfNeeded();
+  await bundleServer();
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
     postgres = await startThrowawayPostgres();

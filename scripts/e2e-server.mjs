@@ -1,11 +1,11 @@
 // The server the browser journeys run against: the built portal on a fresh, throwaway database.
 import { rmSync } from 'node:fs';
-import { register } from 'tsx/esm/api';
-import { buildIfNeeded } from './build-if-needed.mjs';
+import { pathToFileURL } from 'node:url';
+import { SERVER_BUNDLE } from './bundle-server.mjs';
 
 process.env.DATA_DIR = `.data/e2e-${process.env.PORT ?? 'default'}`;
 rmSync(process.env.DATA_DIR, { recursive: true, force: true });
-buildIfNeeded();
-register();
-const { main } = await import('../server/main.ts');
+// scripts/e2e-servers.mjs built the SPA and bundled the server, once for both servers.
+process.setSourceMapsEnabled(true);
+const { main } = await import(pathToFileURL(SERVER_BUNDLE).href);
 await main();

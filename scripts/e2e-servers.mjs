@@ -5,14 +5,16 @@
 // with it; a server that exits on its own ends this process, so a failed start is not waited out.
 import { spawn } from 'node:child_process';
 import { buildIfNeeded } from './build-if-needed.mjs';
+import { bundleServer } from './bundle-server.mjs';
 
 const servers = JSON.parse(process.env.E2E_SERVERS ?? '[]');
 if (!Array.isArray(servers) || servers.length === 0) {
   console.error('E2E_SERVERS: a JSON array of environments, one per server');
   process.exit(2);
 }
-// Once, before the servers: two builds at once would write the same dist/.
+// Once, before the servers: two builds at once would write the same dist/ (and .server/).
 buildIfNeeded();
+await bundleServer();
 const children = servers.map((env) =>
   spawn(process.execPath, ['scripts/e2e-server.mjs'], { env: { ...process.env, ...env }, stdio: 'inherit' }),
 );

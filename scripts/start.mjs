@@ -1,8 +1,8 @@
 // npm start: build the SPA if needed, then serve everything (SPA, tenant assets, API, identity provider,
 // database) on PORT, and say where and as whom to sign in.
 import { spawn } from 'node:child_process';
-import { register } from 'tsx/esm/api';
 import { buildIfNeeded } from './build-if-needed.mjs';
+import { importServer } from './bundle-server.mjs';
 
 // glibc gives every thread that allocates its own malloc arena (libuv's threads hashing sign-ins, libvips' threads
 // decoding pictures), and keeps them: two are enough for the server and keep 100-160 MB off its peak under
@@ -23,33 +23,13 @@ if (process.platform === 'linux' && !process.env.MALLOC_ARENA_MAX) {
 
 async function serve() {
   buildIfNeeded();
-  register();
-  const { main } = await import('../server/main.ts');
+  const { main, readyBanner } = await importServer();
   const started = performance.now();
   const running = await main();
-  const port = process.env.PORT ?? 8080;
   // /health answers 503 until the biometric engine has loaded its models (server/readiness.ts): say so, and
   // give the addresses once the portal is ready for a person.
   console.log('Loading the biometric engine (face models, OCR)…');
   await running.ready;
   console.log(`Ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
-  if (process.env.PUBLIC_URL) console.log(`Sign-in answers only at PUBLIC_URL: ${process.env.PUBLIC_URL}`);
-  else console.log(`Tenants: gambling → http://localhost:${port}   demo → http://demo.localhost:${port}`);
-  const { configFromEnv } = await import('../server/config.ts');
-  const { devRoutesPolicy } = await import('../server/dev-routes.ts');
-  const config = configFromEnv();
-  if (config.nodeEnv !== 'production') {
-    const { SEED_ACCOUNTS } = await import('../server/auth/accounts.ts');
-    console.log('Demo accounts in every tenant (the password is the username):');
-    for (const account of SEED_ACCOUNTS) {
-      console.log(
-        `  ${account.username.padEnd(15)} ${account.roles.join(', ')}${account.enrolled ? ' (enrolled)' : ''}`,
-      );
-    }
-    if (devRoutesPolicy(config) !== 'off') {
-      console.log(
-        `Mailbox (password reset links, from this machine only): http://localhost:${port}/dev/mailbox`,
-      );
-    }
-  }
+  for (const line of readyBanner()) console.log(line);
 }

@@ -36,6 +36,7 @@ import {
 import { loadTenants } from './tenants';
 import { VERSION } from './version';
 
+export { readyBanner } from './banner';
 export type { MountOptions, RawHandler, RawHandlers } from './raw-handlers';
 export { createRawHandlers } from './raw-handlers';
 

@@ -20,9 +20,10 @@ import { tenantFromHost } from '../src/tenant/resolve';
 import { themeFromBrandColour } from '../src/tenant/theme';
 import { CODINGS, type Coding, chooseCoding, encodeSync } from './compression';
 import type { AppEnv } from './context';
+import { ROOT } from './paths';
 import { SHELL_SCRIPT } from './shell-script';
 
-const MESSAGES_DIR = new URL('../src/i18n/messages/', import.meta.url);
+const MESSAGES_DIR = join(ROOT, 'src/i18n/messages');
 
 /** The screen the server paints at a path, if any. */
 export function shellScreenAt(pathname: string): ShellScreen | undefined {
@@ -123,7 +124,7 @@ export function shellPages({
       .filter(Boolean);
     const locale = resolveLocale({ stored: null, browser, available: settings.locales });
     const overridesPath = join(tenantDir, 'locales', `${locale}.json`);
-    const messagesPath = new URL(`${locale}.json`, MESSAGES_DIR);
+    const messagesPath = join(MESSAGES_DIR, `${locale}.json`);
     const key = `${tenant}\0${screen}\0${locale}`;
     const indexHtml = readFileSync(indexPath, 'utf8');
     const stylesheetPaths = [
@@ -144,7 +145,7 @@ export function shellPages({
     } catch {
       // No overrides for this language.
     }
-    const messages = { ...(readJson(messagesPath.pathname) as Record<string, string>), ...overrides };
+    const messages = { ...(readJson(messagesPath) as Record<string, string>), ...overrides };
     const stylesheets = new Map(
       stylesheetPaths.map((path) => [`/${path}`, readFileSync(join(distDir, path), 'utf8')] as const),
     );

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ROOT } from '../paths';
 import type { Db } from './db';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+export const MIGRATIONS_DIR = join(ROOT, 'server/db/migrations');
 
 const FILE_NAME = /^(\d{3,})_[a-z0-9_-]+\.sql$/;
 // Serialises concurrent starts against one PostgreSQL server; any constant works, it only has to be ours.

@@ -197,7 +197,7 @@ export async function loadEngine(
   const url = choice.startsWith('file:')
     ? choice
     : pathToFileURL(isAbsolute(choice) ? choice : resolve(cwd, choice)).href;
-  const module = (await import(url)) as {
+  const module = (await importEngineModule(url)) as {
     createEngine?: () => BiometricEngine | Promise<BiometricEngine>;
     default?: unknown;
   };
@@ -206,4 +206,19 @@ export async function loadEngine(
     throw new Error(`BIOMETRIC_ENGINE module ${choice} does not provide a BiometricEngine`);
   }
   return engine as BiometricEngine;
+}
+
+/**
+ * An engine module may be TypeScript. Under tsx it imports as it is; the bundle npm start runs has no TypeScript
+ * loader, so one is registered the first time Node refuses the file's extension.
+ */
+async function importEngineModule(url: string): Promise<unknown> {
+  try {
+    return await import(url);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
+    const { register } = await import('tsx/esm/api');
+    register();
+    return await import(url);
+  }
 }
