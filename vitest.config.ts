@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 // Timeouts here only stop a test that hangs: on 2 cores shared with other work a test may take several
-// times its usual wall time, and none of these tests is about how fast it runs (see README "Test it").
+// times its usual wall time, and none of these tests is about how fast it runs (see docs/testing.md).
 /** The server test files that run against PostgreSQL as well as PGlite (project server-postgres). */
 export const POSTGRES_TESTS = [
   'server/db/postgres.test.ts',
@@ -58,7 +58,7 @@ export default defineConfig({
         // The same server tests on a real PostgreSQL (issue 16): a throwaway server per run (initdb in a
         // temporary folder, a free port), each test database a new database on it. A subset, so that npm test
         // stays well under 15 minutes on 2 cores: the database layer, sign-in and tokens (identity provider
-        // storage, the throttle), and the API routes that hold most of the SQL (see README "Test it").
+        // storage, the throttle), and the API routes that hold most of the SQL (see docs/testing.md).
         test: {
           name: 'server-postgres',
           include: POSTGRES_TESTS,

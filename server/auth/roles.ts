@@ -1,5 +1,5 @@
 // The one role → permission-string table of the development identity provider (spec §6). Accounts hold role
-// names; access tokens carry the permission strings in `roles`. README documents this table.
+// names; access tokens carry the permission strings in `roles`. docs/operations.md documents this table.
 import { PERMISSIONS, type Permission } from '../../src/api/contract/permissions';
 
 export const ROLE_PERMISSIONS = {

@@ -1,8 +1,8 @@
 // Credentials of enrolled users (spec §3 Credentials of a user, Accreditation; §4 Accreditation; §7 Credentials).
-// The routes and the permission strings each names are in the README's credential table. A person reaches their own
-// user record (users.account_id = token sub) with the personal rights; staff reach anyone's with theirs. Everyone
-// else, another tenant, or an id that is not a UUID: 404, so that nobody learns whether a user or a credential
-// exists. Every query names the tenant of the call.
+// The routes and the permission strings each names are in docs/account.md's credential table. A person reaches
+// their own user record (users.account_id = token sub) with the personal rights; staff reach anyone's with theirs.
+// Everyone else, another tenant, or an id that is not a UUID: 404, so that nobody learns whether a user or a
+// credential exists. Every query names the tenant of the call.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Context, Hono } from 'hono';
