@@ -103,10 +103,14 @@ export interface ConfirmRegistrationInput {
   ocrAdaptations: OcrAdaptation[];
 }
 
-/** A confirmation the server refused without a registration reason (field errors, network). */
+/**
+ * A confirmation the server refused without a registration reason (field errors, network); detail: the server's
+ * own text (detail, else title, else status text), shown when the code has no words in the catalogue.
+ */
 export interface ConfirmationError {
   code: string | null;
   errors: { field: string; code: string }[];
+  detail?: string | null;
 }
 
 export interface EnrolmentContext {
@@ -253,14 +257,18 @@ function noOnboarding(context: EnrolmentContext) {
 }
 
 function confirmationErrorOf(error: unknown): ConfirmationError {
-  const problem = (error ?? {}) as { code?: unknown; errors?: unknown };
+  const problem = (error ?? {}) as { code?: unknown; errors?: unknown; detail?: unknown };
   const errors = Array.isArray(problem.errors)
     ? problem.errors.filter(
         (item): item is { field: string; code: string } =>
           typeof item?.field === 'string' && typeof item?.code === 'string',
       )
     : [];
-  return { code: typeof problem.code === 'string' ? problem.code : null, errors };
+  return {
+    code: typeof problem.code === 'string' ? problem.code : null,
+    errors,
+    detail: typeof problem.detail === 'string' && problem.detail !== '' ? problem.detail : null,
+  };
 }
 
 const isComplete = (fields: ReviewFields) =>

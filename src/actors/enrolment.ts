@@ -16,7 +16,7 @@ import {
 } from '../../machines/image-upload.machine';
 import { portrayalResultMachine } from '../../machines/portrayal-result.machine';
 import type { ApiClient } from '../api/client';
-import { isApiError } from '../api/errors';
+import { isApiError, serverText } from '../api/errors';
 import { homeScreen, registerMode, type Session } from '../auth/access';
 import { checkBrowser, parseUserAgent } from '../domain/browser-check';
 import { postEnrolmentScreen } from '../domain/enrolment';
@@ -250,6 +250,7 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
             throw {
               code: isApiError(error) ? (error.problem?.code ?? null) : null,
               errors: isApiError(error) ? (error.problem?.errors ?? []) : [],
+              detail: isApiError(error) ? serverText(error) || null : null,
             } satisfies ConfirmationError;
           }
         }),

@@ -144,6 +144,23 @@ describe('generalNotice', () => {
     expect(generalNotice(httpError(409, {}, 'Conflict'))).toEqual({ level: 'warning', text: 'Conflict' });
   });
 
+  // Issue 27: a code the catalogue may have no words for carries the spec's fallback with it (detail, else
+  // title, else status text), which the Toaster shows instead of an empty notice.
+  it('a 409/422 code notice carries the detail, else the title, else the status text as its fallback', () => {
+    const code = 'zz_code_that_exists_nowhere';
+    expect(
+      generalNotice(httpError(409, { code, detail: 'The frobnicator is locked.', title: 'T' }, 'S')),
+    ).toEqual({
+      level: 'warning',
+      messageId: `common.errors.${code}`,
+      fallback: 'The frobnicator is locked.',
+    });
+    expect(generalNotice(httpError(422, { code, title: 'Unprocessable Content' }, 'S'))).toMatchObject({
+      fallback: 'Unprocessable Content',
+    });
+    expect(generalNotice(httpError(409, { code }, 'Conflict'))).toMatchObject({ fallback: 'Conflict' });
+  });
+
   it('403 and other statuses: detail, title, status text, unknown', () => {
     expect(generalNotice(httpError(403, { detail: 'd', title: 't' }, 's'))).toEqual({
       level: 'warning',

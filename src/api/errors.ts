@@ -1,9 +1,16 @@
+import { errorMessageId } from '../i18n/error-text.ts';
 import type { FieldError, Problem, ProblemLink } from './contract/problem.ts';
 
-/** A message for the person, by catalogue id or (a server's detail) as text. */
+export { errorMessageId };
+
+/**
+ * A message for the person, by catalogue id or (a server's detail) as text. `fallback` is the server's own text
+ * for an id the catalogue may have no words for (a code of the server's): shown instead, in the person's language
+ * sentence (src/i18n/error-text.ts), so that a notice is never empty.
+ */
 export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
 export type Notice =
-  | { level: NoticeLevel; messageId: string; values?: Record<string, string> }
+  | { level: NoticeLevel; messageId: string; values?: Record<string, string>; fallback?: string }
   | { level: NoticeLevel; text: string };
 
 // http: the server answered outside 2xx. network: fetch threw (after retries). timeout: no answer in
@@ -60,13 +67,6 @@ export class ApiError extends Error {
 
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
-}
-
-// Codes become message ids, so only plain identifier characters are let through.
-const CODE = /^[A-Za-z0-9_./-]{1,100}$/;
-
-export function errorMessageId(code: string): string {
-  return `common.errors.${CODE.test(code) ? code : 'unknown'}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -180,9 +180,16 @@ export function generalNotice(error: ApiError): Notice | undefined {
       return undefined;
     }
     if (error.problem?.code) {
-      return { level: 'warning', messageId: errorMessageId(error.problem.code) };
+      const notice: Notice = { level: 'warning', messageId: errorMessageId(error.problem.code) };
+      const fallback = serverText(error);
+      return fallback ? { ...notice, fallback } : notice;
     }
   }
-  const text = error.problem?.detail || error.problem?.title || error.statusText;
+  const text = serverText(error);
   return text ? { level: 'warning', text } : { level: 'warning', messageId: 'common.http.unknown' };
+}
+
+/** Spec §8: the problem's detail, else its title, else the HTTP status text ('' when there is none). */
+export function serverText(error: ApiError): string {
+  return error.problem?.detail || error.problem?.title || error.statusText;
 }

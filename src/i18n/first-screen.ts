@@ -19,14 +19,17 @@ export const FIRST_SCREEN_PREFIXES: readonly string[] = [
 
 /**
  * Single texts of other groups that a first screen draws: Landing's assisted email field, the notices' close
- * button and the loading bar, the sign-in return's spinner. The `common` and `screen` groups (~7 KB of text per
- * language) are the other areas' (issue 15: Landing's JS budget).
+ * button and the loading bar, the sign-in return's spinner, and the words of a notice whose own words have not
+ * loaded (src/i18n/error-text.ts: the server's text in a sentence, or an unknown problem). The `common` and
+ * `screen` groups (~7 KB of text per language) are the other areas' (issue 15: Landing's JS budget).
  */
 const FIRST_SCREEN_IDS: ReadonlySet<string> = new Set([
   'validation.email',
   'validation.required',
   'common.dismiss',
   'common.loading',
+  'common.serverProblem',
+  'common.errors.unknown',
   'screen.Callback',
 ]);
 

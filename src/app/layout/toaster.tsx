@@ -3,6 +3,7 @@ import { useIntl } from 'react-intl';
 import type { Notice } from '../../../machines/notifications.machine';
 import { cn } from '../../components/ui/cn';
 import { CloseIcon } from '../../components/ui/icons';
+import { fallbackText, messageText } from '../../i18n/error-text';
 import { useRuntime } from '../../runtime/context';
 
 const tone: Record<Notice['level'], string> = {
@@ -12,7 +13,10 @@ const tone: Record<Notice['level'], string> = {
   error: 'border-red-300 bg-red-50 text-red-950',
 };
 
-/** The notifications on screen, announced to screen readers; errors interrupt, the rest wait. */
+/**
+ * The notifications on screen, announced to screen readers; errors interrupt, the rest wait. A notice is never
+ * empty: an id without words shows the server's text it carries, or the catalogue's unknown problem.
+ */
 export function Toaster() {
   const intl = useIntl();
   const { notifications } = useRuntime();
@@ -32,8 +36,8 @@ export function Toaster() {
         >
           <p className="flex-1 text-sm">
             {'messageId' in notice
-              ? intl.formatMessage({ id: notice.messageId }, notice.values)
-              : notice.text}
+              ? messageText(intl, notice.messageId, notice.values, notice.fallback)
+              : notice.text || fallbackText(intl)}
           </p>
           <button
             type="button"

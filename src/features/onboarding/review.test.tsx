@@ -1,9 +1,12 @@
 // @vitest-environment jsdom
+import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
 import { registrationPayload } from '../../api/contract/onboarding';
 import { TEXT_LIMITS } from '../../api/contract/text';
 import type { OcrField } from '../../domain/registration';
-import { fieldMark, reviewErrors } from './review';
+import { withoutIds } from '../../i18n/catalogue';
+import en from '../../i18n/messages/en.json';
+import { confirmationMessages, fieldMark, reviewErrors } from './review';
 
 // The review checks the limits of the registration payload's schema before sending, so that a too-long name or
 // a pasted control character shows a translated field error rather than a 422 from the server.
@@ -61,5 +64,37 @@ describe('the marks of the fields read from the document', () => {
     expect(fieldMark('CARMEN', 'Carmen')).toBe('changed');
     expect(fieldMark('CARMEN', '')).toBe('changed');
     expect(fieldMark('', 'Carmen')).toBeUndefined();
+  });
+});
+
+// Issue 27: what the server refused of the confirmation is never lost or blank on RegisterForm: a field the form
+// shows gets its words beside it, a reviewed field (not on this form) is named above it, and a code without words
+// shows the server's detail in the language's sentence.
+describe('confirmationMessages', () => {
+  const intl = createIntl({
+    locale: 'en',
+    messages: withoutIds(en) as Record<string, string>,
+    onError: () => {},
+  });
+
+  it('puts a contact field’s words beside it and names a reviewed field above the form', () => {
+    const refused = confirmationMessages(intl, {
+      code: 'validation',
+      detail: 'validation',
+      errors: [
+        { field: 'extra_fields.phone', code: 'too_long' },
+        { field: 'birth_date', code: 'date_in_future' },
+      ],
+    });
+    expect(refused.fields).toEqual({ phone: en['common.errors.too_long'] });
+    expect(refused.form).toBe(`${en['review.field.birth_date']}: ${en['common.errors.date_in_future']}`);
+  });
+
+  it('shows the detail for a code without words, and the unknown problem without a detail', () => {
+    expect(
+      confirmationMessages(intl, { code: 'zz_code_that_exists_nowhere', errors: [], detail: 'Locked.' }).form,
+    ).toBe('This could not be done. The server says: “Locked.”');
+    expect(confirmationMessages(intl, { code: null, errors: [] }).form).toBe(en['common.errors.unknown']);
+    expect(confirmationMessages(intl, null)).toEqual({ fields: {}, form: undefined });
   });
 });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage, type IntlShape, useIntl } from 'react-intl';
+import type { ConfirmationError } from '../../../machines/enrolment.machine';
 import { isCleanText, MIN_API_YEAR, TEXT_LIMITS } from '../../api/contract/limits';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -9,6 +10,7 @@ import { formatDate, fromApiDate, fromDisplayDate } from '../../domain/dates';
 import { isAlphanumeric, nationalIdProblem } from '../../domain/dni';
 import { isEmail } from '../../domain/email';
 import { OCR_FIELDS, type OcrField, type ReviewFields } from '../../domain/registration';
+import { errorText, hasMessage } from '../../i18n/error-text';
 import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 
 const DATE_FIELDS: readonly OcrField[] = ['birth_date', 'expiry_date'];
@@ -211,6 +213,41 @@ export function ReviewRegister() {
 
 const PHONE = /^\+?[0-9 ]{6,20}$/;
 
+/** The registration payload's fields that RegisterForm shows, by the payload's field name (src/domain/registration.ts). */
+const CONTACT_FIELDS: Readonly<Record<string, 'email' | 'phone' | 'nie'>> = {
+  email: 'email',
+  'extra_fields.email': 'email',
+  'extra_fields.phone': 'phone',
+  nie: 'nie',
+};
+
+/** What the server refused of the confirmation, in words: beside each contact field, the rest above the form. */
+export function confirmationMessages(
+  intl: IntlShape,
+  error: ConfirmationError | null,
+): { fields: Record<string, string>; form: string | undefined } {
+  if (!error) return { fields: {}, form: undefined };
+  if (error.errors.length === 0) {
+    return { fields: {}, form: errorText(intl, error.code ?? 'unknown', { serverText: error.detail }) };
+  }
+  const fields: Record<string, string> = {};
+  const others: string[] = [];
+  for (const { field, code } of error.errors) {
+    const shown = CONTACT_FIELDS[field];
+    if (shown) {
+      fields[shown] ??= errorText(intl, code);
+      continue;
+    }
+    // A field of the reviewed data (birth_date: date_in_future…), named as on the review screen.
+    const label = hasMessage(intl, `review.field.${field}`)
+      ? intl.formatMessage({ id: `review.field.${field}` })
+      : '';
+    const words = errorText(intl, code, { serverText: error.detail });
+    others.push(label ? `${label}: ${words}` : words);
+  }
+  return { fields, form: others.length > 0 ? others.join(' ') : undefined };
+}
+
 /** RegisterForm (spec §2, §5): the optional contact details; the server's field errors show beside each field. */
 export function RegisterForm() {
   const intl = useIntl();
@@ -218,22 +255,14 @@ export function RegisterForm() {
     <EnrolmentFrame screen="RegisterForm">
       {({ actor, snapshot }) => {
         const { form, confirmationError } = snapshot.context;
+        const refused = confirmationMessages(intl, confirmationError);
         return (
           <ContactForm
             key={JSON.stringify(confirmationError)}
             initial={form}
             busy={snapshot.hasTag('loading')}
-            serverErrors={Object.fromEntries(
-              (confirmationError?.errors ?? []).map((e) => [e.field, `common.errors.${e.code}`]),
-            )}
-            formError={
-              confirmationError && confirmationError.errors.length === 0
-                ? intl.formatMessage({
-                    id: `common.errors.${confirmationError.code ?? 'unknown'}`,
-                    defaultMessage: intl.formatMessage({ id: 'common.errors.unknown' }),
-                  })
-                : undefined
-            }
+            serverErrors={refused.fields}
+            formError={refused.form}
             onBack={() => actor.send({ type: 'form.back' })}
             onSubmit={(values) => actor.send({ type: 'form.submit', ...values })}
             footer={<CancelEnrolment actor={actor} />}
@@ -255,6 +284,7 @@ function ContactForm({
 }: {
   initial: { email: string; phone: string; nie: string };
   busy: boolean;
+  /** The server's refusal of each field, in words. */
   serverErrors: Record<string, string>;
   formError: string | undefined;
   onBack: () => void;
@@ -273,10 +303,8 @@ function ContactForm({
     if (problem) local.nie = `validation.nie.${problem}`;
   }
   const errorOf = (field: string) => {
-    const id = (tried && local[field]) || serverErrors[field];
-    return id
-      ? intl.formatMessage({ id, defaultMessage: intl.formatMessage({ id: 'common.errors.unknown' }) })
-      : undefined;
+    const id = tried ? local[field] : undefined;
+    return id ? intl.formatMessage({ id }) : serverErrors[field];
   };
   const set = (field: keyof typeof values) => (event: React.ChangeEvent<HTMLInputElement>) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));

@@ -22,6 +22,7 @@ import {
   resultsCsv,
 } from '../../domain/bulk';
 import { acsIdSchemaOf, WIEGAND_MAX, WIEGAND_MIN } from '../../domain/singles';
+import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
 
 // AddUsersFromPhotos (issue 12 "Add users from photos"; spec §2 portal menu, post_singles): renders
@@ -95,13 +96,7 @@ function errorCodeOf(snapshot: Snapshot): string | undefined {
 function reasonText(intl: IntlShape, reason: string | null): string {
   if (!reason) return '';
   if (reason in REASONS) return intl.formatMessage(REASONS[reason as keyof typeof REASONS]);
-  return intl.formatMessage(
-    { id: `common.errors.${reason}` },
-    {
-      min: WIEGAND_MIN,
-      max: WIEGAND_MAX,
-    },
-  );
+  return errorText(intl, reason, { values: { min: WIEGAND_MIN, max: WIEGAND_MAX } });
 }
 
 function fieldText(intl: IntlShape, field: string | null | undefined): string {

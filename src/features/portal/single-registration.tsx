@@ -20,6 +20,7 @@ import {
   WIEGAND_MAX,
   WIEGAND_MIN,
 } from '../../domain/singles';
+import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
 
 // SingleRegistration (spec §2 new-user-credential, post_singles): renders machines/single-registration.
@@ -191,7 +192,7 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
   const t = (id: MessageKey, values?: Record<string, string | number>) =>
     intl.formatMessage(M[id] as MessageDescriptor, values);
   const te = (code: string, values?: Record<string, string | number>) =>
-    intl.formatMessage({ id: `common.errors.${code}` }, values);
+    errorText(intl, code, values ? { values } : {});
   const mode = useSelector(actor, (s) => s.context.mode);
   const email = useSelector(actor, (s) => s.context.email);
   const acsId = useSelector(actor, (s) => s.context.acsId);

@@ -17,6 +17,7 @@ import {
   visitFormErrors,
   zonedInstant,
 } from '../../domain/visits';
+import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { detailHref } from './list';
 import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
@@ -138,7 +139,7 @@ export function NewVisit() {
     const local = touched[field] ? localErrors[field] : undefined;
     const server = submitted && submitted[field] === form[field] ? serverErrors[field] : undefined;
     const code = local ?? server;
-    return code ? intl.formatMessage({ id: `common.errors.${code}` }) : undefined;
+    return code ? errorText(intl, code) : undefined;
   };
 
   const change = (field: VisitField, value: string | boolean) => {

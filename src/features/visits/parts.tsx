@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { Visit, VisitHistoryEvent, VisitStatus } from '../../api/contract/visits';
 import { cn } from '../../components/ui/cn';
 import type { Session } from '../../domain/session';
 import { displayDateIn, displayDateTimeIn, timeIn } from '../../domain/visits';
+import { errorText, hasErrorWords } from '../../i18n/error-text';
 import { useRuntime } from '../../runtime/context';
 
 /** The signed-in person (the visit screens are guarded: there is one). */
@@ -88,8 +89,13 @@ export function VisitHistory({ visit }: { visit: Visit }) {
   );
 }
 
-/** The code of a refusal (spec §8) as its message; the server's reason beside it when it gave one. */
+/**
+ * The code of a refusal (spec §8) as its message; the server's reason beside it when it gave one. A code without
+ * words of its own shows the server's reason in the language's sentence instead (never an empty line).
+ */
 export function Refusal({ code, reason }: { code: string | undefined; reason?: string | null }) {
+  const intl = useIntl();
+  const words = hasErrorWords(intl, code);
   return (
     <div
       role="alert"
@@ -98,9 +104,9 @@ export function Refusal({ code, reason }: { code: string | undefined; reason?: s
       className="rounded-lg bg-red-50 p-3 text-red-900"
     >
       <p className="font-medium">
-        <FormattedMessage id={code ? `common.errors.${code}` : 'visits.failed'} />
+        {!code ? <FormattedMessage id="visits.failed" /> : errorText(intl, code, { serverText: reason })}
       </p>
-      {reason && <p className="mt-1 text-sm">{reason}</p>}
+      {reason && words && <p className="mt-1 text-sm">{reason}</p>}
     </div>
   );
 }
