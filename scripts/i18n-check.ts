@@ -1,11 +1,13 @@
 // Every message id used in the code exists in es, en and eu; the three files have the same keys; every
 // message parses as ICU and uses the same placeholders in each language; tenant overrides only override
-// ids that exist. Run by `npm test` (npm run i18n:check).
+// ids that exist; every error code the server can answer has words (common.errors.{code}) in each language or
+// is handled where scripts/error-codes.ts says (issue 27). Run by `npm test` (npm run i18n:check).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, TYPE } from '@formatjs/icu-messageformat-parser';
+import { checkErrorWords } from './error-codes';
 
 type Messages = Record<string, string>;
 const locales = ['es', 'en', 'eu'] as const;
@@ -152,10 +154,16 @@ for (const tenant of readdirSync('public/tenants')) {
   }
 }
 
+// The codes the server answers, collected from its source (scripts/error-codes.ts), each with words.
+const errorWords = checkErrorWords(process.cwd(), catalogues);
+problems.push(...errorWords.problems);
+
 if (problems.length > 0) {
   console.error(`i18n: ${problems.length} problem(s)\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exit(1);
 }
 console.log(
-  `i18n: ${reference.length} messages complete in ${locales.join(', ')}; ${used.length} ids used literally`,
+  `i18n: ${reference.length} messages complete in ${locales.join(', ')}; ${used.length} ids used literally; ` +
+    `${errorWords.codes.size} error codes the server can answer, ${errorWords.codes.size - errorWords.handled.size} ` +
+    `with words in common.errors and ${errorWords.handled.size} handled by a machine or words of their own`,
 );
