@@ -68,6 +68,27 @@ describe('image upload machine', () => {
     expect(uploads.mock.calls.map(([input]) => input.image.ref)).toEqual(['img-1', 'img-1']);
   });
 
+  it.each(['image_too_many_pixels', 'image_unreadable', 'image_too_large'])(
+    'a picture the server refuses (%s) keeps its code and asks for another, not for the same one again',
+    async (code) => {
+      let refusals = 1;
+      const { actor, uploads } = start('obverse', async () => {
+        if (refusals-- > 0) throw { code };
+      });
+      actor.send({ type: 'image.captured', image: { ref: 'img-1' } });
+      await waitFor(actor, (s) => s.matches('imageRefused'));
+      expect(actor.getSnapshot().getMeta()['imageUpload.imageRefused']).toMatchObject({
+        errorCode: 'image_refused',
+        uploadError: 'image_refused',
+      });
+      expect(actor.getSnapshot().context).toMatchObject({ refusal: code, image: null });
+      expect(actor.getSnapshot().can({ type: 'upload.retry' })).toBe(false);
+      actor.send({ type: 'image.captured', image: { ref: 'img-2' } });
+      await waitFor(actor, (s) => s.status === 'done');
+      expect(uploads.mock.calls.map(([input]) => input.image.ref)).toEqual(['img-1', 'img-2']);
+    },
+  );
+
   it('asks for the picture again when it is no longer available (image_not_available)', async () => {
     const { actor } = start('reverse', async () => {
       throw { code: 'image_not_available' };

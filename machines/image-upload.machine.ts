@@ -1,9 +1,11 @@
 import { assign, fromPromise, setup } from 'xstate';
+import { IMAGE_REFUSAL_CODES, type ImageRefusalCode } from '../src/api/contract/image-refusals';
 import type { Challenge, ImageKind } from '../src/api/contract/onboarding';
 
 // One picture of an enrolment (spec §7 PUT /internal/portrayals/{id}/obverse|reverse|selfie|lifeproof): take
 // it, send it, and say what went wrong (spec §5: upload failed → re-upload, image not available → take it
-// again). The enrolment machine invokes it once per picture with the kind it needs; the liveness proof
+// again; a picture the server refuses for what it is, in the words of its code → take another). The enrolment
+// machine invokes it once per picture with the kind it needs; the liveness proof
 // (lifeproof) first asks for its challenge (spec §7 POST /internal/challenges). A server busy with other
 // pictures answers 429 busy with a Retry-After: the same picture is sent again then, by itself, a few times at
 // most. It ends when the server has the picture.
@@ -28,7 +30,7 @@ export interface UploadImageInput {
 
 /**
  * What uploadImage rejects with; image_not_available when the store no longer has the picture, busy (429) with
- * the seconds the server asked to wait.
+ * the seconds the server asked to wait, a code of IMAGE_REFUSAL_CODES when the server refused the picture itself.
  */
 export interface UploadError {
   code?: string;
@@ -49,7 +51,12 @@ export interface ImageUploadContext {
   /** Busy answers to the current picture so far, and how long the last one asked to wait (ms). */
   busyAnswers: number;
   retryAfterMs: number;
+  /** Why the server refused the last picture (imageRefused), null otherwise. */
+  refusal: ImageRefusalCode | null;
 }
+
+const isImageRefusal = (code: unknown): code is ImageRefusalCode =>
+  (IMAGE_REFUSAL_CODES as readonly unknown[]).includes(code);
 
 export type ImageUploadEvent =
   /** The screen has its picture (in the image store under image.ref). */
@@ -97,6 +104,13 @@ export const imageUploadMachine = setup({
     storeChallenge: assign({
       challenge: ({ event }) => (event as unknown as { output: Challenge }).output,
     }),
+    storeRefusal: assign({
+      refusal: ({ event }) => {
+        const code = (event as unknown as { error?: UploadError }).error?.code;
+        return isImageRefusal(code) ? code : null;
+      },
+    }),
+    forgetRefusal: assign({ refusal: null }),
   },
   guards: {
     isLifeproof: ({ context }) => context.kind === 'lifeproof',
@@ -105,11 +119,12 @@ export const imageUploadMachine = setup({
     isBusyAndMayRetry: ({ context, event }) =>
       ((event as unknown as { error?: UploadError }).error ?? null)?.code === 'busy' &&
       context.busyAnswers < BUSY_RETRIES,
+    isImageRefused: ({ event }) => isImageRefusal((event as unknown as { error?: UploadError }).error?.code),
   },
 }).createMachine({
   id: 'imageUpload',
   description:
-    'Spec §5 and §7: one picture of the enrolment (obverse, reverse, selfie or the liveness proof) is taken and sent to PUT /internal/portrayals/{id}/{kind}; a server busy with other pictures (429 busy) gets the same picture again after its Retry-After, a failed upload is re-sent, a picture no longer available is taken again.',
+    'Spec §5 and §7: one picture of the enrolment (obverse, reverse, selfie or the liveness proof) is taken and sent to PUT /internal/portrayals/{id}/{kind}; a server busy with other pictures (429 busy) gets the same picture again after its Retry-After, a failed upload is re-sent, a picture no longer available is taken again, a picture the server refuses for what it is (image_refused) is taken again after its code is shown in words.',
   context: ({ input }) => ({
     kind: input.kind,
     portrayalId: input.portrayalId,
@@ -117,6 +132,7 @@ export const imageUploadMachine = setup({
     challenge: null,
     busyAnswers: 0,
     retryAfterMs: 0,
+    refusal: null,
   }),
   initial: 'routing',
   output: ({ context }) => ({ kind: context.kind }),
@@ -160,10 +176,11 @@ export const imageUploadMachine = setup({
           image: context.image ?? { ref: '' },
           challengeId: context.kind === 'lifeproof' ? (context.challenge?.challenge_id ?? null) : null,
         }),
-        onDone: { target: 'uploaded', actions: 'forgetImage' },
+        onDone: { target: 'uploaded', actions: ['forgetImage', 'forgetRefusal'] },
         onError: [
           { guard: 'isImageNotAvailable', target: 'imageNotAvailable', actions: 'forgetImage' },
           { guard: 'isBusyAndMayRetry', target: 'busy', actions: 'storeBusy' },
+          { guard: 'isImageRefused', target: 'imageRefused', actions: ['storeRefusal', 'forgetImage'] },
           { target: 'uploadFailed' },
         ],
       },
@@ -189,6 +206,13 @@ export const imageUploadMachine = setup({
         'upload.retry': 'uploading',
         'image.captured': { target: 'uploading', actions: 'keepImage' },
       },
+    },
+    imageRefused: {
+      description:
+        'Error image_refused: the server refused the picture itself (image_wrong_type, image_too_small, image_too_large, image_too_many_pixels, image_unreadable…, kept in refusal); the words of its code show above the camera, and another picture is taken: sending the same one again would be refused again.',
+      meta: { errorCode: 'image_refused', uploadError: 'image_refused' },
+      entry: 'persist',
+      on: { 'image.captured': { target: 'uploading', actions: 'keepImage' } },
     },
     imageNotAvailable: {
       description:

@@ -996,6 +996,7 @@ export const CONTRACT_CODE_LISTS: ContractList[] = [
   { name: 'registrationReason', from: 'src/api/contract/onboarding.ts' },
   { name: 'VISIT_ERROR_CODES', from: 'src/api/contract/visits.ts' },
   { name: 'CREDENTIAL_ALREADY_EXISTS', from: 'src/api/contract/credentials.ts' },
+  { name: 'IMAGE_REFUSAL_CODES', from: 'src/api/contract/image-refusals.ts' },
 ];
 
 /**
@@ -1010,6 +1011,7 @@ export const CONTRACT_NOT_CODE_LISTS: Record<string, string> = {
   PortrayalErrorCode: 'the type of portrayalErrorCode',
   RegistrationReason: 'the type of registrationReason',
   VisitErrorCode: 'the type of VISIT_ERROR_CODES',
+  ImageRefusalCode: 'the type of IMAGE_REFUSAL_CODES',
   credentialAlreadyExists:
     'the shape of the credential-already-exists answer (its code: CREDENTIAL_ALREADY_EXISTS)',
   fieldError: 'the shape of one field error { field, code }, not a list',

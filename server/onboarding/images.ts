@@ -29,6 +29,7 @@
 // pixels is a smooth ramp whose second difference is a small fraction of that, below the noise allowance.
 // See BLUR_THRESHOLD for the calibration.
 import sharp from 'sharp';
+import type { ImageRefusalCode } from '../../src/api/contract/image-refusals';
 import { DELEGATED_IMAGE_MAX_BYTES, DELEGATED_IMAGE_MIN_BYTES } from '../../src/domain/singles';
 
 export const IMAGE_MIN_BYTES = 5 * 1024;
@@ -84,14 +85,8 @@ export interface ImageHeader {
   height: number;
 }
 
-export type ImageRefusalCode =
-  | 'image_wrong_type'
-  | 'image_too_small'
-  | 'image_too_large'
-  | 'delegated_image_too_small'
-  | 'delegated_image_too_large'
-  | 'image_too_many_pixels'
-  | 'image_unreadable';
+/** The contract's list: the portal tells each of these apart from a failed upload (machines/image-upload). */
+export type { ImageRefusalCode };
 
 /**
  * The byte bounds an image is held to, by the way it came in: 'registration' (the enrolment's pictures and a

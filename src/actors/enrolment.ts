@@ -16,6 +16,7 @@ import {
 } from '../../machines/image-upload.machine';
 import { portrayalResultMachine } from '../../machines/portrayal-result.machine';
 import type { ApiClient } from '../api/client';
+import { IMAGE_REFUSAL_CODES } from '../api/contract/image-refusals';
 import { isApiError, serverText } from '../api/errors';
 import { homeScreen, registerMode, type Session } from '../auth/access';
 import { checkBrowser, parseUserAgent } from '../domain/browser-check';
@@ -52,12 +53,8 @@ const portrayalCalls = () => import('../api/portrayals');
 const storageKey = enrolmentStorageKey;
 
 /** What the image upload problems of the server (spec §5) are called in the machine. */
-const IMAGE_CODES = new Set([
-  'image_too_small',
-  'image_too_large',
-  'image_wrong_type',
-  'image_not_available',
-]);
+/** The codes of a picture refused for what it is (machines/image-upload: imageRefused). */
+const IMAGE_CODES: ReadonlySet<string> = new Set(IMAGE_REFUSAL_CODES);
 
 function uploadErrorOf(error: unknown): UploadError {
   // The server is busy with other pictures: the machine sends this one again after the seconds it asked for.
@@ -67,7 +64,10 @@ function uploadErrorOf(error: unknown): UploadError {
     return { code: 'busy', ...(Number.isFinite(seconds) && seconds > 0 ? { retryAfter: seconds } : {}) };
   }
   if (isApiError(error)) {
-    const code = error.problem?.errors?.find((e) => IMAGE_CODES.has(e.code))?.code;
+    const problem = error.problem;
+    const code =
+      problem?.errors?.find((e) => IMAGE_CODES.has(e.code))?.code ??
+      (problem?.code && IMAGE_CODES.has(problem.code) ? problem.code : undefined);
     if (code) return { code };
   }
   return { code: 'upload_failed' };

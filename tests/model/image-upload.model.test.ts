@@ -9,9 +9,15 @@ const done = (id: string, output?: unknown): EventObject =>
 const failed = (id: string, error: unknown): EventObject =>
   ({ type: `xstate.error.actor.${id}`, error }) as EventObject;
 
-// Spec §5 upload messages, the server's 429 busy and the liveness challenge of spec §7, each a state with its code
-// in meta.
-const UPLOAD_ERRORS = ['upload_failed', 'image_not_available', 'busy', 'challenge_unavailable'];
+// Spec §5 upload messages, the server's 429 busy, a picture the server refuses for what it is (issue 27) and the
+// liveness challenge of spec §7, each a state with its code in meta.
+const UPLOAD_ERRORS = [
+  'upload_failed',
+  'image_not_available',
+  'busy',
+  'image_refused',
+  'challenge_unavailable',
+];
 
 function spec(kind: ImageKind): ModelSpec<typeof imageUploadMachine> {
   const input: ImageUploadInput = { kind, portrayalId: 'p-1' };
@@ -25,6 +31,7 @@ function spec(kind: ImageKind): ModelSpec<typeof imageUploadMachine> {
       done('uploadImage'),
       failed('uploadImage', { code: 'upload_failed' }),
       failed('uploadImage', { code: 'image_too_large' }),
+      failed('uploadImage', { code: 'image_unreadable' }),
       failed('uploadImage', { code: 'image_not_available' }),
       failed('uploadImage', { code: 'busy', retryAfter: 3 }),
       { type: 'xstate.after.busyRetry.imageUpload.busy' },

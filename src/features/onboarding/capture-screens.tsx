@@ -6,6 +6,7 @@ import type { EnrolmentActor, EnrolmentRuntime } from '../../actors/enrolment';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
+import { errorText } from '../../i18n/error-text';
 import { CaptureView } from './capture/capture-view';
 import {
   CancelEnrolment,
@@ -61,8 +62,31 @@ function Waiting() {
 }
 
 /**
+ * The server refused the picture itself (machines/image-upload imageRefused): the words of its code
+ * (image_too_many_pixels, image_unreadable…, not a failed upload: sending it again would not help) and the
+ * camera to take another.
+ */
+export function ImageRefused({ upload }: { upload: ImageUploadActor }) {
+  const intl = useIntl();
+  const refusal = useSelector(upload, (s) => s.context.refusal ?? null);
+  return (
+    <div
+      role="alert"
+      className="rounded-lg bg-amber-50 p-3 text-amber-900"
+      data-testid="image-refused"
+      data-code={refusal ?? undefined}
+    >
+      <p className="font-medium">{errorText(intl, refusal)}</p>
+      <p className="text-sm">
+        <FormattedMessage id="upload.refusedHint" />
+      </p>
+    </div>
+  );
+}
+
+/**
  * What a capture step shows, from its image upload machine: the upload, a failed upload (re-send the same
- * picture or take another), a picture no longer available (take it again), or the camera.
+ * picture or take another), a picture no longer available or refused by the server (take another), or the camera.
  */
 function CaptureStep({
   actor,
@@ -110,6 +134,7 @@ function CaptureStep({
           <FormattedMessage id="upload.imageNotAvailable" />
         </p>
       )}
+      {uploadError === 'image_refused' && <ImageRefused upload={upload} />}
       <CaptureView key={`${purpose}-${portrayalId}`} facing={facing} purpose={purpose} onPhoto={send} />
     </>
   );
@@ -364,6 +389,7 @@ function LivenessProof({
   return (
     <>
       <ScreenTitle titleId="takeSelfieAlive.title" leadId="takeSelfieAlive.lead" />
+      {meta.uploadError === 'image_refused' && <ImageRefused upload={upload} />}
       <ol className="flex flex-col gap-1" aria-label={intl.formatMessage({ id: 'takeSelfieAlive.actions' })}>
         {challenge.actions.map((name, index) => (
           <li
