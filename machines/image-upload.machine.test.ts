@@ -68,12 +68,12 @@ describe('image upload machine', () => {
     expect(uploads.mock.calls.map(([input]) => input.image.ref)).toEqual(['img-1', 'img-1']);
   });
 
-  it.each(['image_too_many_pixels', 'image_unreadable', 'image_too_large'])(
+  it.each(['image_too_many_pixels', 'image_unreadable', 'image_too_large'] as const)(
     'a picture the server refuses (%s) keeps its code and asks for another, not for the same one again',
     async (code) => {
       let refusals = 1;
       const { actor, uploads } = start('obverse', async () => {
-        if (refusals-- > 0) throw { code };
+        if (refusals-- > 0) throw { code: 'image_refused', refusal: code };
       });
       actor.send({ type: 'image.captured', image: { ref: 'img-1' } });
       await waitFor(actor, (s) => s.matches('imageRefused'));

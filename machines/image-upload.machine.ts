@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { IMAGE_REFUSAL_CODES, type ImageRefusalCode } from '../src/api/contract/image-refusals';
+import type { ImageRefusalCode } from '../src/api/contract/image-refusals';
 import type { Challenge, ImageKind } from '../src/api/contract/onboarding';
 
 // One picture of an enrolment (spec §7 PUT /internal/portrayals/{id}/obverse|reverse|selfie|lifeproof): take
@@ -30,11 +30,13 @@ export interface UploadImageInput {
 
 /**
  * What uploadImage rejects with; image_not_available when the store no longer has the picture, busy (429) with
- * the seconds the server asked to wait, a code of IMAGE_REFUSAL_CODES when the server refused the picture itself.
+ * the seconds the server asked to wait, image_refused with the server's code (refusal) when it refused the
+ * picture itself.
  */
 export interface UploadError {
   code?: string;
   retryAfter?: number;
+  refusal?: ImageRefusalCode;
 }
 
 /** Sends of one picture the server may answer busy before the person is asked to send it again. */
@@ -54,9 +56,6 @@ export interface ImageUploadContext {
   /** Why the server refused the last picture (imageRefused), null otherwise. */
   refusal: ImageRefusalCode | null;
 }
-
-const isImageRefusal = (code: unknown): code is ImageRefusalCode =>
-  (IMAGE_REFUSAL_CODES as readonly unknown[]).includes(code);
 
 export type ImageUploadEvent =
   /** The screen has its picture (in the image store under image.ref). */
@@ -105,10 +104,7 @@ export const imageUploadMachine = setup({
       challenge: ({ event }) => (event as unknown as { output: Challenge }).output,
     }),
     storeRefusal: assign({
-      refusal: ({ event }) => {
-        const code = (event as unknown as { error?: UploadError }).error?.code;
-        return isImageRefusal(code) ? code : null;
-      },
+      refusal: ({ event }) => (event as unknown as { error?: UploadError }).error?.refusal ?? null,
     }),
     forgetRefusal: assign({ refusal: null }),
   },
@@ -119,7 +115,8 @@ export const imageUploadMachine = setup({
     isBusyAndMayRetry: ({ context, event }) =>
       ((event as unknown as { error?: UploadError }).error ?? null)?.code === 'busy' &&
       context.busyAnswers < BUSY_RETRIES,
-    isImageRefused: ({ event }) => isImageRefusal((event as unknown as { error?: UploadError }).error?.code),
+    isImageRefused: ({ event }) =>
+      ((event as unknown as { error?: UploadError }).error ?? null)?.code === 'image_refused',
   },
 }).createMachine({
   id: 'imageUpload',
@@ -199,7 +196,7 @@ export const imageUploadMachine = setup({
     },
     uploadFailed: {
       description:
-        'Error upload_failed: the upload failed (network, or the server refused the picture); the person re-sends the same picture or takes another.',
+        'Error upload_failed: the upload failed (network, or the server refused the request, not the picture itself); the person re-sends the same picture or takes another.',
       meta: { errorCode: 'upload_failed', uploadError: 'upload_failed' },
       entry: 'persist',
       on: {

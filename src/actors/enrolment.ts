@@ -16,7 +16,7 @@ import {
 } from '../../machines/image-upload.machine';
 import { portrayalResultMachine } from '../../machines/portrayal-result.machine';
 import type { ApiClient } from '../api/client';
-import { IMAGE_REFUSAL_CODES } from '../api/contract/image-refusals';
+import { IMAGE_REFUSAL_CODES, type ImageRefusalCode } from '../api/contract/image-refusals';
 import { isApiError, serverText } from '../api/errors';
 import { homeScreen, registerMode, type Session } from '../auth/access';
 import { checkBrowser, parseUserAgent } from '../domain/browser-check';
@@ -52,11 +52,13 @@ const portrayalCalls = () => import('../api/portrayals');
 
 const storageKey = enrolmentStorageKey;
 
-/** What the image upload problems of the server (spec §5) are called in the machine. */
-/** The codes of a picture refused for what it is (machines/image-upload: imageRefused). */
+/** The server's codes of a picture refused for what it is (spec §5): the machine's image_refused. */
 const IMAGE_CODES: ReadonlySet<string> = new Set(IMAGE_REFUSAL_CODES);
+const isImageRefusal = (code: string | undefined): code is ImageRefusalCode =>
+  !!code && IMAGE_CODES.has(code);
 
-function uploadErrorOf(error: unknown): UploadError {
+/** What the image upload machine hears of a failed upload: busy, image_refused with its code, or upload_failed. */
+export function uploadErrorOf(error: unknown): UploadError {
   // The server is busy with other pictures: the machine sends this one again after the seconds it asked for.
   if (isApiError(error) && error.status === 429) {
     const header = (error.cause as { response?: Response } | undefined)?.response?.headers.get('retry-after');
@@ -65,10 +67,8 @@ function uploadErrorOf(error: unknown): UploadError {
   }
   if (isApiError(error)) {
     const problem = error.problem;
-    const code =
-      problem?.errors?.find((e) => IMAGE_CODES.has(e.code))?.code ??
-      (problem?.code && IMAGE_CODES.has(problem.code) ? problem.code : undefined);
-    if (code) return { code };
+    const refusal = problem?.errors?.map((e) => e.code).find(isImageRefusal) ?? problem?.code;
+    if (isImageRefusal(refusal)) return { code: 'image_refused', refusal };
   }
   return { code: 'upload_failed' };
 }

@@ -16,7 +16,7 @@ async function refusedWith(code: string) {
     imageUploadMachine.provide({
       actors: {
         uploadImage: fromPromise<void, UploadImageInput>(async () => {
-          throw { code };
+          throw { code: 'image_refused', refusal: code };
         }),
       },
       actions: { persist: () => {} },
