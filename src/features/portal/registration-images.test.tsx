@@ -146,4 +146,52 @@ describe('AddUsersFromPhotos', () => {
     expect(results).toHaveTextContent(messages['common.errors.image_too_many_pixels'] as string);
     expect(screen.getByTestId('bulk-row-1')).toHaveTextContent('No se puede leer la imagen');
   });
+
+  // Issue 27: the upload's 413s each have a code of their own (metadata_too_large, media_too_large); the machine's
+  // refusedWith payload_too_large takes every 413, so all of them are "too large to upload together", not "the
+  // server did not accept the files".
+  it.each(['metadata_too_large', 'media_too_large', 'payload_too_large'])(
+    'says the files are too large when the upload is refused with %s',
+    async (code) => {
+      const metadata = new File(
+        ['email,first_name,last_name,acs_id,image\r\na@example.test,Ane,A,ACS-A,a.jpg\r\n'],
+        'people.csv',
+        {
+          type: 'text/csv',
+        },
+      );
+      const picture = new Uint8Array(10_000).fill(1);
+      picture.set([0xff, 0xd8, 0xff, 0xe0]);
+      const media = new File([zipSync({ 'a.jpg': picture }) as Uint8Array<ArrayBuffer>], 'photos.zip', {
+        type: 'application/zip',
+      });
+      const post = vi.fn((path: string) =>
+        Promise.reject(
+          new ApiError({
+            kind: 'http',
+            method: 'POST',
+            path,
+            status: 413,
+            problem: { status: 413, title: 'Content Too Large', detail: 'too large', code },
+          }),
+        ),
+      );
+      renderWith(runtimeWith({ get: free, post }), <AddUsersFromPhotos />);
+      fireEvent.change(screen.getByLabelText(messages['bulk.metadata'] as string), {
+        target: { files: [metadata] },
+      });
+      fireEvent.change(screen.getByLabelText(messages['bulk.media'] as string), {
+        target: { files: [media] },
+      });
+      const upload = await screen.findByRole(
+        'button',
+        { name: messages['bulk.upload'] },
+        { timeout: 10_000 },
+      );
+      await act(async () => fireEvent.click(upload));
+      const tooLarge = (messages['bulk.problem.payload_too_large'] as string).split('{')[0] as string;
+      await waitFor(() => expect(document.body).toHaveTextContent(tooLarge.trim()));
+      expect(document.body).not.toHaveTextContent(messages['bulk.problem.unknown'] as string);
+    },
+  );
 });
