@@ -158,6 +158,9 @@ export function serverFiles(root: string): string[] {
   return listTs(root, 'server', isTestPath);
 }
 
+/** Parsed files by absolute path, kept while their text is the same (a check parses each file once). */
+const parsed = new Map<string, { text: string; program: AstNode }>();
+
 class Project {
   readonly files = new Map<string, SourceFile>();
   constructor(readonly root: string) {}
@@ -165,14 +168,20 @@ class Project {
   file(path: string): SourceFile | undefined {
     const existing = this.files.get(path);
     if (existing) return existing;
+    const absolute = join(this.root, path);
     let text: string;
     try {
-      text = readFileSync(join(this.root, path), 'utf8');
+      text = readFileSync(absolute, 'utf8');
     } catch {
       return undefined;
     }
-    const program = babelParse()(text, { sourceType: 'module', plugins: ['typescript', 'jsx'] }).program;
-    const file = { path, text, program };
+    let cached = parsed.get(absolute);
+    if (cached?.text !== text) {
+      const program = babelParse()(text, { sourceType: 'module', plugins: ['typescript', 'jsx'] }).program;
+      cached = { text, program };
+      parsed.set(absolute, cached);
+    }
+    const file = { path, text, program: cached.program };
     this.files.set(path, file);
     return file;
   }
