@@ -1221,10 +1221,12 @@ export function checkErrorWords(
     declarations?: DynamicSiteDeclaration[];
     handlers?: Handler[];
     contractLists?: ContractList[];
+    /** The server's codes collected already (collectServerCodes with the same root and declarations). */
+    server?: CollectedCodes;
   } = {},
 ): WordsReport {
   const project = new Project(root);
-  const server = collectServerCodes(root, options.declarations);
+  const server = options.server ?? collectServerCodes(root, options.declarations);
   const contract = collectContractCodes(root, options.contractLists);
   const codes = new Map(server.codes);
   for (const [code, places] of contract.codes) codes.set(code, [...(codes.get(code) ?? []), ...places]);
