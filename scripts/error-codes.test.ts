@@ -10,7 +10,7 @@ import {
   HANDLED_ELSEWHERE,
 } from './error-codes';
 
-// The collector of `npm run i18n:check` (issue 27): it reads the codes from the server's source, so it must find
+// The collector of `npm run i18n:check`: it reads the codes from the server's source, so it must find
 // the ones we know the server answers, from every part of it, and must fail on a code without words.
 
 const root = process.cwd();

@@ -1,4 +1,4 @@
-// The error codes the reference server can answer, read from its own source (issue 27): every code a problem
+// The error codes the reference server can answer, read from its own source: every code a problem
 // answer carries, found where the problems are built, so that `npm run i18n:check` can ask that each one has
 // words for the person who sees it. Nothing here is a hand list of codes: the list is what the server's code says.
 //

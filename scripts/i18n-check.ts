@@ -1,7 +1,7 @@
 // Every message id used in the code exists in es, en and eu; the three files have the same keys; every
 // message parses as ICU and uses the same placeholders in each language; tenant overrides only override
 // ids that exist; every error code the server can answer has words (common.errors.{code}) in each language or
-// is handled where scripts/error-codes.ts says (issue 27). Run by `npm test` (npm run i18n:check).
+// is handled where scripts/error-codes.ts says. Run by `npm test` (npm run i18n:check).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

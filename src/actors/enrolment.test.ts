@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/errors';
 import { uploadErrorOf } from './enrolment';
 
-// What the image upload machine hears of a failed upload (issue 27): a picture refused for what it is carries its
+// What the image upload machine hears of a failed upload: a picture refused for what it is carries its
 // code to imageRefused; anything else is a failed upload to send again.
 const refusal = (status: number, code: string, errors?: { field: string; code: string }[]) =>
   new ApiError({

@@ -3,12 +3,12 @@ import type { FieldError, Problem, ProblemLink } from './contract/problem.ts';
 
 export { errorMessageId };
 
+export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
 /**
  * A message for the person, by catalogue id or (a server's detail) as text. `fallback` is the server's own text
  * for an id the catalogue may have no words for (a code of the server's): shown instead, in the person's language
  * sentence (src/i18n/error-text.ts), so that a notice is never empty.
  */
-export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
 export type Notice =
   | { level: NoticeLevel; messageId: string; values?: Record<string, string>; fallback?: string }
   | { level: NoticeLevel; text: string };

@@ -1,6 +1,6 @@
 import type { IntlShape } from 'react-intl';
 
-// A server's code in the person's words (issue 27): common.errors.{code} when the catalogue has words for it, and
+// A server's code in the person's words: common.errors.{code} when the catalogue has words for it, and
 // otherwise the spec's fallback (§8: "other errors show detail, else title, else status text") inside a sentence of
 // the person's language, never an empty text, an id or a bare code. `npm run i18n:check` makes sure every code the
 // reference server answers has words (scripts/error-codes.ts); this is for the codes of another server, a newer

@@ -9,7 +9,7 @@ const done = (id: string, output?: unknown): EventObject =>
 const failed = (id: string, error: unknown): EventObject =>
   ({ type: `xstate.error.actor.${id}`, error }) as EventObject;
 
-// Spec §5 upload messages, the server's 429 busy, a picture the server refuses for what it is (issue 27) and the
+// Spec §5 upload messages, the server's 429 busy, a picture the server refuses for what it is and the
 // liveness challenge of spec §7, each a state with its code in meta.
 const UPLOAD_ERRORS = [
   'upload_failed',
