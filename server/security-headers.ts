@@ -47,8 +47,9 @@ export function isHttpsRequest(req: IncomingMessage, trustProxy: boolean): boole
 
 /**
  * What a hashed script or stylesheet under /assets/ carries: CSP, Permissions-Policy, Referrer-Policy and COOP
- * govern documents (and a worker, whose policy comes from its own script's response), not the scripts and
- * styles a document loads. Leaving them off saves ~0.6 KB on each of the first screen's files (issue 15).
+ * govern documents (and a worker, whose policy comes from its own script's response), not the scripts and styles a
+ * document loads. Leaving them off saves ~0.6 KB on each of the first screen's files, which count against the first
+ * screens' budget (docs/performance.md).
  */
 export const SUBRESOURCE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'X-Content-Type-Options': 'nosniff',

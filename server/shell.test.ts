@@ -9,8 +9,8 @@ import { CONTENT_SECURITY_POLICY } from './security-headers';
 import { composeShellPage, shellPages, shellScreenAt, withoutIds } from './shell';
 import { SHELL_SCRIPT, SHELL_SCRIPT_HASH } from './shell-script';
 
-// Issue 15: the first paint of Welcome and Landing in the HTML (server/shell.ts). A dist with index.html as Vite
-// writes it, the shipped tenants, and one more tenant without Spanish (where Accept-Language counts).
+// The first paint of Welcome and Landing in the HTML (server/shell.ts). A dist with index.html as Vite writes it,
+// the shipped tenants, and one more tenant without Spanish (where Accept-Language counts).
 const INDEX = `<!doctype html>
 <html lang="es">
   <head>

@@ -1,6 +1,6 @@
-// Doors and the access audit (spec §3 Audit access, §4 access results; issue 13): a door's attempt decided
-// granted or denied and stored with its reason and a copy of the entity; the audit read with filters, paging and
-// a streamed csv export. Every query names the tenant.
+// Doors and the access audit (spec §3 Audit access, §4 access results): a door's attempt decided granted or denied
+// and stored with its reason and a copy of the entity; the audit read with filters, paging and a streamed csv
+// export. Every query names the tenant.
 import type { AccessReason, AuditAccess, AuditFilter } from '../../src/api/contract/audit';
 import { AUDIT_CSV_COLUMNS } from '../../src/api/contract/audit';
 import { CSV_BOM, csvRow } from '../../src/domain/csv';

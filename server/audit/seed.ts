@@ -1,4 +1,4 @@
-// Development data of the audit (issue 13): the seeded `assistant` is in charge of the tenant's first facility
+// Development data of the audit: the seeded `assistant` is in charge of the tenant's first facility
 // (post_accesses_myscope sees only it), and a month of door decisions across the seeded users' credentials and the
 // tenant's facilities, so that AuditAccesses shows something on a new `npm start`. Deterministic: the n-th access
 // picks its credential, facility, time and outcome from n.

@@ -1,8 +1,8 @@
-// GET and POST /dev/terminal: a door to try by hand (issue 13). Choose a tenant and one of its facilities, present a
-// QR (its text or a bare sid, typed) or a face (a person's face credential, as a door's camera would match it), and
-// see the door's decision and reason, stored in the audit like any other (POST /internal/accesses decides the same
-// way, with the same decideAccess). Development only: mounted beside /dev/mailbox and, like it, answered only to a
-// person at this machine (server/dev-routes.ts). The page has no script at all, so the site's CSP holds as it is.
+// GET and POST /dev/terminal: a door to try by hand. Choose a tenant and one of its facilities, present a QR (its
+// text or a bare sid, typed) or a face (a person's face credential, as a door's camera would match it), and see the
+// door's decision and reason, stored in the audit like any other (POST /internal/accesses decides the same way, with
+// the same decideAccess). Development only: mounted beside /dev/mailbox and, like it, answered only to a person at
+// this machine (server/dev-routes.ts). The page has no script at all, so the site's CSP holds as it is.
 import { Hono } from 'hono';
 import { esc } from '../auth/pages';
 import type { AppDeps } from '../context';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { page, readTheme } from './pages';
 
-// Issue 15: the identity provider's pages name the tenant by its title in the page's language (settings `titles`),
-// the plain `title` where the tenant has none for that language.
+// The identity provider's pages name the tenant by its title in the page's language (settings `titles`), the plain
+// `title` where the tenant has none for that language.
 describe('the tenant title on the login pages', () => {
   it('is the one of the page language, else the plain title', () => {
     const gambling = readTheme('public', 'gambling');

@@ -1,4 +1,4 @@
-// Issue 16: the login throttle counts in the database, so guesses spread over several server processes add up.
+// The login throttle counts in the database, so guesses spread over several server processes add up.
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/db';

@@ -1,7 +1,7 @@
-// Seeded enrolled people have what an enrolment leaves behind (issue 10): evidence images (selfie, obverse,
-// reverse) for their profile and data export, and SEED_MEMBERS=n adds n enrolled accounts member-01… (password
-// = username, role user), each with a user record, a 15-day QR and evidences, for journeys that change or delete
-// an enrolled person (a credential reset, a data export, an account deletion) without enrolling through the UI.
+// Seeded enrolled people have what an enrolment leaves behind: evidence images (selfie, obverse, reverse) for their
+// profile and data export, and SEED_MEMBERS=n adds n enrolled accounts member-01… (password = username, role user),
+// each with a user record, a 15-day QR and evidences, for journeys that change or delete an enrolled person (a
+// credential reset, a data export, an account deletion) without enrolling through the UI.
 import sharp from 'sharp';
 import { hashPassword } from '../auth/passwords';
 import type { Queryable } from './db';

@@ -1,6 +1,6 @@
-// Regions and locations of the seeded users (issue 12, staff): each user registered in one region of the tenant
-// (a legal domain of settings.watchlistDomains) and holds one location (a facility), so that ActivateUsers has users
-// of other regions to activate and PortalUserDetail's credentials tab shows a location on a new `npm start`.
+// Regions and locations of the seeded users: each user registered in one region of the tenant (a legal domain of
+// settings.watchlistDomains) and holds one location (a facility), so that ActivateUsers has users of other regions
+// to activate and PortalUserDetail's credentials tab shows a location on a new `npm start`.
 import type { Seeder } from './seeder';
 
 /** The legal domains of the shipped tenants (public/tenants/<tenant>/settings.json watchlistDomains). */

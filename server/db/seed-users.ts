@@ -1,7 +1,7 @@
-// Sixty enrolled users per tenant for the staff portal (issue 12): PortalUsers has pages to turn, and
-// PortalUserDetail has evidences, verification results and credentials to show. They have no account (they
-// enrolled at a kiosk or were registered by staff), a mix of states, register modes and verification results,
-// and the three evidence images of seed-people.ts. SEED_STAFF_USERS=n changes how many (0 to 200).
+// Sixty enrolled users per tenant for the staff portal: PortalUsers has pages to turn, and PortalUserDetail has
+// evidences, verification results and credentials to show. They have no account (they enrolled at a kiosk or were
+// registered by staff), a mix of states, register modes and verification results, and the three evidence images of
+// seed-people.ts. SEED_STAFF_USERS=n changes how many (0 to 200).
 import type { Queryable } from './db';
 import { dniOf, evidenceImages } from './seed-people';
 import type { Seeder } from './seeder';

@@ -1,6 +1,7 @@
-// Limits every /api request meets before its handler (issue #9): a body of at most JSON_MAX_BYTES, except the
-// image uploads, which have larger limits of their own (onboarding/routers/portrayal-images.ts); and query
-// parameters of bounded length without control characters (PostgreSQL text refuses NUL).
+// Limits every /api request meets before its handler, so that one too large or malformed is refused (4xx) rather
+// than failing (5xx): a body of at most JSON_MAX_BYTES, except the image uploads, which have larger limits of their
+// own (onboarding/routers/portrayal-images.ts); and query parameters of bounded length without control characters
+// (PostgreSQL text refuses NUL).
 import type { MiddlewareHandler } from 'hono';
 import { isCleanText } from '../../src/api/contract/text';
 import type { AppEnv } from '../context';

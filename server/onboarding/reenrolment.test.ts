@@ -13,7 +13,7 @@ import {
   startOnboarding,
 } from './testing/harness';
 
-// AssistedExistingUsers and AssistedOtherDocuments (spec §4 register types; issue 12): gambling's settings name both.
+// AssistedExistingUsers and AssistedOtherDocuments (spec §4 register types): gambling's settings name both.
 
 let h: Harness;
 

@@ -15,9 +15,9 @@ import {
   readyPortrayal,
 } from './testing/harness';
 
-// Every user has a region (issue 12; spec §2 "activate users of another region", §3 legal domains): the registration
-// records where it took place (store/region.ts), and ActivateUsers then finds the person in that region. Through the
-// real app (onboarding, singles, users, activation) with the fake auth of the onboarding harness and the seed.
+// Every user has a region (spec §2 "activate users of another region", §3 legal domains): the registration records
+// where it took place (store/region.ts), and ActivateUsers then finds the person in that region. Through the real
+// app (onboarding, singles, users, activation) with the fake auth of the onboarding harness and the seed.
 
 let h: Harness;
 let site: SiteFixture;

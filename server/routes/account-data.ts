@@ -1,5 +1,5 @@
-// What is stored about a person, for their profile, their data export and the deletion of their account (issue
-// 10; spec §3 User, §7 Accounts and users, §8 Account cancellation). Owns the SQL; every query names the tenant.
+// What is stored about a person, for their profile, their data export and the deletion of their account (spec §3
+// User, §7 Accounts and users, §8 Account cancellation). Owns the SQL; every query names the tenant.
 
 import { normaliseNationalId } from '../../src/domain/dni';
 import type { Queryable } from '../db/db';
@@ -137,7 +137,7 @@ export interface AccountExport {
   images: ExportImage[];
 }
 
-/** Everything stored about the person (issue 10 "download my data"). */
+/** Everything stored about the person ("download my data"). */
 export async function collectAccountData(
   db: Queryable,
   tenant: string,

@@ -8,9 +8,10 @@ import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../
 import { mailThrottle } from './credential-reset';
 import { unzip } from './zip';
 
-// The account routes of issue 10 through the real app (app.ts mounts them when deps.auth is given), with the fake
-// auth of the onboarding harness (claims from the x-test-claims header) and the seeded accounts. Each test that
-// changes a person uses one of its own, made here as an enrolled account with evidences and a QR.
+// The routes of the enrolled person's account (profile, data export, deletion, credential reset) through the real
+// app (app.ts mounts them when deps.auth is given), with the fake auth of the onboarding harness (claims from the
+// x-test-claims header) and the seeded accounts. Each test that changes a person uses one of its own, made here as
+// an enrolled account with evidences and a QR.
 
 let db: Db;
 let site: SiteFixture;
@@ -454,7 +455,7 @@ describe('credential reset', () => {
     expect(await mails(who.email)).toHaveLength(3);
   });
 
-  it('counts mails in the database: two app instances on one database share the limit (issue 16)', async () => {
+  it('counts mails in the database: two app instances on one database share the limit', async () => {
     // A second server process over the same database: the mails sent through either count for both.
     const second = createApp({
       ...testDeps(db, site, { publicDir: PUBLIC_DIR }),

@@ -1,4 +1,4 @@
-// IAM accounts (spec §3, §7 "Accounts and users"; issue 10):
+// IAM accounts (spec §3, §7 "Accounts and users"):
 //   GET    /public/accounts                 get_accounts_all | can_view_complete_onboardings (pages)
 //   GET    /internal/accounts?userId|email  staff lookups; 200 with the matches, 404 when none (spec §5)
 //   POST   /internal/accounts               post_onboardings_assisted | post_singles | get_accounts_all; { user_id }

@@ -1,5 +1,5 @@
-// Doors, the access audit, interdiction checks and watchlists (issue 13; issue 12 CheckInterdictions). Routes and
-// the permission strings each names (spec §6) are in docs/audit.md's audit table. Every query names the tenant; a
+// Doors, the access audit, interdiction checks and watchlists (CheckInterdictions among them). Routes and the
+// permission strings each names (spec §6) are in docs/audit.md's audit table. Every query names the tenant; a
 // facility of another tenant or outside the caller's scope is a 404.
 import { type } from 'arktype';
 import { type Context, Hono } from 'hono';

@@ -17,8 +17,8 @@ import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
 import { bulkRoutes } from './bulk';
 
-// POST /public/singles/bulk and GET /public/singles/bulk/{jobId} through the real app (issue 12 "Add users from
-// photos"; spec §5 1000 elements, metadata, zip; §8 user registration codes).
+// POST /public/singles/bulk and GET /public/singles/bulk/{jobId} through the real app ("Add users from photos";
+// spec §5 1000 elements, metadata, zip; §8 user registration codes).
 
 let db: Db;
 let site: SiteFixture;

@@ -1,5 +1,5 @@
-// Add users from photos (issue 12 bulk import; spec §5 1000 elements per file, metadata not valid JSON or CSV, media
-// not a valid or a corrupt zip, id already exists, email already in use; §8 user registration codes):
+// Add users from photos (bulk import; spec §5 1000 elements per file, metadata not valid JSON or CSV, media not a
+// valid or a corrupt zip, id already exists, email already in use; §8 user registration codes):
 //   POST /public/singles/bulk         post_singles: multipart `metadata` (JSON or CSV) + `media` (zip of pictures),
 //                                     read as it streams with its limits (bulk-upload.ts); 202 { job_id, total }
 //   GET  /public/singles/bulk/{jobId} post_singles: { status, total, done, accepted, rejected, rows } — the job's

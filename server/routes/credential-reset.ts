@@ -1,6 +1,6 @@
-// Credential reset (issue 10, spec §2 ResetCredentials): a person who lost access asks by email, and gets a mail
-// (the outbox, /dev/mailbox in development) with a link that expires in 30 minutes and works once; redeeming it,
-// signed in as the same account, revokes every credential of the person and issues a new 15-day QR.
+// Credential reset (spec §2 ResetCredentials): a person who lost access asks by email, and gets a mail (the outbox,
+// /dev/mailbox in development) with a link that expires in 30 minutes and works once; redeeming it, signed in as the
+// same account, revokes every credential of the person and issues a new 15-day QR.
 //   POST /public/credential-resets           public, throttled; the same 202 whether or not the email exists
 //   POST /internal/credential-resets/redeem  show_reset_credentials_button_me; the caller must own the link
 // The link's token is 32 random bytes; only its SHA-256 is stored, so the database never holds a usable link.
@@ -52,9 +52,9 @@ const MAIL: Record<'es' | 'en' | 'eu', { subject: string; body: string }> = {
 };
 
 /**
- * The mail throttle, counted in the mail_throttle table (migration 017) so that every server process behind a
- * load balancer counts the same mails (issue 16). Inside the transaction that sends the mail: a per-tenant
- * advisory lock makes "count, then record" one step, so two processes cannot both send the last mail allowed.
+ * The mail throttle, counted in the mail_throttle table (migration 017) so that every server process behind a load
+ * balancer counts the same mails. Inside the transaction that sends the mail: a per-tenant advisory lock makes
+ * "count, then record" one step, so two processes cannot both send the last mail allowed.
  */
 export function mailThrottle(options: {
   perAddress: number;

@@ -124,7 +124,7 @@ function credentialJson(row: CredentialRow, now: Date) {
 
 interface TenantLook {
   title: string;
-  /** The title per language (settings `titles`, issue 15); a language without one uses `title`. */
+  /** The title per language (settings `titles`); a language without one uses `title`. */
   titles: Partial<Record<string, string>>;
   logo: string;
 }

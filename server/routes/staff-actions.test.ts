@@ -6,7 +6,7 @@ import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
 
-// Issue 12 (staff): add location, activate/deactivate all recorded with what changed, ActivateUsers by region, and
+// Staff actions: add location, activate/deactivate all recorded with what changed, ActivateUsers by region, and
 // assisted_by shown by name, through the real app with the fake auth of the onboarding harness and the seed.
 
 let db: Db;

@@ -1,4 +1,4 @@
-// Enrolled users as staff manage them (spec §3 User; §7 Accounts and users; issue 12, staff-users):
+// Enrolled users as staff manage them (spec §3 User; §7 Accounts and users):
 //   GET    /public/users                      get_users_all | post_onboardings_assisted (pageSize, pageIndex, bookmark, filter, orderby,
 //                                             sorted, idNumber, birthDate)
 //   GET    /public/users/{id}                 get_users_all: every field of spec §3 User, and which evidences exist

@@ -1,6 +1,5 @@
-// A small zip writer for the data export (issue 10 "download my data"): entries are stored, not deflated (the
-// images inside are already compressed and the JSON is small), with zlib's CRC-32. Enough for every unzip tool;
-// no dependency.
+// A small zip writer for the data export ("download my data"): entries are stored, not deflated (the images inside
+// are already compressed and the JSON is small), with zlib's CRC-32. Enough for every unzip tool; no dependency.
 import { crc32 } from 'node:zlib';
 
 export interface ZipEntry {

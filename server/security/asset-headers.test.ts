@@ -1,6 +1,6 @@
-// Issue 15: which security headers each kind of response carries, on a real server (the raw node listener and
-// Hono both set them). Documents, workers, API answers and misses get the full set; a found hashed script or
-// stylesheet gets nosniff only, keeping its caching, Vary and ETag.
+// Which security headers each kind of response carries, on a real server (the raw node listener and Hono both set
+// them). Documents, workers, API answers and misses get the full set; a found hashed script or stylesheet gets
+// nosniff only, keeping its caching, Vary and ETag.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
-// Issue #9 row 8: a person registering themselves (auto mode) sent skip_email_check: true and an acs_id of their
-// choosing, and both were accepted. Spec §5: only the assisted flow skips the email check; choosing username,
-// acs_id or id is for staff. On a real server, through the real sign-in.
+// A person registering themselves (auto mode) may neither skip the email check nor choose their acs_id: both were
+// once accepted when sent. Spec §5: only the assisted flow skips the email check; choosing username, acs_id or id is
+// for staff. On a real server, through the real sign-in.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../main';

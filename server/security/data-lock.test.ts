@@ -1,4 +1,4 @@
-// Issue #9 row 5: two servers on one data folder would lose one's acknowledged writes; the second refuses.
+// Two servers on one data folder would lose one's acknowledged writes; the second refuses.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

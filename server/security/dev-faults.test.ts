@@ -1,5 +1,5 @@
-// Issue #9 row 6: the prohibited-list fault switch turns a tenant's check off for everyone. Loopback-only is
-// not enough (any local process, any page the developer's browser opens): it needs the admin's token too.
+// The prohibited-list fault switch turns a tenant's check off for everyone. Loopback-only is not enough (any local
+// process, any page the developer's browser opens): it needs the admin's token too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';

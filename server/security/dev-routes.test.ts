@@ -1,4 +1,4 @@
-// Issue #9 rows 1 and 6: the development mailbox and fault switches answer only a person at this machine.
+// The development mailbox and fault switches answer only a person at this machine.
 import { request } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

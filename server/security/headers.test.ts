@@ -1,5 +1,4 @@
-// Issue #9 row 10: transport and cross-origin headers, Secure cookies, the bearer scheme and the facilities
-// list, on a real server.
+// Transport and cross-origin headers, Secure cookies, the bearer scheme and the facilities list, on a real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, type StartServerOptions, startServer } from '../main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';

@@ -20,11 +20,11 @@ import {
 import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
 
-// Issue #9 rows 4 and 7: no request body or query of the API makes the server answer 5xx. A property-based
-// fuzzer sends every JSON route 1,000 generated bodies (arbitrary JSON, strings with NULs, controls, lone
-// surrogates and huge lengths, deep nesting, wrong types, and mutations of a valid body) and every GET with
-// query parameters 1,000 generated queries, through the real app on one in-memory database, authenticated
-// as the route tests are; every answer must be below 500 and, when 4xx, a problem body of the contract.
+// No request body or query of the API makes the server answer 5xx. A property-based fuzzer sends every JSON route
+// 1,000 generated bodies (arbitrary JSON, strings with NULs, controls, lone surrogates and huge lengths, deep
+// nesting, wrong types, and mutations of a valid body) and every GET with query parameters 1,000 generated queries,
+// through the real app on one in-memory database, authenticated as the route tests are; every answer must be below
+// 500 and, when 4xx, a problem body of the contract.
 
 const RUNS = 1000;
 const SLOW = { timeout: 900_000 };
@@ -477,7 +477,7 @@ describe('no JSON body makes the API answer 5xx', SLOW, () => {
   });
 });
 
-describe('no JSON body makes the account routes answer 5xx (issue 10)', SLOW, () => {
+describe('no JSON body makes the account routes answer 5xx', SLOW, () => {
   const OWN = ['delete_accounts_me', 'get_users_me', 'show_reset_credentials_button_me'];
   async function seededUser() {
     const { rows } = await db.query<{ id: string }>(
@@ -633,7 +633,7 @@ describe('no liveness proof body makes the API answer 5xx', SLOW, () => {
   });
 });
 
-describe('no body, query or path makes the visit routes answer 5xx (issue 11)', SLOW, () => {
+describe('no body, query or path makes the visit routes answer 5xx', SLOW, () => {
   const reception = person(randomUUID(), 'gambling', ['post_visits_all', 'delete_users_all']);
   let facilityId = '';
   let visitor: Who;

@@ -24,9 +24,9 @@ import {
   testServerOptions,
 } from '../testing/fixtures';
 
-// Issue #9 rows 4 and 7, one case each: the body limit on every JSON route of the API (not only the onboarding
-// routers), the string and userData limits of the contract's request schemas, and the inputs that made the
-// server answer 500 (NUL in a string, a key or a query, year 0, deep nesting, a malformed multipart body).
+// What a request may carry, one case each: the body limit on every JSON route of the API (not only the onboarding
+// routers), the string and userData limits of the contract's request schemas, and the inputs that made the server
+// answer 500 (NUL in a string, a key or a query, year 0, deep nesting, a malformed multipart body).
 
 let db: Db;
 let site: SiteFixture;

@@ -7,9 +7,9 @@ import { createKnownOrigins, defaultOrigins } from '../origins';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { send, signIn } from '../testing/oidc';
 
-// Issue #9: the identity provider made an issuer, redirect URIs and the password-reset link in mail from
-// whatever Host header a request carried. Now it answers only at the known origins (PUBLIC_URL, or
-// localhost and <tenant>.localhost on the port) and the API accepts only the issuers of those origins.
+// An issuer, redirect URIs and the password-reset link in mail must never come from whatever Host header a request
+// carries (the identity provider once made them so): it answers only at the known origins (PUBLIC_URL, or localhost
+// and <tenant>.localhost on the port) and the API accepts only the issuers of those origins.
 
 const DISCOVERY = '/.well-known/openid-configuration';
 

@@ -1,4 +1,4 @@
-// Issue #9 row 3: guesses sent in parallel at one account are checked one after another, each after its delay.
+// Guesses sent in parallel at one account are checked one after another, each after its delay.
 import { describe, expect, it } from 'vitest';
 import { createThrottle } from '../auth/throttle';
 

@@ -1,6 +1,6 @@
-// Issue #9 row 9: an access token dies with its grant. Reusing an authorization code makes oidc-provider revoke
-// the grant (RFC 6749 §4.1.2: the code may have been stolen); the access token of the first exchange must stop
-// working on the API too, not only the refresh token.
+// An access token dies with its grant. Reusing an authorization code makes oidc-provider revoke the grant (RFC 6749
+// §4.1.2: the code may have been stolen); the access token of the first exchange must stop working on the API too,
+// not only the refresh token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANT_CHECK_CACHE_MS } from '../auth/verify';
 import { type RunningServer, startServer } from '../main';

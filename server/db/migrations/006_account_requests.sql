@@ -1,6 +1,6 @@
--- Credential reset requests (issue 10, spec §2 ResetCredentials): a person who lost access asks by email; the
--- mail carries a link whose token is kept only as its hash, expires after 30 minutes and works once. Redeeming it
--- (signed in as the same account) revokes every credential of the person and issues a new 15-day QR.
+-- Credential reset requests (spec §2 ResetCredentials): a person who lost access asks by email; the mail carries a
+-- link whose token is kept only as its hash, expires after 30 minutes and works once. Redeeming it (signed in as the
+-- same account) revokes every credential of the person and issues a new 15-day QR.
 create table credential_resets (
   tenant text not null,
   token_hash text not null,

@@ -1,5 +1,5 @@
--- State that several server processes behind one load balancer must share (issue 16): what used to live in
--- one process's memory and would answer differently in another.
+-- State that several server processes behind one load balancer must share: what used to live in one process's memory
+-- and would answer differently in another.
 
 -- The login throttle's counters (server/auth/throttle.ts): failures per account and per address of a tenant.
 create table login_throttle (

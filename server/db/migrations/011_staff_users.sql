@@ -1,6 +1,6 @@
--- Staff portal (issue 12, staff-users): what a tenant administrator did to every user at once (spec §6 "Admins manage
--- the tenant (activate, deactivate, delete all users and data)"). Deleting all data is recorded here: who, when,
--- and how many users and images were removed. No personal data is kept in this table.
+-- Staff portal: what a tenant administrator did to every user at once (spec §6 "Admins manage the tenant (activate,
+-- deactivate, delete all users and data)"). Deleting all data is recorded here: who, when, and how many users and
+-- images were removed. No personal data is kept in this table.
 create table tenant_admin_actions (
   id bigint generated always as identity primary key,
   tenant text not null,

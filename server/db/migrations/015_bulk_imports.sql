@@ -1,6 +1,6 @@
--- Add users from photos (issue 12, bulk import): one job per upload and one result per metadata row. The upload is
--- answered with the job's id at once; the rows are registered one by one (each in its own transaction) and the
--- portal polls the job. Only the staff member who started a job sees it (another's or another tenant's is a 404).
+-- Add users from photos (bulk import): one job per upload and one result per metadata row. The upload is answered
+-- with the job's id at once; the rows are registered one by one (each in its own transaction) and the portal polls
+-- the job. Only the staff member who started a job sees it (another's or another tenant's is a 404).
 create table bulk_imports (
   tenant text not null,
   job_id uuid not null default gen_random_uuid(),

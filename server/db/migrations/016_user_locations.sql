@@ -1,6 +1,6 @@
--- Staff portal (issue 12, staff): where a user's credentials are good, and where the user registered.
--- user_locations: the facilities added to a user's credentials (spec §6 post_credentials_location, "add location";
--- §3 Credentials of a user: locations), by a staff member or by activating the user in another region.
+-- Staff portal: where a user's credentials are good, and where the user registered. user_locations: the facilities
+-- added to a user's credentials (spec §6 post_credentials_location, "add location"; §3 Credentials of a user:
+-- locations), by a staff member or by activating the user in another region.
 create table user_locations (
   tenant text not null,
   user_id uuid not null,

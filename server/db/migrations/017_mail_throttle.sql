@@ -1,6 +1,6 @@
--- The credential-reset mail throttle (server/routes/credential-reset.ts; issue 16): one row per mail sent, by
--- key, so that every server process behind a load balancer counts the same mails. Rows older than the window
--- are removed whenever a mail is counted.
+-- The credential-reset mail throttle (server/routes/credential-reset.ts): one row per mail sent, by key, so that
+-- every server process behind a load balancer counts the same mails. Rows older than the window are removed whenever
+-- a mail is counted.
 create table mail_throttle (
   tenant text not null,
   -- 'reset|address|<email>' or 'reset|tenant'

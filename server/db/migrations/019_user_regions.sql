@@ -1,6 +1,6 @@
--- Every user has a region (issue 12 staff; ActivateUsers, spec §2 "activate users of another region", §4): the legal
--- domain where they registered. From now on the registration records it (server/onboarding/store/region.ts); this
--- fills the users registered before, by the same rules, as far as the database knows them.
+-- Every user has a region (ActivateUsers, spec §2 "activate users of another region", §4): the legal domain where
+-- they registered. From now on the registration records it (server/onboarding/store/region.ts); this fills the users
+-- registered before, by the same rules, as far as the database knows them.
 
 -- 1. The facility the onboarding named as its location, when that facility belongs to a legal domain.
 update users u set region = f.legal_domain

@@ -1,4 +1,4 @@
-// AssistedExistingUsers (spec §4 register types; issue 12): an assistant re-enrols an existing user. POST
+// AssistedExistingUsers (spec §4 register types): an assistant re-enrols an existing user. POST
 // /internal/onboardings with user_id naming a user record marks the onboarding as replacing it; its confirmation
 // then updates that record (the new data, evidences and a new QR; the old QRs revoked) instead of creating one.
 import type { Queryable } from '../../db/db';
