@@ -2,8 +2,8 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { AccountProfile } from '../src/api/contract/accounts';
 import { outputOf } from './actor-events';
 
-// UserProfile (spec §2 profile; §6 get_users_me, get_all_data_me; issue 10): the person's data, read from their
-// user record, and "download my data", which saves everything stored about them as one zip.
+// UserProfile (spec §2 profile; §6 get_users_me, get_all_data_me): the person's data, read from their user record,
+// and "download my data", which saves everything stored about them as one zip.
 
 export interface AccountProfileContext {
   profile: AccountProfile | null;

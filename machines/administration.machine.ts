@@ -1,9 +1,9 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { errorOf, outputOf } from './actor-events';
 
-// Administration (issue 12; spec §6 "Admins manage the tenant (activate, deactivate, delete all users and data)"):
-// each action behind a dialog where the person types the tenant's name; the result says how many were changed.
-// PUT /public/credentials/active|inactive, DELETE /public/users, PUT /public/users/deleteAllData.
+// Administration (spec §6 "Admins manage the tenant (activate, deactivate, delete all users and data)"): each action
+// behind a dialog where the person types the tenant's name; the result says how many were changed. PUT
+// /public/credentials/active|inactive, DELETE /public/users, PUT /public/users/deleteAllData.
 
 export type AdminAction = 'activateAll' | 'deactivateAll' | 'deleteUsers' | 'deleteAllData';
 

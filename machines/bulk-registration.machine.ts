@@ -4,12 +4,12 @@ import type { MetadataProblem, RowProblem } from '../src/domain/bulk';
 import type { AcsIdSchema } from '../src/domain/singles';
 import { outputOf } from './actor-events';
 
-// AddUsersFromPhotos (issue 12 "Add users from photos"; spec §2 portal menu "add users from photos", post_singles; §5
-// 1000 elements per file, metadata not valid JSON or CSV, media not a valid or a corrupt zip, id already exists, email
-// already in use). Staff pick a metadata file (JSON or CSV) and a zip of pictures; the browser checks both before
-// anything is sent (src/domain/bulk.ts: the zip's listing, every row against the tenant's acsIdSchema, pictures
-// present and within bounds, no repeated row). Then the upload (with its progress), and the server's work on each
-// row followed by polling the job (GET /public/singles/bulk/{jobId}); the end is a table of every row's outcome.
+// AddUsersFromPhotos (spec §2 portal menu "add users from photos", post_singles; §5 1000 elements per file, metadata
+// not valid JSON or CSV, media not a valid or a corrupt zip, id already exists, email already in use). Staff pick a
+// metadata file (JSON or CSV) and a zip of pictures; the browser checks both before anything is sent
+// (src/domain/bulk.ts: the zip's listing, every row against the tenant's acsIdSchema, pictures present and within
+// bounds, no repeated row). Then the upload (with its progress), and the server's work on each row followed by
+// polling the job (GET /public/singles/bulk/{jobId}); the end is a table of every row's outcome.
 
 /** What makes the whole selection unusable: the metadata's problem, or the zip's. */
 export type FatalProblem = MetadataProblem | { code: 'media_corrupt' };

@@ -1,10 +1,10 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { errorOf, outputOf } from './actor-events';
 
-// ResetCredentials (spec §2, public; issue 10): a person who lost access asks for a reset by email; the mail
-// carries a link (/reset-credentials?token=…) that expires in 30 minutes and works once. The link comes in as
-// one event, link.opened; redeeming it needs the person signed in (the link is theirs alone), revokes every
-// credential they hold and shows the new 15-day QR.
+// ResetCredentials (spec §2, public): a person who lost access asks for a reset by email; the mail carries a link
+// (/reset-credentials?token=…) that expires in 30 minutes and works once. The link comes in as one event,
+// link.opened; redeeming it needs the person signed in (the link is theirs alone), revokes every credential they
+// hold and shows the new 15-day QR.
 
 /** Why redeeming a link failed (the ResetCredentials texts resetCredentials.refused.*). */
 export type ResetRefusal = 'reset_link_expired' | 'reset_link_used' | 'reset_link_not_found' | 'unknown';

@@ -8,11 +8,11 @@ import type {
 } from '../src/api/contract/visits';
 import { errorOf, outputOf } from './actor-events';
 
-// One visit's life (spec §4 Visits; issue 11): requested → accepted → checked_in → checked_out, or cancelled.
-// The machine starts where the person meets the visit: NewVisit (a request being written), VisitConfirmation
-// (the host's answer by mailed link), or a visit already known (VisitDetail, a row of VisitList/MyVisits,
-// ProcessVisit). The server decides and records the history; every refusal it answers is an error state
-// named by its code, from which the visit is loaded again.
+// One visit's life (spec §4 Visits): requested → accepted → checked_in → checked_out, or cancelled. The machine
+// starts where the person meets the visit: NewVisit (a request being written), VisitConfirmation (the host's answer
+// by mailed link), or a visit already known (VisitDetail, a row of VisitList/MyVisits, ProcessVisit). The server
+// decides and records the history; every refusal it answers is an error state named by its code, from which the
+// visit is loaded again.
 
 /** What a failed visit call rejects with (src/actors/visits.ts builds it from the API error). */
 export interface VisitCallError {

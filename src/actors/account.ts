@@ -1,6 +1,6 @@
-// The real effects of the enrolled person's account screens (issue 10): UserProfile (machines/account-profile),
-// DeleteAccount (machines/account-deletion) and ResetCredentials (machines/credential-reset), built on
-// src/api/accounts. Failed calls reach the machines as { status, code, detail }: the machines name the refusal.
+// The real effects of the enrolled person's account screens: UserProfile (machines/account-profile), DeleteAccount
+// (machines/account-deletion) and ResetCredentials (machines/credential-reset), built on src/api/accounts. Failed
+// calls reach the machines as { status, code, detail }: the machines name the refusal.
 import { fromPromise } from 'xstate';
 import { accountDeletionMachine, type DeletionError } from '../../machines/account-deletion.machine';
 import { accountProfileMachine } from '../../machines/account-profile.machine';

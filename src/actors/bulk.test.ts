@@ -2,7 +2,7 @@ import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { checkBulkFiles, listZip } from './bulk';
 
-// The browser's check before upload (issue 12): the zip's listing, the metadata, and every row against both.
+// The browser's check before upload: the zip's listing, the metadata, and every row against both.
 
 /** A JPEG by its first bytes, of the given size. */
 const jpeg = (size: number) => {

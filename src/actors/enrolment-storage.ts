@@ -1,6 +1,6 @@
-// Where an enrolment in progress is kept (spec §3: the onboarding state persists), apart from the enrolment
-// runtime (src/actors/enrolment.ts) so that Landing can tell whether there is one to resume without loading
-// the enrolment machine and its child machines (issue 15: they load when the person starts or resumes).
+// Where an enrolment in progress is kept (spec §3: the onboarding state persists), apart from the enrolment runtime
+// (src/actors/enrolment.ts) so that Landing can tell whether there is one to resume without loading the enrolment
+// machine and its child machines (they load only when the person starts or resumes, keeping Landing small).
 import type { Runtime } from '../runtime/context';
 
 const STORAGE_PREFIX = 'portal.enrolment';

@@ -1,4 +1,4 @@
-// Issue 12 (staff): ActivateUsers' and AssistantAccountCancellation's calls, and adding a location to a user's
+// Staff actions: ActivateUsers' and AssistantAccountCancellation's calls, and adding a location to a user's
 // credentials (PortalUserDetail). Failures are rejected as { status, code, detail } for the machines' guards.
 import { fromPromise } from 'xstate';
 import { type ActivationRequest, activateUsersMachine } from '../../machines/activate-users.machine';

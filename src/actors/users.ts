@@ -1,5 +1,5 @@
-// Staff users (issue 12): the list machine's fetchPage for PortalUsers, the user detail and its evidences for
-// PortalUserDetail, the Administration machine's runAction, and completing an onboarding for PortalAccounts.
+// Staff users: the list machine's fetchPage for PortalUsers, the user detail and its evidences for PortalUserDetail,
+// the Administration machine's runAction, and completing an onboarding for PortalAccounts.
 import { fromPromise } from 'xstate';
 import {
   type AdminAction,

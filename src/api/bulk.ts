@@ -1,7 +1,7 @@
 import type { ApiClient } from './client.ts';
 import { type BulkJob, type BulkJobAccepted, bulkJob, bulkJobAccepted } from './contract/bulk.ts';
 
-// Add users from photos (issue 12 bulk import): the upload, then the job's progress.
+// Add users from photos (bulk import): the upload, then the job's progress.
 
 // POST /public/singles/bulk: multipart `metadata` and `media`; 202 { job_id, total }. No timeout: a large zip on a
 // slow line takes as long as it takes, and the progress shows it moving.

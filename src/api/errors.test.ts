@@ -144,8 +144,8 @@ describe('generalNotice', () => {
     expect(generalNotice(httpError(409, {}, 'Conflict'))).toEqual({ level: 'warning', text: 'Conflict' });
   });
 
-  // Issue 27: a code the catalogue may have no words for carries the spec's fallback with it (detail, else
-  // title, else status text), which the Toaster shows instead of an empty notice.
+  // A code the catalogue may have no words for carries the spec's fallback with it (detail, else title, else status
+  // text), which the Toaster shows instead of an empty notice.
   it('a 409/422 code notice carries the detail, else the title, else the status text as its fallback', () => {
     const code = 'zz_code_that_exists_nowhere';
     expect(

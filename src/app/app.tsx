@@ -156,7 +156,7 @@ export function App() {
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
-  // The tenant's title follows the language (issue 15: `titles` in the tenant settings).
+  // The tenant's title follows the language (`titles` in the tenant settings).
   useEffect(() => {
     if (title) document.title = title;
   }, [title]);

@@ -22,7 +22,7 @@ function completeSilentRenewal() {
 /** The next task: what is scheduled here runs after the browser has had the main thread back. */
 const nextTask = (work: () => void) => setTimeout(work);
 
-// On a slow phone every task after the first paint that runs past 50 ms blocks the person (issue 15, TBT). The
+// On a slow phone every task after the first paint that runs past 50 ms blocks the person (Lighthouse's TBT). The
 // server has painted the first screen already (server/shell.ts), so the app starts in three tasks: the scripts'
 // evaluation; the actors (their first snapshots, the tenant's settings asked for); the first render, as a
 // transition, which React renders in slices that give the main thread back every few milliseconds.

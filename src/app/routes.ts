@@ -6,7 +6,7 @@ import { lazyScreen } from './lazy-screen';
 // The onboarding area is a chunk per step: Landing, a signed-in first screen, loads neither the camera nor
 // the forms, and each step brings its code when the person reaches it.
 const onboardingSteps = () => import('../features/onboarding/steps');
-// Landing, a first screen, apart from the other steps (issue 15).
+// Landing, a first screen, apart from the other steps: it loads only what it draws.
 const landing = () => import('../features/onboarding/landing');
 const documents = () => import('../features/onboarding/documents');
 const capture = () => import('../features/onboarding/capture-screens');

@@ -160,8 +160,8 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
     },
   );
 
-  // The language is the account's (issue 10): sign-in applies the one stored with the account (the token's locale
-  // claim), and a change made while signed in (the header menu or UserProfile) is saved to the account.
+  // The language is the account's: sign-in applies the one stored with the account (the token's locale claim), and a
+  // change made while signed in (the header menu or UserProfile) is saved to the account.
   let accountLocale: string | null = null;
   function applyAccountLocale(signedIn: Session) {
     accountLocale = signedIn.locale;

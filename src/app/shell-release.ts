@@ -1,6 +1,6 @@
 import { useLayoutEffect } from 'react';
 
-// Issue 15: the server answers Welcome and Landing with their first paint already in the HTML (`#shell`, drawn by
+// The server answers Welcome and Landing with their first paint already in the HTML (`#shell`, drawn by
 // src/app/shell.tsx), and the app renders into `#root`, hidden meanwhile. When the app's screen has rendered, the
 // drawing gives way to it in the same frame (a layout effect runs before the browser paints): the same elements in
 // the same places, so nothing moves. Without a shell (any other address) this does nothing.

@@ -1,9 +1,9 @@
-// The first paint of Welcome and Landing, drawn by the server into index.html (issue 15: the SPA paints nothing
-// until its JS has run, so the largest element of these screens came ~2 s late on a phone). The same components as
-// the app (the screen inside ScreenFrame), rendered with react-dom/server for one tenant and language, with the
-// session a first visitor (Welcome) or a person who has not enrolled (Landing) has. The app renders into `#root`
-// beside it and takes its place when its own screen is drawn (src/app/shell-release.ts). Server-side only: no
-// part of the browser's bundle imports this module.
+// The first paint of Welcome and Landing, drawn by the server into index.html (the SPA paints nothing until its JS
+// has run, so the largest element of these screens came ~2 s late on a phone). The same components as the app (the
+// screen inside ScreenFrame), rendered with react-dom/server for one tenant and language, with the session a first
+// visitor (Welcome) or a person who has not enrolled (Landing) has. The app renders into `#root` beside it and takes
+// its place when its own screen is drawn (src/app/shell-release.ts). Server-side only: no part of the browser's
+// bundle imports this module.
 import type { ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { IntlProvider } from 'react-intl';

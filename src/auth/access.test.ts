@@ -108,7 +108,7 @@ describe('guards (spec §2)', () => {
   });
 });
 
-describe('staff guards (issue 12)', () => {
+describe('staff guards', () => {
   it('PortalManagement needs a staff right; a plain user or visitor cannot open it', () => {
     expect(passesGuard('staff', person(USER, true), gambling)).toBe(false);
     expect(passesGuard('staff', person([...USER, 'post_visits_me'], true), gambling)).toBe(false);

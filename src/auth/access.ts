@@ -131,7 +131,7 @@ export function passesGuard(
     // VisitList and ProcessVisit are reception's (spec §2: VisitList (receptionist); ProcessVisit).
     case 'reception':
       return f.isReceptionist;
-    // PortalManagement (issue 12): a staff right, i.e. at least one entry of the portal menu.
+    // PortalManagement: a staff right, i.e. at least one entry of the portal menu.
     case 'staff':
       return STAFF_RIGHTS.some((right) => hasRole(session, right));
     // Administration: who may act on every user at once (spec §6: admins).

@@ -1,7 +1,7 @@
-// CSV (RFC 4180) for the audit export and the watchlist upload (spec §5 watchlist csv; issue 13): a parser that
-// understands quoted fields, doubled quotes, line breaks inside quotes, CRLF or LF, a UTF-8 BOM and `;` or `,`;
-// and a writer whose cells can never start a formula in a spreadsheet (OWASP CSV injection: a cell starting with
-// =, +, -, @, tab or carriage return gets a single quote in front).
+// CSV (RFC 4180) for the audit export and the watchlist upload (spec §5 watchlist csv): a parser that understands
+// quoted fields, doubled quotes, line breaks inside quotes, CRLF or LF, a UTF-8 BOM and `;` or `,`; and a writer
+// whose cells can never start a formula in a spreadsheet (OWASP CSV injection: a cell starting with =, +, -, @, tab
+// or carriage return gets a single quote in front).
 
 export const CSV_BOM = '\uFEFF';
 

@@ -216,7 +216,7 @@ export const screens = {
     guard: 'singleRegistration',
     layout: 'app',
   },
-  // The portal menu's "add users from photos" (spec §2; issue 12 bulk import): post_singles, like single enrolment.
+  // The portal menu's "add users from photos" (spec §2; bulk import): post_singles, like single enrolment.
   AddUsersFromPhotos: {
     path: '/bulk-registration',
     guard: 'singleRegistration',

@@ -1,5 +1,5 @@
-// The tenant's title in the active language (spec §3 settings `title`; `titles` per language, issue 15): the
-// plain `title` stays the fallback for a language the tenant has not translated it to, and for older settings.
+// The tenant's title in the active language (spec §3 settings `title`; `titles` per language): the plain `title`
+// stays the fallback for a language the tenant has not translated it to, and for older settings.
 export interface TitledSettings {
   title: string;
   titles?: Partial<Record<string, string>>;

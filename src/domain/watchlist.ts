@@ -1,7 +1,7 @@
-// A prohibited-list (watchlist) csv (spec §3 Watchlist upload, §5 at most 10 MB; issue 13): a header row naming
-// the columns (id_number and birth_date required; document_number, first_name, last_name optional; Spanish names
-// accepted), then one person a row. Read in the browser (a worker, for the preview) and again on the server,
-// which stores the list only when every row is valid: never half-applied.
+// A prohibited-list (watchlist) csv (spec §3 Watchlist upload, §5 at most 10 MB): a header row naming the columns
+// (id_number and birth_date required; document_number, first_name, last_name optional; Spanish names accepted), then
+// one person a row. Read in the browser (a worker, for the preview) and again on the server, which stores the list
+// only when every row is valid: never half-applied.
 import { CsvReader, CsvSyntaxError } from './csv';
 
 export const WATCHLIST_MAX_BYTES = 10 * 1024 * 1024;

@@ -7,8 +7,8 @@ export type Messages = Record<string, string | MessageFormatElement[]>;
 
 type Bundle = () => Promise<{ default: Messages }>;
 
-// Two chunks per language (issue 15): what the first screens draw (src/i18n/first-screen.ts), and the rest, which
-// loads with the first screen that needs it. Only the chosen language is downloaded.
+// Two chunks per language: what the first screens draw (src/i18n/first-screen.ts), and the rest, which loads with
+// the first screen that needs it. Only the chosen language is downloaded.
 const bundles: Record<LocaleCode, Bundle> = {
   es: () => import('./messages/es.json?first'),
   en: () => import('./messages/en.json?first'),

@@ -6,8 +6,8 @@ import en from './messages/en.json';
 import es from './messages/es.json';
 import eu from './messages/eu.json';
 
-// Issue 27: a code with no words of its own never shows as an empty text (react-intl is given an empty message
-// for a missing id, catalogue.ts withoutIds), an id or the bare code.
+// A code with no words of its own never shows as an empty text (react-intl is given an empty message for a missing
+// id, catalogue.ts withoutIds), an id or the bare code.
 const CATALOGUES = { es, en, eu } as Record<string, Record<string, string>>;
 const intlOf = (locale: string, messages: Record<string, string> = CATALOGUES[locale] ?? {}) =>
   createIntl({ locale, messages: withoutIds(messages) as Record<string, string>, onError: () => {} });

@@ -1,7 +1,7 @@
 /**
- * The messages the first screens draw (issue 15): Welcome, Landing, the header, the menu, the error screens and
- * the notices. The build splits each language's catalogue in two (vite.config.ts): these load with the app, the
- * rest with the first screen that needs it (src/app/lazy-screen.ts). Ids are grouped by their first segment.
+ * The messages the first screens draw: Welcome, Landing, the header, the menu, the error screens and the notices.
+ * The build splits each language's catalogue in two (vite.config.ts): these load with the app, the rest with the
+ * first screen that needs it (src/app/lazy-screen.ts). Ids are grouped by their first segment.
  */
 export const FIRST_SCREEN_PREFIXES: readonly string[] = [
   'chunk',
@@ -18,10 +18,10 @@ export const FIRST_SCREEN_PREFIXES: readonly string[] = [
 ];
 
 /**
- * Single texts of other groups that a first screen draws: Landing's assisted email field, the notices' close
- * button and the loading bar, the sign-in return's spinner, and the words of a notice whose own words have not
- * loaded (src/i18n/error-text.ts: the server's text in a sentence, or an unknown problem). The `common` and
- * `screen` groups (~7 KB of text per language) are the other areas' (issue 15: Landing's JS budget).
+ * Single texts of other groups that a first screen draws: Landing's assisted email field, the notices' close button
+ * and the loading bar, the sign-in return's spinner, and the words of a notice whose own words have not loaded
+ * (src/i18n/error-text.ts: the server's text in a sentence, or an unknown problem). The `common` and `screen` groups
+ * (~7 KB of text per language) are the other areas' (left out to keep Landing within its JS budget).
  */
 const FIRST_SCREEN_IDS: ReadonlySet<string> = new Set([
   'validation.email',

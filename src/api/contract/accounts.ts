@@ -66,7 +66,7 @@ export const accountProfile = type({
 });
 export type AccountProfile = typeof accountProfile.infer;
 
-// POST /public/credential-resets: a person who lost access asks for a credential reset by email (issue 10).
+// POST /public/credential-resets: a person who lost access asks for a credential reset by email.
 export const credentialResetRequest = type({
   email: emailAddress,
   'locale?': "'es' | 'en' | 'eu'",

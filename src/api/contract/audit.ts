@@ -1,8 +1,8 @@
 import { type } from 'arktype';
 
 // Access audit, doors, interdiction checks and watchlists (spec §3 Audit access, Watchlist upload; §7 Enforcement
-// and watchlists, Visits and audit; §8 interdiction results; issues 12 and 13). The reference server validates
-// the request bodies with these schemas and src/api parses the responses with them.
+// and watchlists, Visits and audit; §8 interdiction results). The reference server validates the request bodies with
+// these schemas and src/api parses the responses with them.
 
 /** Why a door decided as it did; `granted` is the only reason of a granted access. */
 export const ACCESS_REASONS = [

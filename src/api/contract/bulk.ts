@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 
-// Add users from photos (issue 12, bulk import): POST /public/singles/bulk (multipart `metadata` + `media`) answers
-// 202 with the job; GET /public/singles/bulk/{jobId} answers its progress and the result of every row done so far.
+// Add users from photos (bulk import): POST /public/singles/bulk (multipart `metadata` + `media`) answers 202 with
+// the job; GET /public/singles/bulk/{jobId} answers its progress and the result of every row done so far.
 
 export const bulkJobAccepted = type({ job_id: 'string', total: 'number.integer >= 0' });
 export type BulkJobAccepted = typeof bulkJobAccepted.infer;

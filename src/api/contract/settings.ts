@@ -15,7 +15,7 @@ export const credentialType = type("'qr' | 'passport' | 'id_card' | 'biometric_q
 export const tenantSettings = type({
   tenant: /^[a-z0-9-]+$/,
   title: 'string > 0',
-  /** The title in each language (issue 15); a language without one shows `title`. */
+  /** The title in each language; a language without one shows `title`. */
   'titles?': { 'es?': 'string > 0', 'en?': 'string > 0', 'eu?': 'string > 0' },
   domain: 'string > 0',
   assetsUrl: /^\/[A-Za-z0-9/_-]*$/,

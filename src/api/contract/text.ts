@@ -1,9 +1,9 @@
 import { type } from 'arktype';
 import { isCleanText, JSON_LIMITS } from './limits.ts';
 
-// Limits on what a request may carry (issue #9): every string of a request schema has a maximum length and
-// no control characters, and free-form JSON (userData, extra_fields) has a size and a depth. The server
-// refuses more with a 422 field error; the portal's forms check the same limits before sending.
+// Limits on what a request may carry, so that none makes the server fail: every string of a request schema has a
+// maximum length and no control characters, and free-form JSON (userData, extra_fields) has a size and a depth. The
+// server refuses more with a 422 field error; the portal's forms check the same limits before sending.
 
 export { isCleanText, JSON_LIMITS, TEXT_LIMITS } from './limits.ts';
 

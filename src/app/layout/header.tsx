@@ -22,8 +22,8 @@ export function AppHeader({ menu, onLogout }: HeaderProps) {
         <div className="ms-auto flex items-center gap-1">
           <LanguageMenu />
           {onLogout && (
-            // On a phone the words would not fit beside the logo and the language on one line (issue 15): the
-            // icon alone, its name read out; from `sm` up the icon and the words, never wrapped.
+            // On a phone the words would not fit beside the logo and the language on one line: the icon alone, its
+            // name read out; from `sm` up the icon and the words, never wrapped.
             <Button
               variant="secondary"
               size="sm"

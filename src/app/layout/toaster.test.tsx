@@ -12,10 +12,10 @@ import type { Runtime } from '../../runtime/context';
 import { RuntimeProvider } from '../../runtime/context';
 import { Toaster } from './toaster';
 
-// Issue 27: the notice the API client raises for a 409/422 code (spec §8) is never empty. A code with words shows
-// them; a code that exists nowhere shows the server's detail (else title, else status text) inside the language's
-// sentence, not a blank warning, the code or an id. The catalogue is given to react-intl as the app gives it
-// (withoutIds: a missing id is an empty message).
+// The notice the API client raises for a 409/422 code (spec §8) is never empty. A code with words shows them; a code
+// that exists nowhere shows the server's detail (else title, else status text) inside the language's sentence, not a
+// blank warning, the code or an id. The catalogue is given to react-intl as the app gives it (withoutIds: a missing
+// id is an empty message).
 
 const notifications = createActor(notificationsMachine).start();
 afterEach(() => notifications.send({ type: 'errors.clear' }));

@@ -8,8 +8,8 @@ import { withoutIds } from '../../i18n/catalogue';
 import eu from '../../i18n/messages/eu.json';
 import { ImageRefused } from './capture-screens';
 
-// Issue 27: a picture the server refuses for what it is (too many pixels, unreadable) shows the words of its code
-// on the capture step, not the generic "the photo could not be sent, send it again".
+// A picture the server refuses for what it is (too many pixels, unreadable) shows the words of its code on the
+// capture step, not the generic "the photo could not be sent, send it again".
 
 async function refusedWith(code: string) {
   const upload = createActor(

@@ -53,9 +53,9 @@ describe('Landing and userRegisterEnabled', () => {
   });
 });
 
-// Issue 15: Landing draws the machine's first state without loading it; the machine (and its frame) load when the
-// person presses Start, or at once when there is an enrolment to resume. The tests of this block run first, before
-// the frame's module has been loaded by any other test of this file.
+// Landing draws the machine's first state without loading it; the machine (and its frame) load when the person
+// presses Start, or at once when there is an enrolment to resume. The tests of this block run first, before the
+// frame's module has been loaded by any other test of this file.
 describe('Landing and the enrolment machine', () => {
   it('draws notEnrolled before the machine has loaded, and Start starts the onboarding through it', async () => {
     const post = vi.fn((_path: string) => new Promise<never>(() => {}));

@@ -12,11 +12,11 @@ import { isEmail } from '../../domain/email';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { LANDING_IMAGE } from './landing-image';
 
-// Landing, a signed-in first screen, is a chunk of its own (issue 15): the other steps' code (Markdown, the
-// privacy checks) loads when the person reaches them. Landing draws nothing of the enrolment machine in its
-// first state (notEnrolled) but the register mode, which the session tells: the machine, its child machines and
-// the frame that mirrors it (enrolment-frame, ~9 KB) load when the person presses Start, or at once when an
-// enrolment kept in this browser is to be resumed (the machine then names the step, and the URL follows it).
+// Landing, a signed-in first screen, is a chunk of its own: the other steps' code (Markdown, the privacy checks)
+// loads when the person reaches them. Landing draws nothing of the enrolment machine in its first state
+// (notEnrolled) but the register mode, which the session tells: the machine, its child machines and the frame that
+// mirrors it (enrolment-frame, ~9 KB) load when the person presses Start, or at once when an enrolment kept in this
+// browser is to be resumed (the machine then names the step, and the URL follows it).
 type FrameModule = typeof import('./enrolment-frame');
 let frameModule: FrameModule | undefined;
 let frameLoading: Promise<FrameModule> | undefined;

@@ -67,9 +67,9 @@ describe('the marks of the fields read from the document', () => {
   });
 });
 
-// Issue 27: what the server refused of the confirmation is never lost or blank on RegisterForm: a field the form
-// shows gets its words beside it, a reviewed field (not on this form) is named above it, and a code without words
-// shows the server's detail in the language's sentence.
+// What the server refused of the confirmation is never lost or blank on RegisterForm: a field the form shows gets
+// its words beside it, a reviewed field (not on this form) is named above it, and a code without words shows the
+// server's detail in the language's sentence.
 describe('confirmationMessages', () => {
   const intl = createIntl({
     locale: 'en',

@@ -25,7 +25,7 @@ import { acsIdSchemaOf, WIEGAND_MAX, WIEGAND_MIN } from '../../domain/singles';
 import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
 
-// AddUsersFromPhotos (issue 12 "Add users from photos"; spec §2 portal menu, post_singles): renders
+// AddUsersFromPhotos ("Add users from photos"; spec §2 portal menu, post_singles): renders
 // machines/bulk-registration.
 
 type Snapshot = SnapshotFrom<typeof bulkRegistrationMachine>;

@@ -147,9 +147,9 @@ describe('AddUsersFromPhotos', () => {
     expect(screen.getByTestId('bulk-row-1')).toHaveTextContent('No se puede leer la imagen');
   });
 
-  // Issue 27: the upload's 413s each have a code of their own (metadata_too_large, media_too_large); the machine's
-  // refusedWith payload_too_large takes every 413, so all of them are "too large to upload together", not "the
-  // server did not accept the files".
+  // The upload's 413s each have a code of their own (metadata_too_large, media_too_large); the machine's refusedWith
+  // payload_too_large takes every 413, so all of them are "too large to upload together", not "the server did not
+  // accept the files".
   it.each(['metadata_too_large', 'media_too_large', 'payload_too_large'])(
     'says the files are too large when the upload is refused with %s',
     async (code) => {

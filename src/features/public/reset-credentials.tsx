@@ -14,7 +14,7 @@ import { isEmail } from '../../domain/email';
 import { pathFor } from '../../domain/screens';
 import { useRuntime } from '../../runtime/context';
 
-// ResetCredentials (spec §2, public; issue 10). /reset-credentials asks for an email; the mailed link
+// ResetCredentials (spec §2, public). /reset-credentials asks for an email; the mailed link
 // /reset-credentials?token=… is the event link.opened once the session is known (machines/credential-reset).
 
 const REFUSALS: Record<ResetRefusal, MessageDescriptor> = defineMessages({
