@@ -1,9 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 import base from './playwright.config';
 
-// The cross-process journey (issue 16): against `npm run cluster` (2 server processes on one throwaway PostgreSQL
-// behind HAProxy) on its own ports, beside the main journeys' servers: E2E_PORT+2 for the balancer, +3 and +4 for
-// the processes. One worker: the journey restarts a process of the cluster it shares with nothing else.
+// The cross-process journey: against `npm run cluster` (2 server processes on one throwaway PostgreSQL behind
+// HAProxy) on its own ports, beside the main journeys' servers: E2E_PORT+2 for the balancer, +3 and +4 for the
+// processes. One worker: the journey restarts a process of the cluster it shares with nothing else.
 const port = Number(process.env.E2E_PORT ?? 8090) + 2;
 export const CLUSTER_STATE_FILE = `.data/cluster-${port}.json`;
 

@@ -91,7 +91,7 @@ const intlWithoutLocaleDataCheck: Plugin = {
 
 // intl-messageformat does the same for every message it is given: `resolveLocale` asks
 // Intl.NumberFormat.supportedLocalesOf, whose first call loads the same locale data (~70 ms at 4× CPU in Landing's
-// first render, issue 15). The portal's languages are known to be supported; the locale is taken as given.
+// first render). The portal's languages are known to be supported; the locale is taken as given.
 const messageFormatWithoutLocaleDataCheck: Plugin = {
   name: 'message-format-without-locale-data-check',
   apply: 'build',
@@ -106,9 +106,9 @@ const messageFormatWithoutLocaleDataCheck: Plugin = {
   },
 };
 
-// Landing's small shared modules (fields, dates, email, API errors, know-more, the screen mirror, where an
-// enrolment is kept). Some of them are the enrolment frame's, which Landing no longer loads (issue 15), but without
-// them here the bundler splits the shared React, xstate and react-intl code into more files for every screen.
+// Landing's small shared modules (fields, dates, email, API errors, know-more, the screen mirror, where an enrolment
+// is kept). Some of them are the enrolment frame's, which Landing no longer loads, but without them here the bundler
+// splits the shared React, xstate and react-intl code into more files for every screen.
 const FIRST_SCREEN_SHARED =
   /\/src\/(components\/ui\/field|components\/know-more-link|domain\/email|runtime\/screen-mirror|actors\/enrolment-storage)\.tsx?$/;
 
@@ -129,8 +129,8 @@ export default defineConfig({
     chunkSizeWarningLimit: 300,
     rollupOptions: {
       output: {
-        // Issue 15: every file a phone fetches carries its own headers and compression overhead. The small
-        // modules Landing draws with (and other screens share) travel as one file instead of six.
+        // Every file a phone fetches carries its own headers and compression overhead. The small modules Landing
+        // draws with (and other screens share) travel as one file instead of six.
         manualChunks(id) {
           return FIRST_SCREEN_SHARED.test(id) ? 'first-screen' : undefined;
         },

@@ -55,10 +55,10 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The same server tests on a real PostgreSQL (issue 16): a throwaway server per run (initdb in a
-        // temporary folder, a free port), each test database a new database on it. A subset, so that npm test
-        // stays well under 15 minutes on 2 cores: the database layer, sign-in and tokens (identity provider
-        // storage, the throttle), and the API routes that hold most of the SQL (see docs/testing.md).
+        // The same server tests on a real PostgreSQL: a throwaway server per run (initdb in a temporary folder, a
+        // free port), each test database a new database on it. A subset, so that npm test stays well under
+        // 15 minutes on 2 cores: the database layer, sign-in and tokens (identity provider storage, the throttle),
+        // and the API routes that hold most of the SQL (see docs/testing.md).
         test: {
           name: 'server-postgres',
           include: POSTGRES_TESTS,

@@ -1,4 +1,4 @@
-// The audit's csv export of 100,000+ rows in a real browser (issue 13: "for 100,000 rows without freezing the
+// The audit's csv export of 100,000+ rows in a real browser (it must work "for 100,000 rows without freezing the
 // page"): a temporary data folder seeded as usual, then grown to EXPORT_ROWS accesses of gambling; the built portal
 // served on it; Chromium on a Pixel 7 profile signs in as `auditor`, picks "all" on AuditAccesses and exports.
 // Measured: the time from the click to the saved file, the longest main-thread task while it ran (a

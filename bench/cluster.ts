@@ -1,6 +1,6 @@
-// `npm run bench`, issue 16 item 5: the API read through the load balancer with 1 and then 2 server processes
-// (npm run cluster, HAProxy in front, one PostgreSQL), at a fixed offered rate (200, 400 and 1200 requests/s) so the
-// latencies compare like with like; p50 and p99 side by side. Loopback only, each run bounded in time.
+// `npm run bench`: the API read through the load balancer with 1 and then 2 server processes (npm run cluster,
+// HAProxy in front, one PostgreSQL), at a fixed offered rate (200, 400 and 1200 requests/s) so the latencies compare
+// like with like; p50 and p99 side by side. Loopback only, each run bounded in time.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';

@@ -1,7 +1,7 @@
-// Lighthouse in the bench (issue 15): the first screens as a person on a mid-range phone gets them. Lighthouse's
-// mobile preset (simulated 150 ms RTT, 1.6 Mbps, 4× CPU slowdown) on Debian Chromium, against the built portal
-// served by the real server (`scripts/start.mjs`) in a process of its own, on a free port, with a throwaway
-// database. Two screens, 3 runs each, the median of every figure:
+// Lighthouse in the bench: the first screens as a person on a mid-range phone gets them. Lighthouse's mobile preset
+// (simulated 150 ms RTT, 1.6 Mbps, 4× CPU slowdown) on Debian Chromium, against the built portal served by the real
+// server (`scripts/start.mjs`) in a process of its own, on a free port, with a throwaway database. Two screens, 3
+// runs each, the median of every figure:
 //  - Welcome (`/`), signed out;
 //  - Landing, signed in as `newcomer` (not enrolled). Playwright signs in on the same Chromium through its
 //    debugging port; Lighthouse's storage reset clears the HTTP cache, service workers and cache storage but
@@ -277,7 +277,7 @@ async function signInAsNewcomer(debuggingPort: number, portalUrl: string): Promi
   }
 }
 
-/** Runs Lighthouse on Welcome and Landing; the budgets of issue 15 with "ok"/"over" per row. */
+/** Runs Lighthouse on Welcome and Landing; the budgets of docs/performance.md with "ok"/"over" per row. */
 export async function runLighthouse(): Promise<{ screens: LighthouseScreen[]; budgets: LighthouseBudget[] }> {
   const portal = await startPortal();
   let chrome: chromeLauncher.LaunchedChrome | undefined;

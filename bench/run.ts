@@ -425,7 +425,8 @@ async function main() {
       `${ENGINE_BUDGET_MS} ms`,
       engine.median <= ENGINE_BUDGET_MS,
     );
-    // The first judgement after the warm-up is the first person's: no slower than the others (issue 14).
+    // The first judgement after the warm-up is the first person's: the warm-up is there so that it is no slower than
+    // the others.
     row(
       '  the first document + selfie result after the warm-up',
       `${engine.firstMs.toFixed(0)} ms`,

@@ -4,7 +4,7 @@
 // bundle growing larger does. The bench does not run `npm test` itself: it reads what the last runs measured.
 import { readStepTimes, STEP_TIMES_FILE, type StepTimesRun } from '../tests/support/step-times.mjs';
 
-/** `npm test` on a fresh clone of a 2-core machine, npm ci excluded (issue 22). */
+/** The most `npm test` may take on a fresh clone of a 2-core machine, npm ci excluded. */
 export const SUITE_BUDGET_SECONDS = 10 * 60;
 /** How many earlier complete runs the table shows beside the last one. */
 const HISTORY = 4;

@@ -1,5 +1,5 @@
-// npm run cluster: the portal as several stateless server processes over one PostgreSQL database behind a real
-// load balancer (issue 16), all on this machine and in the foreground (Ctrl-C stops everything).
+// npm run cluster: the portal as several stateless server processes over one PostgreSQL database behind a real load
+// balancer, all on this machine and in the foreground (Ctrl-C stops everything).
 //
 //   PORT (8080)            the balancer: Debian's HAProxy, round-robin, health checks on /health
 //   CLUSTER_PROCESSES (2)  server processes, on PORT+1, PORT+2, … (127.0.0.1 only: reach them through PORT)

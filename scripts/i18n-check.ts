@@ -69,8 +69,8 @@ const dynamicPrefixes = [
   'visits.preset.',
   'visits.order.',
   'visits.tab.',
-  // Staff users (issue 12): columns, states, the detail's tabs, fields, results and credentials, the admin actions;
-  // and the pairs chosen by a condition (active or not).
+  // Staff users: columns, states, the detail's tabs, fields, results and credentials, the admin actions; and the
+  // pairs chosen by a condition (active or not).
   'users.column.',
   'users.onboarding.',
   'users.active',
@@ -91,8 +91,8 @@ const dynamicPrefixes = [
   'admin.deactivateAll.',
   'admin.deleteUsers.',
   'admin.deleteAllData.',
-  // Access audit and watchlists (issue 13): results, reasons, fields, presets, document types, file refusals and
-  // problems, upload failures; the facility filter's first option chosen by the caller's scope.
+  // Access audit and watchlists: results, reasons, fields, presets, document types, file refusals and problems,
+  // upload failures; the facility filter's first option chosen by the caller's scope.
   'audit.result.',
   'audit.reason.',
   'audit.field.',

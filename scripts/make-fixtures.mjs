@@ -112,8 +112,8 @@ export async function makeFixtures() {
     await jpeg(await onTable(`checks/${name}.jpg`, 1280, 960), `check-${name}.jpg`);
   }
   await jpeg(portrait('checks/selfie.jpg'), 'check-selfie.jpg');
-  // Add users from photos (issue 12 bulk import): a zip of three people's photos under photos/, as the e2e's
-  // metadata names them; the metadata itself is written by the test (its emails are new on every run).
+  // Add users from photos (bulk import): a zip of three people's photos under photos/, as the e2e's metadata names
+  // them; the metadata itself is written by the test (its emails are new on every run).
   writeFileSync(
     join(OUT, 'bulk-photos.zip'),
     zipSync({

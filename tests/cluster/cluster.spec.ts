@@ -4,10 +4,10 @@ import pg from 'pg';
 import { CLUSTER_STATE_FILE } from '../../playwright.cluster.config';
 import { signInFromWelcome, startEnrolment } from '../e2e/support';
 
-// Issue 16 item 4: one person's journey across two server processes behind HAProxy (npm run cluster), with
-// requests alternating between them (HAProxy names the one that answered in X-Served-By), a process restarted
-// in the middle (SIGTERM: it drains, the cluster starts it again), and the login throttle counting the
-// failures made through either process in the shared database.
+// One person's journey across two server processes behind HAProxy (npm run cluster), with requests alternating
+// between them (HAProxy names the one that answered in X-Served-By), a process restarted in the middle (SIGTERM: it
+// drains, the cluster starts it again), and the login throttle counting the failures made through either process in
+// the shared database.
 
 interface ClusterState {
   balancer: string;

@@ -11,10 +11,10 @@ import {
   signInFromWelcome,
 } from './support';
 
-// The enrolled person's account (issue 10): UserProfile, download my data, the language saved to the account,
-// ResetCredentials through the mailbox link, DeleteAccount. Each journey has a person of its own: the enrolled
-// accounts member-01… that SEED_MEMBERS seeds (playwright.config.ts), each with a user record, a 15-day QR and
-// evidence images; member-NN's DNI is 400000NN with its letter (server/db/seed-people.ts).
+// The enrolled person's account: UserProfile, download my data, the language saved to the account, ResetCredentials
+// through the mailbox link, DeleteAccount. Each journey has a person of its own: the enrolled accounts member-01…
+// that SEED_MEMBERS seeds (playwright.config.ts), each with a user record, a 15-day QR and evidence images;
+// member-NN's DNI is 400000NN with its letter (server/db/seed-people.ts).
 
 const base = `http://localhost:${port}`;
 const member = (n: number) => `member-${String(n).padStart(2, '0')}`;

@@ -3,10 +3,10 @@ import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { expectAccessible, fixture, logIn, newcomer, signInFromWelcome, startEnrolment } from './support';
 
-// The enrolled person's side (issue 10, part accreditations) on a phone (Pixel 7), against the real server: a
-// newcomer enrols and finds their QR on UserHome, opens its detail, saves the PDF, extends and revokes it, and asks
-// for the face accreditation twice; AccreditProof opened signed out asks to sign in first and comes back; every new
-// screen is checked with axe in es, en and eu (on the seeded enrolled `user`, whose accreditations are only read).
+// The enrolled person's accreditations on a phone (Pixel 7), against the real server: a newcomer enrols and finds
+// their QR on UserHome, opens its detail, saves the PDF, extends and revokes it, and asks for the face accreditation
+// twice; AccreditProof opened signed out asks to sign in first and comes back; every new screen is checked with axe
+// in es, en and eu (on the seeded enrolled `user`, whose accreditations are only read).
 
 const DAY = 86_400_000;
 

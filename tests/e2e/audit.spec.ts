@@ -14,10 +14,10 @@ import {
   startEnrolment,
 } from './support';
 
-// CheckInterdictions (issue 12) as the seeded `assistant` of gambling (an assistant who is not a user manager):
-// each of the five results, decided by the server against the prohibited lists. The enrolled members member-07 and
-// member-08 (SEED_MEMBERS, born 1988-03-09, DNI 400000NN) are only read here; member-08 is put on a list of the
-// es-ct legal domain, which no other journey uses.
+// CheckInterdictions as the seeded `assistant` of gambling (an assistant who is not a user manager): each of the
+// five results, decided by the server against the prohibited lists. The enrolled members member-07 and member-08
+// (SEED_MEMBERS, born 1988-03-09, DNI 400000NN) are only read here; member-08 is put on a list of the es-ct legal
+// domain, which no other journey uses.
 
 const base = `http://localhost:${port}`;
 const LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
@@ -114,11 +114,11 @@ test.describe('CheckInterdictions', () => {
   });
 });
 
-// Issue 13: prohibited-list uploads, the door terminal and the access audit. Gambling's es-ri list is uploaded
-// through UploadWatchlist with member-05 on it; at /dev/terminal member-05 is refused and member-06 let in; the
-// auditor finds both, filters, opens one and exports the filtered rows (the download read back). The people journey
-// runs on gambling because staff-users.spec deletes every user of demo while the journeys run in parallel; demo's
-// es-demo list is uploaded through the screens in the English run below. An es-nc list names a document number that
+// Prohibited-list uploads, the door terminal and the access audit. Gambling's es-ri list is uploaded through
+// UploadWatchlist with member-05 on it; at /dev/terminal member-05 is refused and member-06 let in; the auditor
+// finds both, filters, opens one and exports the filtered rows (the download read back). The people journey runs on
+// gambling because staff-users.spec deletes every user of demo while the journeys run in parallel; demo's es-demo
+// list is uploaded through the screens in the English run below. An es-nc list names a document number that
 // newcomer-26 then types at enrolment (user_interdicted).
 
 const MAX_CSV = 10 * 1024 * 1024;

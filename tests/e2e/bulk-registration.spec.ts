@@ -5,11 +5,11 @@ import { seededUser } from '../../server/db/seed-users';
 import { parseCsv } from '../../src/domain/csv';
 import { expectAccessible, type Lang, openAs, t } from './support';
 
-// Issue 12 "Add users from photos" on a phone, as a user manager: the portal's entry leads to AddUsersFromPhotos; a
-// metadata file with wrong rows is refused in the browser, naming each row; the corrected one with the fixture zip
-// (scripts/make-fixtures.mjs: three photos) registers two people and reports the third (an email already in use)
-// as rejected; the result csv downloads and reads back; the new people are in PortalUsers by email. axe on every
-// step in es, en and eu.
+// "Add users from photos" on a phone, as a user manager: the portal's entry leads to AddUsersFromPhotos; a metadata
+// file with wrong rows is refused in the browser, naming each row; the corrected one with the fixture zip
+// (scripts/make-fixtures.mjs: three photos) registers two people and reports the third (an email already in use) as
+// rejected; the result csv downloads and reads back; the new people are in PortalUsers by email. axe on every step
+// in es, en and eu.
 
 const ZIP = 'tests/fixtures/generated/bulk-photos.zip';
 const HEADER = 'email,first_name,last_name,acs_id,image\r\n';

@@ -1,10 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
 
-// Issue 15 item 6: no screen trips the Content-Security-Policy (server/security-headers.ts). Every page (the
-// portal's and the identity provider's) records each `securitypolicyviolation` event from its first script on,
-// and Chromium's console errors about the policy are collected too: a violation anywhere fails the journey.
-// The journey walks the main screens: Welcome, the login page, Landing, and the first enrolment steps, by
-// which time arktype (the contract's schemas) has loaded and validated API answers.
+// No screen trips the Content-Security-Policy (server/security-headers.ts). Every page (the portal's and the
+// identity provider's) records each `securitypolicyviolation` event from its first script on, and Chromium's console
+// errors about the policy are collected too: a violation anywhere fails the journey. The journey walks the main
+// screens: Welcome, the login page, Landing, and the first enrolment steps, by which time arktype (the contract's
+// schemas) has loaded and validated API answers.
 
 const violationsKey = '__cspViolations';
 

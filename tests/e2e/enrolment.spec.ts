@@ -10,10 +10,10 @@ import {
   startEnrolment,
 } from './support';
 
-// Self-enrolment journeys (issue #4) in a phone (Pixel 7) whose camera is Chromium's fake device fed with the
-// specimen card (a real face and a TD1 MRZ), against the real server and its reference engine (issue #14): it
-// reads the MRZ it can, compares the selfie with the document's portrait and judges the liveness frames. The
-// person confirms or types their details on ReviewRegister, and those details decide the registration outcome.
+// Self-enrolment journeys in a phone (Pixel 7) whose camera is Chromium's fake device fed with the specimen card (a
+// real face and a TD1 MRZ), against the real server and its reference engine: it reads the MRZ it can, compares the
+// selfie with the document's portrait and judges the liveness frames. The person confirms or types their details on
+// ReviewRegister, and those details decide the registration outcome.
 
 /**
  * The selfie comes from a picture file (the capture view's upload): Chromium's fake camera restarts its video
@@ -275,7 +275,7 @@ test.describe('enforcement source unavailable (20-second-token server)', () => {
   });
 });
 
-test.describe('the reference engine (issue #14)', () => {
+test.describe('the reference engine reads the document and judges the selfie', () => {
   test('a passport is read: ReviewRegister comes prefilled from its MRZ, each field marked as read', async ({
     page,
   }) => {

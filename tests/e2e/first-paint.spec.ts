@@ -1,9 +1,9 @@
 import { type Browser, type BrowserContext, devices, expect, type Page, test } from '@playwright/test';
 import { demoUrl, port, t } from './support';
 
-// Issue 15: Welcome and Landing paint from the HTML (server/shell.ts draws them with the app's own components);
-// the app renders beside them, hidden, and takes their place without moving anything (src/app/shell-release.ts).
-// To look at the paint alone, the app's entry script is held back until the test lets it go.
+// Welcome and Landing paint from the HTML (server/shell.ts draws them with the app's own components); the app
+// renders beside them, hidden, and takes their place without moving anything (src/app/shell-release.ts). To look at
+// the paint alone, the app's entry script is held back until the test lets it go.
 
 async function holdTheApp(page: Page): Promise<() => void> {
   let release = () => {};

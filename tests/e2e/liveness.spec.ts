@@ -11,15 +11,14 @@ import {
 } from '../../scripts/fixtures/head-turns.mjs';
 import { expectAccessible, newcomer, port } from './support';
 
-// The liveness proof (TakeSelfieAlive, issue 14) with a camera that films a person turning and tilting her
-// head (scripts/fixtures/head-turns.mjs: person A of the specimen documents, each pose held 3 s, a coloured
-// marker square in the top-left corner naming the pose). The journey reads the action the screen asks for,
-// waits until the live video's marker shows the matching pose and takes the picture, checks the marker of
-// the photo's preview (the camera may have taken it by itself, or the head may have moved meanwhile) and
-// retakes it when it is not that pose. The server is the second one of playwright.config.ts: the demo tenant
-// asks for the proof, and its challenges ask only for turns and tilts (LIVENESS_ACTIONS; the video neither
-// blinks nor smiles). The reference engine judges the frames: the same person throughout, each turn or tilt
-// shown against the resting pose.
+// The liveness proof (TakeSelfieAlive) with a camera that films a person turning and tilting her head
+// (scripts/fixtures/head-turns.mjs: person A of the specimen documents, each pose held 3 s, a coloured marker square
+// in the top-left corner naming the pose). The journey reads the action the screen asks for, waits until the live
+// video's marker shows the matching pose and takes the picture, checks the marker of the photo's preview (the camera
+// may have taken it by itself, or the head may have moved meanwhile) and retakes it when it is not that pose. The
+// server is the second one of playwright.config.ts: the demo tenant asks for the proof, and its challenges ask only
+// for turns and tilts (LIVENESS_ACTIONS; the video neither blinks nor smiles). The reference engine judges the
+// frames: the same person throughout, each turn or tilt shown against the resting pose.
 
 // The camera is the project's (mobile-head-turns in playwright.config.ts); the journeys run one after the other on
 // one worker, beside the rest of the run.

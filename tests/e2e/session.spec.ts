@@ -1,8 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 import { demoUrl, expectAccessible, logIn, port } from './support';
 
-// Sign-in and session journeys (issue #3) through the real login page of the development identity
-// provider, against seeded accounts whose password equals their username.
+// Sign-in and session journeys through the real login page of the development identity provider, against seeded
+// accounts whose password equals their username.
 
 async function startLogin(page: Page, base = '') {
   await page.goto(`${base}/`);

@@ -3,7 +3,7 @@ import { dniOf } from '../../server/db/seed-people';
 import { seededUser } from '../../server/db/seed-users';
 import { accessTokenOf, expectAccessible, fixture, openAs, port, t } from './support';
 
-// Issue 12 (staff) through the real portal on a phone: as `assistant`, ActivateUsers (no users found, then a region
+// Staff actions through the real portal on a phone: as `assistant`, ActivateUsers (no users found, then a region
 // activated), an account cancellation refused for a mismatching DNI/NIE and done with the right one, and an assisted
 // re-enrolment of an existing user (the fake camera's session, the passport and selfie from files) whose assisted_by
 // `usermanager` then sees; as `admin`, activate-all and deactivate-all behind the typed-name dialog with the count

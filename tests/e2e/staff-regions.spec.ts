@@ -1,7 +1,7 @@
 import { devices, expect, type Page, test } from '@playwright/test';
 import { accessTokenOf, expectAccessible, logIn, openAs, port, startEnrolment, t } from './support';
 
-// Issue 12 (staff), regions: a newcomer enrols themselves with the camera (the specimen card) and their DNI; the
+// Staff portal, regions: a newcomer enrols themselves with the camera (the specimen card) and their DNI; the
 // registration records the region it took place in (the newcomer has no facility: the tenant's home region, es-an).
 // The user manager sees it in PortalUserDetail, and the assistant's ActivateUsers finds and activates the person in
 // that region (and not in another). newcomer-24 is this journey's own account.

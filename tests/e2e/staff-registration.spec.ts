@@ -2,9 +2,9 @@ import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { accessTokenOf, expectAccessible, jwtPayload, type Lang, openAs, port, t } from './support';
 
-// Issue 12, staff registration: a user manager registers a person in each mode of SingleRegistration; while
-// typing, an email and an acs_id already taken are shown as taken (the existence checks, 200 taken / 404 free);
-// the outcome is shown; axe finds nothing on the screen in es, en and eu.
+// Staff registration: a user manager registers a person in each mode of SingleRegistration; while typing, an email
+// and an acs_id already taken are shown as taken (the existence checks, 200 taken / 404 free); the outcome is shown;
+// axe finds nothing on the screen in es, en and eu.
 
 async function openRegistration(page: Page, username: string, path: string, lang: Lang) {
   await openAs(page, username, path, lang);

@@ -2,10 +2,10 @@ import { expect, type Page, test } from '@playwright/test';
 import { seededUser } from '../../server/db/seed-users';
 import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 
-// Issue 12 (staff-users) through the real portal: a user manager finds a seeded user by national id and by email,
-// opens every tab and evidence of the detail, deactivates and reactivates the user's credentials; an account
-// manager completes a pending onboarding; an admin deletes all data of the demo tenant behind the typed-name
-// dialog, and the API then has no user and no image. axe on every screen in es, en and eu.
+// Staff users through the real portal: a user manager finds a seeded user by national id and by email, opens every
+// tab and evidence of the detail, deactivates and reactivates the user's credentials; an account manager completes a
+// pending onboarding; an admin deletes all data of the demo tenant behind the typed-name dialog, and the API then
+// has no user and no image. axe on every screen in es, en and eu.
 
 async function search(page: Page, text: string) {
   await page.getByTestId('users-search').fill(text);

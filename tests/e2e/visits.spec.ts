@@ -15,11 +15,11 @@ import { zonedInstant } from '../../src/domain/visits';
 import { chromiumWithCamera } from './camera';
 import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 
-// Issue 11, the visits journeys through the real portal: a visitor requests a visit, the host accepts it from the
-// mailbox link, reception finds it under "today", checks the visitor in by scanning their QR with the fake camera
-// and out again; the history shows each step; the confirmation link refuses a second answer and an expired one;
-// cancelling after check-in is refused with the server's reason; every NewVisit rule has its message in es, en
-// and eu and nothing typed is lost; axe finds nothing on any visit screen.
+// The visits journeys through the real portal: a visitor requests a visit, the host accepts it from the mailbox
+// link, reception finds it under "today", checks the visitor in by scanning their QR with the fake camera and out
+// again; the history shows each step; the confirmation link refuses a second answer and an expired one; cancelling
+// after check-in is refused with the server's reason; every NewVisit rule has its message in es, en and eu and
+// nothing typed is lost; axe finds nothing on any visit screen.
 
 const MADRID = 'Europe/Madrid';
 
@@ -119,7 +119,7 @@ function browserWithCamera(video: string): Promise<Browser> {
   return chromium.launch(chromiumWithCamera(video));
 }
 
-/** Issue 11's journey, with `now` the pinned clock of the server's visit rules (see pinnedInstant). */
+/** The visits journey, with `now` the pinned clock of the server's visit rules (see pinnedInstant). */
 async function visitJourney(
   page: Page,
   browser: Browser,
