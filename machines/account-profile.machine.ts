@@ -32,7 +32,7 @@ export const accountProfileMachine = setup({
 }).createMachine({
   id: 'accountProfile',
   description:
-    'UserProfile (spec §2, §6 get_users_me and get_all_data_me; issue 10): the personal data of the user record, "download my data" (one zip with the user record, onboarding, credentials, visits, audit entries and images), the language saved to the account, the credential reset and the way to DeleteAccount.',
+    'UserProfile (spec §2, §6 get_users_me and get_all_data_me): the personal data of the user record, "download my data" (one zip with the user record, onboarding, credentials, visits, audit entries and images), the language saved to the account, the credential reset and the way to DeleteAccount.',
   context: { profile: null },
   initial: 'loading',
   states: {

@@ -164,7 +164,7 @@ export const bulkRegistrationMachine = setup({
 }).createMachine({
   id: 'bulkRegistration',
   description:
-    'AddUsersFromPhotos (issue 12 "Add users from photos", post_singles; spec §5): a metadata file (JSON or CSV, at most 1000 elements) and a zip of pictures, checked in the browser (media_corrupt, metadata_invalid, too_many_elements, a problem in some row), uploaded with its progress (upload_failed, payload_too_large), registered row by row on the server while the portal polls the job (progress_unavailable), and a table of every row: accepted, or rejected with its reason (email_already_in_use, acs_id_already_in_use…).',
+    'AddUsersFromPhotos ("Add users from photos", post_singles; spec §5): a metadata file (JSON or CSV, at most 1000 elements) and a zip of pictures, checked in the browser (media_corrupt, metadata_invalid, too_many_elements, a problem in some row), uploaded with its progress (upload_failed, payload_too_large), registered row by row on the server while the portal polls the job (progress_unavailable), and a table of every row: accepted, or rejected with its reason (email_already_in_use, acs_id_already_in_use…).',
   context: ({ input }) => ({
     ...input,
     files: null,

@@ -82,7 +82,7 @@ export const credentialResetMachine = setup({
 }).createMachine({
   id: 'credentialReset',
   description:
-    'ResetCredentials (spec §2, public; issue 10): ask for a reset by email (the same answer whether or not the address is known), then the mailed link, after signing in, revokes every credential of the person and shows the new 15-day QR. A link is refused when it has expired (reset_link_expired, 30 minutes), was already used (reset_link_used) or is unknown (reset_link_not_found).',
+    'ResetCredentials (spec §2, public): ask for a reset by email (the same answer whether or not the address is known), then the mailed link, after signing in, revokes every credential of the person and shows the new 15-day QR. A link is refused when it has expired (reset_link_expired, 30 minutes), was already used (reset_link_used) or is unknown (reset_link_not_found).',
   context: { email: null, token: null, credential: null, qrUrl: null },
   initial: 'idle',
   states: {
