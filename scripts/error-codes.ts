@@ -24,6 +24,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import { PORTRAYAL_ERROR_CODES } from '../src/domain/enrolment';
 import { errorMessageId } from '../src/i18n/error-text';
 
 export interface AstNode {
@@ -1106,14 +1107,7 @@ export const HANDLED_ELSEWHERE: Handler[] = [
     why: 'registration reasons (spec §8): FinishRegisterWithError, finishError.{error}',
   },
   {
-    codes: [
-      'blurred_image_error',
-      'document_classification_error',
-      'spoofed_image_error',
-      'validas_error',
-      'no_face_error',
-      'multiple_faces_error',
-    ],
+    codes: [...PORTRAYAL_ERROR_CODES],
     file: 'machines/portrayal-result.machine.ts',
     guard: 'hasErrorCode',
     why: 'portrayal result errors (spec §8): the scan and selfie failure screens, scanFailure.* and selfieFailure.*',
