@@ -47,9 +47,15 @@ export async function bundleServer() {
   return SERVER_BUNDLE;
 }
 
-/** The server's module (server/main.ts), from a bundle brought up to date now. */
-export async function importServer() {
+/** The server's module (server/main.ts), from the bundle as it is (written by bundleServer beforehand). */
+export async function importBundle() {
   // Stack traces name the sources (the bundle's source map), as under tsx.
   process.setSourceMapsEnabled(true);
-  return import(pathToFileURL(await bundleServer()).href);
+  return import(pathToFileURL(SERVER_BUNDLE).href);
+}
+
+/** The server's module (server/main.ts), from a bundle brought up to date now. */
+export async function importServer() {
+  await bundleServer();
+  return importBundle();
 }

@@ -1,11 +1,9 @@
 // The server the browser journeys run against: the built portal on a fresh, throwaway database.
 import { rmSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { SERVER_BUNDLE } from './bundle-server.mjs';
+import { importBundle } from './bundle-server.mjs';
 
 process.env.DATA_DIR = `.data/e2e-${process.env.PORT ?? 'default'}`;
 rmSync(process.env.DATA_DIR, { recursive: true, force: true });
 // scripts/e2e-servers.mjs built the SPA and bundled the server, once for both servers.
-process.setSourceMapsEnabled(true);
-const { main } = await import(pathToFileURL(SERVER_BUNDLE).href);
+const { main } = await importBundle();
 await main();
