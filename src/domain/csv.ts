@@ -2,6 +2,11 @@
 // quoted fields, doubled quotes, line breaks inside quotes, CRLF or LF, a UTF-8 BOM and `;` or `,`; and a writer
 // whose cells can never start a formula in a spreadsheet (OWASP CSV injection: a cell starting with =, +, -, @, tab
 // or carriage return gets a single quote in front).
+// Not papaparse: it guesses one line ending per file (a file mixing CRLF and LF is misread), takes a quote inside an
+// unquoted field or a space after a closing quote as text, drops a record of one empty quoted field, names records
+// where the watchlist's errors name lines, and has no bound on a record (the watchlist upload refuses a line past
+// its limit after at most that many characters, an unclosed quote included). Its unparse quotes every neutralised
+// cell and every cell with a leading or trailing space: other bytes than the exports'.
 
 export const CSV_BOM = '\uFEFF';
 

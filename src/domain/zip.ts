@@ -2,6 +2,9 @@
 // sizes and where its local header starts. Shared by the browser's check of the bulk import's zip (it reads only the
 // directory and the first bytes of each picture) and the server's streaming reader (which checks every entry it
 // inflated against it). Pure: bytes in, entries out; null for anything that is not a whole, well-formed directory.
+// Not fflate's: fflate inflates (bulk-upload.ts streams the entries through its Unzip) but reads a directory only
+// inside unzipSync, which needs the whole zip in memory (up to 200 MB in a browser tab), gives no entry's CRC-32 or
+// offset, checks no CRC-32 (a flipped byte reads as good data), and reads past a directory cut short as zeros.
 
 export interface ZipEntryInfo {
   name: string;
