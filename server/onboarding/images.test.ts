@@ -221,12 +221,12 @@ describe('sharpness', () => {
   it('keeps a noisy blurred picture blurred, and a coarsely compressed sharp one sharp', async () => {
     const scene = drawScene(320, 240, 7);
     const noisy = quantise(blur(scene, 6), 3, 8);
-    expect((await sharpnessOf(new Uint8Array(encodePng(320, 240, noisy)))).blurred).toBe(true);
-    const coarse = encodeJpeg(320, 240, quantise(scene, 1, 9), 24);
+    expect((await sharpnessOf(new Uint8Array(await encodePng(320, 240, noisy)))).blurred).toBe(true);
+    const coarse = await encodeJpeg(320, 240, quantise(scene, 1, 9), 24);
     expect(coarse.length).toBeGreaterThan(IMAGE_MIN_BYTES);
     expect((await sharpnessOf(new Uint8Array(coarse))).blurred).toBe(false);
     // Mild blur (σ ≈ 1 px) still counts as sharp enough.
-    const mild = encodePng(320, 240, quantise(blur(scene, 1), 1, 10));
+    const mild = await encodePng(320, 240, quantise(blur(scene, 1), 1, 10));
     expect((await sharpnessOf(new Uint8Array(mild))).blurred).toBe(false);
   });
 
@@ -234,16 +234,16 @@ describe('sharpness', () => {
     const gray = quantise(drawScene(320, 240, 4), 1, 5);
     const rgb = new Uint8Array(gray.length * 3);
     for (let i = 0; i < gray.length; i++) rgb.set([gray[i] ?? 0, gray[i] ?? 0, gray[i] ?? 0], i * 3);
-    const png = new Uint8Array(encodePng(320, 240, rgb, 3));
+    const png = new Uint8Array(await encodePng(320, 240, rgb, 3));
     // decodePngLuma went with the hand-written decoder: the colour PNG is compared with the grey PNG of the
     // same picture instead (sharp turns it grey before measuring).
-    const grey = await sharpnessOf(new Uint8Array(encodePng(320, 240, gray)));
+    const grey = await sharpnessOf(new Uint8Array(await encodePng(320, 240, gray)));
     const colour = await sharpnessOf(png);
     expect(Math.abs((colour.score ?? 0) - (grey.score ?? 0))).toBeLessThan((grey.score ?? 0) * 0.05);
     expect(colour.blurred).toBe(false);
     // Grey with ±1 noise: no block carries detail.
     const noise = quantise({ width: 640, height: 480, pixels: new Float32Array(640 * 480).fill(128) }, 1, 3);
-    const featureless = new Uint8Array(encodePng(640, 480, noise));
+    const featureless = new Uint8Array(await encodePng(640, 480, noise));
     expect(featureless.length).toBeGreaterThan(IMAGE_MIN_BYTES);
     expect(await sharpnessOf(featureless)).toMatchObject({ blurred: true, note: 'no detail in the image' });
   });
@@ -263,8 +263,8 @@ describe('sharpness', () => {
 });
 
 describe('fixtures', () => {
-  it('are what make-fixtures.ts generates (deterministic)', () => {
-    for (const [name, bytes] of Object.entries(makeFixtureSet())) {
+  it('are what make-fixtures.ts generates (deterministic)', async () => {
+    for (const [name, bytes] of Object.entries(await makeFixtureSet())) {
       expect(existsSync(join(FIXTURES_DIR, name)), name).toBe(true);
       expect(Buffer.compare(Buffer.from(fixture(name)), bytes), name).toBe(0);
     }

@@ -1,15 +1,17 @@
-// Generates the image fixtures of the onboarding tests into tests/fixtures/images/ with node built-ins only:
-// a drawn "document" scene (dark shapes and rows of character-like strokes on a light ground, ±1 grey-level
-// noise) as sharp and heavily blurred PNG and JPEG, a second sharp scene for selfies, and hostile files
-// (a PNG and a JPEG whose headers claim a pixel flood, a GIF, a tiny JPEG). Deterministic: the same bytes on
-// every run. The JPEGs come from the small baseline encoder below (greyscale, one uniform quantisation table,
-// fixed-length Huffman codes): valid baseline JPEG, only not size-optimised.
+// Generates the image fixtures of the onboarding tests into tests/fixtures/images/: a drawn "document" scene (dark
+// shapes and rows of character-like strokes on a light ground, ±1 grey-level noise) as sharp and heavily blurred
+// PNG and JPEG, a second sharp scene for selfies, encoded by sharp; and hostile files (a PNG and a JPEG whose
+// headers claim a pixel flood, a GIF, a tiny JPEG). Deterministic: the same bytes on every run of one sharp
+// version (a new libvips may encode other bytes: run this again and commit them).
+// The flood files, and the PNG chunks registration-images.test.ts builds its hostile PNGs from, are written by hand
+// here: no encoder writes a header that claims 20,000 × 20,000 pixels or more over a few bytes of pixel data.
 //
 //   npx tsx server/onboarding/testing/make-fixtures.ts
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../../tests/fixtures/images/', import.meta.url));
 
@@ -90,18 +92,6 @@ export function quantise(image: Gray, amplitude: number, seed: number): Uint8Arr
 
 // ── PNG ────────────────────────────────────────────────────────────────────────────────────────────────
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const byte of bytes) c = (CRC_TABLE[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
 export function pngChunk(kind: string, data: Uint8Array): Buffer {
   const body = Buffer.concat([Buffer.from(kind, 'ascii'), data]);
   const length = Buffer.alloc(4);
@@ -123,70 +113,35 @@ export function pngHeader(width: number, height: number, colorType: number): Buf
   ]);
 }
 
-/** 8-bit PNG, grey (1 channel) or RGB (3 channels), each row with the Sub filter. */
-export function encodePng(width: number, height: number, samples: Uint8Array, channels: 1 | 3 = 1): Buffer {
-  const stride = width * channels;
-  const raw = Buffer.alloc(height * (stride + 1));
-  for (let y = 0; y < height; y++) {
-    raw[y * (stride + 1)] = 1;
-    for (let x = 0; x < stride; x++) {
-      const value = samples[y * stride + x] ?? 0;
-      const left = x >= channels ? (samples[y * stride + x - channels] ?? 0) : 0;
-      raw[y * (stride + 1) + 1 + x] = (value - left) & 0xff;
-    }
-  }
-  return Buffer.concat([
-    pngHeader(width, height, channels === 1 ? 0 : 2),
-    pngChunk('IDAT', deflateSync(raw, { level: 9 })),
-    pngChunk('IEND', new Uint8Array(0)),
-  ]);
+/** 8-bit samples, grey (1 channel) or RGB (3 channels), as a PNG. */
+export function encodePng(
+  width: number,
+  height: number,
+  samples: Uint8Array,
+  channels: 1 | 3 = 1,
+): Promise<Buffer> {
+  return sharp(samples, { raw: { width, height, channels } })
+    .toColourspace(channels === 1 ? 'b-w' : 'srgb')
+    .png({ compressionLevel: 9, adaptiveFiltering: true })
+    .toBuffer();
 }
 
-// ── Baseline JPEG (greyscale) ──────────────────────────────────────────────────────────────────────────
+// ── JPEG ───────────────────────────────────────────────────────────────────────────────────────────────
 
-const ZIGZAG = [
-  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7,
-  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46,
-  53, 60, 61, 54, 47, 55, 62, 63,
-];
-const AC_SYMBOLS = [0x00, 0xf0];
-for (let r = 0; r < 16; r++) for (let s = 1; s <= 10; s++) AC_SYMBOLS.push((r << 4) | s);
-const AC_CODE = new Map(AC_SYMBOLS.map((symbol, i) => [symbol, i]));
-
-class BitWriter {
-  private readonly out: number[] = [];
-  private current = 0;
-  private count = 0;
-
-  write(value: number, length: number): void {
-    for (let i = length - 1; i >= 0; i--) {
-      this.current = (this.current << 1) | ((value >> i) & 1);
-      if (++this.count === 8) this.flushByte();
-    }
-  }
-
-  private flushByte(): void {
-    this.out.push(this.current);
-    if (this.current === 0xff) this.out.push(0);
-    this.current = 0;
-    this.count = 0;
-  }
-
-  finish(): Buffer {
-    while (this.count !== 0) this.write(1, 1);
-    return Buffer.from(this.out);
-  }
+/** 8-bit grey samples as a baseline greyscale JPEG of that quality (1–100). */
+export function encodeJpeg(
+  width: number,
+  height: number,
+  samples: Uint8Array,
+  quality = 95,
+): Promise<Buffer> {
+  return sharp(samples, { raw: { width, height, channels: 1 } })
+    .toColourspace('b-w')
+    .jpeg({ quality })
+    .toBuffer();
 }
 
-function category(value: number): number {
-  let magnitude = Math.abs(value);
-  let bits = 0;
-  while (magnitude > 0) {
-    bits++;
-    magnitude >>= 1;
-  }
-  return bits;
-}
+// ── Hostile files ──────────────────────────────────────────────────────────────────────────────────────
 
 function segment(marker: number, data: number[] | Buffer): Buffer {
   const head = Buffer.from([0xff, marker, 0, 0]);
@@ -194,83 +149,9 @@ function segment(marker: number, data: number[] | Buffer): Buffer {
   return Buffer.concat([head, Buffer.from(data)]);
 }
 
-/** Baseline greyscale JPEG: orthonormal DCT, one uniform quantiser, DC codes of 4 bits and AC codes of 8. */
-export function encodeJpeg(width: number, height: number, samples: Uint8Array, quantiser = 4): Buffer {
-  const writer = new BitWriter();
-  const block = new Float64Array(64);
-  const rows = new Float64Array(64);
-  const basis = (u: number, x: number) =>
-    ((u === 0 ? Math.SQRT1_2 : 1) / 2) * Math.cos(((2 * x + 1) * u * Math.PI) / 16);
-  let previousDc = 0;
-  for (let by = 0; by < height; by += 8) {
-    for (let bx = 0; bx < width; bx += 8) {
-      for (let y = 0; y < 8; y++) {
-        for (let x = 0; x < 8; x++) {
-          const sy = Math.min(height - 1, by + y);
-          const sx = Math.min(width - 1, bx + x);
-          block[y * 8 + x] = (samples[sy * width + sx] ?? 0) - 128;
-        }
-      }
-      for (let y = 0; y < 8; y++) {
-        for (let u = 0; u < 8; u++) {
-          let sum = 0;
-          for (let x = 0; x < 8; x++) sum += basis(u, x) * (block[y * 8 + x] ?? 0);
-          rows[y * 8 + u] = sum;
-        }
-      }
-      const coefficients: number[] = [];
-      for (let k = 0; k < 64; k++) {
-        const natural = ZIGZAG[k] ?? 0;
-        const v = natural >> 3;
-        const u = natural & 7;
-        let sum = 0;
-        for (let y = 0; y < 8; y++) sum += basis(v, y) * (rows[y * 8 + u] ?? 0);
-        coefficients.push(Math.round(sum / quantiser));
-      }
-      const dc = coefficients[0] ?? 0;
-      const diff = dc - previousDc;
-      previousDc = dc;
-      const dcSize = category(diff);
-      writer.write(dcSize, 4);
-      if (dcSize > 0) writer.write(diff < 0 ? diff + (1 << dcSize) - 1 : diff, dcSize);
-      let run = 0;
-      for (let k = 1; k < 64; k++) {
-        const value = coefficients[k] ?? 0;
-        if (value === 0) {
-          run++;
-          continue;
-        }
-        while (run > 15) {
-          writer.write(AC_CODE.get(0xf0) ?? 0, 8);
-          run -= 16;
-        }
-        const size = category(value);
-        writer.write(AC_CODE.get((run << 4) | size) ?? 0, 8);
-        writer.write(value < 0 ? value + (1 << size) - 1 : value, size);
-        run = 0;
-      }
-      if (run > 0) writer.write(AC_CODE.get(0x00) ?? 0, 8);
-    }
-  }
-  const dcCounts = new Array(16).fill(0);
-  dcCounts[3] = 12;
-  const acCounts = new Array(16).fill(0);
-  acCounts[7] = AC_SYMBOLS.length;
-  const sof = [8, height >> 8, height & 0xff, width >> 8, width & 0xff, 1, 1, 0x11, 0];
-  return Buffer.concat([
-    Buffer.from([0xff, 0xd8]),
-    segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]),
-    segment(0xdb, [0, ...new Array(64).fill(quantiser)]),
-    segment(0xc0, sof),
-    segment(0xc4, [0x00, ...dcCounts, ...Array.from({ length: 12 }, (_, i) => i)]),
-    segment(0xc4, [0x10, ...acCounts, ...AC_SYMBOLS]),
-    segment(0xda, [1, 1, 0x00, 0, 63, 0]),
-    writer.finish(),
-    Buffer.from([0xff, 0xd9]),
-  ]);
-}
-
-// ── The fixture set ────────────────────────────────────────────────────────────────────────────────────
+/** The AC symbols of a baseline Huffman table: end of block, sixteen zeros, and every run/size pair. */
+const AC_SYMBOLS = [0x00, 0xf0];
+for (let r = 0; r < 16; r++) for (let s = 1; s <= 10; s++) AC_SYMBOLS.push((r << 4) | s);
 
 /**
  * A header that claims width × height, padded past the 5 kB minimum with a comment/text segment. The JPEG
@@ -305,21 +186,23 @@ function floodPng(width: number, height: number): Buffer {
   ]);
 }
 
-export function makeFixtureSet(): Record<string, Buffer> {
+// ── The fixture set ────────────────────────────────────────────────────────────────────────────────────
+
+export async function makeFixtureSet(): Promise<Record<string, Buffer>> {
   const [w, h] = [320, 240];
   const document = drawScene(w, h, 1);
   const selfie = drawScene(w, h, 2);
-  const sharp = quantise(document, 1, 11);
+  const crisp = quantise(document, 1, 11);
   const blurred = quantise(blur(document, 6), 1, 12);
   const face = quantise(selfie, 1, 13);
   return {
-    'document.png': encodePng(w, h, sharp),
-    'document-blurred.png': encodePng(w, h, blurred),
-    'selfie.png': encodePng(w, h, face),
-    'document.jpg': encodeJpeg(w, h, sharp),
-    'document-blurred.jpg': encodeJpeg(w, h, blurred),
-    'selfie.jpg': encodeJpeg(w, h, face),
-    'tiny.jpg': encodeJpeg(16, 16, quantise(drawScene(16, 16, 3), 1, 14)),
+    'document.png': await encodePng(w, h, crisp),
+    'document-blurred.png': await encodePng(w, h, blurred),
+    'selfie.png': await encodePng(w, h, face),
+    'document.jpg': await encodeJpeg(w, h, crisp),
+    'document-blurred.jpg': await encodeJpeg(w, h, blurred),
+    'selfie.jpg': await encodeJpeg(w, h, face),
+    'tiny.jpg': await encodeJpeg(16, 16, quantise(drawScene(16, 16, 3), 1, 14)),
     'flood.png': floodPng(20_000, 20_000),
     'flood.jpg': floodJpeg(60_000, 60_000),
     'not-an-image.gif': Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(6000, 1)]),
@@ -328,7 +211,7 @@ export function makeFixtureSet(): Record<string, Buffer> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   mkdirSync(FIXTURES_DIR, { recursive: true });
-  for (const [name, bytes] of Object.entries(makeFixtureSet())) {
+  for (const [name, bytes] of Object.entries(await makeFixtureSet())) {
     writeFileSync(join(FIXTURES_DIR, name), bytes);
     console.log(`${name} ${bytes.length} bytes`);
   }
