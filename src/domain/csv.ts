@@ -1,7 +1,7 @@
-// CSV (RFC 4180) for the audit export and the watchlist upload (spec §5 watchlist csv): a parser that understands
-// quoted fields, doubled quotes, line breaks inside quotes, CRLF or LF, a UTF-8 BOM and `;` or `,`; and a writer
-// whose cells can never start a formula in a spreadsheet (OWASP CSV injection: a cell starting with =, +, -, @, tab
-// or carriage return gets a single quote in front).
+// CSV (RFC 4180) for the audit export, the bulk import and the watchlist upload (spec §5 watchlist csv): a parser
+// that understands quoted fields, doubled quotes, line breaks inside quotes, CRLF or LF, a UTF-8 BOM and `;` or
+// `,`; and a writer whose cells can never start a formula in a spreadsheet (OWASP CSV injection: a cell starting
+// with =, +, -, @, tab or carriage return gets a single quote in front).
 // Not papaparse: it guesses one line ending per file (a file mixing CRLF and LF is misread), takes a quote inside an
 // unquoted field or a space after a closing quote as text, drops a record of one empty quoted field, names records
 // where the watchlist's errors name lines, and has no bound on a record (the watchlist upload refuses a line past
