@@ -68,16 +68,17 @@ describe('type, bounds and header', () => {
       header: { format: 'png', width: 320, height: 240 },
     });
     expect(MAX_PIXELS).toBe(40_000_000);
-    const started = performance.now();
+    // Refused by the header's size (its detail names the declared width × height), not by a decoding that ran.
     expect(await checkImage(fixture('flood.png'))).toMatchObject({
       ok: false,
       code: 'image_too_many_pixels',
+      detail: expect.stringMatching(/^The image is \d+×\d+, more than/),
     });
     expect(await checkImage(fixture('flood.jpg'))).toMatchObject({
       ok: false,
       code: 'image_too_many_pixels',
+      detail: expect.stringMatching(/^The image is \d+×\d+, more than/),
     });
-    expect(performance.now() - started).toBeLessThan(100);
   });
 
   it('answers image_unreadable for a truncated header or corrupt data', async () => {
@@ -108,12 +109,14 @@ describe('through sharp: bombs, other formats, broken data', () => {
   it('refuses a small PNG that declares a 50,000 × 50,000 canvas without allocating it', async () => {
     const bomb = declaredPng(50_000, 50_000);
     expect(bomb.length).toBeLessThan(7000);
-    const started = performance.now();
-    expect(await checkImage(bomb)).toMatchObject({ ok: false, code: 'image_too_many_pixels' });
+    expect(await checkImage(bomb)).toMatchObject({
+      ok: false,
+      code: 'image_too_many_pixels',
+      detail: 'The image is 50000×50000, more than 40000000 pixels.',
+    });
     // The decoding pipeline refuses it on its own too (sharp's limitInputPixels), before any pixel memory.
     const refusal = await measureSharpness(bomb).catch((error: unknown) => error);
     expect(isPixelLimit(refusal)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(100);
   });
 
   it('refuses just over the limit and reads a real header of that size', async () => {
