@@ -30,7 +30,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.{ts,tsx}', 'machines/**/*.test.ts'],
+          include: ['src/**/*.test.{ts,tsx}', 'contract/**/*.test.ts', 'machines/**/*.test.ts'],
           // Plain Node: the files that need a browser start with `// @vitest-environment jsdom`.
           environment: 'node',
           setupFiles: ['tests/support/setup-dom.ts'],

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { WATCHLIST_MAX_BYTES } from '../contract/domain/watchlist';
 import { migrate } from '../server/db/migrate';
 import { openDb } from '../server/db/open-db';
 import { seed } from '../server/db/seed';
@@ -17,7 +18,6 @@ import { startServer } from '../server/main';
 import { basicEngine } from '../server/onboarding/engine';
 import { loadTenants } from '../server/tenants';
 import { signIn } from '../server/testing/oidc';
-import { WATCHLIST_MAX_BYTES } from '../src/domain/watchlist';
 
 /** The longest the event loop may be held while a watchlist is uploaded. */
 export const WATCHLIST_EVENT_LOOP_BUDGET_MS = 100;

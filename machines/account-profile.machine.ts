@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { AccountProfile } from '../src/api/contract/accounts';
+import type { AccountProfile } from '../contract/api/accounts';
 import { outputOf } from './actor-events';
 
 // UserProfile (spec §2 profile; §6 get_users_me, get_all_data_me): the person's data, read from their user record,

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { Credential, RightAction } from '../src/api/contract/credentials';
+import type { Credential, RightAction } from '../contract/api/credentials';
 import { outputOf } from './actor-events';
 
 // Asking for an accreditation (spec §2 AccreditFace, AccreditProof; spec §7 POST /internal/rights with subject,

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { Credential, CredentialState } from '../src/api/contract/credentials';
+import type { Credential, CredentialState } from '../contract/api/credentials';
 import { msUntilExpiry } from '../src/domain/accreditations';
 import { errorOf, outputOf } from './actor-events';
 

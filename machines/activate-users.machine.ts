@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { ActivationResult } from '../src/api/contract/users';
+import type { ActivationResult } from '../contract/api/users';
 import { errorOf, outputOf } from './actor-events';
 
 // ActivateUsers (spec §2 activate-users, "activate users of another region"; §4 "users can be activated in a region";

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { BrowserSettings, LocaleCode, TenantSettings } from '../src/api/contract/settings';
+import type { BrowserSettings, LocaleCode, TenantSettings } from '../contract/api/settings';
 import { screenAt } from '../src/domain/screens';
 import { errorOf, outputOf } from './actor-events';
 

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { AuditFilter } from '../src/api/contract/audit';
+import type { AuditFilter } from '../contract/api/audit';
 import { outputOf } from './actor-events';
 
 // AuditAccesses' csv export (spec §2 AuditAccesses, §7 POST /public/audit_accesses with a blob response): exactly

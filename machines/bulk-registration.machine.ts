@@ -1,13 +1,13 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import type { BulkJob } from '../src/api/contract/bulk';
-import type { MetadataProblem, RowProblem } from '../src/domain/bulk';
-import type { AcsIdSchema } from '../src/domain/singles';
+import type { BulkJob } from '../contract/api/bulk';
+import type { MetadataProblem, RowProblem } from '../contract/domain/bulk';
+import type { AcsIdSchema } from '../contract/domain/singles';
 import { outputOf } from './actor-events';
 
 // AddUsersFromPhotos (spec §2 portal menu "add users from photos", post_singles; §5 1000 elements per file, metadata
 // not valid JSON or CSV, media not a valid or a corrupt zip, id already exists, email already in use). Staff pick a
 // metadata file (JSON or CSV) and a zip of pictures; the browser checks both before anything is sent
-// (src/domain/bulk.ts: the zip's listing, every row against the tenant's acsIdSchema, pictures present and within
+// (contract/domain/bulk.ts: the zip's listing, every row against the tenant's acsIdSchema, pictures present and within
 // bounds, no repeated row). Then the upload (with its progress), and the server's work on each row followed by
 // polling the job (GET /public/singles/bulk/{jobId}); the end is a table of every row's outcome.
 

@@ -13,8 +13,8 @@ import type {
   CreatedOnboarding,
   PortrayalResult,
   RegistrationPayload,
-} from '../src/api/contract/onboarding';
-import type { ReviewFields } from '../src/domain/registration';
+} from '../contract/api/onboarding';
+import type { ReviewFields } from '../contract/domain/registration';
 import {
   type ConfirmRegistrationInput,
   type EnrolmentInput,

@@ -7,13 +7,13 @@ import type {
   PortrayalResult,
   RegistrationPayload,
   RegistrationReason,
-} from '../src/api/contract/onboarding';
+} from '../contract/api/onboarding';
 import {
   hasReverse,
   isCompleteDocumentChoice,
   normaliseDocumentCountry,
   portrayalTypeOf,
-} from '../src/domain/documents';
+} from '../contract/domain/documents';
 import {
   type EnrolmentRegisterType,
   type EnrolmentStep,
@@ -23,7 +23,7 @@ import {
   type RegisterMode,
   registerTypeOf,
   stepAfterNextSteps,
-} from '../src/domain/enrolment';
+} from '../contract/domain/enrolment';
 import {
   buildRegistrationPayload,
   EMPTY_FORM,
@@ -32,7 +32,7 @@ import {
   type RegisterFormData,
   type ReviewFields,
   reviewDraft,
-} from '../src/domain/registration';
+} from '../contract/domain/registration';
 import { errorOf, outputOf } from './actor-events';
 import { type ImageUploadEvent, type ImageUploadInput, imageUploadMachine } from './image-upload.machine';
 import { type PortrayalResultOutput, portrayalResultMachine } from './portrayal-result.machine';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
-import type { ImageKind } from '../src/api/contract/onboarding';
+import type { ImageKind } from '../contract/api/onboarding';
 import { BUSY_RETRIES, imageUploadMachine, type UploadImageInput } from './image-upload.machine';
 
 const challenge = {

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { ImageRefusalCode } from '../src/api/contract/image-refusals';
-import type { Challenge, ImageKind } from '../src/api/contract/onboarding';
+import type { ImageRefusalCode } from '../contract/api/image-refusals';
+import type { Challenge, ImageKind } from '../contract/api/onboarding';
 
 // One picture of an enrolment (spec §7 PUT /internal/portrayals/{id}/obverse|reverse|selfie|lifeproof): take
 // it, send it, and say what went wrong (spec §5: upload failed → re-upload, image not available → take it

@@ -1,9 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type {
-  InterdictionRequest,
-  InterdictionResponse,
-  InterdictionResult,
-} from '../src/api/contract/audit';
+import type { InterdictionRequest, InterdictionResponse, InterdictionResult } from '../contract/api/audit';
 import { errorOf } from './actor-events';
 
 // CheckInterdictions (spec §2 check-interdictions, for assistants who are not user managers in the gambling

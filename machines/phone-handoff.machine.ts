@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { compactUserCode, isUserCode } from '../src/domain/user-code';
+import { compactUserCode, isUserCode } from '../contract/domain/user-code';
 import { errorOf, outputOf } from './actor-events';
 
 // DeviceDetect on a phone (spec §2, §7 POST /user-code/redeem): a user code shown on a computer carries the

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
-import type { PortrayalResult } from '../src/api/contract/onboarding';
+import type { PortrayalResult } from '../contract/api/onboarding';
 import { type PortrayalFetch, portrayalResultMachine } from './portrayal-result.machine';
 
 const result = {

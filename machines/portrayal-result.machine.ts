@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { PortrayalErrorCode, PortrayalResult } from '../src/api/contract/onboarding';
-import type { PortrayalFailure } from '../src/domain/enrolment';
+import type { PortrayalErrorCode, PortrayalResult } from '../contract/api/onboarding';
+import type { PortrayalFailure } from '../contract/domain/enrolment';
 
 // The result of a portrayal (spec §7 Portrayals, §9): GET /internal/portrayals/{id} every 2 s until it is no
 // longer 404, giving up 16 s after the first request. Each result error of spec §8 ends in its own final

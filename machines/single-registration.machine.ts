@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { SingleRegistrationBody, SingleRegistrationResult } from '../src/api/contract/singles';
-import { type AcsIdSchema, acsIdProblem, type SingleError, singleErrorOf } from '../src/domain/singles';
+import type { SingleRegistrationBody, SingleRegistrationResult } from '../contract/api/singles';
+import { type AcsIdSchema, acsIdProblem, type SingleError, singleErrorOf } from '../contract/domain/singles';
 import { errorOf, outputOf } from './actor-events';
 
 // SingleRegistration (spec §2 new-user-credential, §5, §7 POST /public/singles, §8 singles reasons and user
@@ -30,7 +30,7 @@ const BUSY_WAIT_SECONDS = 2;
 
 export interface SingleRegistrationInput {
   acsIdSchema: AcsIdSchema;
-  /** The tenant allows the QR to be mailed (src/domain/singles.ts qrEmailAllowed). */
+  /** The tenant allows the QR to be mailed (contract/domain/singles.ts qrEmailAllowed). */
   qrEmailAllowed: boolean;
   /** The mode to start in (DelegatedFinishRegister starts, and stays, in 'image'). */
   mode?: SingleMode;

@@ -5,7 +5,7 @@ import type {
   VisitConfirmationResult,
   VisitStatus,
   VisitVisitor,
-} from '../src/api/contract/visits';
+} from '../contract/api/visits';
 import { errorOf, outputOf } from './actor-events';
 
 // One visit's life (spec §4 Visits): requested → accepted → checked_in → checked_out, or cancelled. The machine

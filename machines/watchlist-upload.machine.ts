@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { WatchlistStored } from '../src/api/contract/audit';
-import { refuseWatchlistFile, type WatchlistPreview } from '../src/domain/watchlist';
+import type { WatchlistStored } from '../contract/api/audit';
+import { refuseWatchlistFile, type WatchlistPreview } from '../contract/domain/watchlist';
 import { errorOf, outputOf } from './actor-events';
 
 // UploadWatchlist and UploadWatchlistResult (spec §2 upload-watchlist, upload-watchlist-result with success true or

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 const sources = [
   'src',
+  'contract',
   'machines',
   'public',
   'index.html',

@@ -12,11 +12,11 @@
 // - a value is followed through literals, `a ? b : c`, `a ?? b`, local constants, `obj[key]` of a local constant
 //   object (its values), calls of local or imported functions (their returns), and literal-union types
 //   (`code: ImageRefusalCode`, `reason: RegistrationReason` = `typeof registrationReason.infer`, a
-//   `(typeof LIST)[number]`, `keyof typeof MAP`), resolved in the server's files and src/api/contract and src/domain.
+//   `(typeof LIST)[number]`, `keyof typeof MAP`), resolved in the server's files and contract/.
 // A value it cannot follow (a column read from the database, a value built at run time, the parameter of a
 // builder that nothing in the server calls) is a dynamic site: each must be declared in DYNAMIC_SITES below with
 // where its codes come from, or the check fails naming it; a declaration that matches nothing any more fails too.
-// The contract's code lists (src/api/contract) are read as well (CONTRACT_CODE_LISTS).
+// The contract's code lists (contract/api) are read as well (CONTRACT_CODE_LISTS).
 //
 // checkErrorWords (run by scripts/i18n-check.ts) then asks each code for words: errorMessageId's id
 // (common.errors.{code}, src/i18n/error-text.ts) in es, en and eu, or an entry of HANDLED_ELSEWHERE whose place
@@ -24,7 +24,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { PORTRAYAL_ERROR_CODES } from '../src/domain/enrolment';
+import { PORTRAYAL_ERROR_CODES } from '../contract/domain/enrolment';
 import { errorMessageId } from '../src/i18n/error-text';
 
 export interface AstNode {
@@ -68,7 +68,7 @@ export interface DynamicSiteDeclaration {
   covered?: string;
 }
 
-const PORTRAYAL_ERROR = { name: 'PortrayalErrorCode', from: 'src/api/contract/onboarding.ts' };
+const PORTRAYAL_ERROR = { name: 'PortrayalErrorCode', from: 'contract/api/onboarding.ts' };
 
 export const DYNAMIC_SITES: DynamicSiteDeclaration[] = [
   // The portrayal result's error: the engine's (engine.ts types it PortrayalErrorCode), kept in
@@ -82,28 +82,28 @@ export const DYNAMIC_SITES: DynamicSiteDeclaration[] = [
     text: 'refused.code',
     type: { name: 'ImageRefusalCode', from: 'server/onboarding/images.ts' },
   },
-  // A visit request's field errors, by the rules of src/domain/visits.ts.
+  // A visit request's field errors, by the rules of contract/domain/visits.ts.
   {
     file: 'server/routes/visits.ts',
     text: 'code',
-    type: { name: 'VisitRuleCode', from: 'src/domain/visits.ts' },
+    type: { name: 'VisitRuleCode', from: 'contract/domain/visits.ts' },
   },
   // A bulk import's metadata that cannot be read (parseMetadata): the problem's reason.
   {
     file: 'server/routes/bulk.ts',
     text: 'code',
-    type: { name: 'MetadataProblem', from: 'src/domain/bulk.ts', property: 'code' },
+    type: { name: 'MetadataProblem', from: 'contract/domain/bulk.ts', property: 'code' },
   },
   // A watchlist file that is not a valid csv: its problem, and each invalid row's problems (joined by spaces).
   {
     file: 'server/routes/audit.ts',
     text: 'parsed.problem',
-    type: { name: 'WatchlistFileProblem', from: 'src/domain/watchlist.ts' },
+    type: { name: 'WatchlistFileProblem', from: 'contract/domain/watchlist.ts' },
   },
   {
     file: 'server/routes/audit.ts',
     text: "error.problems.join(' ')",
-    type: { name: 'WatchlistRowProblem', from: 'src/domain/watchlist.ts' },
+    type: { name: 'WatchlistRowProblem', from: 'contract/domain/watchlist.ts' },
   },
   {
     file: 'server/auth/logins.ts',
@@ -993,7 +993,7 @@ export function collectServerCodes(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The contract's code lists (src/api/contract): the codes both sides name, whether or not the server's source
+// The contract's code lists (contract/api): the codes both sides name, whether or not the server's source
 // spells them out where it answers.
 
 export interface ContractList {
@@ -1002,11 +1002,11 @@ export interface ContractList {
 }
 
 export const CONTRACT_CODE_LISTS: ContractList[] = [
-  { name: 'portrayalErrorCode', from: 'src/api/contract/onboarding.ts' },
-  { name: 'registrationReason', from: 'src/api/contract/onboarding.ts' },
-  { name: 'VISIT_ERROR_CODES', from: 'src/api/contract/visits.ts' },
-  { name: 'CREDENTIAL_ALREADY_EXISTS', from: 'src/api/contract/credentials.ts' },
-  { name: 'IMAGE_REFUSAL_CODES', from: 'src/api/contract/image-refusals.ts' },
+  { name: 'portrayalErrorCode', from: 'contract/api/onboarding.ts' },
+  { name: 'registrationReason', from: 'contract/api/onboarding.ts' },
+  { name: 'VISIT_ERROR_CODES', from: 'contract/api/visits.ts' },
+  { name: 'CREDENTIAL_ALREADY_EXISTS', from: 'contract/api/credentials.ts' },
+  { name: 'IMAGE_REFUSAL_CODES', from: 'contract/api/image-refusals.ts' },
 ];
 
 /**
@@ -1051,9 +1051,9 @@ export function collectContractCodes(
   }
   const listed = new Set(lists.map((l) => l.name));
   const unlisted: string[] = [];
-  const contractDir = join(root, 'src/api/contract');
+  const contractDir = join(root, 'contract/api');
   const paths = statSync(contractDir, { throwIfNoEntry: false })?.isDirectory()
-    ? listTs(root, 'src/api/contract', isTestPath)
+    ? listTs(root, 'contract/api', isTestPath)
     : [];
   for (const path of paths) {
     const file = project.file(path);
@@ -1148,7 +1148,7 @@ export const HANDLED_ELSEWHERE: Handler[] = [
   },
   {
     codes: ['accreditation-request/credential-already-exists'],
-    file: 'src/api/contract/credentials.ts',
+    file: 'contract/api/credentials.ts',
     declared: 'credentialAlreadyExists',
     why: 'a success carrying the existing credential (spec §7): requestRight, then accreditation-request guard alreadyExisted',
   },

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { tenantFromHost } from '../src/tenant/resolve';
+import { tenantFromHost } from '../contract/tenant/resolve';
 import { readTheme } from './auth/pages';
 import type { AppEnv } from './context';
 

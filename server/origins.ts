@@ -1,5 +1,5 @@
 // The origins the portal is served at, each the portal of the tenant its host names by the portal's own rule
-// (src/tenant/resolve.ts: the first label; localhost, an IP address and `app` mean the default tenant).
+// (contract/tenant/resolve.ts: the first label; localhost, an IP address and `app` mean the default tenant).
 // PUBLIC_URL lists them; without it they are http://localhost:PORT and http://<tenant>.localhost:PORT for
 // every shipped tenant. Issuers, redirect URIs and the links in mail are made only for these origins: a
 // request whose Host header (with the scheme it came in on) forms any other origin is refused before one is.
@@ -7,7 +7,7 @@
 // that an origin whose portal would show "no such tenant" is a configuration error, not a silent one.
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
-import { tenantFromHost } from '../src/tenant/resolve';
+import { tenantFromHost } from '../contract/tenant/resolve';
 import { isHttpsRequest } from './security-headers';
 
 export interface KnownOrigins {

@@ -81,7 +81,7 @@ describe('the first paint in the HTML', () => {
     expect(gambling).not.toContain('index-abc.css');
 
     const demo = await (await get('/', 'demo.localhost:8080', { 'Accept-Language': 'en' })).text();
-    // Spanish first whenever the tenant offers it (src/i18n/locale.ts), as the app decides with nothing stored.
+    // Spanish first whenever the tenant offers it (contract/i18n/locale.ts), as the app decides with nothing stored.
     expect(demo).toContain('Bienvenido a Demo Access');
     expect(demo).toContain('instalaciones de la demostración');
     expect(demo).toContain('--brand:#0f7b5f');
@@ -95,7 +95,7 @@ describe('the first paint in the HTML', () => {
     const eu = await (await get('/', 'basque.localhost', { 'Accept-Language': 'eu-ES' })).text();
     expect(eu).toContain('Ongi etorri Nortasun ataria webgunera');
     expect(eu).toContain('--brand:#aa0000');
-    // A language the tenant does not offer: English before the tenant's first (src/i18n/locale.ts).
+    // A language the tenant does not offer: English before the tenant's first (contract/i18n/locale.ts).
     const other = await (await get('/', 'basque.localhost', { 'Accept-Language': 'fr' })).text();
     expect(other).toContain('<html lang="en"');
   });

@@ -1,8 +1,8 @@
 // The first paint of Welcome (`/`) and Landing (`/landing`) comes with the HTML. index.html's empty `#root` would
 // paint nothing until the app's JS has been fetched and run (~2 s on a mid-range phone); here the server puts beside
 // it the screen as the app draws it (src/app/shell.tsx: the same components, so the same elements, classes and
-// texts) for the request's tenant (the host, as everywhere: src/tenant/resolve.ts, shipped tenants only) and
-// language (the app's own rule, src/i18n/locale.ts, with no stored choice: Accept-Language counts only for a tenant
+// texts) for the request's tenant (the host, as everywhere: contract/tenant/resolve.ts, shipped tenants only) and
+// language (the app's own rule, contract/i18n/locale.ts, with no stored choice: Accept-Language counts only for a tenant
 // without Spanish). The app renders into `#root`, hidden meanwhile, and the paint gives way to it when its screen is
 // drawn (src/app/shell-release.ts). The paint is `inert` (its buttons wait for the app) and carries no ids nor test
 // ids, so nothing in it is mistaken for the app's. Pages are made on first request per tenant, language and screen
@@ -12,11 +12,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type } from 'arktype';
 import type { Context } from 'hono';
-import { type LocaleCode, tenantSettings } from '../src/api/contract/settings';
+import { type LocaleCode, tenantSettings } from '../contract/api/settings';
+import { tenantTitle } from '../contract/domain/tenant-title';
+import { resolveLocale } from '../contract/i18n/locale';
+import { tenantFromHost } from '../contract/tenant/resolve';
 import { renderShell, type ShellScreen } from '../src/app/shell';
-import { tenantTitle } from '../src/domain/tenant-title';
-import { resolveLocale } from '../src/i18n/locale';
-import { tenantFromHost } from '../src/tenant/resolve';
 import { themeFromBrandColour } from '../src/tenant/theme';
 import { CODINGS, type Coding, chooseCoding, encodeSync } from './compression';
 import type { AppEnv } from './context';

@@ -1,9 +1,9 @@
 // Doors and the access audit (spec §3 Audit access, §4 access results): a door's attempt decided granted or denied
 // and stored with its reason and a copy of the entity; the audit read with filters, paging and a streamed csv
 // export. Every query names the tenant.
-import type { AccessReason, AuditAccess, AuditFilter } from '../../src/api/contract/audit';
-import { AUDIT_CSV_COLUMNS } from '../../src/api/contract/audit';
-import { CSV_BOM, csvRow } from '../../src/domain/csv';
+import type { AccessReason, AuditAccess, AuditFilter } from '../../contract/api/audit';
+import { AUDIT_CSV_COLUMNS } from '../../contract/api/audit';
+import { CSV_BOM, csvRow } from '../../contract/domain/csv';
 import type { Queryable } from '../db/db';
 import { type EnforcementSource, EnforcementUnavailableError } from '../onboarding/enforcement';
 import { isUuid } from '../onboarding/validation';

@@ -1,7 +1,7 @@
 // The interdiction check (spec §4/§8 interdiction results; CheckInterdictions): an assistant asks whether a person
 // (id number and birth date, more with extendedInterdictionForm) may play, decided against the current prohibited
 // lists of the tenant's legal domains.
-import type { InterdictionRequest, InterdictionResponse } from '../../src/api/contract/audit';
+import type { InterdictionRequest, InterdictionResponse } from '../../contract/api/audit';
 import type { Queryable } from '../db/db';
 import { type EnforcementSource, EnforcementUnavailableError } from '../onboarding/enforcement';
 

@@ -5,7 +5,11 @@
 // the row's line. bench/watchlist-upload.ts measures the event loop's longest block during the worst uploads.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS, WatchlistReader } from '../../src/domain/watchlist';
+import {
+  WATCHLIST_MAX_BYTES,
+  WATCHLIST_MAX_LINE_CHARS,
+  WatchlistReader,
+} from '../../contract/domain/watchlist';
 import { type RunningServer, startServer } from '../main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, signIn } from '../testing/oidc';

@@ -4,7 +4,7 @@
 // is bounded by SLICE bytes, however large the chunks the body arrives in (a body limit that buffers, an in-process
 // request): a 10 MB file is never parsed in one go, and a file refused at its first row is not parsed further.
 import busboy from 'busboy';
-import { type WatchlistParse, WatchlistReader } from '../../src/domain/watchlist';
+import { type WatchlistParse, WatchlistReader } from '../../contract/domain/watchlist';
 import { HttpProblem } from '../problem';
 
 export interface WatchlistUploadLimits {

@@ -3,7 +3,7 @@
 // interdiction check and the doors read the current versions only, so a new version is written beside the current
 // one, a few hundred rows a statement, and made current in one short transaction: a list of 10 MB neither holds the
 // event loop nor the embedded database (PGlite runs one statement at a time) for the seconds its rows take.
-import type { WatchlistEntry } from '../../src/domain/watchlist';
+import type { WatchlistEntry } from '../../contract/domain/watchlist';
 import type { Db, Queryable } from '../db/db';
 
 export interface StoredWatchlist {

@@ -57,7 +57,7 @@ export async function findAccountById(
   return rows[0];
 }
 
-/** The claims of the portal's access token (src/api/contract/access-token.ts) for an account. */
+/** The claims of the portal's access token (contract/api/access-token.ts) for an account. */
 export function tokenClaimsOf(account: AccountRow, tenant: string) {
   const name = [account.first_name, account.last_name].filter(Boolean).join(' ');
   return {

@@ -1,7 +1,7 @@
 // A login (a username or an email) names one account at most, compared without case or accents: the database
 // enforces it (server/db/migrations/020_unambiguous_logins.sql, login_key and account_logins); this module asks
 // before writing, so that a refusal names its field, and reports clashes older than the rule.
-import type { FieldError } from '../../src/api/contract/problem';
+import type { FieldError } from '../../contract/api/problem';
 import type { Queryable } from '../db/db';
 import type { Logger } from '../logger';
 import { DetailedProblem } from '../onboarding/validation';

@@ -1,6 +1,6 @@
 // The one role → permission-string table of the development identity provider (spec §6). Accounts hold role
 // names; access tokens carry the permission strings in `roles`. docs/operations.md documents this table.
-import { PERMISSIONS, type Permission } from '../../src/api/contract/permissions';
+import { PERMISSIONS, type Permission } from '../../contract/api/permissions';
 
 export const ROLE_PERMISSIONS = {
   /** Enrols themselves (auto mode), owns their profile, accreditations and account deletion. */

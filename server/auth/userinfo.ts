@@ -6,7 +6,7 @@
 // audience, expiry, a grant still alive) and issued by this very issuer, and the claims the token's scopes release.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeJwt } from 'jose';
-import type { AccessTokenClaims } from '../../src/api/contract/access-token';
+import type { AccessTokenClaims } from '../../contract/api/access-token';
 import type { Db } from '../db/db';
 import { accountClaims, SCOPE_CLAIMS } from './provider';
 

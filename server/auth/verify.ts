@@ -5,8 +5,8 @@
 import { type } from 'arktype';
 import type { MiddlewareHandler } from 'hono';
 import { createLocalJWKSet, decodeJwt, type JWTVerifyGetKey, jwtVerify } from 'jose';
-import { type AccessTokenClaims, accessTokenClaims } from '../../src/api/contract/access-token';
-import type { Permission } from '../../src/api/contract/permissions';
+import { type AccessTokenClaims, accessTokenClaims } from '../../contract/api/access-token';
+import type { Permission } from '../../contract/api/permissions';
 import { getOrCreatePromise } from '../get-or-create';
 import { HttpProblem } from '../problem';
 import { API_RESOURCE, GRANT_ID_CLAIM, type IdentityProviders, REALMS_PREFIX } from './provider';

@@ -3,7 +3,7 @@
 // own (onboarding/routers/portrayal-images.ts); and query parameters of bounded length without control characters
 // (PostgreSQL text refuses NUL).
 import type { MiddlewareHandler } from 'hono';
-import { isCleanText } from '../../src/api/contract/text';
+import { isCleanText } from '../../contract/api/text';
 import type { AppEnv } from '../context';
 import { DetailedProblem, jsonBodyLimit } from '../onboarding/validation';
 

@@ -12,7 +12,7 @@ import {
   type PortrayalErrorCode,
   unreadDocumentInfo,
   type Verification,
-} from '../../src/api/contract/onboarding';
+} from '../../contract/api/onboarding';
 import { checkImage, type ImageBounds, type ImageCheck, type Sharpness } from './images';
 
 // Verification (spec §3), PortrayalErrorCode (spec §8), ImageKind and DocumentInfo: the portal's contract.

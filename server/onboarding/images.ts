@@ -29,8 +29,8 @@
 // pixels is a smooth ramp whose second difference is a small fraction of that, below the noise allowance.
 // See BLUR_THRESHOLD for the calibration.
 import sharp from 'sharp';
-import type { ImageRefusalCode } from '../../src/api/contract/image-refusals';
-import { DELEGATED_IMAGE_MAX_BYTES, DELEGATED_IMAGE_MIN_BYTES } from '../../src/domain/singles';
+import type { ImageRefusalCode } from '../../contract/api/image-refusals';
+import { DELEGATED_IMAGE_MAX_BYTES, DELEGATED_IMAGE_MIN_BYTES } from '../../contract/domain/singles';
 
 export const IMAGE_MIN_BYTES = 5 * 1024;
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RegistrationReason, Verification } from '../../src/api/contract/onboarding';
-import { normaliseDocumentCountry } from '../../src/domain/documents';
-import { REGISTRATION_REASONS } from '../../src/domain/enrolment';
+import type { RegistrationReason, Verification } from '../../contract/api/onboarding';
+import { normaliseDocumentCountry } from '../../contract/domain/documents';
+import { REGISTRATION_REASONS } from '../../contract/domain/enrolment';
 import {
   ageOn,
   type EnforcementAnswer,

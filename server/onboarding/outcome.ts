@@ -1,10 +1,6 @@
 // Registration rules (spec §8 registration failure reasons): whether a confirmed registration is accepted, from
 // the data the person confirmed and the facts the confirmation looked up. Pure: no database, no clock.
-import type {
-  RegistrationPayload,
-  RegistrationReason,
-  Verification,
-} from '../../src/api/contract/onboarding';
+import type { RegistrationPayload, RegistrationReason, Verification } from '../../contract/api/onboarding';
 
 export const ADULT_AGE = 18;
 

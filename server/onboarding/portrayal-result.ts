@@ -1,7 +1,7 @@
 // The portrayal result (spec §3 Portrayal result, §8 portrayal result errors): when the images are complete
 // enough to judge, and what the biometric engine makes of them. The answer is stored with the images version
 // it was computed from.
-import { type FailedCheck, type ImageKind, unreadDocumentInfo } from '../../src/api/contract/onboarding';
+import { type FailedCheck, type ImageKind, unreadDocumentInfo } from '../../contract/api/onboarding';
 import type { EngineImage } from './engine';
 import type { OnboardingRuntime } from './runtime';
 import { type ImageRow, type PortrayalRow, saveResult, storedResult } from './store/portrayals';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type } from 'arktype';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { problem } from '../../src/api/contract/problem';
+import { problem } from '../../contract/api/problem';
 import { addToWatchlist } from '../audit/watchlists';
 import type { BiometricEngine, LivenessInput } from './engine';
 import { basicEngine as referenceEngine } from './engine';
@@ -43,7 +43,7 @@ async function expectProblem(res: Response, status: number, code?: string): Prom
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(body).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
   if (code) expect(body.code).toBe(code);
-  // Every error body fits the shared problem contract the portal reads (src/api/contract/problem.ts).
+  // Every error body fits the shared problem contract the portal reads (contract/api/problem.ts).
   const checked = problem(body);
   expect(checked instanceof type.errors ? checked.summary : 'ok').toBe('ok');
   return body;

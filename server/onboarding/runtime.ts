@@ -2,7 +2,7 @@
 // what the caller owns. A person reaches only the onboardings and portrayals they own or assist; anything else,
 // a made-up id included, is a 404.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Permission } from '../../src/api/contract/permissions';
+import type { Permission } from '../../contract/api/permissions';
 import type { AuthEnv } from '../auth/verify';
 import { LIVENESS_ACTIONS, type LivenessAction } from '../config';
 import type { AppDeps } from '../context';

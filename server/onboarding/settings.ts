@@ -2,7 +2,7 @@
 // odd field falls back to a default instead of failing the call.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { OnboardingMode } from '../../src/api/contract/onboarding';
+import type { OnboardingMode } from '../../contract/api/onboarding';
 
 export interface OnboardingSettings {
   domain: string;

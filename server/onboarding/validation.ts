@@ -1,11 +1,11 @@
 // How the API reads a request body and answers an invalid one: 422 with one { field, code } per wrong field
-// (spec §5: the portal shows common.errors.{code} beside the field). The schemas are the portal's own, from
-// src/api/contract.
+// (spec §5: the portal shows common.errors.{code} beside the field). The schemas are the contract's, from
+// contract/api.
 import { type ArkErrors, type } from 'arktype';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { uuid } from '../../src/api/contract/onboarding';
-import type { FieldError } from '../../src/api/contract/problem';
+import { uuid } from '../../contract/api/onboarding';
+import type { FieldError } from '../../contract/api/problem';
 import { HttpProblem } from '../problem';
 
 /** An HttpProblem whose body carries more members (reason, errors, result…); app.onError serialises them. */
@@ -34,7 +34,7 @@ const CODES: Record<string, string> = {
 function codeOf(error: ArkErrors[number]): string {
   // A union of literals compiles to a predicate whose expectation lists the quoted choices.
   if (error.code === 'predicate' && error.expected.startsWith('"')) return 'wrong_value';
-  // The size and depth limits of free-form JSON (src/api/contract/text.ts).
+  // The size and depth limits of free-form JSON (contract/api/text.ts).
   if (error.code === 'predicate' && error.expected.startsWith('at most')) return 'too_long';
   if (error.code === 'union') {
     const branches = (error as unknown as { errors?: { code: string }[] }).errors ?? [];

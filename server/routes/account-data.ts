@@ -1,7 +1,7 @@
 // What is stored about a person, for their profile, their data export and the deletion of their account (spec §3
 // User, §7 Accounts and users, §8 Account cancellation). Owns the SQL; every query names the tenant.
 
-import { normaliseNationalId } from '../../src/domain/dni';
+import { normaliseNationalId } from '../../contract/domain/dni';
 import type { Queryable } from '../db/db';
 
 export interface ProfileUser {

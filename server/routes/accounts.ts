@@ -16,8 +16,8 @@ import {
   deleteAccountBody,
   localeBody,
   newAccountBody,
-} from '../../src/api/contract/accounts';
-import { nationalIdProblem } from '../../src/domain/dni';
+} from '../../contract/api/accounts';
+import { nationalIdProblem } from '../../contract/domain/dni';
 import { findAccountById, iamAccountOf, listAccounts } from '../auth/accounts';
 import { isLoginTaken, loginsTaken, loginsTakenProblem } from '../auth/logins';
 import { isStaffAccount } from '../auth/roles';

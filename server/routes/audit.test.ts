@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_CSV_COLUMNS } from '../../src/api/contract/audit';
-import { parseCsv } from '../../src/domain/csv';
+import { AUDIT_CSV_COLUMNS } from '../../contract/api/audit';
+import { parseCsv } from '../../contract/domain/csv';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import { basicEngine } from '../onboarding/engine';

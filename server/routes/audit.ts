@@ -3,13 +3,8 @@
 // facility of another tenant or outside the caller's scope is a 404.
 import { type } from 'arktype';
 import { type Context, Hono } from 'hono';
-import {
-  AUDIT_PAGE_SIZES,
-  accessAttempt,
-  auditFilter,
-  interdictionRequest,
-} from '../../src/api/contract/audit';
-import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../src/domain/watchlist';
+import { AUDIT_PAGE_SIZES, accessAttempt, auditFilter, interdictionRequest } from '../../contract/api/audit';
+import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../contract/domain/watchlist';
 import { accessesCsv, decideAccess, facilityInScope, listAccesses } from '../audit/accesses';
 import { checkInterdiction } from '../audit/interdictions';
 import { auditSettingsLoader } from '../audit/settings';

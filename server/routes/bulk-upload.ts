@@ -15,8 +15,8 @@ import {
   BULK_MAX_METADATA_BYTES,
   BULK_MAX_UPLOAD_BYTES,
   BULK_MAX_ZIP_ENTRIES,
-} from '../../src/domain/bulk';
-import { readCentralDirectory, readZipEnd, ZIP_END_MAX_BYTES, zipPathOf } from '../../src/domain/zip';
+} from '../../contract/domain/bulk';
+import { readCentralDirectory, readZipEnd, ZIP_END_MAX_BYTES, zipPathOf } from '../../contract/domain/zip';
 import { HttpProblem } from '../problem';
 
 export interface BulkUpload {

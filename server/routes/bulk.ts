@@ -4,7 +4,7 @@
 //                                     read as it streams with its limits (bulk-upload.ts); 202 { job_id, total }
 //   GET  /public/singles/bulk/{jobId} post_singles: { status, total, done, accepted, rejected, rows } — the job's
 //                                     progress and every row's result so far; only for who started it (else 404)
-// Each row is checked (src/domain/bulk.ts checkRows, the browser's own rules), its picture like every incoming image
+// Each row is checked (contract/domain/bulk.ts checkRows, the browser's own rules), its picture like every incoming image
 // (onboarding/image-checks.ts: decoded, pixel limit; the row is rejected with image_unreadable or
 // image_too_many_pixels), and registered like one single
 // registration in image mode (createSingle, routes/singles.ts) in its own transaction: a row that fails leaves no
@@ -17,8 +17,8 @@ import {
   metadataKindOf,
   parseMetadata,
   type RowProblem,
-} from '../../src/domain/bulk';
-import { registrationCodeOf } from '../../src/domain/singles';
+} from '../../contract/domain/bulk';
+import { registrationCodeOf } from '../../contract/domain/singles';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { ImageChecks } from '../onboarding/image-checks';

@@ -11,8 +11,8 @@ import {
   type CredentialResetRequest,
   credentialResetRedeem,
   credentialResetRequest,
-} from '../../src/api/contract/accounts';
-import { QR_VALIDITY_DAYS } from '../../src/domain/constants';
+} from '../../contract/api/accounts';
+import { QR_VALIDITY_DAYS } from '../../contract/domain/constants';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';

@@ -12,8 +12,8 @@ import {
   CREDENTIAL_ALREADY_EXISTS,
   credentialStateBody,
   rightsRequest,
-} from '../../src/api/contract/credentials';
-import type { Permission } from '../../src/api/contract/permissions';
+} from '../../contract/api/credentials';
+import type { Permission } from '../../contract/api/permissions';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';

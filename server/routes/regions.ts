@@ -7,7 +7,7 @@
 // adds the assistant's facility to their locations, so they get in where the assistant works. Every query names the
 // tenant of the call.
 import { Hono } from 'hono';
-import { activationBody } from '../../src/api/contract/users';
+import { activationBody } from '../../contract/api/users';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import { settingsLoader } from '../onboarding/settings';

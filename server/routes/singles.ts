@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { type SingleRegistrationBody, singleRegistrationBody } from '../../src/api/contract/singles';
+import { type SingleRegistrationBody, singleRegistrationBody } from '../../contract/api/singles';
 import {
   type AcsIdSchema,
   acsIdProblem,
@@ -19,7 +19,7 @@ import {
   DELEGATED_IMAGE_MAX_BYTES,
   qrEmailAllowed,
   registrationCodeOf,
-} from '../../src/domain/singles';
+} from '../../contract/domain/singles';
 import { isLoginTaken, loginsTaken, loginsTakenProblem } from '../auth/logins';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';

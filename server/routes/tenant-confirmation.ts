@@ -2,7 +2,7 @@
 // data): the body names the tenant, { confirm: <tenant name> }. The portal's dialog asks for it, but a dialog alone
 // guards nothing: any client holding the right could change every user of the tenant with one bare request.
 import type { Context } from 'hono';
-import { tenantConfirmation } from '../../src/api/contract/users';
+import { tenantConfirmation } from '../../contract/api/users';
 import type { AuthEnv } from '../auth/verify';
 import { readBody } from '../onboarding/validation';
 import { HttpProblem } from '../problem';

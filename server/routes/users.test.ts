@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userDetail, userPage } from '../../src/api/contract/users';
+import { userDetail, userPage } from '../../contract/api/users';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import { seededUser } from '../db/seed-users';

@@ -19,7 +19,7 @@ import {
   type EvidenceKind,
   USER_ORDER_FIELDS,
   type UserOrderField,
-} from '../../src/api/contract/users';
+} from '../../contract/api/users';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';

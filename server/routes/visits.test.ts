@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccessTokenClaims } from '../../src/api/contract/access-token';
-import type { Visit, VisitPage } from '../../src/api/contract/visits';
-import { dateIn, zonedInstant } from '../../src/domain/visits';
+import type { AccessTokenClaims } from '../../contract/api/access-token';
+import type { Visit, VisitPage } from '../../contract/api/visits';
+import { dateIn, zonedInstant } from '../../contract/domain/visits';
 import { type App, createApp } from '../app';
 import { movableClock } from '../clock';
 import type { Db } from '../db/db';

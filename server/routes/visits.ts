@@ -12,13 +12,13 @@
 // A visitor never sees another person's visit, nor another tenant's: 404.
 import { type } from 'arktype';
 import { type Context, Hono } from 'hono';
-import type { AccessTokenClaims } from '../../src/api/contract/access-token';
+import type { AccessTokenClaims } from '../../contract/api/access-token';
 import {
   newVisitRequest,
   type VisitStatus,
   visitCheckBody,
   visitConfirmationBody,
-} from '../../src/api/contract/visits';
+} from '../../contract/api/visits';
 import {
   cancellationRefusal,
   dateIn,
@@ -28,7 +28,7 @@ import {
   parseCredentialCode,
   type VisitField,
   type VisitRuleCode,
-} from '../../src/domain/visits';
+} from '../../contract/domain/visits';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import { type Clock, clockFromEnv, isMovable } from '../clock';
 import type { AppDeps } from '../context';

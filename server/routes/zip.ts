@@ -2,7 +2,7 @@
 // inside are already compressed and the JSON is small), names in UTF-8, in the order given.
 import { crc32 } from 'node:zlib';
 import { unzipSync, type Zippable, zipSync } from 'fflate';
-import { readCentralDirectory, readZipEnd, ZIP_END_MAX_BYTES } from '../../src/domain/zip';
+import { readCentralDirectory, readZipEnd, ZIP_END_MAX_BYTES } from '../../contract/domain/zip';
 
 export interface ZipEntry {
   /** A relative path with forward slashes (`images/selfie.jpg`). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type } from 'arktype';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { problem } from '../../src/api/contract/problem';
+import { problem } from '../../contract/api/problem';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import type { Faults } from '../onboarding/enforcement';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type } from 'arktype';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { problem } from '../../src/api/contract/problem';
-import { JSON_LIMITS, TEXT_LIMITS } from '../../src/api/contract/text';
+import { problem } from '../../contract/api/problem';
+import { JSON_LIMITS, TEXT_LIMITS } from '../../contract/api/text';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
 import { type RunningServer, startServer } from '../main';

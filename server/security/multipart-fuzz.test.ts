@@ -14,7 +14,7 @@ import { type } from 'arktype';
 import fc from 'fast-check';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { problem } from '../../src/api/contract/problem';
+import { problem } from '../../contract/api/problem';
 import type { LogFields, Logger, LogLevel } from '../logger';
 import { type RunningServer, startServer } from '../main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';

@@ -4,8 +4,8 @@
 // (post_visits_all) names the visitor, but the host still cannot be that visitor, and only the host's own request
 // is accepted without the host's answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Visit } from '../../src/api/contract/visits';
-import { dateIn, zonedInstant } from '../../src/domain/visits';
+import type { Visit } from '../../contract/api/visits';
+import { dateIn, zonedInstant } from '../../contract/domain/visits';
 import { type RunningServer, startServer } from '../main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, signIn } from '../testing/oidc';

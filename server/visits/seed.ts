@@ -1,7 +1,7 @@
 // A week of visits for the seeded `visitor` (three days back, today, three days ahead) with the seeded staff as
 // hosts, so that a new `npm start` shows MyVisits and VisitList populated in every status (spec §4).
-import type { HistoryAction, VisitStatus } from '../../src/api/contract/visits';
-import { dateIn, zonedInstant } from '../../src/domain/visits';
+import type { HistoryAction, VisitStatus } from '../../contract/api/visits';
+import { dateIn, zonedInstant } from '../../contract/domain/visits';
 import { clockFromEnv } from '../clock';
 import type { Seeder } from '../db/seeder';
 import { appendHistory } from './store';

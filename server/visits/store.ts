@@ -1,5 +1,5 @@
 // The SQL of visits (spec §3 Visit; tables of migration 004): every query names the tenant.
-import type { HistoryAction, Visit, VisitStatus } from '../../src/api/contract/visits';
+import type { HistoryAction, Visit, VisitStatus } from '../../contract/api/visits';
 import type { Queryable } from '../db/db';
 
 interface VisitRow {

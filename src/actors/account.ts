@@ -2,6 +2,8 @@
 // (machines/account-deletion) and ResetCredentials (machines/credential-reset), built on src/api/accounts. Failed
 // calls reach the machines as { status, code, detail }: the machines name the refusal.
 import { fromPromise } from 'xstate';
+import type { AccountProfile } from '../../contract/api/accounts';
+import type { LocaleCode } from '../../contract/api/settings';
 import { accountDeletionMachine, type DeletionError } from '../../machines/account-deletion.machine';
 import { accountProfileMachine } from '../../machines/account-profile.machine';
 import {
@@ -18,8 +20,6 @@ import {
   requestCredentialReset,
   saveAccountLocale,
 } from '../api/accounts';
-import type { AccountProfile } from '../api/contract/accounts';
-import type { LocaleCode } from '../api/contract/settings';
 import { isApiError } from '../api/errors';
 import type { Runtime } from '../runtime/context';
 

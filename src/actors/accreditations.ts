@@ -2,6 +2,7 @@
 // them): the credentials calls of src/api/credentials.ts, the QR image, the PDF, POST /internal/rights and the new
 // selfie portrayal. Loaded with the accreditations chunk.
 import { fromPromise } from 'xstate';
+import type { UserCredentials } from '../../contract/api/credentials';
 import {
   type AccreditationError,
   accreditationMachine,
@@ -10,7 +11,6 @@ import {
 import { accreditationRequestMachine } from '../../machines/accreditation-request.machine';
 import { outputOf } from '../../machines/actor-events';
 import type { Page, PageQuery } from '../../machines/list.machine';
-import type { UserCredentials } from '../api/contract/credentials';
 import {
   getCredential,
   getCredentialPdf,

@@ -1,11 +1,11 @@
 // The effects of AuditAccesses (spec §2, §7 Visits and audit): the list machine's pages of the access audit, the
 // facilities of its filter, and the csv export (streamed, its progress kept here for the screen to show).
 import { fromPromise } from 'xstate';
+import type { AuditFilter } from '../../contract/api/audit';
+import type { Facility } from '../../contract/api/facilities';
 import { type AuditExportFile, auditExportMachine } from '../../machines/audit-export.machine';
 import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
 import { exportAuditAccesses, listAuditAccesses } from '../api/audit';
-import type { AuditFilter } from '../api/contract/audit';
-import type { Facility } from '../api/contract/facilities';
 import { listFacilities } from '../api/facilities';
 import { apiFilterOf, decodeAuditFilter } from '../domain/audit';
 import type { Runtime } from '../runtime/context';

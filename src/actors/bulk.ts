@@ -2,30 +2,30 @@
 // upload with its progress, and the job's progress. The zip's central directory is read from the end of the file and
 // each picture's first bytes from its entry; fflate (its inflater) loads only when a deflated picture is looked at.
 import { fromCallback, fromPromise } from 'xstate';
-import {
-  type BulkCheck,
-  type BulkFiles,
-  type BulkRegistrationEvent,
-  bulkRegistrationMachine,
-} from '../../machines/bulk-registration.machine';
-import type { BulkJob } from '../api/contract/bulk';
-import { isApiError } from '../api/errors';
+import type { BulkJob } from '../../contract/api/bulk';
 import {
   BULK_MAX_METADATA_BYTES,
   checkRows,
   metadataKindOf,
   parseMetadata,
   type ZipListing,
-} from '../domain/bulk';
-import { PICTURE_SIGNATURE_BYTES, pictureTypeOf } from '../domain/picture-type';
-import type { AcsIdSchema } from '../domain/singles';
+} from '../../contract/domain/bulk';
+import { PICTURE_SIGNATURE_BYTES, pictureTypeOf } from '../../contract/domain/picture-type';
+import type { AcsIdSchema } from '../../contract/domain/singles';
 import {
   readCentralDirectory,
   readZipEnd,
   ZIP_END_MAX_BYTES,
   type ZipEntryInfo,
   zipPathOf,
-} from '../domain/zip';
+} from '../../contract/domain/zip';
+import {
+  type BulkCheck,
+  type BulkFiles,
+  type BulkRegistrationEvent,
+  bulkRegistrationMachine,
+} from '../../machines/bulk-registration.machine';
+import { isApiError } from '../api/errors';
 import type { Runtime } from '../runtime/context';
 
 type BulkRuntime = Pick<Runtime, 'apiClient'>;

@@ -3,6 +3,8 @@
 // localStorage (spec §3: the onboarding state persists) so that a reload resumes the same step. Captured pictures
 // live only in memory, in the image store beside the actor.
 import { type ActorRefFrom, createActor, fromPromise, type Snapshot } from 'xstate';
+import { IMAGE_REFUSAL_CODES, type ImageRefusalCode } from '../../contract/api/image-refusals';
+import { postEnrolmentScreen } from '../../contract/domain/enrolment';
 import {
   type ConfirmationError,
   type EnrolmentInput,
@@ -16,11 +18,9 @@ import {
 } from '../../machines/image-upload.machine';
 import { portrayalResultMachine } from '../../machines/portrayal-result.machine';
 import type { ApiClient } from '../api/client';
-import { IMAGE_REFUSAL_CODES, type ImageRefusalCode } from '../api/contract/image-refusals';
 import { isApiError, serverText } from '../api/errors';
 import { homeScreen, registerMode, type Session } from '../auth/access';
 import { checkBrowser, parseUserAgent } from '../domain/browser-check';
-import { postEnrolmentScreen } from '../domain/enrolment';
 import { pathFor, type ScreenName } from '../domain/screens';
 import type { Runtime } from '../runtime/context';
 import { enrolmentStorageKey } from './enrolment-storage';

@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
+import type { InterdictionRequest, InterdictionResponse } from '../../contract/api/audit';
 import { type InterdictionError, interdictionCheckMachine } from '../../machines/interdiction-check.machine';
 import { checkInterdiction } from '../api/audit';
-import type { InterdictionRequest, InterdictionResponse } from '../api/contract/audit';
 import { isApiError } from '../api/errors';
 import type { Runtime } from '../runtime/context';
 

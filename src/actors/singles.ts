@@ -2,8 +2,8 @@
 // reach the machine as { status, code, errors, retryAfter }: a 409/422 carries the per-field errors, a 429 busy the
 // seconds to wait.
 import { fromPromise } from 'xstate';
+import type { SingleRegistrationBody, SingleRegistrationResult } from '../../contract/api/singles';
 import { type SingleError409, singleRegistrationMachine } from '../../machines/single-registration.machine';
-import type { SingleRegistrationBody, SingleRegistrationResult } from '../api/contract/singles';
 import { isApiError } from '../api/errors';
 import { acsIdTaken, emailTaken, registerSingle } from '../api/singles';
 import type { Runtime } from '../runtime/context';

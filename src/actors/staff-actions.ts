@@ -1,6 +1,7 @@
 // Staff actions: ActivateUsers' and AssistantAccountCancellation's calls, and adding a location to a user's
 // credentials (PortalUserDetail). Failures are rejected as { status, code, detail } for the machines' guards.
 import { fromPromise } from 'xstate';
+import type { ActivationResult } from '../../contract/api/users';
 import { type ActivationRequest, activateUsersMachine } from '../../machines/activate-users.machine';
 import {
   assistantAccountCancellationMachine,
@@ -8,7 +9,6 @@ import {
   type FoundAccount,
 } from '../../machines/assistant-account-cancellation.machine';
 import { deleteAccount, findAccountsByEmail } from '../api/accounts';
-import type { ActivationResult } from '../api/contract/users';
 import { addUserLocation } from '../api/credentials';
 import { isApiError } from '../api/errors';
 import { listFacilities } from '../api/facilities';

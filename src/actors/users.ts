@@ -1,14 +1,15 @@
 // Staff users: the list machine's fetchPage for PortalUsers, the user detail and its evidences for PortalUserDetail,
 // the Administration machine's runAction, and completing an onboarding for PortalAccounts.
 import { fromPromise } from 'xstate';
+import type { CredentialState } from '../../contract/api/credentials';
+import type { EvidenceKind, UserDetail } from '../../contract/api/users';
+import { nationalIdProblem } from '../../contract/domain/dni';
 import {
   type AdminAction,
   type AdminResult,
   administrationMachine,
 } from '../../machines/administration.machine';
 import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
-import type { CredentialState } from '../api/contract/credentials';
-import type { EvidenceKind, UserDetail } from '../api/contract/users';
 import { getUserCredentials, setCredentialState } from '../api/credentials';
 import { isApiError } from '../api/errors';
 import { listFacilities } from '../api/facilities';
@@ -21,7 +22,6 @@ import {
   setAllActive,
   setUserActive,
 } from '../api/users';
-import { nationalIdProblem } from '../domain/dni';
 import type { Runtime } from '../runtime/context';
 
 type Deps = Pick<Runtime, 'apiClient'>;

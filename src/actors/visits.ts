@@ -3,10 +3,16 @@
 // sessionStorage so that what was typed survives a reload (spec §3: only auth and onboarding state go to
 // localStorage).
 import { fromPromise } from 'xstate';
+import type { Facility } from '../../contract/api/facilities';
+import type { VisitArrival } from '../../contract/api/visits';
+import {
+  decodeVisitFilter,
+  emptyNewVisitForm,
+  type NewVisitForm,
+  presetRange,
+} from '../../contract/domain/visits';
 import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
 import { type VisitCallError, visitMachine } from '../../machines/visit.machine';
-import type { Facility } from '../api/contract/facilities';
-import type { VisitArrival } from '../api/contract/visits';
 import { type ApiError, isApiError } from '../api/errors';
 import { listFacilities } from '../api/facilities';
 import {
@@ -21,7 +27,6 @@ import {
   listVisits,
   visitQr,
 } from '../api/visits';
-import { decodeVisitFilter, emptyNewVisitForm, type NewVisitForm, presetRange } from '../domain/visits';
 import type { Runtime } from '../runtime/context';
 
 // The server names request fields (spec §3 New visit request); the form names its own.
@@ -103,7 +108,7 @@ export function visitLogic(runtime: Api, options: { onChanged?: () => void } = {
   });
 }
 
-/** The list machine over GET /public/visits; its filter string is a VisitFilter (src/domain/visits.ts). */
+/** The list machine over GET /public/visits; its filter string is a VisitFilter (contract/domain/visits.ts). */
 export function visitListLogic(runtime: Api, timeZone: string, now: () => Date = () => new Date()) {
   return listMachine.provide({
     actors: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
+import type { WatchlistPreview } from '../../contract/domain/watchlist';
 import { ApiError } from '../api/errors';
-import type { WatchlistPreview } from '../domain/watchlist';
 import { watchlistUploadLogic } from './watchlists';
 
 // What the upload keeps of the server's refusal: its code and id, and what is wrong with the file itself (a row

@@ -2,11 +2,11 @@
 // parsed in a worker, the multipart upload sent where the tenant's useWatch says. One upload actor per runtime, so
 // that the result screen (another route) shows the same upload the form sent.
 import { createActor, fromPromise } from 'xstate';
+import type { WatchlistStored } from '../../contract/api/audit';
+import type { WatchlistPreview } from '../../contract/domain/watchlist';
 import { type WatchlistUploadError, watchlistUploadMachine } from '../../machines/watchlist-upload.machine';
-import type { WatchlistStored } from '../api/contract/audit';
 import { isApiError } from '../api/errors';
 import { fetchWatchlistUpload, uploadWatchlist } from '../api/watchlists';
-import type { WatchlistPreview } from '../domain/watchlist';
 import { previewInWorker } from '../media/watchlist-preview';
 import type { Runtime } from '../runtime/context';
 

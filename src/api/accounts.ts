@@ -1,4 +1,3 @@
-import type { ApiClient, RequestOptions } from './client.ts';
 import {
   type AccountProfile,
   accountProfile,
@@ -10,8 +9,9 @@ import {
   type IamAccountPage,
   iamAccount,
   iamAccountPage,
-} from './contract/accounts.ts';
-import type { LocaleCode } from './contract/settings.ts';
+} from '../../contract/api/accounts.ts';
+import type { LocaleCode } from '../../contract/api/settings.ts';
+import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError' | 'headers'>;
 

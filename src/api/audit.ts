@@ -1,4 +1,3 @@
-import type { ApiClient, RequestOptions } from './client.ts';
 import {
   type AuditFilter,
   type AuditPage,
@@ -6,7 +5,8 @@ import {
   type InterdictionRequest,
   type InterdictionResponse,
   interdictionResponse,
-} from './contract/audit.ts';
+} from '../../contract/api/audit.ts';
+import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError' | 'headers'>;
 

@@ -1,5 +1,5 @@
+import { type BulkJob, type BulkJobAccepted, bulkJob, bulkJobAccepted } from '../../contract/api/bulk.ts';
 import type { ApiClient } from './client.ts';
-import { type BulkJob, type BulkJobAccepted, bulkJob, bulkJobAccepted } from './contract/bulk.ts';
 
 // Add users from photos (bulk import): the upload, then the job's progress.
 

@@ -1,5 +1,4 @@
 import { type } from 'arktype';
-import type { ApiClient, RequestOptions } from './client.ts';
 import {
   type Credential,
   type CredentialState,
@@ -10,7 +9,8 @@ import {
   type UserLocations,
   userCredentials,
   userLocations,
-} from './contract/credentials.ts';
+} from '../../contract/api/credentials.ts';
+import type { ApiClient, RequestOptions } from './client.ts';
 import { isApiError } from './errors.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent'>;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldError, lenientQuery, problem } from './contract/problem.ts';
+import { fieldError, lenientQuery, problem } from '../../contract/api/problem.ts';
 import { ApiError, errorMessageId, fieldErrorsFrom, generalNotice, problemFromBody } from './errors.ts';
 
 const httpError = (status: number, body: unknown, statusText = '') =>

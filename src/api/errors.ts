@@ -1,5 +1,5 @@
+import type { FieldError, Problem, ProblemLink } from '../../contract/api/problem.ts';
 import { errorMessageId } from '../i18n/error-text.ts';
-import type { FieldError, Problem, ProblemLink } from './contract/problem.ts';
 
 export { errorMessageId };
 

@@ -1,5 +1,5 @@
+import { type FacilityList, facilityList } from '../../contract/api/facilities.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
-import { type FacilityList, facilityList } from './contract/facilities.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;
 

@@ -1,5 +1,4 @@
 import { type } from 'arktype';
-import type { ApiClient } from './client.ts';
 import {
   type ConfirmationResult,
   type CreatedOnboarding,
@@ -7,7 +6,8 @@ import {
   createdOnboarding,
   legalTermsAccepted,
   type RegistrationPayload,
-} from './contract/onboarding.ts';
+} from '../../contract/api/onboarding.ts';
+import type { ApiClient } from './client.ts';
 import { isApiError } from './errors.ts';
 
 // Spec §7 Onboarding: POST, GET, legal terms, DELETE, the confirmation; and the user codes that carry an

@@ -1,5 +1,4 @@
 import { type } from 'arktype';
-import type { ApiClient } from './client.ts';
 import {
   type Challenge,
   type CreatedPortrayal,
@@ -11,7 +10,8 @@ import {
   portrayalResultProblem,
   uploadedImage,
   uploadedLifeproof,
-} from './contract/onboarding.ts';
+} from '../../contract/api/onboarding.ts';
+import type { ApiClient } from './client.ts';
 import { isApiError } from './errors.ts';
 
 // Spec §7 Portrayals: create, images (obverse, reverse, selfie; lifeproof as multipart), the result that is

@@ -1,9 +1,9 @@
-import type { ApiClient, RequestOptions } from './client.ts';
 import {
   type SingleRegistrationBody,
   type SingleRegistrationResult,
   singleRegistrationResult,
-} from './contract/singles.ts';
+} from '../../contract/api/singles.ts';
+import type { ApiClient, RequestOptions } from './client.ts';
 import { isApiError } from './errors.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent'>;

@@ -1,5 +1,4 @@
-import type { ApiClient, RequestOptions } from './client.ts';
-import { activationAnswer } from './contract/credentials.ts';
+import { activationAnswer } from '../../contract/api/credentials.ts';
 import {
   type ActivationBody,
   type ActivationResult,
@@ -11,7 +10,8 @@ import {
   type UserPage,
   userDetail,
   userPage,
-} from './contract/users.ts';
+} from '../../contract/api/users.ts';
+import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent'>;
 

@@ -1,4 +1,3 @@
-import type { ApiClient, RequestOptions } from './client.ts';
 import {
   type NewVisitRequest,
   type Visit,
@@ -11,7 +10,8 @@ import {
   visitConfirmationResult,
   visitPage,
   visitVisitor,
-} from './contract/visits.ts';
+} from '../../contract/api/visits.ts';
+import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;
 

@@ -1,10 +1,10 @@
-import type { ApiClient, RequestOptions } from './client.ts';
 import {
   type WatchlistStored,
   type WatchlistUploadOutcome,
   watchlistStored,
   watchlistUploadOutcome,
-} from './contract/audit.ts';
+} from '../../contract/api/audit.ts';
+import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_LOAD_TIMEOUT_MS } from '../domain/constants';
+import { CHUNK_LOAD_TIMEOUT_MS } from '../../contract/domain/constants';
 import { ChunkLoadTimeout, loadChunk } from './lazy-screen';
 
 function fakeTime() {

@@ -1,5 +1,5 @@
 import { type ComponentType, lazy } from 'react';
-import { CHUNK_LOAD_TIMEOUT_MS, CHUNK_RETRY_INTERVAL_MS } from '../domain/constants';
+import { CHUNK_LOAD_TIMEOUT_MS, CHUNK_RETRY_INTERVAL_MS } from '../../contract/domain/constants';
 import { loadRestOfCatalogue } from '../i18n/catalogue';
 
 export class ChunkLoadTimeout extends Error {

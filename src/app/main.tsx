@@ -1,10 +1,10 @@
 import '../styles/index.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
+import { tenantFromHost } from '../../contract/tenant/resolve';
 import { screenAt, screens } from '../domain/screens';
 import { preloadCatalogue } from '../i18n/catalogue';
 import { type Inspect, RuntimeProvider } from '../runtime/context';
-import { tenantFromHost } from '../tenant/resolve';
 import { App } from './app';
 import { screenComponents } from './routes';
 import { createRuntime } from './runtime';

@@ -9,7 +9,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { IntlProvider } from 'react-intl';
 import { Router } from 'wouter';
 import { createActor, createMachine } from 'xstate';
-import type { BrowserSettings, LocaleCode, TenantSettings } from '../api/contract/settings';
+import type { BrowserSettings, LocaleCode, TenantSettings } from '../../contract/api/settings';
 import type { Session } from '../auth/access';
 import { pathFor, type ScreenName, screens } from '../domain/screens';
 import { Landing } from '../features/onboarding/landing';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Permission } from '../api/contract/permissions';
-import { PERMISSIONS } from '../api/contract/permissions';
+import type { Permission } from '../../contract/api/permissions';
+import { PERMISSIONS } from '../../contract/api/permissions';
 import { homeScreen, menuItems, passesGuard, portalEntries, type Session, userTypeOf } from './access';
 
 const USER: Permission[] = [

@@ -1,9 +1,9 @@
 // Who may see what: the session values of spec §3, the derived flags of spec §6, the guards, menu items,
 // portal entries and home routing of spec §2. Pure functions of the session and the tenant settings, so
 // the guards, the header and the session machine's home routing read the same rules.
-import type { AccessTokenClaims } from '../api/contract/access-token';
-import type { Permission } from '../api/contract/permissions';
-import type { TenantSettings } from '../api/contract/settings';
+import type { AccessTokenClaims } from '../../contract/api/access-token';
+import type { Permission } from '../../contract/api/permissions';
+import type { TenantSettings } from '../../contract/api/settings';
 import type { Guard, ScreenName } from '../domain/screens';
 import type { Session, UserType } from '../domain/session';
 

@@ -1,7 +1,7 @@
 // The identity provider's broker token endpoint (Keycloak's /broker/{provider}/token): the token of the external
 // identity provider the person signed in with, whose claims are copied into enrolment data (spec §6). Spec §7,
 // §9: up to 3 attempts, waiting 300 ms × the attempt number in between.
-import { BROKER_TOKEN_ATTEMPTS, BROKER_TOKEN_BASE_DELAY_MS } from '../domain/constants';
+import { BROKER_TOKEN_ATTEMPTS, BROKER_TOKEN_BASE_DELAY_MS } from '../../contract/domain/constants';
 import { asClaims, jwtPayload } from './jwt';
 
 export interface BrokerRequest {

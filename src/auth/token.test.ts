@@ -2,7 +2,7 @@
 import { type } from 'arktype';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { accessTokenClaims } from '../api/contract/access-token';
+import { accessTokenClaims } from '../../contract/api/access-token';
 import { readClaims, readStoredUser, renewAt, sessionFromAccessToken } from './token';
 
 const b64 = (value: unknown) =>

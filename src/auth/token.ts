@@ -1,4 +1,4 @@
-import type { AccessTokenClaims } from '../api/contract/access-token';
+import type { AccessTokenClaims } from '../../contract/api/access-token';
 import {
   anyObject,
   arrayOf,
@@ -16,7 +16,7 @@ import { renewAt } from './renewal';
 
 export { renewAt };
 
-// The contract's accessTokenClaims (src/api/contract/access-token.ts) checked by hand: a signed-in first screen
+// The contract's accessTokenClaims (contract/api/access-token.ts) checked by hand: a signed-in first screen
 // reads the stored token before it draws, without arktype (token.test.ts proves both agree).
 const accessTokenClaims = object({
   iss: string,

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import type { LocaleCode } from '../api/contract/settings';
+import type { LocaleCode } from '../../contract/api/settings';
 import { useRuntime, useTenant } from '../runtime/context';
 
 // Each language is named in itself, so a person who cannot read the current one still finds theirs.

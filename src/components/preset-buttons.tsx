@@ -1,5 +1,5 @@
 import { FormattedMessage } from 'react-intl';
-import { browserTimeZone } from '../domain/visits';
+import { browserTimeZone } from '../../contract/domain/visits';
 import { Button } from './ui/button';
 
 /**

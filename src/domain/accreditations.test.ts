@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { UserCredentials } from '../api/contract/credentials';
+import type { UserCredentials } from '../../contract/api/credentials';
+import { postEnrolmentScreen } from '../../contract/domain/enrolment';
 import {
   accreditationItems,
   allowedKinds,
@@ -7,7 +8,6 @@ import {
   MAX_TIMER_MS,
   msUntilExpiry,
 } from './accreditations';
-import { postEnrolmentScreen } from './enrolment';
 import { toSafeKnowMoreHref } from './safe-link';
 
 type Entry = UserCredentials['credentials'][string];

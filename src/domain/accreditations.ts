@@ -1,8 +1,8 @@
 // Accreditations as the person sees them (spec §3 Accreditation: qr with starts_at and ends_at, face, proof; a qr
 // one is valid only while its end is in the future, the others always; spec §3 tenant setting
 // credentialTypesWhitelist). Pure rules, shared by the accreditation machine, its actors and the screens.
-import type { Credential, ServerCredentialType, UserCredentials } from '../api/contract/credentials';
-import type { TenantSettings } from '../api/contract/settings';
+import type { Credential, ServerCredentialType, UserCredentials } from '../../contract/api/credentials';
+import type { TenantSettings } from '../../contract/api/settings';
 
 export type AccreditationKind = 'qr' | 'face' | 'proof';
 

@@ -2,8 +2,8 @@
 // string, and the same instants go to the list (GET) and to the csv export (POST), so the file holds exactly the
 // rows the list shows. The range ends at the moment the filter was applied: accesses that arrive later show after
 // Refresh, never in the file alone.
-import type { AuditFilter } from '../api/contract/audit';
-import { startOfDayIn } from './visits';
+import type { AuditFilter } from '../../contract/api/audit';
+import { startOfDayIn } from '../../contract/domain/visits';
 
 export const AUDIT_PRESETS = ['today', 'last7Days', 'last30Days', 'all'] as const;
 export type AuditPreset = (typeof AUDIT_PRESETS)[number];

@@ -1,7 +1,7 @@
 // The device and browser rules of spec §2 and §5: onboarding happens on a phone, in a browser of the
 // configured list (browsers.json), never a non-Safari browser on iOS, at a major version above the minimum
 // for mobile or desktop. Anything else is sent to DeviceDetect.
-import type { BrowserSettings } from '../api/contract/settings';
+import type { BrowserSettings } from '../../contract/api/settings';
 
 export interface BrowserInfo {
   /** The browsers.json key: chrome, chromium, edge, firefox, safari, samsung, or another name. */

@@ -106,7 +106,7 @@ describe('toSafeSameOriginPath: rejected', () => {
     // not a path
     '',
     'visits',
-    './visits',
+    '../../contract/domain/visits',
     '../visits',
     '?x=1',
     '#top',

@@ -1,5 +1,5 @@
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
-import type { LocaleCode } from '../api/contract/settings';
+import type { LocaleCode } from '../../contract/api/settings';
 import { loadTenantTexts } from '../tenant/load';
 
 /** Message id → its ICU text, or (the portal's own catalogues, precompiled by the build) its syntax tree. */

@@ -1,4 +1,4 @@
-import type { WatchlistPreview } from '../domain/watchlist';
+import type { WatchlistPreview } from '../../contract/domain/watchlist';
 import type { PreviewRequest, PreviewResponse } from './watchlist-preview.worker';
 
 /** The preview of a watchlist file (first rows, valid and invalid counts), parsed in a worker of its own. */

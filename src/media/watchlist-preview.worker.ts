@@ -1,5 +1,5 @@
 // Off the main thread: a watchlist csv of up to 10 MB read and validated for UploadWatchlist's preview.
-import { previewWatchlist, type WatchlistPreview } from '../domain/watchlist';
+import { previewWatchlist, type WatchlistPreview } from '../../contract/domain/watchlist';
 
 export type PreviewRequest = { id: number; file: Blob };
 export type PreviewResponse = { id: number; preview: WatchlistPreview };

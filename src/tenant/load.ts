@@ -1,5 +1,5 @@
-import type { BrowserSettings, TenantSettings } from '../api/contract/settings';
-import { tenantFromHost } from './resolve';
+import type { BrowserSettings, TenantSettings } from '../../contract/api/settings';
+import { tenantFromHost } from '../../contract/tenant/resolve';
 import { parseBrowsers, parseOverrides, parseSettings } from './settings-check';
 import { TenantLoadError } from './tenant-error';
 

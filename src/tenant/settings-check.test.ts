@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type } from 'arktype';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { browserSettings, localeOverrides, tenantSettings } from '../api/contract/settings';
+import { browserSettings, localeOverrides, tenantSettings } from '../../contract/api/settings';
 import { parseBrowsers, parseOverrides, parseSettings } from './settings-check';
 import { TenantLoadError } from './tenant-error';
 

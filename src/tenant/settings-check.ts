@@ -1,4 +1,4 @@
-import type { BrowserSettings, TenantSettings } from '../api/contract/settings';
+import type { BrowserSettings, TenantSettings } from '../../contract/api/settings';
 import {
   arrayOf,
   boolean,
@@ -14,7 +14,7 @@ import {
 } from '../domain/shape-check';
 import { TenantLoadError } from './tenant-error';
 
-// The checks of the contract's settings schemas (src/api/contract/settings.ts), written out by hand: the first
+// The checks of the contract's settings schemas (contract/api/settings.ts), written out by hand: the first
 // screen needs them before it can draw, and arktype would add ~45 KB and its start-up work to every first visit.
 // The server and the tests keep the arktype schemas; settings-check.test.ts proves both agree, field by field.
 

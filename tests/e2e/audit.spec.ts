@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { AUDIT_CSV_COLUMNS } from '../../src/api/contract/audit';
-import { parseCsv } from '../../src/domain/csv';
-import { startOfDayIn } from '../../src/domain/visits';
+import { AUDIT_CSV_COLUMNS } from '../../contract/api/audit';
+import { parseCsv } from '../../contract/domain/csv';
+import { startOfDayIn } from '../../contract/domain/visits';
 import {
   accessTokenOf,
   demoUrl,

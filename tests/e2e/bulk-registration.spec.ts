@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { unzipSync, zipSync } from 'fflate';
+import { parseCsv } from '../../contract/domain/csv';
 import { seededUser } from '../../server/db/seed-users';
-import { parseCsv } from '../../src/domain/csv';
 import { expectAccessible, type Lang, openAs, t } from './support';
 
 // "Add users from photos" on a phone, as a user manager: the portal's entry leads to AddUsersFromPhotos; a metadata

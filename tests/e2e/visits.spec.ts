@@ -11,7 +11,7 @@ import {
   test,
 } from '@playwright/test';
 import sharp from 'sharp';
-import { zonedInstant } from '../../src/domain/visits';
+import { zonedInstant } from '../../contract/domain/visits';
 import { chromiumWithCamera } from './camera';
 import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
+import type { Credential } from '../../contract/api/credentials';
 import {
   type AccreditationRequestEvent,
   accreditationRequestMachine,
   type RightGranted,
 } from '../../machines/accreditation-request.machine';
-import type { Credential } from '../../src/api/contract/credentials';
 import { ActorControl, codesInMeta, coverMachine, type ModelSpec, replay } from './harness';
 
 const face: Credential = {

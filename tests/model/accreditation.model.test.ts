@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type EventObject, fromPromise, SimulatedClock } from 'xstate';
+import type { Credential } from '../../contract/api/credentials';
 import {
   type AccreditationEvent,
   accreditationMachine,
   type LoadedAccreditation,
 } from '../../machines/accreditation.machine';
-import type { Credential } from '../../src/api/contract/credentials';
 import { msUntilExpiry } from '../../src/domain/accreditations';
 import { codesInMeta, coverMachine, generatePaths, type ModelSpec } from './harness';
 

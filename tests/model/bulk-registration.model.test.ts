@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type EventObject, fromCallback } from 'xstate';
+import type { BulkJob } from '../../contract/api/bulk';
 import {
   type BulkCheck,
   type BulkRegistrationEvent,
   bulkRegistrationMachine,
 } from '../../machines/bulk-registration.machine';
-import type { BulkJob } from '../../src/api/contract/bulk';
 import { codesInMeta, coverMachine } from './harness';
 
 // Generated paths over AddUsersFromPhotos: every outcome of the browser's check (corrupt zip, invalid metadata, too

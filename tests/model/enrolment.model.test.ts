@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
+import type {
+  ConfirmationResult,
+  CreatedOnboarding,
+  PortrayalResult,
+  RegistrationReason,
+} from '../../contract/api/onboarding';
+import { type PortrayalFailure, REGISTRATION_REASONS } from '../../contract/domain/enrolment';
+import type { ReviewFields } from '../../contract/domain/registration';
 import {
   type EnrolmentEvent,
   type EnrolmentInput,
@@ -8,14 +16,6 @@ import {
   type HomeScreen,
 } from '../../machines/enrolment.machine';
 import type { PortrayalResultOutput } from '../../machines/portrayal-result.machine';
-import type {
-  ConfirmationResult,
-  CreatedOnboarding,
-  PortrayalResult,
-  RegistrationReason,
-} from '../../src/api/contract/onboarding';
-import { type PortrayalFailure, REGISTRATION_REASONS } from '../../src/domain/enrolment';
-import type { ReviewFields } from '../../src/domain/registration';
 import { codesInMeta, coverMachine, type ModelSpec } from './harness';
 
 const result: PortrayalResult = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
+import type { ImageKind } from '../../contract/api/onboarding';
 import { type ImageUploadInput, imageUploadMachine } from '../../machines/image-upload.machine';
-import type { ImageKind } from '../../src/api/contract/onboarding';
 import { codesInMeta, coverMachine, type ModelSpec } from './harness';
 
 const done = (id: string, output?: unknown): EventObject =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
+import type { PortrayalResult } from '../../contract/api/onboarding';
+import { PORTRAYAL_ERROR_CODES } from '../../contract/domain/enrolment';
 import { type PortrayalFetch, portrayalResultMachine } from '../../machines/portrayal-result.machine';
-import type { PortrayalResult } from '../../src/api/contract/onboarding';
-import { PORTRAYAL_ERROR_CODES } from '../../src/domain/enrolment';
 import { coverMachine, generatePaths, type ModelSpec } from './harness';
 
 const result: PortrayalResult = {

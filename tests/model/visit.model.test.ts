@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
+import type { Visit, VisitStatus } from '../../contract/api/visits';
 import { type VisitEvent, type VisitInput, visitMachine } from '../../machines/visit.machine';
-import type { Visit, VisitStatus } from '../../src/api/contract/visits';
 import { codesInMeta, coverMachine, type ModelSpec } from './harness';
 
 // Generated paths over one visit's life: from NewVisit, from VisitConfirmation, and from a visit loaded or

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
+import type { WatchlistPreview } from '../../contract/domain/watchlist';
 import {
   type ChosenFile,
   type WatchlistUploadEvent,
   watchlistUploadMachine,
 } from '../../machines/watchlist-upload.machine';
-import type { WatchlistPreview } from '../../src/domain/watchlist';
 import { codesInMeta, coverMachine, type ModelSpec } from './harness';
 
 // A stand-in for a File: only its name, size and type are read before parsing (a real 12 MB Blob is not needed).

@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import { type ParseResult, parse } from 'mrz';
 import sharp from 'sharp';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
-import type { DocumentInfo, FailedCheck } from '../../../src/api/contract/onboarding';
-import { nationalIdProblem } from '../../../src/domain/dni';
+import type { DocumentInfo, FailedCheck } from '../../../contract/api/onboarding';
+import { nationalIdProblem } from '../../../contract/domain/dni';
 
 const require = createRequire(import.meta.url);
 const MRZ_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<';

@@ -3,13 +3,13 @@
 // with a spec §8 reason.
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import type { AccessTokenClaims } from '../../../src/api/contract/access-token';
+import type { AccessTokenClaims } from '../../../contract/api/access-token';
 import {
   type RegistrationPayload,
   type RegistrationReason,
   registrationPayload,
   type Verification,
-} from '../../../src/api/contract/onboarding';
+} from '../../../contract/api/onboarding';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
 import { EnforcementUnavailableError } from '../enforcement';

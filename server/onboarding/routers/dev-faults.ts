@@ -4,7 +4,7 @@
 // callers (server/dev-routes.ts), the switch turns a tenant's prohibited-list check off for everyone of that tenant: only the
 // tenant's administrator may touch it.
 import { Hono } from 'hono';
-import type { Permission } from '../../../src/api/contract/permissions';
+import type { Permission } from '../../../contract/api/permissions';
 import type { AuthEnv } from '../../auth/verify';
 import { faultOn, switchFault } from '../enforcement';
 import { personOf } from '../heavy-work';

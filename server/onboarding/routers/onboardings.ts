@@ -1,9 +1,9 @@
 // Spec §7 Onboarding: POST /internal/onboardings, GET /internal/onboardings/{id} (and its /status for the
 // desktop that follows a phone), PUT …/legal_terms, DELETE.
 import { Hono } from 'hono';
-import { createOnboardingBody } from '../../../src/api/contract/onboarding';
-import type { Permission } from '../../../src/api/contract/permissions';
-import { OCR_FIELDS } from '../../../src/domain/registration';
+import { createOnboardingBody } from '../../../contract/api/onboarding';
+import type { Permission } from '../../../contract/api/permissions';
+import { OCR_FIELDS } from '../../../contract/domain/registration';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
 import { assertOpen, type OnboardingRuntime, ownerOf, ownOnboarding } from '../runtime';

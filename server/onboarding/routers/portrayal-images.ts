@@ -4,8 +4,8 @@
 // stored, by the check every way in shares (../image-checks.ts).
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { ImageKind } from '../../../src/api/contract/onboarding';
-import { jsonProblem } from '../../../src/api/contract/text';
+import type { ImageKind } from '../../../contract/api/onboarding';
+import { jsonProblem } from '../../../contract/api/text';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
 import { admitHeavy } from '../heavy-work';

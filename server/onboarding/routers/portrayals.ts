@@ -3,8 +3,8 @@
 // ./portrayal-images.ts.
 import { randomInt } from 'node:crypto';
 import { Hono } from 'hono';
-import { challengeBody, createPortrayalBody } from '../../../src/api/contract/onboarding';
-import { normaliseDocumentCountry } from '../../../src/domain/documents';
+import { challengeBody, createPortrayalBody } from '../../../contract/api/onboarding';
+import { normaliseDocumentCountry } from '../../../contract/domain/documents';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
 import { FRONTAL_ACTIONS } from '../engine';

@@ -1,7 +1,7 @@
 // POST /user-code/generate (spec §7) and /user-code/redeem: a short code, with its link and QR code, that
 // carries the caller's onboarding from a computer to a phone; it lasts 10 minutes and is spent once.
 import { Hono } from 'hono';
-import { userCodeGenerateBody, userCodeRedeemBody } from '../../../src/api/contract/onboarding';
+import { userCodeGenerateBody, userCodeRedeemBody } from '../../../contract/api/onboarding';
 import type { AuthEnv } from '../../auth/verify';
 import { HttpProblem } from '../../problem';
 import { qrDataUrl } from '../../qr';

@@ -1,6 +1,6 @@
 // SQL of the onboardings table. Every query names the tenant; a person reaches only the onboardings they
 // created, are enrolled by, or assist.
-import type { OnboardingMode } from '../../../src/api/contract/onboarding';
+import type { OnboardingMode } from '../../../contract/api/onboarding';
 import type { Queryable } from '../../db/db';
 
 /** The caller of a request: their tenant and account id (the token's sub). */

@@ -1,11 +1,6 @@
 // SQL of portrayals, their images and the liveness challenges. A person reaches a portrayal they own or
 // assist, or one of an onboarding they reach.
-import type {
-  FailedCheck,
-  ImageKind,
-  PortrayalType,
-  Verification,
-} from '../../../src/api/contract/onboarding';
+import type { FailedCheck, ImageKind, PortrayalType, Verification } from '../../../contract/api/onboarding';
 import type { Db, Queryable } from '../../db/db';
 import type { Owner } from './onboardings';
 

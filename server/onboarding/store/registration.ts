@@ -1,7 +1,7 @@
 // SQL of the confirmation: the lookups the registration rules need, and the user, evidences and QR credential
 // an accepted registration creates, in one transaction.
-import type { RegistrationPayload, Verification } from '../../../src/api/contract/onboarding';
-import { OCR_FIELDS } from '../../../src/domain/registration';
+import type { RegistrationPayload, Verification } from '../../../contract/api/onboarding';
+import { OCR_FIELDS } from '../../../contract/domain/registration';
 import type { Queryable } from '../../db/db';
 import { nonEmpty } from '../validation';
 

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AccessTokenClaims } from '../../../src/api/contract/access-token';
-import type { Permission } from '../../../src/api/contract/permissions';
+import type { AccessTokenClaims } from '../../../contract/api/access-token';
+import type { Permission } from '../../../contract/api/permissions';
 import { type App, createApp } from '../../app';
 import type { Db } from '../../db/db';
 import { createKnownOrigins } from '../../origins';

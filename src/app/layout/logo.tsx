@@ -1,6 +1,6 @@
 import { useIntl } from 'react-intl';
 import { Link } from 'wouter';
-import { tenantTitle } from '../../domain/tenant-title';
+import { tenantTitle } from '../../../contract/domain/tenant-title';
 import { useTenant } from '../../runtime/context';
 
 export function Logo() {

@@ -4,13 +4,13 @@ import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { isAlphanumeric, normaliseNationalId } from '../../../contract/domain/dni';
 import type { accountDeletionMachine, DeletionRefusal } from '../../../machines/account-deletion.machine';
 import { accountDeletionLogic } from '../../actors/account';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { isAlphanumeric, normaliseNationalId } from '../../domain/dni';
 import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
 

@@ -3,15 +3,15 @@ import { type ReactNode, useId, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
+import type { AccountProfile } from '../../../contract/api/accounts';
+import { formatDate, formatDateTime, fromApiDate } from '../../../contract/domain/dates';
 import type { accountProfileMachine } from '../../../machines/account-profile.machine';
 import { accountProfileLogic } from '../../actors/account';
-import type { AccountProfile } from '../../api/contract/accounts';
 import { hasRole } from '../../auth/access';
 import { LocaleSelect } from '../../components/locale-select';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { formatDate, formatDateTime, fromApiDate } from '../../domain/dates';
 import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
 

@@ -2,12 +2,12 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { formatDateTime } from '../../../contract/domain/dates';
 import type { accreditationMachine } from '../../../machines/accreditation.machine';
 import { accreditationLogic } from '../../actors/accreditations';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import type { AccreditationKind, AccreditationStatus } from '../../domain/accreditations';
-import { formatDateTime } from '../../domain/dates';
 import { useRuntime } from '../../runtime/context';
 
 export type AccreditationActor = ActorRefFrom<typeof accreditationMachine>;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { createActor, createMachine } from 'xstate';
-import type { Credential, UserCredentials } from '../../api/contract/credentials';
+import type { Credential, UserCredentials } from '../../../contract/api/credentials';
 import type { Session } from '../../auth/access';
 import catalogue from '../../i18n/messages/es.json';
 import { type Runtime, RuntimeProvider } from '../../runtime/context';

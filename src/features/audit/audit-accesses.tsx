@@ -2,6 +2,9 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { Link } from 'wouter';
+import type { AuditAccess } from '../../../contract/api/audit';
+import { formatDate } from '../../../contract/domain/dates';
+import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract/domain/visits';
 import { hasNextPage, totalPages } from '../../../machines/list.machine';
 import {
   auditExportLogic,
@@ -9,7 +12,6 @@ import {
   auditListLogic,
   ExportProgressStore,
 } from '../../actors/audit';
-import type { AuditAccess } from '../../api/contract/audit';
 import { hasRole } from '../../auth/access';
 import { ListPager } from '../../components/list-pager';
 import { ListStatus } from '../../components/list-status';
@@ -25,9 +27,7 @@ import {
   decodeAuditFilter,
   encodeAuditFilter,
 } from '../../domain/audit';
-import { formatDate } from '../../domain/dates';
 import { toSafeSameOriginPath } from '../../domain/safe-link';
-import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../domain/visits';
 import { useRuntime, useTenant } from '../../runtime/context';
 
 const PAGE_SIZE = 25;

@@ -1,8 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
+import type { InterdictionResult } from '../../../contract/api/audit';
 import { interdictionCheckLogic } from '../../actors/interdictions';
-import type { InterdictionResult } from '../../api/contract/audit';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';

@@ -2,12 +2,12 @@ import { useSelector } from '@xstate/react';
 import { type ChangeEvent, useState } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { SnapshotFrom } from 'xstate';
+import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../../contract/domain/watchlist';
 import { shownUploadId, type watchlistUploadMachine } from '../../../machines/watchlist-upload.machine';
 import { watchlistUploadOf } from '../../actors/watchlists';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../domain/watchlist';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
 

@@ -3,6 +3,8 @@ import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } 
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import { Link, useSearch } from 'wouter';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { registrationErrorCode } from '../../../contract/domain/enrolment';
+import { compactUserCode, isUserCode } from '../../../contract/domain/user-code';
 import type { deviceHandoffMachine, HandoffStatus } from '../../../machines/device-handoff.machine';
 import type { phoneHandoffMachine, RedeemProblem } from '../../../machines/phone-handoff.machine';
 import { deviceHandoffLogic, phoneHandoffLogic } from '../../actors/device-handoff';
@@ -12,9 +14,7 @@ import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import type { BrowserVerdict } from '../../domain/browser-check';
-import { registrationErrorCode } from '../../domain/enrolment';
 import { pathFor } from '../../domain/screens';
-import { compactUserCode, isUserCode } from '../../domain/user-code';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { EnrolmentFrame, useDeviceVerdict, useEnrolment } from './enrolment-frame';
 import { RegistrationErrorMessage, useLeaveEnrolment, useSessionPresence } from './finish';

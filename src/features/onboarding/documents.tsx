@@ -1,9 +1,13 @@
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { DocumentChoice } from '../../api/contract/onboarding';
+import type { DocumentChoice } from '../../../contract/api/onboarding';
+import {
+  asksDocumentCountry,
+  DOCUMENT_COUNTRIES,
+  isCompleteDocumentChoice,
+} from '../../../contract/domain/documents';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
-import { asksDocumentCountry, DOCUMENT_COUNTRIES, isCompleteDocumentChoice } from '../../domain/documents';
 import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 
 /** RegisterDocuments (spec §2, §3): which document the person will scan, and its country where it has one. */

@@ -1,13 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import type { UserSummary } from '../../../contract/api/users';
+import { nationalIdProblem } from '../../../contract/domain/dni';
+import { isEmail } from '../../../contract/domain/email';
 import { usersListLogic } from '../../actors/users';
-import type { UserSummary } from '../../api/contract/users';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { nationalIdProblem } from '../../domain/dni';
-import { isEmail } from '../../domain/email';
 import { useRuntime } from '../../runtime/context';
 
 const PAGE_SIZE = 5;

@@ -2,11 +2,11 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
+import { REGISTRATION_ERROR_CODE_LIST, type RegistrationErrorCode } from '../../../contract/domain/enrolment';
 import type { EnrolmentActor } from '../../actors/enrolment';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { REGISTRATION_ERROR_CODE_LIST, type RegistrationErrorCode } from '../../domain/enrolment';
 import { useRuntime } from '../../runtime/context';
 import { EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 

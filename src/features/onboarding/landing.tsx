@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
+import { isEmail } from '../../../contract/domain/email';
 import { hasStoredEnrolment } from '../../actors/enrolment-storage';
 import { registerMode } from '../../auth/access';
 import { KnowMoreLink } from '../../components/know-more-link';
@@ -8,7 +9,6 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { isEmail } from '../../domain/email';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { LANDING_IMAGE } from './landing-image';
 

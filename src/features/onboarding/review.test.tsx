@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
-import { registrationPayload } from '../../api/contract/onboarding';
-import { TEXT_LIMITS } from '../../api/contract/text';
-import type { OcrField } from '../../domain/registration';
+import { registrationPayload } from '../../../contract/api/onboarding';
+import { TEXT_LIMITS } from '../../../contract/api/text';
+import type { OcrField } from '../../../contract/domain/registration';
 import { withoutIds } from '../../i18n/catalogue';
 import en from '../../i18n/messages/en.json';
 import { confirmationMessages, fieldMark, reviewErrors } from './review';

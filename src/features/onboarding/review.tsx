@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { FormattedMessage, type IntlShape, useIntl } from 'react-intl';
+import { isCleanText, MIN_API_YEAR, TEXT_LIMITS } from '../../../contract/api/limits';
+import { formatDate, fromApiDate, fromDisplayDate } from '../../../contract/domain/dates';
+import { isAlphanumeric, nationalIdProblem } from '../../../contract/domain/dni';
+import { isEmail } from '../../../contract/domain/email';
+import { OCR_FIELDS, type OcrField, type ReviewFields } from '../../../contract/domain/registration';
 import type { ConfirmationError } from '../../../machines/enrolment.machine';
-import { isCleanText, MIN_API_YEAR, TEXT_LIMITS } from '../../api/contract/limits';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { formatDate, fromApiDate, fromDisplayDate } from '../../domain/dates';
-import { isAlphanumeric, nationalIdProblem } from '../../domain/dni';
-import { isEmail } from '../../domain/email';
-import { OCR_FIELDS, type OcrField, type ReviewFields } from '../../domain/registration';
 import { errorText, hasMessage } from '../../i18n/error-text';
 import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 
@@ -213,7 +213,7 @@ export function ReviewRegister() {
 
 const PHONE = /^\+?[0-9 ]{6,20}$/;
 
-/** The registration payload's fields that RegisterForm shows, by the payload's field name (src/domain/registration.ts). */
+/** The registration payload's fields that RegisterForm shows, by the payload's field name (contract/domain/registration.ts). */
 const CONTACT_FIELDS: Readonly<Record<string, 'email' | 'phone' | 'nie'>> = {
   email: 'email',
   'extra_fields.email': 'email',

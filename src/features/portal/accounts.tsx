@@ -1,16 +1,16 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import type { IamAccount } from '../../../contract/api/accounts';
+import { formatDate } from '../../../contract/domain/dates';
 import { totalPages } from '../../../machines/list.machine';
 import { accountsListLogic } from '../../actors/accounts';
 import { completeOnboardingLogic } from '../../actors/users';
-import type { IamAccount } from '../../api/contract/accounts';
 import { ListPager } from '../../components/list-pager';
 import { ListStatus } from '../../components/list-status';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { formatDate } from '../../domain/dates';
 import { useRuntime } from '../../runtime/context';
 
 const PAGE_SIZE = 10;

@@ -1,11 +1,11 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
+import { nationalIdProblem } from '../../../contract/domain/dni';
 import { activateUsersLogic } from '../../actors/staff-actions';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { nationalIdProblem } from '../../domain/dni';
 import { useRuntime, useTenant } from '../../runtime/context';
 
 const m = defineMessages({

@@ -2,13 +2,13 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
+import { nationalIdProblem } from '../../../contract/domain/dni';
+import { isEmail } from '../../../contract/domain/email';
 import type { CancellationRefusal } from '../../../machines/assistant-account-cancellation.machine';
 import { assistantAccountCancellationLogic } from '../../actors/staff-actions';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { nationalIdProblem } from '../../domain/dni';
-import { isEmail } from '../../domain/email';
 import { useRuntime } from '../../runtime/context';
 
 const m = defineMessages({

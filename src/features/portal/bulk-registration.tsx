@@ -8,11 +8,6 @@ import {
   useIntl,
 } from 'react-intl';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { bulkRegistrationMachine } from '../../../machines/bulk-registration.machine';
-import { bulkRegistrationLogic } from '../../actors/bulk';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Spinner } from '../../components/ui/spinner';
 import {
   BULK_IMAGE_MAX_BYTES,
   BULK_IMAGE_MIN_BYTES,
@@ -20,8 +15,13 @@ import {
   BULK_MAX_UPLOAD_BYTES,
   type BulkRowResult,
   resultsCsv,
-} from '../../domain/bulk';
-import { acsIdSchemaOf, WIEGAND_MAX, WIEGAND_MIN } from '../../domain/singles';
+} from '../../../contract/domain/bulk';
+import { acsIdSchemaOf, WIEGAND_MAX, WIEGAND_MIN } from '../../../contract/domain/singles';
+import type { bulkRegistrationMachine } from '../../../machines/bulk-registration.machine';
+import { bulkRegistrationLogic } from '../../actors/bulk';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FAILED_CHECKS } from '../../api/contract/onboarding';
-import { PORTRAYAL_ERROR_CODES } from '../../domain/enrolment';
+import { FAILED_CHECKS } from '../../../contract/api/onboarding';
+import { PORTRAYAL_ERROR_CODES } from '../../../contract/domain/enrolment';
 import en from '../../i18n/messages/en.json';
 import es from '../../i18n/messages/es.json';
 import eu from '../../i18n/messages/eu.json';

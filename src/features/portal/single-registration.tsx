@@ -2,14 +2,8 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { SingleMode, singleRegistrationMachine } from '../../../machines/single-registration.machine';
-import { singleRegistrationLogic } from '../../actors/singles';
-import type { SingleRegistrationBody } from '../../api/contract/singles';
-import { Button } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Field } from '../../components/ui/field';
-import { Spinner } from '../../components/ui/spinner';
-import { isEmail } from '../../domain/email';
+import type { SingleRegistrationBody } from '../../../contract/api/singles';
+import { isEmail } from '../../../contract/domain/email';
 import {
   acsIdSchemaOf,
   DELEGATED_IMAGE_DESIRED_BYTES,
@@ -19,7 +13,13 @@ import {
   qrEmailAllowed,
   WIEGAND_MAX,
   WIEGAND_MIN,
-} from '../../domain/singles';
+} from '../../../contract/domain/singles';
+import type { SingleMode, singleRegistrationMachine } from '../../../machines/single-registration.machine';
+import { singleRegistrationLogic } from '../../actors/singles';
+import { Button } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
 

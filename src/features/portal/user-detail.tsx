@@ -3,6 +3,10 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
+import { FAILED_CHECKS, type FailedCheck } from '../../../contract/api/onboarding';
+import { EVIDENCE_KINDS, type EvidenceKind, type UserDetail } from '../../../contract/api/users';
+import { formatDate, fromApiDate } from '../../../contract/domain/dates';
+import { isPortrayalErrorCode } from '../../../contract/domain/enrolment';
 import { addLocationLogic } from '../../actors/staff-actions';
 import {
   type CredentialChange,
@@ -11,13 +15,9 @@ import {
   type UserWithCredentials,
   userDetailLogic,
 } from '../../actors/users';
-import { FAILED_CHECKS, type FailedCheck } from '../../api/contract/onboarding';
-import { EVIDENCE_KINDS, type EvidenceKind, type UserDetail } from '../../api/contract/users';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { formatDate, fromApiDate } from '../../domain/dates';
-import { isPortrayalErrorCode } from '../../domain/enrolment';
 import { useRuntime } from '../../runtime/context';
 
 const PERSONAL_FIELDS = [

@@ -2,14 +2,14 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
+import type { UserSummary } from '../../../contract/api/users';
+import { nationalIdProblem } from '../../../contract/domain/dni';
 import { totalPages } from '../../../machines/list.machine';
 import { usersListLogic } from '../../actors/users';
-import type { UserSummary } from '../../api/contract/users';
 import { ListPager } from '../../components/list-pager';
 import { ListStatus } from '../../components/list-status';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
-import { nationalIdProblem } from '../../domain/dni';
 import { useRuntime } from '../../runtime/context';
 
 const PAGE_SIZE = 20;

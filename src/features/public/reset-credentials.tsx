@@ -3,14 +3,14 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import { Link, useSearch } from 'wouter';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { formatDateTime } from '../../../contract/domain/dates';
+import { isEmail } from '../../../contract/domain/email';
 import type { credentialResetMachine, ResetRefusal } from '../../../machines/credential-reset.machine';
 import { credentialResetLogic } from '../../actors/account';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { formatDateTime } from '../../domain/dates';
-import { isEmail } from '../../domain/email';
 import { pathFor } from '../../domain/screens';
 import { useRuntime } from '../../runtime/context';
 

@@ -1,11 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
+import { tenantTitle } from '../../../contract/domain/tenant-title';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { toSafeSameOriginPath } from '../../domain/safe-link';
-import { tenantTitle } from '../../domain/tenant-title';
 import { useRuntime, useTenant } from '../../runtime/context';
 
 /**

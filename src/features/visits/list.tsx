@@ -2,22 +2,22 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
-import { totalPages } from '../../../machines/list.machine';
-import { visitListLogic, visitLogic } from '../../actors/visits';
-import type { Visit } from '../../api/contract/visits';
-import { ListPager } from '../../components/list-pager';
-import { ListStatus } from '../../components/list-status';
-import { PresetButtons } from '../../components/preset-buttons';
-import { Button, buttonVariants } from '../../components/ui/button';
-import { Field } from '../../components/ui/field';
-import { pathFor } from '../../domain/screens';
+import type { Visit } from '../../../contract/api/visits';
 import {
   decodeVisitFilter,
   defaultVisitFilter,
   encodeVisitFilter,
   VISIT_PRESETS,
   type VisitFilter,
-} from '../../domain/visits';
+} from '../../../contract/domain/visits';
+import { totalPages } from '../../../machines/list.machine';
+import { visitListLogic, visitLogic } from '../../actors/visits';
+import { ListPager } from '../../components/list-pager';
+import { ListStatus } from '../../components/list-status';
+import { PresetButtons } from '../../components/preset-buttons';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { Field } from '../../components/ui/field';
+import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';

@@ -2,21 +2,21 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
-import { facilitiesLogic, newVisitDraft, visitLogic } from '../../actors/visits';
-import type { Facility } from '../../api/contract/facilities';
-import type { NewVisitRequest } from '../../api/contract/visits';
-import { Button, buttonVariants } from '../../components/ui/button';
-import { Card } from '../../components/ui/card';
-import { Field } from '../../components/ui/field';
-import { Spinner } from '../../components/ui/spinner';
-import { pathFor } from '../../domain/screens';
+import type { Facility } from '../../../contract/api/facilities';
+import type { NewVisitRequest } from '../../../contract/api/visits';
 import {
   type NewVisitForm,
   type VisitField,
   type VisitFieldErrors,
   visitFormErrors,
   zonedInstant,
-} from '../../domain/visits';
+} from '../../../contract/domain/visits';
+import { facilitiesLogic, newVisitDraft, visitLogic } from '../../actors/visits';
+import { Button, buttonVariants } from '../../components/ui/button';
+import { Card } from '../../components/ui/card';
+import { Field } from '../../components/ui/field';
+import { Spinner } from '../../components/ui/spinner';
+import { pathFor } from '../../domain/screens';
 import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { detailHref } from './list';

@@ -1,9 +1,9 @@
 import { useSelector } from '@xstate/react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { Visit, VisitHistoryEvent, VisitStatus } from '../../api/contract/visits';
+import type { Visit, VisitHistoryEvent, VisitStatus } from '../../../contract/api/visits';
+import { displayDateIn, displayDateTimeIn, timeIn } from '../../../contract/domain/visits';
 import { cn } from '../../components/ui/cn';
 import type { Session } from '../../domain/session';
-import { displayDateIn, displayDateTimeIn, timeIn } from '../../domain/visits';
 import { errorText, hasErrorWords } from '../../i18n/error-text';
 import { useRuntime } from '../../runtime/context';
 

@@ -2,9 +2,9 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import type { ActorRefFrom } from 'xstate';
+import { displayDateIn, isVisitDay } from '../../../contract/domain/visits';
 import type { visitMachine } from '../../../machines/visit.machine';
 import { Button } from '../../components/ui/button';
-import { displayDateIn, isVisitDay } from '../../domain/visits';
 import { Refusal } from './parts';
 
 export type VisitActor = ActorRefFrom<typeof visitMachine>;

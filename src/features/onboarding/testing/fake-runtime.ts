@@ -2,8 +2,8 @@
 // enrolment left in the state the test needs (the real enrolment runtime restores it from storage).
 import { vi } from 'vitest';
 import { createActor, createMachine, type StateValue } from 'xstate';
+import type { BrowserSettings } from '../../../../contract/api/settings';
 import { type EnrolmentContext, enrolmentMachine } from '../../../../machines/enrolment.machine';
-import type { BrowserSettings } from '../../../api/contract/settings';
 import type { Session } from '../../../auth/access';
 import type { Runtime } from '../../../runtime/context';
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LocaleCode } from '../api/contract/settings';
+import type { LocaleCode } from '../api/settings';
 import { readStoredLocale, resolveLocale, storeLocale } from './locale';
 
 const all: LocaleCode[] = ['es', 'en', 'eu'];

@@ -1,4 +1,4 @@
-import type { DocumentChoice, RegistrationPayload } from '../api/contract/onboarding';
+import type { DocumentChoice, RegistrationPayload } from '../api/onboarding';
 import { fromDisplayDate, toApiDate } from './dates';
 import type { RegisterMode } from './enrolment';
 

@@ -1,4 +1,4 @@
-import type { DocumentChoice, ImageKind } from '../api/contract/onboarding';
+import type { DocumentChoice, ImageKind } from '../api/onboarding';
 
 // Identity documents of self-enrolment: which country a choice is sent with (spec §5), which document code
 // the scan uses (spec §9) and which pictures a portrayal of it needs (spec §4 "images sent").

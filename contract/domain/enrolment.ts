@@ -1,4 +1,4 @@
-import type { OnboardingMode, PortrayalErrorCode, RegistrationReason } from '../api/contract/onboarding';
+import type { OnboardingMode, PortrayalErrorCode, RegistrationReason } from '../api/onboarding';
 
 // Rules of self-enrolment that are neither screens nor calls: the step after Start (spec §2), register types
 // and mode (spec §4), the legal terms (spec §5) and the failure codes of spec §8.

@@ -42,7 +42,7 @@ export const tenantSettings = type({
     /** The external identity provider people sign in with, whose claims the broker token endpoint gives. */
     'broker?': /^[\w.-]+$/,
   },
-  /** Where FinishRegister's Continue goes (src/domain/enrolment.ts postEnrolmentScreen). */
+  /** Where FinishRegister's Continue goes (contract/domain/enrolment.ts postEnrolmentScreen). */
   postEnrolmentAction: "'home' | 'showQr' | 'accreditations' | 'landing'",
   onboardingSteps: 'boolean',
   showNextSteps: 'boolean',

@@ -1,4 +1,4 @@
-import type { LocaleCode } from '../api/contract/settings';
+import type { LocaleCode } from '../api/settings';
 
 export const LOCALES: readonly LocaleCode[] = ['es', 'en', 'eu'];
 export const DEFAULT_LOCALE: LocaleCode = 'es';

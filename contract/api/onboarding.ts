@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { EMAIL_PATTERN } from '../../domain/email.ts';
+import { EMAIL_PATTERN } from '../domain/email.ts';
 import { MIN_API_YEAR } from './limits.ts';
 import { isCleanText, jsonObject, requiredText, TEXT_LIMITS, text } from './text.ts';
 

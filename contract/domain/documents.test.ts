@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DocumentChoice } from '../api/contract/onboarding';
+import type { DocumentChoice } from '../api/onboarding';
 import {
   documentCode,
   hasReverse,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DocumentChoice, registrationPayload } from '../api/contract/onboarding';
+import { type DocumentChoice, registrationPayload } from '../api/onboarding';
 import {
   buildRegistrationPayload,
   EMPTY_FORM,

@@ -4,7 +4,7 @@ import { requiredText, TEXT_LIMITS, text } from './text.ts';
 
 // POST /public/singles (spec §7; §5 single registration): either the fields plus email ('fields'), or username,
 // acs_id, email and an image ('image', base64 of a jpg or png). acs_id is checked against the tenant's acsIdSchema
-// by the server (src/domain/singles.ts). send_qr_by_email asks for the QR to be mailed (refused where not allowed).
+// by the server (contract/domain/singles.ts). send_qr_by_email asks for the QR to be mailed (refused where not allowed).
 const alphanumeric = type(/^[A-Za-z0-9]{1,32}$/);
 const acsIdText = type(/^[\x21-\x7e]{1,64}$/);
 
