@@ -1,8 +1,7 @@
-// @vitest-environment jsdom
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LocaleCode } from '../api/settings';
-import { readStoredLocale, resolveLocale, storeLocale } from './locale';
+import { resolveLocale } from './locale';
 
 const all: LocaleCode[] = ['es', 'en', 'eu'];
 
@@ -35,12 +34,5 @@ describe('resolveLocale', () => {
         },
       ),
     );
-  });
-});
-
-describe('stored locale', () => {
-  it('survives between reads', () => {
-    storeLocale('eu');
-    expect(readStoredLocale()).toBe('eu');
   });
 });

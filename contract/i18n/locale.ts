@@ -2,7 +2,6 @@ import type { LocaleCode } from '../api/settings';
 
 export const LOCALES: readonly LocaleCode[] = ['es', 'en', 'eu'];
 export const DEFAULT_LOCALE: LocaleCode = 'es';
-const STORAGE_KEY = 'portal.locale';
 
 function asLocale(value: string | null | undefined): LocaleCode | undefined {
   const code = value?.toLowerCase().split(/[-_]/)[0];
@@ -29,20 +28,4 @@ export function resolveLocale(input: {
     input.available[0] ??
     DEFAULT_LOCALE
   );
-}
-
-export function readStoredLocale(storage: Storage = localStorage): string | null {
-  try {
-    return storage.getItem(STORAGE_KEY);
-  } catch {
-    return null;
-  }
-}
-
-export function storeLocale(locale: LocaleCode, storage: Storage = localStorage): void {
-  try {
-    storage.setItem(STORAGE_KEY, locale);
-  } catch {
-    // Private mode or full storage: the choice lasts for this page only.
-  }
 }

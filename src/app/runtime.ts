@@ -1,7 +1,7 @@
 import { type ActorRefFrom, createActor, fromPromise, waitFor } from 'xstate';
 import type { LocaleCode } from '../../contract/api/settings';
 import { tenantTitle } from '../../contract/domain/tenant-title';
-import { LOCALES, readStoredLocale, resolveLocale, storeLocale } from '../../contract/i18n/locale';
+import { LOCALES, resolveLocale } from '../../contract/i18n/locale';
 import { appMachine, type TenantLoaded } from '../../machines/app.machine';
 import { notificationsMachine } from '../../machines/notifications.machine';
 import { sessionMachine } from '../../machines/session.machine';
@@ -14,6 +14,7 @@ import { readStoredUser } from '../auth/token';
 import { toSafeSameOriginPath } from '../domain/safe-link';
 import { pathFor, screenAt, screens } from '../domain/screens';
 import { loadCatalogue } from '../i18n/catalogue';
+import { readStoredLocale, storeLocale } from '../i18n/locale';
 import type { Inspect, Navigate, Runtime } from '../runtime/context';
 import { loadTenant } from '../tenant/load';
 import { applyTheme, themeFromBrandColour } from '../tenant/theme';
