@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { STAFF_PERMISSIONS } from '../src/auth/access';
+import { STAFF_PERMISSIONS } from '../src/first-paint';
 
 /**
  * The one inline script of the portal, right after the server's first paint of Welcome or Landing (server/shell.ts):
