@@ -37,6 +37,7 @@ export const newAccountBody = type({
 });
 export type NewAccountBody = typeof newAccountBody.infer;
 export const newAccountResult = type({ user_id: 'string' });
+export type NewAccountResult = typeof newAccountResult.infer;
 
 // DELETE /internal/accounts/{id} (spec §7, §8 Account cancellation): the field the tenant's askFieldForDelete names.
 export const deleteAccountBody = type({ 'id_number?': text(32) });

@@ -87,6 +87,7 @@ export const credentialAlreadyExists = type({
 
 /** GET /public/credentials?acs_id= (200: the id is taken). */
 export const acsIdOwner = type({ user_id: 'string', acs_id: 'string' });
+export type AcsIdOwner = typeof acsIdOwner.infer;
 
 /** PUT /public/credentials/{userId}/active|inactive and the same for all users. */
 export const activationAnswer = type({ activated: 'boolean', users: 'number.integer >= 0' });

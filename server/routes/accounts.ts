@@ -12,9 +12,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import {
+  type AccountProfile,
   type DeleteAccountBody,
   deleteAccountBody,
+  type IamAccount,
+  type IamAccountPage,
   localeBody,
+  type NewAccountResult,
   newAccountBody,
 } from '../../contract/api/accounts';
 import { nationalIdProblem } from '../../contract/domain/dni';
@@ -116,7 +120,7 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
       const pageSize = intParam(c.req.query('pageSize'), 'pageSize', 10, 1, MAX_PAGE_SIZE);
       const pageIndex = intParam(c.req.query('pageIndex'), 'pageIndex', 0, 0, 100_000);
       const filter = c.req.query('filter')?.slice(0, 200);
-      return c.json(await listAccounts(db, c.get('tenant'), { filter, pageSize, pageIndex }));
+      return c.json<IamAccountPage>(await listAccounts(db, c.get('tenant'), { filter, pageSize, pageIndex }));
     },
   );
 
@@ -132,7 +136,7 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
       if (userId) {
         const account = await findAccountById(db, tenant, userId);
         if (!account) throw noAccount();
-        return c.json([iamAccountOf(account)]);
+        return c.json<IamAccount[]>([iamAccountOf(account)]);
       }
       if (email) {
         const { items } = await listAccounts(db, tenant, {
@@ -142,7 +146,7 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
         });
         const matches = items.filter((item) => item.email?.toLowerCase() === email.toLowerCase());
         if (matches.length === 0) throw noAccount();
-        return c.json(matches);
+        return c.json<IamAccount[]>(matches);
       }
       throw new HttpProblem(400, 'Give userId or email.', 'invalid_query');
     },
@@ -176,7 +180,7 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
       }
       // Another request took one of these logins between the question and the insert.
       if (!id) throw loginsTakenProblem(await loginsTaken(db, tenant, { username, email }));
-      return c.json({ user_id: id }, 201);
+      return c.json<NewAccountResult>({ user_id: id }, 201);
     },
   );
 
@@ -253,7 +257,7 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
     const account = await findAccountById(db, tenant, id);
     if (!account) throw noAccount();
     const user = await userOfAccount(db, tenant, id);
-    return c.json({
+    return c.json<AccountProfile>({
       account_id: account.id,
       username: account.username,
       email: account.email,

@@ -3,7 +3,17 @@
 // facility of another tenant or outside the caller's scope is a 404.
 import { type } from 'arktype';
 import { type Context, Hono } from 'hono';
-import { AUDIT_PAGE_SIZES, accessAttempt, auditFilter, interdictionRequest } from '../../contract/api/audit';
+import {
+  type AccessDecision,
+  AUDIT_PAGE_SIZES,
+  type AuditPage,
+  accessAttempt,
+  auditFilter,
+  type InterdictionResponse,
+  interdictionRequest,
+  type WatchlistStored,
+  type WatchlistUploadOutcome,
+} from '../../contract/api/audit';
 import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../contract/domain/watchlist';
 import { accessesCsv, decideAccess, facilityInScope, listAccesses } from '../audit/accesses';
 import { checkInterdiction } from '../audit/interdictions';
@@ -55,7 +65,7 @@ export function auditRoutes(
         legalDomains: settings.legalDomains,
         enforcement,
       });
-      return c.json(decision, 201);
+      return c.json<AccessDecision>(decision, 201);
     },
   );
 
@@ -94,7 +104,7 @@ export function auditRoutes(
       { ...filter, scope: scopeOf(c) },
       { pageIndex, pageSize, caller: c.get('auth').sub, level: settings.auditAccessesLevel },
     );
-    return c.json({ ...page, pageIndex, pageSize });
+    return c.json<AuditPage>({ ...page, pageIndex, pageSize });
   });
 
   app.post('/public/audit_accesses', auth.requireAuth(...AUDITOR), async (c) => {
@@ -124,7 +134,7 @@ export function auditRoutes(
       const tenant = c.get('tenant');
       const body = await readBody(c, interdictionRequest);
       const settings = await settingsOf(tenant);
-      return c.json(
+      return c.json<InterdictionResponse>(
         await checkInterdiction(db, tenant, body, {
           now: now(),
           legalDomains: settings.legalDomains,
@@ -146,7 +156,7 @@ export function auditRoutes(
     const id = c.req.param('id');
     const outcome = isUuid(id) ? await uploadOutcome(db, c.get('tenant'), id) : undefined;
     if (!outcome) throw new HttpProblem(404, 'No watchlist upload with that id.', 'upload_not_found');
-    return c.json(outcome);
+    return c.json<WatchlistUploadOutcome>(outcome);
   });
 
   // Upload: multipart domain (one of the tenant's legal domains), watch_type=interdicted (optional), upload (a
@@ -233,7 +243,7 @@ export function auditRoutes(
         uploadedBy: c.get('auth').sub,
         fileName: upload.name,
       });
-      return c.json(stored, 201);
+      return c.json<WatchlistStored>(stored, 201);
     });
   }
 

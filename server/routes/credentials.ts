@@ -8,10 +8,16 @@ import { join } from 'node:path';
 import { type Context, Hono } from 'hono';
 import {
   ACTION_TYPES,
+  type AcsIdOwner,
+  type ActivationAnswer,
   addLocationBody,
   CREDENTIAL_ALREADY_EXISTS,
+  type Credential,
+  type CredentialStateAnswer,
   credentialStateBody,
   rightsRequest,
+  type UserCredentials,
+  type UserLocations,
 } from '../../contract/api/credentials';
 import type { Permission } from '../../contract/api/permissions';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
@@ -244,7 +250,7 @@ export function credentialsRoutes(
     );
     const row = rows[0];
     if (!row) throw new HttpProblem(404, 'No user holds that access-control id.', 'not_found');
-    return c.json(row);
+    return c.json<AcsIdOwner>(row);
   });
 
   // Activate or deactivate every user's credentials (spec §4: "set per user or for all users").
@@ -270,7 +276,7 @@ export function credentialsRoutes(
         );
         return count;
       });
-      return c.json({ activated: active, users });
+      return c.json<ActivationAnswer>({ activated: active, users });
     });
     app.put(`/public/credentials/:userId/${segment}`, allow(ACTIVATE), async (c) => {
       const user = await reachableUser(c, c.req.param('userId'), ACTIVATE);
@@ -279,7 +285,7 @@ export function credentialsRoutes(
         user.user_id,
         active,
       ]);
-      return c.json({ activated: active, users: 1 });
+      return c.json<ActivationAnswer>({ activated: active, users: 1 });
     });
   }
 
@@ -301,7 +307,7 @@ export function credentialsRoutes(
     const rows = joined.filter((row): row is UserRow & CredentialRow => row.sid !== null);
     const at = now();
     c.header('Cache-Control', 'no-store');
-    return c.json({
+    return c.json<UserCredentials>({
       user_id: user.user_id,
       activated: user.active,
       // The facilities added to the person's credentials (user_locations, migration 016), by facility id.
@@ -311,10 +317,10 @@ export function credentialsRoutes(
         rows.map((row) => [
           row.sid,
           {
-            created_at: iso(row.created_at),
+            created_at: row.created_at.toISOString(),
             credential_type: row.credential_type,
             state: row.state,
-            starts_at: iso(row.starts_at),
+            starts_at: row.starts_at.toISOString(),
             ends_at: iso(row.ends_at),
             valid: isValidCredential(row, at),
           },
@@ -368,7 +374,7 @@ export function credentialsRoutes(
         'Content-Disposition': `${disposition}; filename="credential-${row.sid}.pdf"`,
       });
     }
-    return c.json(credentialJson(row, now()));
+    return c.json<Credential>(credentialJson(row, now()));
   });
 
   // What a door asks (spec §4 Access results): a revoked or expired QR, or a deactivated user, is not valid.
@@ -376,7 +382,11 @@ export function credentialsRoutes(
     const user = await reachableUser(c, c.req.param('userId'), DOOR);
     const row = await credentialOf(c, user, c.req.param('sid'));
     c.header('Cache-Control', 'no-store');
-    return c.json({ sid: row.sid, state: row.state, valid: user.active && isValidCredential(row, now()) });
+    return c.json<CredentialStateAnswer>({
+      sid: row.sid,
+      state: row.state,
+      valid: user.active && isValidCredential(row, now()),
+    });
   });
 
   // Spec §4 Accreditation: active (a qr one gets a new 15-day window from now) or revoked (it ends now).
@@ -400,7 +410,7 @@ export function credentialsRoutes(
     );
     const updated = rows[0];
     if (!updated) throw notFound();
-    return c.json(credentialJson(updated, at));
+    return c.json<Credential>(credentialJson(updated, at));
   });
 
   // Spec §7 POST /internal/rights: ask for an accreditation. One active credential of each type at a time; with a
@@ -426,7 +436,10 @@ export function credentialsRoutes(
        on conflict do nothing`,
       [tenant, user.user_id, facility.facility_id, c.get('auth').sub],
     );
-    return c.json({ user_id: user.user_id, locations: await locationsOf(db, tenant, user.user_id) }, 201);
+    return c.json<UserLocations>(
+      { user_id: user.user_id, locations: await locationsOf(db, tenant, user.user_id) },
+      201,
+    );
   });
 
   app.post('/internal/rights', allow(REQUEST_RIGHT), async (c) => {
@@ -487,7 +500,7 @@ export function credentialsRoutes(
       );
       const created = rows[0];
       if (!created) throw new Error('credential insert returned no row');
-      return c.json(credentialJson(created, at), 201);
+      return c.json<Credential>(credentialJson(created, at), 201);
     });
   });
 

@@ -14,6 +14,7 @@
 // Another tenant's user, or an id that is not a UUID: 404. Every query names the tenant of the call.
 import { Hono } from 'hono';
 import {
+  type BulkResult,
   completeOnboardingBody,
   EVIDENCE_KINDS,
   type EvidenceKind,
@@ -214,7 +215,7 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       await unenrol(tx, tenant, rows, false);
       const result = { users: rows.length, images: images.rows[0]?.count ?? 0 };
       await record(tx, tenant, 'delete_users', c.get('auth').sub, result.users, result.images);
-      return c.json(result);
+      return c.json<BulkResult>(result);
     });
   });
 
@@ -248,7 +249,7 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       return result;
     });
     await reclaim(db, deps.logger);
-    return c.json(result);
+    return c.json<BulkResult>(result);
   });
 
   app.put(

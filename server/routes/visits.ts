@@ -15,7 +15,12 @@ import { type Context, Hono } from 'hono';
 import type { AccessTokenClaims } from '../../contract/api/access-token';
 import {
   newVisitRequest,
+  type Visit,
+  type VisitArrival,
+  type VisitConfirmationResult,
+  type VisitPage,
   type VisitStatus,
+  type VisitVisitor,
   visitCheckBody,
   visitConfirmationBody,
 } from '../../contract/api/visits';
@@ -141,7 +146,11 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       sorted: c.req.query('sorted') === 'desc' ? 'desc' : 'asc',
       ...(isReception(claims) ? {} : { visitorAccountId: claims.sub }),
     });
-    return c.json({ items: page.items.map(publicVisit), totalItems: page.totalItems, bookmark: null });
+    return c.json<VisitPage>({
+      items: page.items.map(publicVisit),
+      totalItems: page.totalItems,
+      bookmark: null,
+    });
   });
 
   // Reception (ProcessVisit): the code a QR carries (acs:<tenant>:<acs_id>:<sid>) or the ACS id typed.
@@ -200,7 +209,7 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       .sort((a, b) => rank[a.status] - rank[b.status]);
     const visit = today[0];
     if (!visit) throw new HttpProblem(404, 'This person has no visit today.', 'no_visit_today');
-    return c.json({ visit: publicVisit(visit), person: { name: user.name, acs_id: acsId } });
+    return c.json<VisitArrival>({ visit: publicVisit(visit), person: { name: user.name, acs_id: acsId } });
   });
 
   // Reception opening NewVisit for a person (new-visit/{userId}): the user record's or the account's id.
@@ -217,10 +226,14 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
     );
     const person = rows[0];
     if (!person) throw new HttpProblem(404, 'Nobody with that id.', 'visitor_not_found');
-    return c.json({ id: person.id, name: person.name || person.username, email: person.email ?? '' });
+    return c.json<VisitVisitor>({
+      id: person.id,
+      name: person.name || person.username,
+      email: person.email ?? '',
+    });
   });
 
-  app.get('/public/visits/:id', either, async (c) => c.json(publicVisit(await visibleVisit(c))));
+  app.get('/public/visits/:id', either, async (c) => c.json<Visit>(publicVisit(await visibleVisit(c))));
 
   // The visitor's QR to print with the visit (VisitDetail print-QR): their newest valid QR credential.
   app.get('/public/visits/:id/qr', either, async (c) => {
@@ -374,7 +387,7 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       return id;
     });
     const created = await findVisit(db, tenant, visitId);
-    return c.json(publicVisit(created as StoredVisit), 201);
+    return c.json<Visit>(publicVisit(created as StoredVisit), 201);
   });
 
   app.post('/public/visits/:id/cancellation', either, async (c) => {
@@ -389,7 +402,7 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       return true;
     });
     if (!moved) throw new HttpProblem(409, REFUSALS.visit_already_has_checkins, 'visit_already_has_checkins');
-    return c.json(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
+    return c.json<Visit>(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
   });
 
   app.put('/public/visits/:id/checkin', auth.requireAuth(RECEPTION), async (c) => {
@@ -414,7 +427,7 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       return true;
     });
     if (!moved) throw new HttpProblem(409, REFUSALS.visit_already_checked_in, 'visit_already_checked_in');
-    return c.json(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
+    return c.json<Visit>(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
   });
 
   app.put('/public/visits/:id/checkout', auth.requireAuth(RECEPTION), async (c) => {
@@ -432,7 +445,7 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       return true;
     });
     if (!moved) throw new HttpProblem(409, REFUSALS.visit_not_checked_in, 'visit_not_checked_in');
-    return c.json(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
+    return c.json<Visit>(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
   });
 
   // The host's answer by link (spec §2 VisitConfirmation): no session, the mailed token as bearer.
@@ -470,7 +483,7 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       return true;
     });
     if (!moved) throw new HttpProblem(409, REFUSALS.visit_already_accepted, 'visit_already_accepted');
-    return c.json({ id, status: accept ? 'accepted' : 'cancelled' });
+    return c.json<VisitConfirmationResult>({ id, status: accept ? 'accepted' : 'cancelled' });
   });
 
   // Development only: the clock of the visit rules, read and moved (server/clock.ts). Besides answering only
