@@ -9,7 +9,9 @@
 // image_too_many_pixels), and registered like one single
 // registration in image mode (createSingle, routes/singles.ts) in its own transaction: a row that fails leaves no
 // account, user, evidence or credential. Rows are registered one after another after the answer; the portal polls.
+
 import { Hono } from 'hono';
+import type { BulkJob, BulkJobAccepted } from '../../contract/api/bulk';
 import {
   type BulkRow,
   type BulkRowResult,
@@ -231,7 +233,7 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
           .catch(() => {});
       },
     );
-    return c.json({ job_id: jobId, total: parsed.rows.length }, 202);
+    return c.json<BulkJobAccepted>({ job_id: jobId, total: parsed.rows.length }, 202);
   });
 
   app.get('/public/singles/bulk/:jobId', auth.requireAuth('post_singles'), async (c) => {
@@ -272,7 +274,7 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
       code: r.code as 0 | 1 | 2 | 3,
       user_id: r.user_id,
     }));
-    return c.json({
+    return c.json<BulkJob>({
       job_id: head.job_id,
       status: head.status,
       total: head.total,

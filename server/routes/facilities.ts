@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { FacilityList } from '../../contract/api/facilities';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 
@@ -24,6 +25,6 @@ export function facilitiesRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
         order by f.alias, f.facility_id`,
       [c.get('tenant'), mine ? c.get('auth').sub : null],
     );
-    return c.json(rows);
+    return c.json<FacilityList>(rows);
   });
 }

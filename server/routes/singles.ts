@@ -11,7 +11,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { type SingleRegistrationBody, singleRegistrationBody } from '../../contract/api/singles';
+import {
+  type SingleRegistrationBody,
+  type SingleRegistrationResult,
+  singleRegistrationBody,
+} from '../../contract/api/singles';
 import {
   type AcsIdSchema,
   acsIdProblem,
@@ -167,7 +171,9 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
       if (errors.length > 0) throw validationProblem(errors);
 
       const rejected = (reason: string) =>
-        c.json({ result: { outcome: 'rejected' as const, reason, code: registrationCodeOf(reason) } });
+        c.json<SingleRegistrationResult>({
+          result: { outcome: 'rejected' as const, reason, code: registrationCodeOf(reason) },
+        });
       // Spec §8: an image-mode registration without a usable face image is refused by reason.
       if (body.mode === 'image' && !image) return rejected('selfie_not_provided');
       if (wrongType) return rejected('embedding_generation_failed');
@@ -213,7 +219,7 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
           if (error instanceof Rejection) return rejected(error.reason);
           throw error;
         }
-        return c.json(
+        return c.json<SingleRegistrationResult>(
           {
             result: {
               outcome: 'accepted' as const,

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import type { AccessTokenClaims } from '../../../contract/api/access-token';
 import {
+  type ConfirmationResult,
   type RegistrationPayload,
   type RegistrationReason,
   registrationPayload,
@@ -151,7 +152,7 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     const refuse = async (reason: RegistrationReason) => {
       await recordOutcome(db, tenant, onboarding.onboarding_id, 'rejected', reason, rt.now());
       if (reason in CONFLICT_DETAIL) throw conflict(reason);
-      return c.json(rejected(reason));
+      return c.json<ConfirmationResult>(rejected(reason));
     };
     if (onboarding.status === 'completed') return refuse('user_already_registered');
     if (!onboarding.legal_terms_accepted_at) throw legalTermsNotAccepted();
@@ -230,7 +231,7 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       const created = await db.transaction((tx) =>
         replaced ? reenrolUser(tx, newUser, replaced.user_id) : createUser(tx, newUser),
       );
-      return c.json({ result: { outcome: 'accepted', reason: null }, ...created });
+      return c.json<ConfirmationResult>({ result: { outcome: 'accepted', reason: null }, ...created });
     } catch (failure) {
       // Two confirmations at once: the unique indexes decide, with the same reasons as the rules.
       const text = failure instanceof Error ? failure.message : String(failure);

@@ -1,7 +1,7 @@
 // Spec §7 Onboarding: POST /internal/onboardings, GET /internal/onboardings/{id} (and its /status for the
 // desktop that follows a phone), PUT …/legal_terms, DELETE.
 import { Hono } from 'hono';
-import { createOnboardingBody } from '../../../contract/api/onboarding';
+import { createOnboardingBody, type LegalTermsAccepted } from '../../../contract/api/onboarding';
 import type { Permission } from '../../../contract/api/permissions';
 import { OCR_FIELDS } from '../../../contract/domain/registration';
 import type { AuthEnv } from '../../auth/verify';
@@ -155,7 +155,7 @@ export function onboardingsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
     const row = await ownOnboarding(rt, c, c.req.param('id'));
     assertOpen(row.status);
     await acceptLegalTerms(db, c.get('tenant'), row.onboarding_id, rt.now());
-    return c.json({ onboarding_id: row.onboarding_id, legal_terms_accepted: true });
+    return c.json<LegalTermsAccepted>({ onboarding_id: row.onboarding_id, legal_terms_accepted: true });
   });
 
   app.delete('/internal/onboardings/:id', requireOnboarding, async (c) => {
