@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import {
   type CredentialResetRequest,
+  type CredentialResetResult,
   credentialResetRedeem,
   credentialResetRequest,
 } from '../../contract/api/accounts';
@@ -199,7 +200,7 @@ export function credentialResetRoutes(
           revoked: revoked.rows.length,
         };
       });
-      return c.json(result);
+      return c.json<CredentialResetResult>(result);
     },
   );
 

@@ -7,7 +7,7 @@
 // adds the assistant's facility to their locations, so they get in where the assistant works. Every query names the
 // tenant of the call.
 import { Hono } from 'hono';
-import { activationBody } from '../../contract/api/users';
+import { type ActivationResult, activationBody } from '../../contract/api/users';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import { settingsLoader } from '../onboarding/settings';
@@ -70,7 +70,12 @@ export function regionsRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
          on conflict do nothing`,
         [tenant, facility.facility_id, claims.sub, rows.map((row) => row.user_id)],
       );
-      return c.json({ users: rows.length, region, facility_id: facility.facility_id, alias: facility.alias });
+      return c.json<ActivationResult>({
+        users: rows.length,
+        region,
+        facility_id: facility.facility_id,
+        alias: facility.alias,
+      });
     });
   });
 
