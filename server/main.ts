@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,12 +20,12 @@ import { openDb } from './db/open-db';
 import { seed } from './db/seed';
 import { devRequestAllowed, devRoutesPolicy, isDevPath } from './dev-routes';
 import { createLogger, errorField, type Logger, logUnexpected } from './logger';
-import { requestIdOf } from './middleware/request-log';
 import type { OnboardingOptions } from './onboarding/options';
 import { createKnownOrigins, type KnownOrigins } from './origins';
-import { makeProblem, PROBLEM_CONTENT_TYPE } from './problem';
+import { makeProblem, PROBLEM_CONTENT_TYPE, problemJson } from './problem';
 import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
 import { createReadiness } from './readiness';
+import { chooseRequestId, trustsIncomingId, withRequestId } from './request-context';
 import {
   applySecurityHeaders,
   isHttpsRequest,
@@ -83,7 +82,7 @@ function sendRawError(res: ServerResponse, status: number, detail: string): void
   }
   res.statusCode = status;
   res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
-  res.end(JSON.stringify(makeProblem(status, detail)));
+  res.end(problemJson(makeProblem(status, detail)));
 }
 
 /**
@@ -98,7 +97,7 @@ export function adapterErrorAnswer(logger: Logger): (error: unknown) => Response
     const body = malformed
       ? makeProblem(400, 'Malformed request.')
       : makeProblem(500, 'An unexpected error occurred.', 'internal_error');
-    return new Response(JSON.stringify(body), {
+    return new Response(problemJson(body), {
       status: body.status,
       headers: { 'Content-Type': PROBLEM_CONTENT_TYPE },
     });
@@ -208,13 +207,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     inFlight.add(res);
+    // Named before anything runs, so that the raw handlers, the app and whatever either starts (the engine's queue,
+    // a judgement after the answer) log and answer with the same id (request-context.ts).
+    const reqId = chooseRequestId(
+      req.headers['x-request-id'],
+      trustsIncomingId(options.trustProxy ?? false, req.socket.remoteAddress),
+    );
+    res.setHeader('X-Request-Id', reqId);
     // An 'error' on a request's own streams with no listener would end the process (a handler writing after the
     // end, a stream it handed on that fails later, a client gone mid-upload): each is logged with the request's
     // id instead, and the process goes on.
-    let rawReqId: string | undefined;
     const onStreamError = (stream: 'request' | 'response') => (error: unknown) => {
       const fields = {
-        reqId: requestIdOf(req) ?? rawReqId,
+        reqId,
         method: req.method,
         path: new URL(req.url ?? '/', 'http://localhost').pathname,
         stream,
@@ -239,7 +244,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (isHttpsRequest(req, options.trustProxy ?? false))
       res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     if (closing) res.setHeader('Connection', 'close');
+    withRequestId(reqId, () => route(req, res, reqId));
+  };
 
+  const route = (req: IncomingMessage, res: ServerResponse, reqId: string): void => {
     if (
       isDevPath(new URL(req.url ?? '/', 'http://localhost').pathname) &&
       !devRequestAllowed(devRoutes, req)
@@ -256,9 +264,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
     const started = performance.now();
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const reqId = randomUUID();
-    rawReqId = reqId;
-    res.setHeader('X-Request-Id', reqId);
     res.on('finish', () => {
       logger.log(res.statusCode >= 500 ? 'error' : 'info', 'request', {
         method: req.method,
