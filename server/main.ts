@@ -10,6 +10,7 @@ import { reportLoginClashes } from './auth/logins';
 import { mailboxRoutes } from './auth/mailbox';
 import { createIdentityProviders } from './auth/provider';
 import { createApiAuth } from './auth/verify';
+import { createBackgroundWork } from './background';
 import { compressDynamic } from './compression';
 import { configFromEnv, type ServerConfig } from './config';
 import type { AppDeps } from './context';
@@ -39,15 +40,14 @@ export { readyBanner } from './banner';
 export type { MountOptions, RawHandler, RawHandlers } from './raw-handlers';
 export { createRawHandlers } from './raw-handlers';
 
-const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+/** SHUTDOWN_TIMEOUT's default (server/config.ts), for servers started without the environment (tests). */
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
 const DYNAMIC_PATH = /^\/(?:api|dev|health)(?:[/?]|$)/i;
 
 export interface StartServerOptions extends Partial<ServerConfig> {
   logger?: Logger;
   /** Options of the onboarding API (the biometric engine…); from the environment when omitted. */
   onboarding?: OnboardingOptions;
-  /** How long close() lets in-flight requests finish before cutting connections. */
-  shutdownTimeoutMs?: number;
   /** Raw node handlers by path prefix, consulted before Hono (the identity provider mounts here). */
   rawHandlers?: RawHandlers;
   /** Adds routes or middleware to the Hono app before the server listens. */
@@ -71,7 +71,10 @@ export interface RunningServer {
   origins: KnownOrigins;
   /** Resolves once start-up has loaded what it loads in the background (the engine's models): /health is 200. */
   ready: Promise<void>;
-  /** Stops accepting, lets in-flight requests finish, then closes the database. Idempotent. */
+  /**
+   * Stops accepting, lets in-flight requests and the work they started after their answer (the engine's judgements)
+   * finish, for at most shutdownTimeoutMs, then closes the database. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -139,6 +142,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let origins: KnownOrigins;
   const rawHandlers = options.rawHandlers ?? createRawHandlers();
   const readiness = createReadiness();
+  const background = createBackgroundWork();
   try {
     const migration = await migrate(db);
     const seeded = await seed(db, { isNewDb: migration.wasNew, nodeEnv: options.nodeEnv, tenants });
@@ -167,6 +171,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       origins,
       trustProxy: options.trustProxy ?? false,
       readiness,
+      background,
       ...(options.onboarding ? { onboarding: options.onboarding } : {}),
       config: {
         distDir: options.distDir ?? 'dist',
@@ -308,16 +313,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       // Responses not yet started will close their connection; idle keep-alive sockets go now.
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       server.closeIdleConnections();
-      if (inFlight.size > 0) {
+      if (inFlight.size > 0 || background.size() > 0) {
+        logger.log('info', 'stopping: finishing work in flight', {
+          requests: inFlight.size,
+          background: background.size(),
+        });
         const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
         let timer: NodeJS.Timeout | undefined;
+        const requestsDone =
+          inFlight.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onIdle = resolve));
+        // The requests first: one still running may start a judgement after its answer.
         await Promise.race([
-          new Promise<void>((resolve) => (onIdle = resolve)),
+          requestsDone.then(() => background.idle()),
           new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
         ]);
         clearTimeout(timer);
-        if (inFlight.size > 0) {
-          logger.log('warn', 'shutdown timeout: closing open connections', { open: inFlight.size });
+        if (inFlight.size > 0 || background.size() > 0) {
+          logger.log('warn', 'shutdown timeout: closing open connections', {
+            open: inFlight.size,
+            background: background.size(),
+          });
           server.closeAllConnections();
         }
       }
