@@ -1,6 +1,5 @@
 // Every request has one id: in its X-Request-Id, in every log line written for it (deep in a handler or the
 // engine's queue included), and in the request_id of its problem answers.
-import { request } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from './logger';
@@ -8,6 +7,7 @@ import { type RunningServer, type StartServerOptions, startServer } from './main
 import { createHeavyWork } from './onboarding/heavy-work';
 import { currentRequestId, withRequestId } from './request-context';
 import { createSiteFixture, type SiteFixture, testServerOptions } from './testing/fixtures';
+import { send } from './testing/oidc';
 
 let site: SiteFixture;
 beforeAll(() => {
@@ -28,39 +28,16 @@ function seeNeighbourAt(server: RunningServer) {
   });
 }
 
-interface Answer {
-  status: number;
-  requestId: string | undefined;
-  body: Record<string, unknown>;
-}
-
-function get(
+/** A GET from `localAddress`: status, X-Request-Id and the JSON body. */
+async function get(
   server: RunningServer,
   path: string,
   headers: Record<string, string>,
-  localAddress = '127.0.0.1',
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port: server.port, path, headers, localAddress, agent: false },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            requestId: res.headers['x-request-id'] as string | undefined,
-            body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : {},
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+  localAddress?: string,
+) {
+  const answer = await send(server.port, path, headers, undefined, localAddress);
+  const body = answer.body.startsWith('{') ? (JSON.parse(answer.body) as Record<string, unknown>) : {};
+  return { status: answer.status, requestId: answer.requestId, body };
 }
 
 describe('request ids', { timeout: 60_000 }, () => {

@@ -13,7 +13,7 @@ import { startServer } from './main';
 import { fixture } from './onboarding/testing/harness';
 import { createSiteFixture, type SiteFixture, testServerOptions } from './testing/fixtures';
 import { HELD_LINE } from './testing/held-engine';
-import { apiCall, signIn } from './testing/oidc';
+import { apiCall, selfiePortrayal, signIn } from './testing/oidc';
 
 let site: SiteFixture;
 let scratch: string;
@@ -126,37 +126,15 @@ describe('SIGTERM', { timeout: 300_000 }, () => {
     const base = listening.slice('Portal listening on '.length).trim();
     const port = Number(new URL(base).port);
 
-    const json = (token: string, method: string, path: string, body?: unknown) =>
-      apiCall(base, path, 'gambling', token, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      });
-    const selfiePortrayal = async (token: string): Promise<string> => {
-      const created = await json(token, 'POST', '/internal/onboardings', { mode: 'auto' });
-      expect(created.status, await created.clone().text()).toBe(201);
-      const { onboarding_id } = (await created.json()) as { onboarding_id: string };
-      expect((await json(token, 'PUT', `/internal/onboardings/${onboarding_id}/legal_terms`)).status).toBe(
-        200,
-      );
-      const made = await json(token, 'POST', '/internal/portrayals', {
-        onboarding_id,
-        portrayal_type: 'selfie',
-        document_type: null,
-        document_country: null,
-      });
-      expect(made.status, await made.clone().text()).toBe(201);
-      return ((await made.json()) as { portrayal_id: string }).portrayal_id;
-    };
-
     // Two people, two portrayals each (two uploads of one person at once is what the queue admits).
     const people = await Promise.all(
       ['newcomer', 'user'].map(async (name) => (await signIn(base, 'gambling', name)).access_token),
     );
     const uploads: { token: string; portrayal: string }[] = [];
     for (const token of people) {
-      for (let n = 0; n < 2; n++) uploads.push({ token, portrayal: await selfiePortrayal(token) });
+      for (let n = 0; n < 2; n++) {
+        uploads.push({ token, portrayal: await selfiePortrayal(base, 'gambling', token) });
+      }
     }
     const answers = uploads.map(({ token, portrayal }) =>
       apiCall(base, `/internal/portrayals/${portrayal}/selfie`, 'gambling', token, {
