@@ -3,10 +3,14 @@ import { assign, enqueueActions, setup } from 'xstate';
 // Spec §4: notifications last 2 s (info, success) and 5 s (warning, error); every navigation clears the
 // displayed error notifications (errors and warnings: both report something that went wrong).
 export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
-/** `fallback`: the server's text, shown (in a sentence of the person's language) when messageId has no words. */
-export type NoticeContent =
+/**
+ * `fallback`: the server's text, shown (in a sentence of the person's language) when messageId has no words.
+ * `reference`: the request id of an unexpected error, shown in small print for the person to quote to support.
+ */
+export type NoticeContent = (
   | { messageId: string; values?: Record<string, string>; fallback?: string }
-  | { text: string };
+  | { text: string }
+) & { reference?: string };
 export type Notice = { id: string; level: NoticeLevel } & NoticeContent;
 
 export type NotificationsEvent =

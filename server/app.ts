@@ -32,7 +32,7 @@ export function createApp(given: AppDeps): App {
   const deps: AppDeps = { ...given, readiness: given.readiness ?? createReadiness() };
   const app = new Hono<AppEnv>();
 
-  app.use(requestLog(deps.logger));
+  app.use(requestLog(deps.logger, { trustProxy: deps.trustProxy ?? false }));
   // After next() so the headers land on every response: handlers, static files, 404s and errors. A script or
   // stylesheet that was found (2xx/304) gets nosniff only; a miss under /assets/ is an error answer with the full set.
   app.use(async (c, next) => {

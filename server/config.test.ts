@@ -19,6 +19,7 @@ describe('configFromEnv', () => {
       publicUrls: undefined,
       publicPort: undefined,
       livenessActions: ['turn_left', 'turn_right', 'blink', 'smile', 'look_up', 'look_down'],
+      shutdownTimeoutMs: 20_000,
     });
   });
 
@@ -40,6 +41,7 @@ describe('configFromEnv', () => {
         PUBLIC_URL: 'https://app.example.com/, https://Demo.Example.com:8443',
         PUBLIC_PORT: '8080',
         LIVENESS_ACTIONS: ' turn_left,blink, turn_right,blink ',
+        SHUTDOWN_TIMEOUT: '2.5',
       },
       '/srv',
     );
@@ -59,6 +61,7 @@ describe('configFromEnv', () => {
       publicUrls: ['https://app.example.com', 'https://demo.example.com:8443'],
       publicPort: 8080,
       livenessActions: ['turn_left', 'blink', 'turn_right'],
+      shutdownTimeoutMs: 2500,
     });
   });
 
@@ -73,6 +76,7 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ PUBLIC_URL: 'app.example.com' })).toThrow(/PUBLIC_URL/);
     expect(() => configFromEnv({ PUBLIC_URL: 'ftp://app.example.com' })).toThrow(/PUBLIC_URL/);
     expect(() => configFromEnv({ PUBLIC_PORT: 'dev' })).toThrow(/PUBLIC_PORT/);
+    expect(() => configFromEnv({ SHUTDOWN_TIMEOUT: 'later' })).toThrow(/SHUTDOWN_TIMEOUT/);
     expect(() => configFromEnv({ LIVENESS_ACTIONS: 'turn_left,nod' })).toThrow(/LIVENESS_ACTIONS.*nod/);
     expect(() => configFromEnv({ LIVENESS_ACTIONS: 'blink' })).toThrow(/at least two/);
     expect(() => configFromEnv({ LIVENESS_ACTIONS: 'blink,blink' })).toThrow(/at least two/);

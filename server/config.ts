@@ -25,6 +25,11 @@ export interface ServerConfig {
   publicPort: number | undefined;
   /** LIVENESS_ACTIONS: the actions a liveness challenge is drawn from (default: all of LIVENESS_ACTIONS). */
   livenessActions: LivenessAction[];
+  /**
+   * SHUTDOWN_TIMEOUT (seconds, default 20): how long stopping lets the requests in flight and the work they started
+   * (the engine's judgements) finish before cutting them.
+   */
+  shutdownTimeoutMs: number;
 }
 
 /** Every action a liveness challenge can ask for (spec §7 challenges). */
@@ -83,6 +88,15 @@ function parseBool(name: string, value: string | undefined, fallback: boolean): 
   throw new Error(`${name} must be true or false: ${value}`);
 }
 
+function parseShutdownTimeout(value: string | undefined): number {
+  if (value === undefined || value === '') return 20_000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) {
+    throw new Error(`SHUTDOWN_TIMEOUT must be seconds from 0 to 3600: ${value}`);
+  }
+  return Math.round(seconds * 1000);
+}
+
 function parseTtl(value: string | undefined): number {
   if (value === undefined || value === '') return 300;
   const ttl = Number(value);
@@ -112,5 +126,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = proces
     publicUrls: parsePublicUrls(env.PUBLIC_URL),
     publicPort: parsePort(env.PUBLIC_PORT, undefined, 'PUBLIC_PORT'),
     livenessActions: parseLivenessActions(env.LIVENESS_ACTIONS),
+    shutdownTimeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT),
   };
 }

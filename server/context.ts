@@ -1,4 +1,5 @@
 import type { ApiAuth } from './auth/verify';
+import type { BackgroundWork } from './background';
 import type { Db } from './db/db';
 import type { Logger } from './logger';
 import type { OnboardingOptions } from './onboarding/options';
@@ -32,6 +33,8 @@ export interface AppDeps {
   visits?: VisitsOptions;
   /** What start-up still loads (the engine's models): /health answers 503 until it is done. */
   readiness?: Readiness;
+  /** Work that goes on after an answer (judgements, bulk imports): the server's close() waits for it. */
+  background?: BackgroundWork;
 }
 
 export type AppEnv = {

@@ -52,7 +52,8 @@ describe('request log', () => {
   it('logs method, path, status, ms, tenant and reqId for each request', async () => {
     const lines: string[] = [];
     const logger = createLogger({ nodeEnv: 'production', write: (line) => lines.push(line) });
-    const app = createApp({ ...testDeps(db, site), logger, auth: testAuth });
+    // Behind a trusted proxy its id names the request (request-id.test.ts: whose id is kept).
+    const app = createApp({ ...testDeps(db, site), logger, auth: testAuth, trustProxy: true });
     const res = await app.request('/api/internal/facilities', {
       headers: { 'tenant-id': 'demo', 'x-request-id': 'abc-123', authorization: TEST_BEARER },
     });

@@ -1,3 +1,5 @@
+import { currentRequestId } from './request-context';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export type LogFields = Record<string, unknown>;
@@ -18,6 +20,16 @@ export interface LoggerOptions {
   write?: (line: string) => void;
 }
 
+/**
+ * One line's JSON: the request the code works for names itself (reqId) unless the fields name one, so that a line
+ * written deep inside a handler or the engine's queue ties to its request's line and to the problem the person saw.
+ */
+function lineOf(level: LogLevel, msg: string, fields: LogFields | undefined): string {
+  const reqId = currentRequestId();
+  const context = reqId !== undefined && fields?.reqId === undefined ? { reqId } : undefined;
+  return `${JSON.stringify({ time: new Date().toISOString(), level, msg, ...context, ...fields })}\n`;
+}
+
 // One JSON object per line on stdout so log shippers need no parser configuration.
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level?.toLowerCase();
@@ -27,7 +39,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return {
     log(lvl, msg, fields) {
       if (ORDER[lvl] < min) return;
-      write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
+      write(lineOf(lvl, msg, fields));
     },
   };
 }
@@ -40,8 +52,7 @@ export const silentLogger: Logger = { log() {} };
  * it beside the failing test; and a logger that itself fails does not turn the report into a second failure.
  */
 export function logUnexpected(logger: Logger, msg: string, fields: LogFields): void {
-  const line = () =>
-    `${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg, ...fields })}\n`;
+  const line = () => lineOf('error', msg, fields);
   if (logger === silentLogger) {
     process.stderr.write(line());
     return;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +10,7 @@ import { reportLoginClashes } from './auth/logins';
 import { mailboxRoutes } from './auth/mailbox';
 import { createIdentityProviders } from './auth/provider';
 import { createApiAuth } from './auth/verify';
+import { createBackgroundWork } from './background';
 import { compressDynamic } from './compression';
 import { configFromEnv, type ServerConfig } from './config';
 import type { AppDeps } from './context';
@@ -21,12 +21,12 @@ import { openDb } from './db/open-db';
 import { seed } from './db/seed';
 import { devRequestAllowed, devRoutesPolicy, isDevPath } from './dev-routes';
 import { createLogger, errorField, type Logger, logUnexpected } from './logger';
-import { requestIdOf } from './middleware/request-log';
 import type { OnboardingOptions } from './onboarding/options';
 import { createKnownOrigins, type KnownOrigins } from './origins';
-import { makeProblem, PROBLEM_CONTENT_TYPE } from './problem';
+import { makeProblem, PROBLEM_CONTENT_TYPE, problemJson } from './problem';
 import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
 import { createReadiness } from './readiness';
+import { chooseRequestId, trustsIncomingId, withRequestId } from './request-context';
 import {
   applySecurityHeaders,
   isHttpsRequest,
@@ -40,15 +40,14 @@ export { readyBanner } from './banner';
 export type { MountOptions, RawHandler, RawHandlers } from './raw-handlers';
 export { createRawHandlers } from './raw-handlers';
 
-const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+/** SHUTDOWN_TIMEOUT's default (server/config.ts), for servers started without the environment (tests). */
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
 const DYNAMIC_PATH = /^\/(?:api|dev|health)(?:[/?]|$)/i;
 
 export interface StartServerOptions extends Partial<ServerConfig> {
   logger?: Logger;
   /** Options of the onboarding API (the biometric engine…); from the environment when omitted. */
   onboarding?: OnboardingOptions;
-  /** How long close() lets in-flight requests finish before cutting connections. */
-  shutdownTimeoutMs?: number;
   /** Raw node handlers by path prefix, consulted before Hono (the identity provider mounts here). */
   rawHandlers?: RawHandlers;
   /** Adds routes or middleware to the Hono app before the server listens. */
@@ -72,7 +71,10 @@ export interface RunningServer {
   origins: KnownOrigins;
   /** Resolves once start-up has loaded what it loads in the background (the engine's models): /health is 200. */
   ready: Promise<void>;
-  /** Stops accepting, lets in-flight requests finish, then closes the database. Idempotent. */
+  /**
+   * Stops accepting, lets in-flight requests and the work they started after their answer (the engine's judgements)
+   * finish, for at most shutdownTimeoutMs, then closes the database. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -83,7 +85,7 @@ function sendRawError(res: ServerResponse, status: number, detail: string): void
   }
   res.statusCode = status;
   res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
-  res.end(JSON.stringify(makeProblem(status, detail)));
+  res.end(problemJson(makeProblem(status, detail)));
 }
 
 /**
@@ -98,7 +100,7 @@ export function adapterErrorAnswer(logger: Logger): (error: unknown) => Response
     const body = malformed
       ? makeProblem(400, 'Malformed request.')
       : makeProblem(500, 'An unexpected error occurred.', 'internal_error');
-    return new Response(JSON.stringify(body), {
+    return new Response(problemJson(body), {
       status: body.status,
       headers: { 'Content-Type': PROBLEM_CONTENT_TYPE },
     });
@@ -140,6 +142,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let origins: KnownOrigins;
   const rawHandlers = options.rawHandlers ?? createRawHandlers();
   const readiness = createReadiness();
+  const background = createBackgroundWork();
   try {
     const migration = await migrate(db);
     const seeded = await seed(db, { isNewDb: migration.wasNew, nodeEnv: options.nodeEnv, tenants });
@@ -168,6 +171,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       origins,
       trustProxy: options.trustProxy ?? false,
       readiness,
+      background,
       ...(options.onboarding ? { onboarding: options.onboarding } : {}),
       config: {
         distDir: options.distDir ?? 'dist',
@@ -208,13 +212,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     inFlight.add(res);
+    // Named before anything runs, so that the raw handlers, the app and whatever either starts (the engine's queue,
+    // a judgement after the answer) log and answer with the same id (request-context.ts).
+    const reqId = chooseRequestId(
+      req.headers['x-request-id'],
+      trustsIncomingId(options.trustProxy ?? false, req.socket.remoteAddress),
+    );
+    res.setHeader('X-Request-Id', reqId);
     // An 'error' on a request's own streams with no listener would end the process (a handler writing after the
     // end, a stream it handed on that fails later, a client gone mid-upload): each is logged with the request's
     // id instead, and the process goes on.
-    let rawReqId: string | undefined;
     const onStreamError = (stream: 'request' | 'response') => (error: unknown) => {
       const fields = {
-        reqId: requestIdOf(req) ?? rawReqId,
+        reqId,
         method: req.method,
         path: new URL(req.url ?? '/', 'http://localhost').pathname,
         stream,
@@ -239,7 +249,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (isHttpsRequest(req, options.trustProxy ?? false))
       res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     if (closing) res.setHeader('Connection', 'close');
+    withRequestId(reqId, () => route(req, res, reqId));
+  };
 
+  const route = (req: IncomingMessage, res: ServerResponse, reqId: string): void => {
     if (
       isDevPath(new URL(req.url ?? '/', 'http://localhost').pathname) &&
       !devRequestAllowed(devRoutes, req)
@@ -256,9 +269,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
     const started = performance.now();
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const reqId = randomUUID();
-    rawReqId = reqId;
-    res.setHeader('X-Request-Id', reqId);
     res.on('finish', () => {
       logger.log(res.statusCode >= 500 ? 'error' : 'info', 'request', {
         method: req.method,
@@ -303,16 +313,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       // Responses not yet started will close their connection; idle keep-alive sockets go now.
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       server.closeIdleConnections();
-      if (inFlight.size > 0) {
+      if (inFlight.size > 0 || background.size() > 0) {
+        logger.log('info', 'stopping: finishing work in flight', {
+          requests: inFlight.size,
+          background: background.size(),
+        });
         const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
         let timer: NodeJS.Timeout | undefined;
+        const requestsDone =
+          inFlight.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onIdle = resolve));
+        // The requests first: one still running may start a judgement after its answer.
         await Promise.race([
-          new Promise<void>((resolve) => (onIdle = resolve)),
+          requestsDone.then(() => background.idle()),
           new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
         ]);
         clearTimeout(timer);
-        if (inFlight.size > 0) {
-          logger.log('warn', 'shutdown timeout: closing open connections', { open: inFlight.size });
+        if (inFlight.size > 0 || background.size() > 0) {
+          logger.log('warn', 'shutdown timeout: closing open connections', {
+            open: inFlight.size,
+            background: background.size(),
+          });
           server.closeAllConnections();
         }
       }

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { currentRequestId } from './request-context';
 
 // RFC 9457 style body; the SPA reads detail, then title, then the status text.
 export interface Problem {
@@ -6,6 +7,8 @@ export interface Problem {
   title: string;
   detail: string;
   code?: string;
+  /** The id of the request that got this answer (its X-Request-Id), which a person can quote to support. */
+  request_id?: string;
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -16,8 +19,14 @@ export function makeProblem(status: number, detail: string, code?: string, title
   return body;
 }
 
+/** The problem's JSON, naming the request it answers when there is one. */
+export function problemJson(problem: Problem, extra?: Record<string, unknown>): string {
+  const reqId = currentRequestId();
+  return JSON.stringify({ ...problem, ...extra, ...(reqId !== undefined ? { request_id: reqId } : {}) });
+}
+
 export function problemResponse(problem: Problem, extra?: Record<string, unknown>): Response {
-  return new Response(JSON.stringify({ ...problem, ...extra }), {
+  return new Response(problemJson(problem, extra), {
     status: problem.status,
     headers: { 'Content-Type': PROBLEM_CONTENT_TYPE },
   });

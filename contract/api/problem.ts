@@ -20,6 +20,9 @@ export const problem = type({
   'reason?': 'string',
   'errors?': fieldError.array(),
   'link?': problemLink,
+  // The id of the request (its X-Request-Id), shown under an unexpected error for the person to quote to support;
+  // optional, as older servers and proxies do not send it.
+  'request_id?': 'string',
 });
 export type Problem = typeof problem.infer;
 

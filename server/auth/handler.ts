@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import { getOrCreate } from '../get-or-create';
 import { requestOrigin } from '../origins';
-import { makeProblem, PROBLEM_CONTENT_TYPE } from '../problem';
+import { makeProblem, PROBLEM_CONTENT_TYPE, problemJson } from '../problem';
 import type { RawHandler } from '../raw-handlers';
 import { stripPrefix } from '../raw-handlers';
 import { findAccountByLogin } from './accounts';
@@ -78,7 +78,7 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
 }
 
 function sendProblem(res: ServerResponse, status: number, detail: string, code?: string): void {
-  send(res, status, PROBLEM_CONTENT_TYPE, JSON.stringify(makeProblem(status, detail, code)));
+  send(res, status, PROBLEM_CONTENT_TYPE, problemJson(makeProblem(status, detail, code)));
 }
 
 const REALM_PATH = new RegExp(`^${REALMS_PREFIX}/([a-z0-9][a-z0-9-]*)(/.*)?$`);

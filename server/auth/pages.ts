@@ -255,7 +255,7 @@ p.links{margin:16px 0 0;text-align:center}
 </head>
 <body>
 <header>${logo}${languages}</header>
-<main><div class="card">
+<main data-route="sign-in"><div class="card">
 <h1>${esc(title)}</h1>
 ${body}
 </div></main>

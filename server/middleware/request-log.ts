@@ -1,28 +1,31 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context';
 import type { Logger } from '../logger';
+import { chooseRequestId, currentRequestId, trustsIncomingId, withRequestId } from '../request-context';
 
-// A caller's id is kept only when it is harmless to echo back and to log.
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
+export interface RequestLogOptions {
+  /** TRUST_PROXY: a proxy's X-Request-Id is kept (request-context.ts). */
+  trustProxy?: boolean;
+}
 
-/** The request id of each node request Hono has seen, for what happens on its streams outside Hono (main.ts). */
-const idsOfIncoming = new WeakMap<IncomingMessage, string>();
-
-/** The request id given to a node request, once Hono has seen it. */
-export const requestIdOf = (incoming: IncomingMessage): string | undefined => idsOfIncoming.get(incoming);
-
-/** One structured line per request: time, level, msg, method, path, status, ms, tenant, reqId. */
-export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
+/**
+ * One structured line per request: time, level, msg, method, path, status, ms, tenant, reqId. The node listener
+ * (main.ts) has usually named the request already; a request handed to the app directly (tests, app.request) is
+ * named here, by the same rule.
+ */
+export function requestLog(logger: Logger, options: RequestLogOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const incoming = c.req.header('x-request-id');
-    const reqId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    c.set('reqId', reqId);
     const node = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    if (node) idsOfIncoming.set(node, reqId);
-    await next();
+    const reqId =
+      currentRequestId() ??
+      chooseRequestId(
+        c.req.header('x-request-id'),
+        trustsIncomingId(options.trustProxy ?? false, node?.socket.remoteAddress),
+      );
+    c.set('reqId', reqId);
+    await (currentRequestId() === reqId ? next() : withRequestId(reqId, next));
     c.res.headers.set('X-Request-Id', reqId);
     const status = c.res.status;
     logger.log(status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info', 'request', {

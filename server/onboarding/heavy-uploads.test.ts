@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
-import { apiCall, signIn } from '../testing/oidc';
+import { apiCall, selfiePortrayal as portrayalOf, signIn } from '../testing/oidc';
 import { type BiometricEngine, basicEngine } from './engine';
 import { fixture } from './testing/harness';
 
@@ -60,21 +60,7 @@ const json = (token: string, method: string, path: string, body?: unknown) =>
       : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   });
 
-/** A selfie portrayal of the person signed in with `token`. */
-async function selfiePortrayal(token: string): Promise<string> {
-  const created = await json(token, 'POST', '/internal/onboardings', { mode: 'auto' });
-  expect(created.status, await created.clone().text()).toBe(201);
-  const { onboarding_id } = (await created.json()) as { onboarding_id: string };
-  expect((await json(token, 'PUT', `/internal/onboardings/${onboarding_id}/legal_terms`)).status).toBe(200);
-  const made = await json(token, 'POST', '/internal/portrayals', {
-    onboarding_id,
-    portrayal_type: 'selfie',
-    document_type: null,
-    document_country: null,
-  });
-  expect(made.status, await made.clone().text()).toBe(201);
-  return ((await made.json()) as { portrayal_id: string }).portrayal_id;
-}
+const selfiePortrayal = (token: string) => portrayalOf(base, 'gambling', token);
 
 const selfie = (token: string, portrayalId: string) =>
   apiCall(base, `/internal/portrayals/${portrayalId}/selfie`, 'gambling', token, {

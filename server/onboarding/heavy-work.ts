@@ -7,6 +7,7 @@
 //   `slots + waiting` in the whole process. Past either, the answer is 429 `busy` with a Retry-After of about
 //   when a place frees up, and the portal sends the picture again then;
 // - work that follows an answer (a portrayal's result, a bulk import's rows) waits its turn without a 429.
+import { AsyncResource } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import type { MiddlewareHandler } from 'hono';
 import type { AuthEnv } from '../auth/verify';
@@ -99,17 +100,21 @@ export function createHeavyWork(options: HeavyWorkOptions = {}): HeavyWork {
 
     run(job) {
       return new Promise((resolve, reject) => {
-        queue.push(() => {
-          running += 1;
-          const started = performance.now();
-          job()
-            .then(resolve, reject)
-            .finally(() => {
-              averageMs = 0.8 * averageMs + 0.2 * (performance.now() - started);
-              running -= 1;
-              next();
-            });
-        });
+        // A job starts when another ends, inside that one's async context: bound to its own caller's instead, so
+        // that what it logs names the request it works for (request-context.ts).
+        queue.push(
+          AsyncResource.bind(() => {
+            running += 1;
+            const started = performance.now();
+            job()
+              .then(resolve, reject)
+              .finally(() => {
+                averageMs = 0.8 * averageMs + 0.2 * (performance.now() - started);
+                running -= 1;
+                next();
+              });
+          }),
+        );
         next();
       });
     },

@@ -4,6 +4,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Permission } from '../../contract/api/permissions';
 import type { AuthEnv } from '../auth/verify';
+import { type BackgroundWork, createBackgroundWork } from '../background';
 import { LIVENESS_ACTIONS, type LivenessAction } from '../config';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/db';
@@ -37,6 +38,8 @@ export interface OnboardingRuntime {
   images: ImageChecks;
   /** The bounded queue of image decoding and the engine's judgements (heavy-work.ts). */
   heavy: HeavyWork;
+  /** Where a judgement started after an answer is counted, so that stopping the server waits for it. */
+  background: BackgroundWork;
   faults: Faults;
   enforcement: EnforcementSource;
   settingsOf: (tenant: string) => Promise<OnboardingSettings>;
@@ -91,6 +94,7 @@ export function onboardingRuntime(
     engine: () => enginePromise,
     images: imageChecks(() => enginePromise, heavy),
     heavy,
+    background: deps.background ?? createBackgroundWork(),
     faults,
     enforcement: options.enforcement ?? referenceEnforcement(faults),
     settingsOf: options.settings ?? settingsLoader(deps.config.publicDir),

@@ -217,8 +217,9 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
       [tenant, claims.sub, parsed.rows.length],
     );
     const jobId = rows[0]?.job_id as string;
-    // After the answer: the portal follows the job with GET /public/singles/bulk/{jobId}.
-    void run(tenant, claims.sub, jobId, parsed.rows, upload, acsIdSchema, legalDomains).catch(
+    // After the answer: the portal follows the job with GET /public/singles/bulk/{jobId}. Stopping the server
+    // waits for it (deps.background).
+    const imported = run(tenant, claims.sub, jobId, parsed.rows, upload, acsIdSchema, legalDomains).catch(
       async (error) => {
         logger.log('error', 'bulk import failed', {
           tenant,
@@ -233,6 +234,7 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
           .catch(() => {});
       },
     );
+    deps.background?.track(imported);
     return c.json<BulkJobAccepted>({ job_id: jobId, total: parsed.rows.length }, 202);
   });
 

@@ -130,19 +130,48 @@ export function apiCall(base: string, path: string, tenant: string, token?: stri
   return fetch(`${base}/api${path}`, { ...init, headers });
 }
 
+/** A selfie portrayal of a new onboarding of the person signed in with `token`, terms accepted: its id. */
+export async function selfiePortrayal(base: string, tenant: string, token: string): Promise<string> {
+  const json = (method: string, path: string, body?: unknown) =>
+    apiCall(base, path, tenant, token, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+  const created = await json('POST', '/internal/onboardings', { mode: 'auto' });
+  expect(created.status, await created.clone().text()).toBe(201);
+  const { onboarding_id } = (await created.json()) as { onboarding_id: string };
+  expect((await json('PUT', `/internal/onboardings/${onboarding_id}/legal_terms`)).status).toBe(200);
+  const made = await json('POST', '/internal/portrayals', {
+    onboarding_id,
+    portrayal_type: 'selfie',
+    document_type: null,
+    document_country: null,
+  });
+  expect(made.status, await made.clone().text()).toBe(201);
+  return ((await made.json()) as { portrayal_id: string }).portrayal_id;
+}
+
 export interface Answer {
   status: number;
   contentType: string;
+  /** The answer's X-Request-Id. */
+  requestId: string | undefined;
   body: string;
   setCookies: string[];
 }
 
-/** One request to the server's socket with exactly the headers given (fetch would not send a forged Host). */
+/**
+ * One request to the server's socket with exactly the headers given (fetch would not send a forged Host), from
+ * `localAddress` when given (a loopback address the test makes the server see as another machine).
+ */
 export function send(
   port: number,
   path: string,
   headers: Record<string, string>,
   form?: Record<string, string>,
+  localAddress?: string,
 ): Promise<Answer> {
   const body = form ? new URLSearchParams(form).toString() : undefined;
   return new Promise((resolve, reject) => {
@@ -153,6 +182,7 @@ export function send(
         path,
         method: body === undefined ? 'GET' : 'POST',
         agent: false,
+        ...(localAddress ? { localAddress } : {}),
         headers: {
           ...headers,
           ...(body === undefined
@@ -173,6 +203,7 @@ export function send(
           resolve({
             status: res.statusCode ?? 0,
             contentType: res.headers['content-type'] ?? '',
+            requestId: res.headers['x-request-id'] as string | undefined,
             body: text,
             setCookies: res.headers['set-cookie'] ?? [],
           }),

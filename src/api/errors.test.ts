@@ -176,6 +176,36 @@ describe('generalNotice', () => {
       messageId: 'common.http.unknown',
     });
   });
+
+  // The request id a problem names goes with the notice of an error the portal did not expect, for the person to
+  // quote to support; a refusal the server explains (403, 404, 429…) is not such an error.
+  it('a fault of the server or an answer without words carries the problem’s request_id as the reference', () => {
+    const request_id = 'req-42';
+    expect(problemFromBody({ title: 'T', request_id }, 500).request_id).toBe(request_id);
+    expect(problemFromBody({ title: 'T', request_id: 42 }, 500)).not.toHaveProperty('request_id');
+    expect(generalNotice(httpError(500, { title: 'Internal Server Error', request_id }))).toEqual({
+      level: 'error',
+      messageId: 'common.http.serverError',
+      reference: request_id,
+    });
+    expect(generalNotice(httpError(503, { detail: 'Starting.', request_id }))).toEqual({
+      level: 'warning',
+      text: 'Starting.',
+      reference: request_id,
+    });
+    expect(generalNotice(httpError(409, { code: 'c', request_id }))).toEqual({
+      level: 'warning',
+      messageId: 'common.errors.c',
+      reference: request_id,
+    });
+    expect(generalNotice(httpError(400, { request_id }))).toMatchObject({ reference: request_id });
+    expect(generalNotice(httpError(403, { detail: 'd', request_id }))).toEqual({
+      level: 'warning',
+      text: 'd',
+    });
+    expect(generalNotice(httpError(404, { request_id }))).not.toHaveProperty('reference');
+    expect(generalNotice(httpError(500, { title: 'Internal Server Error' }))).not.toHaveProperty('reference');
+  });
 });
 
 describe('ApiError', () => {

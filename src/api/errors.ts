@@ -7,11 +7,14 @@ export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
 /**
  * A message for the person, by catalogue id or (a server's detail) as text. `fallback` is the server's own text
  * for an id the catalogue may have no words for (a code of the server's): shown instead, in the person's language
- * sentence (src/i18n/error-text.ts), so that a notice is never empty.
+ * sentence (src/i18n/error-text.ts), so that a notice is never empty. `reference`: the request id of an error the
+ * portal did not expect, shown in small print for the person to quote to support (a code notice shows it only
+ * when the code has no words of its own).
  */
-export type Notice =
+export type Notice = (
   | { level: NoticeLevel; messageId: string; values?: Record<string, string>; fallback?: string }
-  | { level: NoticeLevel; text: string };
+  | { level: NoticeLevel; text: string }
+) & { reference?: string };
 
 // http: the server answered outside 2xx. network: fetch threw (after retries). timeout: no answer in
 // time. contract: a 2xx whose body is not what the schema says. aborted: the caller's signal fired.
@@ -131,6 +134,8 @@ export function problemFromBody(body: unknown, status: number): Problem {
   }
   const link = salvageLink(record.link);
   if (link !== undefined) result.link = link;
+  const requestId = optionalString(record.request_id);
+  if (requestId !== undefined) result.request_id = requestId;
   return result;
 }
 
@@ -170,9 +175,12 @@ export function generalNotice(error: ApiError): Notice | undefined {
     case 'http':
       break;
   }
+  // A fault of the server, or an answer the portal has no words for: the person gets its request id to quote.
+  const reference = error.problem?.request_id;
+  const referenced = (notice: Notice): Notice => (reference ? { ...notice, reference } : notice);
   const fixed = STATUS_MESSAGES[error.status];
   if (fixed) {
-    return { ...fixed };
+    return error.status >= 500 ? referenced({ ...fixed }) : { ...fixed };
   }
   if (error.status === 409 || error.status === 422) {
     const fields = Object.keys(error.fieldErrors).filter((field) => field !== '_form');
@@ -182,11 +190,12 @@ export function generalNotice(error: ApiError): Notice | undefined {
     if (error.problem?.code) {
       const notice: Notice = { level: 'warning', messageId: errorMessageId(error.problem.code) };
       const fallback = serverText(error);
-      return fallback ? { ...notice, fallback } : notice;
+      return referenced(fallback ? { ...notice, fallback } : notice);
     }
   }
   const text = serverText(error);
-  return text ? { level: 'warning', text } : { level: 'warning', messageId: 'common.http.unknown' };
+  if (!text) return referenced({ level: 'warning', messageId: 'common.http.unknown' });
+  return error.status >= 500 ? referenced({ level: 'warning', text }) : { level: 'warning', text };
 }
 
 /** Spec §8: the problem's detail, else its title, else the HTTP status text ('' when there is none). */

@@ -102,7 +102,7 @@ function Framed({
   const menu = useMenu();
   const onLogout = useLogout();
   return (
-    <ScreenFrame layout={layout} menu={menu} onLogout={onLogout}>
+    <ScreenFrame screen={name} layout={layout} menu={menu} onLogout={onLogout}>
       <ChunkBoundary>
         <Suspense fallback={<ScreenFallback />}>
           <Guarded screen={name}>

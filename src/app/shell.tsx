@@ -91,6 +91,7 @@ export function renderShell(input: ShellInput): string {
       <RuntimeProvider runtime={stubRuntime(input)}>
         <Router ssrPath={path}>
           <ScreenFrame
+            screen={input.screen}
             layout={screens[input.screen].layout}
             menu={[{ id: 'home', href: '/', messageId: 'menu.home' }]}
             onLogout={input.screen === 'Landing' ? () => undefined : undefined}

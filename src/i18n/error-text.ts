@@ -72,6 +72,23 @@ export function errorText(
   return messageText(intl, errorMessageId(code), options.values, options.serverText);
 }
 
+/**
+ * Whether a notice's reference (the request id of the answer) is shown: for anything but a code that has words of
+ * its own, which is an answer the portal expected and explains by itself.
+ */
+export function showsReference(intl: Pick<IntlShape, 'messages'>, messageId: string | undefined): boolean {
+  return !(
+    messageId?.startsWith(ERROR_MESSAGE_PREFIX) &&
+    messageId !== UNKNOWN_PROBLEM_ID &&
+    hasMessage(intl, messageId)
+  );
+}
+
+/** The line under an unexpected error: "Reference: {id}", or the bare id when the catalogue has not loaded. */
+export function referenceText(intl: Intl, id: string): string {
+  return hasMessage(intl, 'common.reference') ? intl.formatMessage({ id: 'common.reference' }, { id }) : id;
+}
+
 /** Whether a code has words of its own (common.errors.{code}). */
 export function hasErrorWords(intl: Pick<IntlShape, 'messages'>, code: string | null | undefined): boolean {
   return !!code && hasMessage(intl, errorMessageId(code));

@@ -29,6 +29,7 @@ const FIRST_SCREEN_IDS: ReadonlySet<string> = new Set([
   'common.dismiss',
   'common.loading',
   'common.serverProblem',
+  'common.reference',
   'common.errors.unknown',
   'screen.Callback',
 ]);

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, request as requests } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, request as requests, test } from '@playwright/test';
+import { SCREEN_CHECKS_DIR, SCREEN_CHECKS_FILE } from '../support/screen-checks.mjs';
 
 export const port = Number(process.env.E2E_PORT ?? 8090);
 export const demoUrl = `http://demo.localhost:${port}`;
@@ -72,6 +73,66 @@ export async function expectAccessible(page: Page) {
     violations = await axeViolations(page);
   }
   expect(violations).toEqual([]);
+  await expectNoOverflowAt360(page);
+}
+
+/** The narrowest phone the portal is made for, in CSS pixels. */
+export const NARROWEST = 360;
+
+/**
+ * The screen fits a 360-px-wide phone: the document is no wider than the viewport (a table may scroll inside its
+ * own box, the page may not). The journeys' phone is wider (Pixel 7, 412 px), so the page is narrowed for the
+ * measure and given back its size after. Each check is written down (screen, language, width) for the
+ * coverage report of scripts/screen-checks.ts.
+ */
+async function expectNoOverflowAt360(page: Page) {
+  const size = page.viewportSize();
+  if (size && size.width !== NARROWEST) await page.setViewportSize({ width: NARROWEST, height: size.height });
+  try {
+    const seen = await page.evaluate(() => ({
+      route: document.querySelector('main[data-route]')?.getAttribute('data-route') ?? null,
+      lang: document.documentElement.lang,
+      width: window.innerWidth,
+      scrollWidth: document.documentElement.scrollWidth,
+      // The widest element past the right edge, to say what overflows.
+      culprit: (() => {
+        let worst: { selector: string; right: number } | null = null;
+        for (const element of document.body.querySelectorAll('*')) {
+          const right = element.getBoundingClientRect().right;
+          if (right > window.innerWidth + 0.5 && (!worst || right > worst.right)) {
+            const classes =
+              typeof element.className === 'string' ? element.className.split(' ').slice(0, 3) : [];
+            worst = {
+              selector: [element.tagName.toLowerCase(), ...classes].join('.'),
+              right: Math.round(right),
+            };
+          }
+        }
+        return worst;
+      })(),
+    }));
+    recordScreenCheck({ route: seen.route, lang: seen.lang, overflow: seen.scrollWidth - seen.width });
+    expect(
+      {
+        route: seen.route,
+        lang: seen.lang,
+        overflowPx: seen.scrollWidth - seen.width,
+        culprit: seen.culprit,
+      },
+      `the ${seen.route ?? 'page'} screen (${seen.lang}) is wider than a ${NARROWEST}-px phone`,
+    ).toMatchObject({ overflowPx: 0 });
+  } finally {
+    if (size && size.width !== NARROWEST) await page.setViewportSize(size);
+  }
+}
+
+/** One line per accessibility check, for scripts/screen-checks.ts (Playwright empties test-results at each run). */
+function recordScreenCheck(check: { route: string | null; lang: string; overflow: number }) {
+  mkdirSync(SCREEN_CHECKS_DIR, { recursive: true });
+  appendFileSync(
+    SCREEN_CHECKS_FILE,
+    `${JSON.stringify({ ...check, journey: test.info().titlePath.slice(1).join(' › ') })}\n`,
+  );
 }
 
 export async function brandColourOf(page: Page, testId: string) {

@@ -31,7 +31,7 @@ const LIFEPROOF_MAX_BYTES = 25 * 1024 * 1024;
  */
 function startResult(rt: OnboardingRuntime, c: Parameters<typeof ownerOf>[0], portrayalId: string): void {
   const owner = ownerOf(c);
-  void (async () => {
+  const judged = (async () => {
     const portrayal = await findOwnPortrayal(rt.db, owner, portrayalId);
     if (!portrayal) return;
     const images = await imagesOf(rt.db, owner.tenant, portrayalId);
@@ -42,6 +42,8 @@ function startResult(rt: OnboardingRuntime, c: Parameters<typeof ownerOf>[0], po
       err: failure instanceof Error ? failure.message : String(failure),
     }),
   );
+  // Stopping the server waits for it: the person was answered that the picture is taken, and the poll expects a result.
+  rt.background.track(judged);
 }
 
 /**

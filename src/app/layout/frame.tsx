@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Layout } from '../../domain/screens';
+import type { Layout, ScreenName } from '../../domain/screens';
 import { AppHeader, OnboardingHeader } from './header';
 import type { MenuEntry } from './menu-entry';
 
@@ -8,11 +8,14 @@ import type { MenuEntry } from './menu-entry';
  * server's first paint of Welcome and Landing (src/app/shell.tsx), so that both are the same elements.
  */
 export function ScreenFrame({
+  screen,
   layout,
   menu,
   onLogout,
   children,
 }: {
+  /** The screen drawn (named on the main element, where the journeys read which screen they checked). */
+  screen?: ScreenName;
   layout: Layout;
   menu: readonly MenuEntry[];
   onLogout?: () => void;
@@ -28,6 +31,7 @@ export function ScreenFrame({
       )}
       <main
         id="main"
+        data-route={screen}
         className={layout === 'app' ? 'mx-auto max-w-5xl px-4 py-6' : 'mx-auto max-w-xl px-4 py-6'}
       >
         {children}

@@ -8,6 +8,7 @@ import { ApiError, generalNotice, problemFromBody } from '../../api/errors';
 import { withoutIds } from '../../i18n/catalogue';
 import en from '../../i18n/messages/en.json';
 import es from '../../i18n/messages/es.json';
+import eu from '../../i18n/messages/eu.json';
 import type { Runtime } from '../../runtime/context';
 import { RuntimeProvider } from '../../runtime/context';
 import { Toaster } from './toaster';
@@ -20,7 +21,7 @@ import { Toaster } from './toaster';
 const notifications = createActor(notificationsMachine).start();
 afterEach(() => notifications.send({ type: 'errors.clear' }));
 
-function renderToaster(locale: 'es' | 'en', messages: Record<string, string>) {
+function renderToaster(locale: 'es' | 'en' | 'eu', messages: Record<string, string>) {
   const runtime = { notifications } as unknown as Runtime;
   return render(
     <IntlProvider
@@ -90,5 +91,36 @@ describe('Toaster: the notice of a server code', () => {
       'This could not be done. The server says: “Conflict”',
       en['common.errors.unknown'],
     ]);
+  });
+});
+
+describe('Toaster: the reference of an unexpected error', () => {
+  it('shows the request id under a server fault, in the person’s language', () => {
+    for (const [locale, messages, words] of [
+      ['es', es, 'Referencia: req-500'],
+      ['en', en, 'Reference: req-500'],
+      ['eu', eu, 'Erreferentzia: req-500'],
+    ] as const) {
+      const view = renderToaster(locale, messages);
+      answer(500, { status: 500, title: 'Internal Server Error', request_id: 'req-500' });
+      expect(screen.getByTestId('notice')).toHaveTextContent(messages['common.http.serverError']);
+      expect(screen.getByTestId('notice-reference')).toHaveTextContent(words);
+      act(() => notifications.send({ type: 'errors.clear' }));
+      view.unmount();
+    }
+  });
+
+  it('shows it under a code without words, not under a code the portal explains', () => {
+    renderToaster('en', en);
+    answer(409, {
+      detail: 'The frobnicator is locked.',
+      code: 'zz_code_that_exists_nowhere',
+      request_id: 'r-1',
+    });
+    answer(409, { detail: 'Not pending.', code: 'onboarding_not_pending', request_id: 'r-2' });
+    const [unknown, known] = screen.getAllByTestId('notice');
+    expect(unknown).toHaveTextContent('Reference: r-1');
+    expect(known).toHaveTextContent(en['common.errors.onboarding_not_pending']);
+    expect(known?.textContent).not.toContain('r-2');
   });
 });

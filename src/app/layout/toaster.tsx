@@ -3,7 +3,7 @@ import { useIntl } from 'react-intl';
 import type { Notice } from '../../../machines/notifications.machine';
 import { cn } from '../../components/ui/cn';
 import { CloseIcon } from '../../components/ui/icons';
-import { fallbackText, messageText } from '../../i18n/error-text';
+import { fallbackText, messageText, referenceText, showsReference } from '../../i18n/error-text';
 import { useRuntime } from '../../runtime/context';
 
 const tone: Record<Notice['level'], string> = {
@@ -34,11 +34,19 @@ export function Toaster() {
             tone[notice.level],
           )}
         >
-          <p className="flex-1 text-sm">
-            {'messageId' in notice
-              ? messageText(intl, notice.messageId, notice.values, notice.fallback)
-              : notice.text || fallbackText(intl)}
-          </p>
+          <div className="flex-1">
+            <p className="text-sm">
+              {'messageId' in notice
+                ? messageText(intl, notice.messageId, notice.values, notice.fallback)
+                : notice.text || fallbackText(intl)}
+            </p>
+            {notice.reference &&
+            showsReference(intl, 'messageId' in notice ? notice.messageId : undefined) ? (
+              <p className="mt-1 select-all break-all text-xs opacity-80" data-testid="notice-reference">
+                {referenceText(intl, notice.reference)}
+              </p>
+            ) : null}
+          </div>
           <button
             type="button"
             className="rounded p-0.5 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-current [&_svg]:size-4"
