@@ -32,6 +32,8 @@ export function createApp(given: AppDeps): App {
   const deps: AppDeps = { ...given, readiness: given.readiness ?? createReadiness() };
   const app = new Hono<AppEnv>();
 
+  if (deps.metrics) app.use(deps.metrics.routeNames);
+
   app.use(requestLog(deps.logger, { trustProxy: deps.trustProxy ?? false }));
   // After next() so the headers land on every response: handlers, static files, 404s and errors. A script or
   // stylesheet that was found (2xx/304) gets nosniff only; a miss under /assets/ is an error answer with the full set.
@@ -86,6 +88,7 @@ export function createApp(given: AppDeps): App {
   }
 
   app.notFound((c) => {
+    c.set('unmatched', true);
     const path = c.req.path;
     return problemResponse(makeProblem(404, `No resource at ${c.req.method} ${path}.`, 'not_found'));
   });

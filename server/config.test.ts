@@ -20,6 +20,7 @@ describe('configFromEnv', () => {
       publicPort: undefined,
       livenessActions: ['turn_left', 'turn_right', 'blink', 'smile', 'look_up', 'look_down'],
       shutdownTimeoutMs: 20_000,
+      metricsToken: undefined,
     });
   });
 
@@ -42,6 +43,7 @@ describe('configFromEnv', () => {
         PUBLIC_PORT: '8080',
         LIVENESS_ACTIONS: ' turn_left,blink, turn_right,blink ',
         SHUTDOWN_TIMEOUT: '2.5',
+        METRICS_TOKEN: 'c2NyYXBlLW1lLWlmLXlvdS1jYW4=',
       },
       '/srv',
     );
@@ -62,6 +64,7 @@ describe('configFromEnv', () => {
       publicPort: 8080,
       livenessActions: ['turn_left', 'blink', 'turn_right'],
       shutdownTimeoutMs: 2500,
+      metricsToken: 'c2NyYXBlLW1lLWlmLXlvdS1jYW4=',
     });
   });
 
@@ -80,5 +83,7 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ LIVENESS_ACTIONS: 'turn_left,nod' })).toThrow(/LIVENESS_ACTIONS.*nod/);
     expect(() => configFromEnv({ LIVENESS_ACTIONS: 'blink' })).toThrow(/at least two/);
     expect(() => configFromEnv({ LIVENESS_ACTIONS: 'blink,blink' })).toThrow(/at least two/);
+    expect(() => configFromEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => configFromEnv({ METRICS_TOKEN: 'sixteen chars with spaces' })).toThrow(/METRICS_TOKEN/);
   });
 });

@@ -30,6 +30,11 @@ export interface ServerConfig {
    * (the engine's judgements) finish before cutting them.
    */
   shutdownTimeoutMs: number;
+  /**
+   * METRICS_TOKEN: when set, /metrics answers only `Authorization: Bearer <token>`, from anywhere; unset, only a
+   * caller on this machine (server/metrics.ts).
+   */
+  metricsToken: string | undefined;
 }
 
 /** Every action a liveness challenge can ask for (spec §7 challenges). */
@@ -97,6 +102,20 @@ function parseShutdownTimeout(value: string | undefined): number {
   return Math.round(seconds * 1000);
 }
 
+/**
+ * A bearer token is sent in a header: only RFC 6750's token characters, and long enough that guessing it over the
+ * network is hopeless (`openssl rand -hex 32` makes one).
+ */
+function parseMetricsToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^[A-Za-z0-9._~+/-]+=*$/.test(value) || value.length < 16) {
+    throw new Error(
+      'METRICS_TOKEN must be at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (openssl rand -hex 32)',
+    );
+  }
+  return value;
+}
+
 function parseTtl(value: string | undefined): number {
   if (value === undefined || value === '') return 300;
   const ttl = Number(value);
@@ -127,5 +146,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = proces
     publicPort: parsePort(env.PUBLIC_PORT, undefined, 'PUBLIC_PORT'),
     livenessActions: parseLivenessActions(env.LIVENESS_ACTIONS),
     shutdownTimeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
   };
 }

@@ -2,6 +2,7 @@ import type { ApiAuth } from './auth/verify';
 import type { BackgroundWork } from './background';
 import type { Db } from './db/db';
 import type { Logger } from './logger';
+import type { Metrics } from './metrics';
 import type { OnboardingOptions } from './onboarding/options';
 import type { KnownOrigins } from './origins';
 import type { Readiness } from './readiness';
@@ -35,6 +36,8 @@ export interface AppDeps {
   readiness?: Readiness;
   /** Work that goes on after an answer (judgements, bulk imports): the server's close() waits for it. */
   background?: BackgroundWork;
+  /** The server's metrics (server/metrics.ts); an app made without a server (tests) has none. */
+  metrics?: Metrics;
 }
 
 export type AppEnv = {
@@ -42,5 +45,7 @@ export type AppEnv = {
     /** Set by the tenant middleware for every /api request; always a shipped tenant. */
     tenant: string;
     reqId: string;
+    /** Set by the app's notFound: no route matched, only middleware (the metrics' route label). */
+    unmatched: boolean;
   };
 };

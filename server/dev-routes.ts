@@ -38,9 +38,13 @@ export function isDevPath(pathname: string): boolean {
   return DEV_PATH.test(pathname);
 }
 
-/** Whether this request may reach a development route under the policy. */
-export function devRequestAllowed(policy: DevRoutesPolicy, req: IncomingMessage): boolean {
-  if (policy === 'off') return false;
+/** A caller at this machine: a loopback socket, and no proxy's word that the request came from elsewhere. */
+export function fromThisMachine(req: IncomingMessage): boolean {
   if (FORWARDING_HEADERS.some((name) => req.headers[name] !== undefined)) return false;
   return isLoopbackAddress(req.socket.remoteAddress);
+}
+
+/** Whether this request may reach a development route under the policy. */
+export function devRequestAllowed(policy: DevRoutesPolicy, req: IncomingMessage): boolean {
+  return policy !== 'off' && fromThisMachine(req);
 }

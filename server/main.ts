@@ -21,9 +21,10 @@ import { openDb } from './db/open-db';
 import { seed } from './db/seed';
 import { devRequestAllowed, devRoutesPolicy, isDevPath } from './dev-routes';
 import { createLogger, errorField, type Logger, logUnexpected } from './logger';
+import { createMetrics, METRICS_PATH } from './metrics';
 import type { OnboardingOptions } from './onboarding/options';
 import { createKnownOrigins, type KnownOrigins } from './origins';
-import { makeProblem, PROBLEM_CONTENT_TYPE, problemJson } from './problem';
+import { makeProblem, PROBLEM_CONTENT_TYPE, problemJson, sendRawError } from './problem';
 import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
 import { createReadiness } from './readiness';
 import { chooseRequestId, trustsIncomingId, withRequestId } from './request-context';
@@ -76,16 +77,6 @@ export interface RunningServer {
    * finish, for at most shutdownTimeoutMs, then closes the database. Idempotent.
    */
   close(): Promise<void>;
-}
-
-function sendRawError(res: ServerResponse, status: number, detail: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.statusCode = status;
-  res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
-  res.end(problemJson(makeProblem(status, detail)));
 }
 
 /**
@@ -143,6 +134,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const rawHandlers = options.rawHandlers ?? createRawHandlers();
   const readiness = createReadiness();
   const background = createBackgroundWork();
+  const metrics = createMetrics({ db, logger, token: options.metricsToken });
   try {
     const migration = await migrate(db);
     const seeded = await seed(db, { isNewDb: migration.wasNew, nodeEnv: options.nodeEnv, tenants });
@@ -172,6 +164,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       trustProxy: options.trustProxy ?? false,
       readiness,
       background,
+      metrics,
       ...(options.onboarding ? { onboarding: options.onboarding } : {}),
       config: {
         distDir: options.distDir ?? 'dist',
@@ -212,6 +205,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     inFlight.add(res);
+    metrics.track(req, res);
     // Named before anything runs, so that the raw handlers, the app and whatever either starts (the engine's queue,
     // a judgement after the answer) log and answer with the same id (request-context.ts).
     const reqId = chooseRequestId(
@@ -253,11 +247,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   };
 
   const route = (req: IncomingMessage, res: ServerResponse, reqId: string): void => {
-    if (
-      isDevPath(new URL(req.url ?? '/', 'http://localhost').pathname) &&
-      !devRequestAllowed(devRoutes, req)
-    ) {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (isDevPath(pathname) && !devRequestAllowed(devRoutes, req)) {
       sendRawError(res, 404, 'Not found.');
+      return;
+    }
+    if (pathname === METRICS_PATH) {
+      metrics.nameRoute(req, METRICS_PATH);
+      compressDynamic(req, res);
+      void metrics.serve(req, res);
       return;
     }
     const mount = rawHandlers.match(req);
@@ -267,12 +265,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       void honoListener(req, res);
       return;
     }
+    // The identity provider's paths hold tenants, uids and codes: one fixed label per mount keeps the series few.
+    metrics.nameRoute(req, mount.prefix === '/' ? '/*' : `${mount.prefix}/*`);
     const started = performance.now();
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     res.on('finish', () => {
       logger.log(res.statusCode >= 500 ? 'error' : 'info', 'request', {
         method: req.method,
-        path,
+        path: pathname,
         status: res.statusCode,
         ms: Math.round((performance.now() - started) * 10) / 10,
         tenant: null,
@@ -284,7 +283,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     Promise.resolve()
       .then(() => mount.handler(req, res))
       .catch((error: unknown) => {
-        logUnexpected(logger, 'raw handler failed', { reqId, path, err: errorField(error) });
+        logUnexpected(logger, 'raw handler failed', { reqId, path: pathname, err: errorField(error) });
         sendRawError(res, 500, 'An unexpected error occurred.');
       });
   };
@@ -339,6 +338,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await stopped;
       // Waits for queries still running (even from requests cut above), then flushes and closes.
       await closeDb();
+      metrics.close();
       logger.log('info', 'server stopped', {});
     })();
     return closed;

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import { currentRequestId } from './request-context';
 
 // RFC 9457 style body; the SPA reads detail, then title, then the status text.
@@ -30,6 +30,24 @@ export function problemResponse(problem: Problem, extra?: Record<string, unknown
     status: problem.status,
     headers: { 'Content-Type': PROBLEM_CONTENT_TYPE },
   });
+}
+
+/** A problem answered on a node response, outside Hono (the listener, raw handlers); a started answer is cut. */
+export function sendRawError(
+  res: ServerResponse,
+  status: number,
+  detail: string,
+  code?: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
+  res.end(problemJson(makeProblem(status, detail, code)));
 }
 
 // Thrown by handlers and middleware; app.onError turns it into a problem response.

@@ -1,12 +1,12 @@
 // Every request has one id: in its X-Request-Id, in every log line written for it (deep in a handler or the
 // engine's queue included), and in the request_id of its problem answers.
-import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from './logger';
 import { type RunningServer, type StartServerOptions, startServer } from './main';
 import { createHeavyWork } from './onboarding/heavy-work';
 import { currentRequestId, withRequestId } from './request-context';
 import { createSiteFixture, type SiteFixture, testServerOptions } from './testing/fixtures';
+import { NEIGHBOUR_SOURCE, seeNeighbourAt } from './testing/neighbour';
 import { send } from './testing/oidc';
 
 let site: SiteFixture;
@@ -14,19 +14,6 @@ beforeAll(() => {
   site = createSiteFixture();
 });
 afterAll(() => site.remove());
-
-// Connections from NEIGHBOUR_SOURCE are seen as a neighbour's on the network (as in security/dev-routes.test.ts):
-// tests talk to loopback only.
-const NEIGHBOUR_SOURCE = '127.0.0.3';
-const NEIGHBOUR = '192.0.2.10';
-
-function seeNeighbourAt(server: RunningServer) {
-  server.server.prependListener('connection', (socket: Socket) => {
-    if (socket.remoteAddress?.endsWith(NEIGHBOUR_SOURCE)) {
-      Object.defineProperty(socket, 'remoteAddress', { value: NEIGHBOUR });
-    }
-  });
-}
 
 /** A GET from `localAddress`: status, X-Request-Id and the JSON body. */
 async function get(

@@ -10,8 +10,28 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** What /metrics shows of the database (server/metrics.ts). */
+export interface DbStats {
+  /** Operations started and not finished: queries and transactions, running or waiting for a connection. */
+  inFlight: number;
+  /** PostgreSQL's connection pool (pg.Pool); PGlite is one connection inside the process, with no pool. */
+  pool?: PoolStats;
+}
+
+export interface PoolStats {
+  /** Connections open, busy or idle (pg's totalCount). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection because every one is busy (waitingCount). */
+  waiting: number;
+  /** The most connections the pool opens. */
+  max: number;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** Absent only in test doubles. */
+  stats?(): DbStats;
   /** Commits when fn resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Waits for the operations already started, then releases the database (PGlite flushes to disk). */
@@ -31,6 +51,7 @@ interface DbDriver {
   exec(sql: string): Promise<void>;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  pool?(): PoolStats;
 }
 
 // Counts operations in flight so close() never cuts a write in half, and refuses new ones after close.
@@ -52,6 +73,7 @@ export function guardDb(driver: DbDriver): Db {
 
   return {
     kind: driver.kind,
+    stats: () => (driver.pool ? { inFlight: pending, pool: driver.pool() } : { inFlight: pending }),
     query: (sql, params) => track(() => driver.query(sql, params)),
     exec: (sql) => track(() => driver.exec(sql)),
     transaction: (fn) => track(() => driver.transaction(fn)),

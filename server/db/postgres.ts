@@ -41,6 +41,12 @@ export async function openPostgres(connectionString: string): Promise<Db> {
         client.release();
       }
     },
+    pool: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max ?? 10,
+    }),
     close: () => pool.end(),
   });
 }

@@ -87,23 +87,25 @@ export async function computeResult(
     // The document's OCR runs in Tesseract's worker thread while the faces are compared on this one: on two
     // cores the two overlap. Together they are one job of the heavy-work queue (heavy-work.ts).
     const [analysis, faces] = await rt.heavy.run(() =>
-      Promise.all([
-        portrayal.portrayal_type === 'document'
-          ? engine.analyseDocument({
-              documentType: portrayal.document_type,
-              documentCountry: portrayal.document_country,
-              obverse,
-              reverse,
-            })
-          : null,
-        selfieRow
-          ? engine.compareFaces({
-              selfie: toEngineImage(selfieRow),
-              document: [obverse, reverse].filter((image): image is EngineImage => image !== undefined),
-              documentType: portrayal.portrayal_type === 'document' ? portrayal.document_type : null,
-            })
-          : null,
-      ]),
+      rt.judgement('portrayal', () =>
+        Promise.all([
+          portrayal.portrayal_type === 'document'
+            ? engine.analyseDocument({
+                documentType: portrayal.document_type,
+                documentCountry: portrayal.document_country,
+                obverse,
+                reverse,
+              })
+            : null,
+          selfieRow
+            ? engine.compareFaces({
+                selfie: toEngineImage(selfieRow),
+                document: [obverse, reverse].filter((image): image is EngineImage => image !== undefined),
+                documentType: portrayal.portrayal_type === 'document' ? portrayal.document_type : null,
+              })
+            : null,
+        ]),
+      ),
     );
     if (analysis && !analysis.ok) {
       error = { code: analysis.error, image: analysis.image ?? null, check: analysis.check ?? null };

@@ -9,6 +9,7 @@ import { LIVENESS_ACTIONS, type LivenessAction } from '../config';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/db';
 import type { Logger } from '../logger';
+import type { JudgementKind } from '../metrics';
 import { portalOriginOf } from '../origins';
 import { HttpProblem } from '../problem';
 import { type EnforcementSource, type Faults, referenceEnforcement } from './enforcement';
@@ -38,6 +39,8 @@ export interface OnboardingRuntime {
   images: ImageChecks;
   /** The bounded queue of image decoding and the engine's judgements (heavy-work.ts). */
   heavy: HeavyWork;
+  /** Runs one of the engine's judgements, timed for /metrics (inside its heavy-work job: the queue is not the engine). */
+  judgement: <T>(kind: JudgementKind, job: () => Promise<T>) => Promise<T>;
   /** Where a judgement started after an answer is counted, so that stopping the server waits for it. */
   background: BackgroundWork;
   faults: Faults;
@@ -87,6 +90,7 @@ export function onboardingRuntime(
   deps.readiness?.track('biometric engine', enginePromise);
   const faults: Faults = options.faults ?? { enforcement: false };
   const heavy = createHeavyWork(options.heavyWork);
+  deps.metrics?.watchHeavyWork(heavy);
   return {
     db: deps.db,
     logger: deps.logger,
@@ -94,6 +98,7 @@ export function onboardingRuntime(
     engine: () => enginePromise,
     images: imageChecks(() => enginePromise, heavy),
     heavy,
+    judgement: deps.metrics?.judgement ?? ((_kind, job) => job()),
     background: deps.background ?? createBackgroundWork(),
     faults,
     enforcement: options.enforcement ?? referenceEnforcement(faults),

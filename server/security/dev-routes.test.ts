@@ -1,11 +1,11 @@
 // The development mailbox and fault switches answer only a person at this machine.
 import { request } from 'node:http';
-import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../config';
 import { isLoopbackAddress } from '../dev-routes';
 import { type RunningServer, type StartServerOptions, startServer } from '../main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
+import { NEIGHBOUR, NEIGHBOUR_SOURCE, seeNeighbourAt } from '../testing/neighbour';
 
 let site: SiteFixture;
 beforeAll(() => {
@@ -20,21 +20,9 @@ function options(extra: StartServerOptions = {}): StartServerOptions {
 // Tests reach servers through the loopback range only. A server bound to 127.0.0.1 does not answer on another
 // loopback address, which shows it listens on that address alone. A server configured as open to the network
 // (`host: '0.0.0.0'`) is bound to 127.0.0.1 all the same (`listenHost`), and a neighbour on the network is
-// simulated: the server sees every connection coming from NEIGHBOUR_SOURCE as coming from NEIGHBOUR, a
-// documentation address.
+// played from NEIGHBOUR_SOURCE (testing/neighbour.ts).
 const OTHER_LOOPBACK = '127.0.0.2';
-const NEIGHBOUR_SOURCE = '127.0.0.3';
-const NEIGHBOUR = '192.0.2.10';
 const OPEN = { host: '0.0.0.0', listenHost: '127.0.0.1' } as const;
-
-/** Makes `server` see the connections from NEIGHBOUR_SOURCE as a neighbour's on the network. */
-function seeNeighbourAt(server: RunningServer) {
-  server.server.prependListener('connection', (socket: Socket) => {
-    if (socket.remoteAddress?.endsWith(NEIGHBOUR_SOURCE)) {
-      Object.defineProperty(socket, 'remoteAddress', { value: NEIGHBOUR });
-    }
-  });
-}
 
 /** A request from NEIGHBOUR_SOURCE (fetch cannot choose the address it connects from): status and body. */
 function fromNeighbour(

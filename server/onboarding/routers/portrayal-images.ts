@@ -64,21 +64,23 @@ async function proofAgainstSelfie(
   const engine = await rt.engine();
   const verdict = await rt.heavy
     .run(() =>
-      engine.checkLiveness({
-        frames: frames.map((row) => ({
-          kind: 'lifeproof',
-          bytes: row.bytes,
-          sharpness: { score: row.sharpness, blurred: row.blurred },
-        })),
-        videos: 0,
-        challenge: null,
-        submittedAt: rt.now(),
-        selfie: {
-          kind: 'selfie',
-          bytes: selfie.bytes,
-          sharpness: { score: selfie.sharpness, blurred: selfie.blurred },
-        },
-      }),
+      rt.judgement('liveness', () =>
+        engine.checkLiveness({
+          frames: frames.map((row) => ({
+            kind: 'lifeproof',
+            bytes: row.bytes,
+            sharpness: { score: row.sharpness, blurred: row.blurred },
+          })),
+          videos: 0,
+          challenge: null,
+          submittedAt: rt.now(),
+          selfie: {
+            kind: 'selfie',
+            bytes: selfie.bytes,
+            sharpness: { score: selfie.sharpness, blurred: selfie.blurred },
+          },
+        }),
+      ),
     )
     .catch(() => undefined);
   return verdict?.result === 'failing'
@@ -278,27 +280,29 @@ export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       );
       const liveness = await rt.heavy
         .run(() =>
-          engine.checkLiveness({
-            ...(storedSelfie
-              ? {
-                  selfie: {
-                    kind: 'selfie' as const,
-                    bytes: storedSelfie.bytes,
-                    sharpness: { score: storedSelfie.sharpness, blurred: storedSelfie.blurred },
-                  },
-                }
-              : {}),
-            frames: frames
-              .filter((frame) => frame.contentType.startsWith('image/'))
-              .map((frame) => ({
-                kind: 'lifeproof',
-                bytes: frame.bytes,
-                sharpness: { score: frame.sharpness, blurred: frame.blurred },
-              })),
-            videos,
-            challenge,
-            submittedAt: rt.now(),
-          }),
+          rt.judgement('liveness', () =>
+            engine.checkLiveness({
+              ...(storedSelfie
+                ? {
+                    selfie: {
+                      kind: 'selfie' as const,
+                      bytes: storedSelfie.bytes,
+                      sharpness: { score: storedSelfie.sharpness, blurred: storedSelfie.blurred },
+                    },
+                  }
+                : {}),
+              frames: frames
+                .filter((frame) => frame.contentType.startsWith('image/'))
+                .map((frame) => ({
+                  kind: 'lifeproof',
+                  bytes: frame.bytes,
+                  sharpness: { score: frame.sharpness, blurred: frame.blurred },
+                })),
+              videos,
+              challenge,
+              submittedAt: rt.now(),
+            }),
+          ),
         )
         // An engine error is a liveness not judged, never a 500.
         .catch((failure: unknown) => ({
