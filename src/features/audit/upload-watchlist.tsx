@@ -7,6 +7,7 @@ import { shownUploadId, type watchlistUploadMachine } from '../../../machines/wa
 import { watchlistUploadOf } from '../../actors/watchlists';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
@@ -95,16 +96,14 @@ export function UploadWatchlist() {
           <label htmlFor="watchlist-file" className="text-sm font-medium text-slate-800">
             <FormattedMessage id="watchlist.file" />
           </label>
-          <input
+          <FileInput
             id="watchlist-file"
             data-testid="watchlist-file"
-            type="file"
             accept=".csv,text/csv"
             onChange={choose}
             disabled={busy}
             aria-describedby="watchlist-file-hint"
             aria-invalid={refused ? true : undefined}
-            className="text-base file:mr-3 file:h-11 file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-3"
           />
           <p id="watchlist-file-hint" className="text-sm text-slate-600">
             <FormattedMessage id="watchlist.file.hint" values={{ max: MAX_MB }} />

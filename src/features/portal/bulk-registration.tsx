@@ -21,6 +21,7 @@ import type { bulkRegistrationMachine } from '../../../machines/bulk-registratio
 import { bulkRegistrationLogic } from '../../actors/bulk';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
@@ -190,29 +191,27 @@ function Choose({ actor }: { actor: Actor }) {
         </p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="flex flex-col gap-1.5">
+        <div className="flex min-w-0 flex-col gap-1.5">
           <label htmlFor="bulk-metadata" className="text-sm font-medium text-slate-800">
             <FormattedMessage id="bulk.metadata" />
           </label>
-          <input
+          <FileInput
             ref={metadataRef}
             id="bulk-metadata"
             name="metadata"
-            type="file"
             accept=".csv,.json,text/csv,application/json"
             disabled={busy}
             onChange={chosen}
           />
         </div>
-        <div className="flex flex-col gap-1.5">
+        <div className="flex min-w-0 flex-col gap-1.5">
           <label htmlFor="bulk-media" className="text-sm font-medium text-slate-800">
             <FormattedMessage id="bulk.media" />
           </label>
-          <input
+          <FileInput
             ref={mediaRef}
             id="bulk-media"
             name="media"
-            type="file"
             accept=".zip,application/zip"
             disabled={busy}
             onChange={chosen}

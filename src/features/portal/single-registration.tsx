@@ -19,6 +19,7 @@ import { singleRegistrationLogic } from '../../actors/singles';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
+import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
@@ -411,14 +412,13 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
             }}
           />
           {mode === 'image' && (
-            <div className="flex flex-col gap-1.5">
+            <div className="flex min-w-0 flex-col gap-1.5">
               <label htmlFor="single-image" className="text-sm font-medium text-slate-800">
                 <FormattedMessage id="singles.image" />
               </label>
-              <input
+              <FileInput
                 id="single-image"
                 name="image"
-                type="file"
                 accept="image/jpeg,image/png"
                 aria-invalid={errorOf('image') ? true : undefined}
                 aria-describedby={errorOf('image') ? 'single-image-error' : 'single-image-hint'}
