@@ -1,6 +1,6 @@
 // Where `npm test` keeps the wall time of each of its steps, one JSON line per run (tests/support/steps.mjs
 // --record), and how `npm run bench` reads them back (bench/run.ts, part `suite`).
-import { existsSync, readFileSync } from 'node:fs';
+import { readJsonLines } from './json-lines.mjs';
 
 export const STEP_TIMES_FILE = 'bench/results/test-steps.jsonl';
 
@@ -9,15 +9,5 @@ export const STEP_TIMES_FILE = 'bench/results/test-steps.jsonl';
  * A line that does not parse (a run cut off while writing) is left out.
  */
 export function readStepTimes(file = STEP_TIMES_FILE) {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line)];
-      } catch {
-        return [];
-      }
-    });
+  return readJsonLines(file);
 }

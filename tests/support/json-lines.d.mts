@@ -1,0 +1,1 @@
+export function readJsonLines(file: string): unknown[];
