@@ -76,7 +76,7 @@ interface Details {
   idNumber?: string;
 }
 
-async function confirmDetails(page: Page, details: Details) {
+async function confirmDetails(page: Page, details: Details, options: { checkForm?: boolean } = {}) {
   await page.getByLabel(/^Nombre/).fill(details.firstName ?? 'Carmen');
   await page.getByLabel(/^Apellidos/).fill(details.lastName ?? 'Española Española');
   await page.getByLabel(/^Fecha de nacimiento/).fill(details.birthDate ?? '01/01/1980');
@@ -85,6 +85,7 @@ async function confirmDetails(page: Page, details: Details) {
   if (details.idNumber) await page.getByLabel(/^DNI \/ NIE/).fill(details.idNumber);
   await page.getByTestId('review-confirm').click();
   await expect(page).toHaveURL(/\/register-form$/);
+  if (options.checkForm) await expectAccessible(page);
   await page.getByTestId('form-submit').click();
 }
 
@@ -105,7 +106,7 @@ test.describe('self-enrolment', () => {
     await expect(page.getByText('Este campo es obligatorio.').first()).toBeVisible();
     await expect(page.getByLabel(/^Nombre/)).toHaveValue('Carmen');
     await page.getByLabel(/^DNI \/ NIE/).fill('');
-    await confirmDetails(page, { documentNumber: uniqueDocument() });
+    await confirmDetails(page, { documentNumber: uniqueDocument() }, { checkForm: true });
     await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
     await expect(page.getByRole('img', { name: /QR/i })).toBeVisible();
     await expectAccessible(page);

@@ -155,6 +155,19 @@ test.describe('shell', () => {
     await expect(page.getByTestId('error-continue')).toHaveAttribute('href', '/landing');
   });
 
+  test('the error screen is accessible in es, en and eu', async ({ page }) => {
+    await page.goto(`/error/${encodeURIComponent('/landing')}/session-expired`);
+    for (const locale of ['es', 'en', 'eu']) {
+      await page.getByTestId('language-menu').selectOption(locale);
+      await expect(page.locator('html')).toHaveAttribute('lang', locale);
+      await expect(page.locator('[data-screen="ErrorScreen"]')).toHaveAttribute(
+        'data-reason',
+        'session-expired',
+      );
+      await expectAccessible(page);
+    }
+  });
+
   test('the welcome screen is accessible in es, en and eu', async ({ page }) => {
     await page.goto('/');
     for (const locale of ['es', 'en', 'eu']) {
