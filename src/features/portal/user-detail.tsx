@@ -95,7 +95,7 @@ function Loaded({
       <Link href="/users" className="text-sm text-brand-strong underline underline-offset-2">
         <FormattedMessage id="userDetail.back" />
       </Link>
-      <h1 className="mt-2 text-2xl font-semibold">
+      <h1 className="mt-2 text-2xl font-semibold [overflow-wrap:anywhere]">
         {data ? (
           `${data.user.first_name} ${data.user.last_name}`
         ) : (
@@ -137,7 +137,9 @@ function Loaded({
                   <dt className="text-sm text-slate-600">
                     <FormattedMessage id={`userDetail.field.${field}`} />
                   </dt>
-                  <dd className="break-words font-medium">{shownValue(data.user, field, intl)}</dd>
+                  <dd className="font-medium [overflow-wrap:anywhere]">
+                    {shownValue(data.user, field, intl)}
+                  </dd>
                 </div>
               ))}
             </dl>
