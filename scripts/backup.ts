@@ -1,5 +1,6 @@
 // npm run backup [-- --out <folder>]: a consistent copy of the embedded database (server/backup/files.ts).
 import { configFromEnv } from '../server/config';
+import { exitWith } from './exit-with';
 
 const POSTGRES_WAY = `DATABASE_URL points to PostgreSQL: back it up with PostgreSQL's own tools, e.g.
   pg_dump -Fc --dbname="$DATABASE_URL" --file=portal-$(date -u +%Y-%m-%dT%H-%M-%SZ).dump
@@ -32,10 +33,4 @@ async function run(): Promise<number> {
   return 0;
 }
 
-run().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`backup failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+exitWith('backup', run);

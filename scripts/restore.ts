@@ -1,5 +1,6 @@
 // npm run restore -- <backup file> [--force]: loads a backup into the data folder (server/backup/files.ts).
 import { configFromEnv } from '../server/config';
+import { exitWith } from './exit-with';
 
 async function run(): Promise<number> {
   const args = process.argv.slice(2);
@@ -33,10 +34,4 @@ async function run(): Promise<number> {
   }
 }
 
-run().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`restore failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+exitWith('restore', run);

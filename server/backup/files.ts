@@ -12,7 +12,7 @@ import {
   statSync,
 } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DataDirInUseError, lockDataDir } from '../data-lock';
@@ -37,6 +37,7 @@ export interface BackupResult {
 
 /** Writes the stream to `file` with owner-only permissions, through a `.partial` file so a cut copy never looks whole. */
 async function writePrivate(file: string, body: Readable): Promise<number> {
+  mkdirSync(dirname(file), { recursive: true });
   const partial = `${file}.partial`;
   const handle = await open(partial, 'wx', 0o600);
   try {
@@ -79,7 +80,6 @@ export async function takeBackup(options: {
   now?: Date;
 }): Promise<BackupResult> {
   const dataDir = resolve(options.dataDir);
-  mkdirSync(options.outDir, { recursive: true });
   const file = resolve(options.outDir, `portal-backup-${stamp(options.now ?? new Date())}.tar.gz`);
   let lock: ReturnType<typeof lockDataDir>;
   try {
