@@ -239,15 +239,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     // Set before any handler so raw handlers and adapter-level errors carry them too; handlers may override.
     // A hashed script or stylesheet gets nosniff only (Hono's middleware puts the full set back on a miss).
-    applySecurityHeaders(res, isSubresourceAsset(new URL(req.url ?? '/', 'http://localhost').pathname));
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    applySecurityHeaders(res, isSubresourceAsset(pathname));
     if (isHttpsRequest(req, options.trustProxy ?? false))
       res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     if (closing) res.setHeader('Connection', 'close');
-    withRequestId(reqId, () => route(req, res, reqId));
+    withRequestId(reqId, () => route(req, res, reqId, pathname));
   };
 
-  const route = (req: IncomingMessage, res: ServerResponse, reqId: string): void => {
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const route = (req: IncomingMessage, res: ServerResponse, reqId: string, pathname: string): void => {
     if (isDevPath(pathname) && !devRequestAllowed(devRoutes, req)) {
       sendRawError(res, 404, 'Not found.');
       return;
