@@ -11,6 +11,7 @@ import { mailboxRoutes } from './auth/mailbox';
 import { createIdentityProviders } from './auth/provider';
 import { createApiAuth } from './auth/verify';
 import { createBackgroundWork } from './background';
+import { BACKUP_PATH, publishBackupAccess, serveBackup } from './backup/route';
 import { compressDynamic } from './compression';
 import { configFromEnv, type ServerConfig } from './config';
 import type { AppDeps } from './context';
@@ -199,6 +200,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     'ABORT_ERR',
   ]);
 
+  // Published once the port is known; until then the path is the app's 404.
+  let backupAccess: ReturnType<typeof publishBackupAccess> | undefined;
   const inFlight = new Set<ServerResponse>();
   let closing = false;
   let onIdle: (() => void) | undefined;
@@ -252,6 +255,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       sendRawError(res, 404, 'Not found.');
       return;
     }
+    if (pathname === BACKUP_PATH && backupAccess) {
+      metrics.nameRoute(req, BACKUP_PATH);
+      serveBackup(req, res, { db, key: backupAccess.key, logger }).catch((error: unknown) => {
+        logger.log('warn', 'backup not delivered', { reqId, err: errorField(error) });
+        res.destroy();
+      });
+      return;
+    }
     if (pathname === METRICS_PATH) {
       metrics.nameRoute(req, METRICS_PATH);
       compressDynamic(req, res);
@@ -303,6 +314,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   const port = (server.address() as AddressInfo).port;
   listeningPort = port;
+  // Only a data folder needs this server to copy it (PGlite is locked to it); PostgreSQL has pg_dump.
+  if (usesDataDir)
+    backupAccess = publishBackupAccess(options.dataDir as string, options.listenHost ?? host, port);
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -336,6 +350,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         }
       }
       await stopped;
+      backupAccess?.withdraw();
       // Waits for queries still running (even from requests cut above), then flushes and closes.
       await closeDb();
       metrics.close();

@@ -36,6 +36,11 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Waits for the operations already started, then releases the database (PGlite flushes to disk). */
   close(): Promise<void>;
+  /**
+   * PGlite only: a tar.gz of the data folder (PGlite's dumpDataDir) taken between transactions, so that it holds
+   * every committed write and no half of one (server/backup/).
+   */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export class DbClosedError extends Error {
@@ -52,6 +57,7 @@ interface DbDriver {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   pool?(): PoolStats;
+  dumpDataDir?(): Promise<Blob>;
 }
 
 // Counts operations in flight so close() never cuts a write in half, and refuses new ones after close.
@@ -71,7 +77,9 @@ export function guardDb(driver: DbDriver): Db {
     }
   };
 
+  const dump = driver.dumpDataDir?.bind(driver);
   return {
+    ...(dump ? { dumpDataDir: () => track(dump) } : {}),
     kind: driver.kind,
     stats: () => (driver.pool ? { inFlight: pending, pool: driver.pool() } : { inFlight: pending }),
     query: (sql, params) => track(() => driver.query(sql, params)),

@@ -70,6 +70,14 @@ function guard(pg: PGlite): Db {
     exec: self.exec,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     close: () => pg.close(),
+    // PGlite's dumpDataDir waits only for the statement running, not for a transaction: inside a transaction of
+    // its own it waits for the others to end and keeps new ones out until the copy is made. The checkpoint puts
+    // everything on the data pages, so the copy does not depend on write-ahead log still in memory.
+    dumpDataDir: () =>
+      pg.transaction(async (tx) => {
+        await tx.exec('checkpoint');
+        return pg.dumpDataDir('gzip');
+      }),
   });
 }
 
