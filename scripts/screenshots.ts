@@ -13,10 +13,11 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Browser, chromium, devices, expect, type Page } from '@playwright/test';
+import { type Browser, chromium, devices, expect, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { seededUser } from '../server/db/seed-users';
 import { chromiumWithCamera } from '../tests/e2e/camera';
+import { untilDocumentScan } from '../tests/e2e/selfie-steps';
 import { fixture, type Lang, openSignedIn, t } from '../tests/e2e/support';
 import { type ScreenshotScreen, screenshotPath } from './screenshot-list';
 
@@ -153,12 +154,7 @@ async function phoneAs(browser: Browser, origin: string, username: string, path:
 async function enrolment(browser: Browser, origin: string) {
   const page = await phoneAs(browser, origin, args.newcomer, '/landing');
   await shoot(page, 'Landing');
-  await page.getByTestId('enrolment-start').click();
-  await page.locator('#accept-terms').check();
-  await page.getByTestId('privacy-accept').click();
-  await page.locator('input[value=id_card]').check();
-  await page.getByTestId('documents-continue').click();
-  await expect(page).toHaveURL(/\/document-scan$/);
+  await untilDocumentScan(page, 'id_card');
   // The camera's picture once it plays (the view may take the photo by itself as soon as frames are sharp).
   await expect(page.locator('video')).toBeVisible({ timeout: 15_000 });
   await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 2);
@@ -199,18 +195,30 @@ async function enrolment(browser: Browser, origin: string) {
   await page.context().close();
 }
 
+/** A phone signed in as `username` on the list at `path`, photographed once its first row shows. */
+async function list(
+  browser: Browser,
+  origin: string,
+  [username, path, screen]: [string, string, ScreenshotScreen],
+  rows: (page: Page) => Locator,
+) {
+  const page = await phoneAs(browser, origin, username, path);
+  await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
+  await shoot(page, screen);
+  return page;
+}
+
 async function userHome(browser: Browser, origin: string) {
   const page = await phoneAs(browser, origin, 'user', '/home');
   await shoot(page, 'UserHome');
   await page.context().close();
 }
 
-/** MyVisits, then the detail of today's visit. */
+/** MyVisits, then the detail of its first visit (today's). */
 async function visits(browser: Browser, origin: string) {
-  const page = await phoneAs(browser, origin, 'visitor', '/my-visits');
-  await expect(page.getByTestId('visit-row').first()).toBeVisible({ timeout: 30_000 });
-  await shoot(page, 'MyVisits');
-  await page.getByTestId('visit-row').first().getByRole('link').first().click();
+  const row = (page: Page) => page.getByTestId('visit-row');
+  const page = await list(browser, origin, ['visitor', '/my-visits', 'MyVisits'], row);
+  await row(page).first().getByRole('link').first().click();
   await expect(page.getByTestId('visit-status')).toBeVisible({ timeout: 30_000 });
   await shoot(page, 'VisitDetail');
   await page.context().close();
@@ -218,16 +226,14 @@ async function visits(browser: Browser, origin: string) {
 
 /** PortalUsers as the user manager, then one person's detail. */
 async function users(browser: Browser, origin: string) {
-  const page = await phoneAs(browser, origin, 'usermanager', '/users');
-  const rows = page.getByTestId('users').locator('tbody tr');
-  await expect(rows.first()).toBeVisible({ timeout: 30_000 });
-  await shoot(page, 'PortalUsers');
+  const rows = (page: Page) => page.getByTestId('users').locator('tbody tr');
+  const page = await list(browser, origin, ['usermanager', '/users', 'PortalUsers'], rows);
   // One seeded person, found by email as staff would: the list's order among people of the same surname follows
   // their random ids, the detail of one person does not.
   const person = seededUser('gambling', 10);
   await page.getByTestId('users-search').fill(person.email);
   await page.getByTestId('users-search').press('Enter');
-  await expect(rows).toHaveCount(1);
+  await expect(rows(page)).toHaveCount(1);
   await page.getByRole('link', { name: `${person.last_name}, ${person.first_name}` }).click();
   await expect(page.getByTestId('user-personal')).toBeVisible({ timeout: 30_000 });
   await shoot(page, 'PortalUserDetail');
@@ -235,9 +241,8 @@ async function users(browser: Browser, origin: string) {
 }
 
 async function audit(browser: Browser, origin: string) {
-  const page = await phoneAs(browser, origin, 'auditor', '/audit-accesses');
-  await expect(page.getByTestId('audit-row').first()).toBeVisible({ timeout: 30_000 });
-  await shoot(page, 'AuditAccesses');
+  const rows = (page: Page) => page.getByTestId('audit-row');
+  const page = await list(browser, origin, ['auditor', '/audit-accesses', 'AuditAccesses'], rows);
   await page.context().close();
 }
 
