@@ -1,17 +1,21 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import type { NetworkInterfaceInfo } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { readyBanner } from './banner';
 import { lanBanner, lanCertificate, lanCertificateDir, lanHost, networkAddresses, prepareLan } from './lan';
 import { type RunningServer, startServer } from './main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from './testing/fixtures';
 import { signIn } from './testing/oidc';
+
+const require = createRequire(import.meta.url);
 
 // A loopback address stands for the machine's network address: the tests never reach its other addresses.
 const LAN_HOST = '127.0.0.7';
@@ -80,6 +84,17 @@ describe('the certificate', () => {
     expect((await lanCertificate(dir, '127.0.0.8', [], late)).fingerprint).not.toBe(moved.fingerprint);
   });
 });
+
+/** The texts of the QR codes in a PNG data URL, read as a phone's camera app would (zxing, the SPA's reader). */
+async function readQr(dataUrl: string): Promise<string[]> {
+  const wasm = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
+  prepareZXingModule({
+    overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) },
+    fireImmediately: true,
+  });
+  const png = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  return (await readBarcodes(new Uint8Array(png), { formats: ['QRCode'] })).map((found) => found.text);
+}
 
 /** fetch over https that trusts `ca` (the portal's own certificate) the way a phone does once it is accepted. */
 function fetchTrusting(ca: string): typeof fetch {
@@ -217,8 +232,10 @@ describe('npm run start:lan', () => {
     expect(created.status, await created.clone().text()).toBe(201);
     const generated = await call('/user-code/generate', {});
     expect(generated.status, await generated.clone().text()).toBe(201);
-    const { code, link } = (await generated.json()) as { code: string; link: string };
+    const { code, link, qr } = (await generated.json()) as { code: string; link: string; qr: string };
     expect(link).toBe(`${origin}/device-detect?code=${code}`);
+    // What a phone's camera reads from the QR DeviceDetect shows.
+    expect(await readQr(qr)).toEqual([link]);
   });
 
   it('keeps the development routes closed to the network', async () => {
