@@ -13,7 +13,7 @@ import { readyBanner } from './banner';
 import { lanBanner, lanCertificate, lanCertificateDir, lanHost, networkAddresses, prepareLan } from './lan';
 import { type RunningServer, startServer } from './main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from './testing/fixtures';
-import { signIn } from './testing/oidc';
+import { authorizePath, signIn } from './testing/oidc';
 
 const require = createRequire(import.meta.url);
 
@@ -198,18 +198,7 @@ describe('npm run start:lan', () => {
   });
 
   it('sets the identity provider’s cookies Secure', async () => {
-    const origin = server.url;
-    const res = await send(
-      `${origin}/auth/realms/gambling/auth?${new URLSearchParams({
-        client_id: 'portal',
-        response_type: 'code',
-        scope: 'openid',
-        redirect_uri: `${origin}/callback`,
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      })}`,
-      { redirect: 'manual' },
-    );
+    const res = await send(`${server.url}${authorizePath(server.url)}`, { redirect: 'manual' });
     const cookies = res.headers.getSetCookie();
     expect(cookies.length).toBeGreaterThan(0);
     for (const cookie of cookies) expect(cookie).toMatch(/;\s*secure/i);

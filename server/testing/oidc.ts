@@ -45,6 +45,18 @@ export interface Tokens {
 
 export const realmOf = (base: string, tenant: string) => `${base}/auth/realms/${tenant}`;
 
+/** The authorization request of the portal at `origin` (a fixed PKCE challenge): the one that sets the provider's cookies. */
+export function authorizePath(origin: string, tenant = 'gambling'): string {
+  return `/auth/realms/${tenant}/auth?${new URLSearchParams({
+    client_id: 'portal',
+    response_type: 'code',
+    scope: 'openid',
+    redirect_uri: `${origin}/callback`,
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  })}`;
+}
+
 /** Starts the code flow and returns the login page's address (the provider's interaction). */
 export async function openLogin(
   browser: Browser,
