@@ -1,6 +1,6 @@
 // npm start: build the SPA if needed, then serve everything (SPA, tenant assets, API, identity provider,
 // database) on PORT, and say where and as whom to sign in. `--lan` (npm run start:lan): over https on this
-// machine's network address (server/lan.ts).
+// machine's network address (server/start-lan.ts).
 import { spawn } from 'node:child_process';
 import { buildIfNeeded } from './build-if-needed.mjs';
 import { importServer } from './bundle-server.mjs';

@@ -4,7 +4,7 @@ import { devRoutesPolicy } from './dev-routes';
 
 /**
  * What npm start says once the portal is ready: where to open it and, outside production, as whom to sign in.
- * `lanUrl`: npm run start:lan's address, then the only origin sign-in answers at (server/lan.ts prints its QR).
+ * `lanUrl`: npm run start:lan's address, then the only origin sign-in answers at (server/start-lan.ts prints its QR).
  */
 export function readyBanner(env: NodeJS.ProcessEnv = process.env, lanUrl?: string): string[] {
   const config = configFromEnv(env);

@@ -22,7 +22,6 @@ import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
 import { seed } from './db/seed';
 import { devRequestAllowed, devRoutesPolicy, isDevPath } from './dev-routes';
-import { type LanListener, prepareLan } from './lan';
 import { createLogger, errorField, type Logger, logUnexpected } from './logger';
 import { createMetrics, METRICS_PATH } from './metrics';
 import type { OnboardingOptions } from './onboarding/options';
@@ -37,13 +36,14 @@ import {
   isSubresourceAsset,
   STRICT_TRANSPORT_SECURITY,
 } from './security-headers';
+import { type LanListener, prepareLan } from './start-lan';
 import { loadTenants } from './tenants';
 import { VERSION } from './version';
 
 export { readyBanner } from './banner';
-export { lanBanner } from './lan';
 export type { MountOptions, RawHandler, RawHandlers } from './raw-handlers';
 export { createRawHandlers } from './raw-handlers';
+export { lanBanner } from './start-lan';
 
 /** SHUTDOWN_TIMEOUT's default (server/config.ts), for servers started without the environment (tests). */
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
@@ -65,7 +65,7 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   listenHost?: string;
   /**
    * Serve https with this key and certificate, and make https://<lan.host>:<port> the only known origin (npm run
-   * start:lan, server/lan.ts). Plain http on the same port gets no answer: the connection closes.
+   * start:lan, server/start-lan.ts). Plain http on the same port gets no answer: the connection closes.
    */
   lan?: LanListener;
 }
@@ -385,7 +385,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
 /**
  * `npm run server` / `npm start`: configuration from the environment, stop on SIGTERM or SIGINT. With `--lan`
- * (npm run start:lan), https on the network address (server/lan.ts).
+ * (npm run start:lan), https on the network address (server/start-lan.ts).
  */
 export async function main(args: readonly string[] = process.argv.slice(2)): Promise<RunningServer> {
   const config = configFromEnv();

@@ -66,7 +66,7 @@ function tenantOfOrigin(origin: string, tenants: readonly string[]): string {
 
 /**
  * The known origins: `publicUrls` (PUBLIC_URL) when given, checked now; otherwise https://<lanHost>:PORT alone when
- * the portal is served on the local network (npm run start:lan, server/lan.ts), else the defaults; both on
+ * the portal is served on the local network (npm run start:lan, server/start-lan.ts), else the defaults; both on
  * `port()`, worked out on first use (a server on port 0 knows its port only once it listens).
  */
 export function createKnownOrigins(options: {

@@ -10,8 +10,15 @@ import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { readyBanner } from './banner';
-import { lanBanner, lanCertificate, lanCertificateDir, lanHost, networkAddresses, prepareLan } from './lan';
 import { type RunningServer, startServer } from './main';
+import {
+  lanBanner,
+  lanCertificate,
+  lanCertificateDir,
+  lanHost,
+  networkAddresses,
+  prepareLan,
+} from './start-lan';
 import { createSiteFixture, type SiteFixture, testServerOptions } from './testing/fixtures';
 import { authorizePath, signIn } from './testing/oidc';
 
