@@ -1,5 +1,6 @@
 // npm start: build the SPA if needed, then serve everything (SPA, tenant assets, API, identity provider,
-// database) on PORT, and say where and as whom to sign in.
+// database) on PORT, and say where and as whom to sign in. `--lan` (npm run start:lan): over https on this
+// machine's network address (server/start-lan.ts).
 import { spawn } from 'node:child_process';
 import { buildIfNeeded } from './build-if-needed.mjs';
 import { importServer } from './bundle-server.mjs';
@@ -23,13 +24,16 @@ if (process.platform === 'linux' && !process.env.MALLOC_ARENA_MAX) {
 
 async function serve() {
   buildIfNeeded();
-  const { main, readyBanner } = await importServer();
+  const { main, readyBanner, lanBanner } = await importServer();
   const started = performance.now();
-  const running = await main();
+  // npm run start:lan: https on this machine's network address, for a phone on the same network (docs/phone.md).
+  const lan = process.argv.includes('--lan');
+  const running = await main(lan ? ['--lan'] : []);
   // /health answers 503 until the biometric engine has loaded its models (server/readiness.ts): say so, and
   // give the addresses once the portal is ready for a person.
   console.log('Loading the biometric engine (face models, OCR)…');
   await running.ready;
   console.log(`Ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
-  for (const line of readyBanner()) console.log(line);
+  for (const line of readyBanner(process.env, lan ? running.url : undefined)) console.log(line);
+  if (lan) for (const line of await lanBanner(running.url)) console.log(line);
 }

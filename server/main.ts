@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener, RequestError } from '@hono/node-server';
@@ -35,12 +36,14 @@ import {
   isSubresourceAsset,
   STRICT_TRANSPORT_SECURITY,
 } from './security-headers';
+import { type LanListener, prepareLan } from './start-lan';
 import { loadTenants } from './tenants';
 import { VERSION } from './version';
 
 export { readyBanner } from './banner';
 export type { MountOptions, RawHandler, RawHandlers } from './raw-handlers';
 export { createRawHandlers } from './raw-handlers';
+export { lanBanner } from './start-lan';
 
 /** SHUTDOWN_TIMEOUT's default (server/config.ts), for servers started without the environment (tests). */
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
@@ -60,6 +63,11 @@ export interface StartServerOptions extends Partial<ServerConfig> {
    * address, so that nothing outside this machine can reach it while they run.
    */
   listenHost?: string;
+  /**
+   * Serve https with this key and certificate, and make https://<lan.host>:<port> the only known origin (npm run
+   * start:lan, server/start-lan.ts). Plain http on the same port gets no answer: the connection closes.
+   */
+  lan?: LanListener;
 }
 
 export interface RunningServer {
@@ -146,6 +154,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       publicUrls: options.publicUrls,
       tenants,
       port: () => options.publicPort ?? listeningPort ?? options.port ?? 8080,
+      lanHost: options.lan?.host,
     });
     const idp = createIdentityProviders({
       db,
@@ -299,7 +308,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       });
   };
 
-  const server = createServer(listener);
+  const server: Server = options.lan
+    ? createHttpsServer({ key: options.lan.key, cert: options.lan.cert }, listener)
+    : createServer(listener);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -314,6 +325,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   const port = (server.address() as AddressInfo).port;
   listeningPort = port;
+  try {
+    // The LAN origin is known only now (the port); a LAN_HOST whose name picks no tenant stops the start here.
+    origins.all();
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeDb();
+    throw error;
+  }
   // Only a data folder needs this server to copy it (PGlite is locked to it); PostgreSQL has pg_dump.
   if (usesDataDir)
     backupAccess = publishBackupAccess(options.dataDir as string, options.listenHost ?? host, port);
@@ -360,13 +379,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   };
 
   const ready = readiness.ready();
-  return { url: `http://localhost:${port}`, port, db, app, server, rawHandlers, origins, ready, close };
+  const url = options.lan ? `https://${options.lan.host}:${port}` : `http://localhost:${port}`;
+  return { url, port, db, app, server, rawHandlers, origins, ready, close };
 }
 
-/** `npm run server` / `npm start`: configuration from the environment, stop on SIGTERM or SIGINT. */
-export async function main(): Promise<RunningServer> {
+/**
+ * `npm run server` / `npm start`: configuration from the environment, stop on SIGTERM or SIGINT. With `--lan`
+ * (npm run start:lan), https on the network address (server/start-lan.ts).
+ */
+export async function main(args: readonly string[] = process.argv.slice(2)): Promise<RunningServer> {
   const config = configFromEnv();
-  const running = await startServer(config);
+  let lan: LanListener | undefined;
+  if (args.includes('--lan')) {
+    const prepared = await prepareLan(config, process.env);
+    for (const line of prepared.lines) process.stdout.write(`${line}\n`);
+    // Listens on the LAN address; HOST=0.0.0.0 also lets this machine use https://localhost (the mailbox).
+    lan = prepared.lan;
+    config.host = process.env.HOST || lan.host;
+  }
+  const running = await startServer({ ...config, ...(lan ? { lan } : {}) });
   process.stdout.write(`Portal listening on ${running.url}\n`);
 
   let stopping = false;

@@ -1,7 +1,7 @@
 // The origins the portal is served at, each the portal of the tenant its host names by the portal's own rule
 // (contract/tenant/resolve.ts: the first label; localhost, an IP address and `app` mean the default tenant).
 // PUBLIC_URL lists them; without it they are http://localhost:PORT and http://<tenant>.localhost:PORT for
-// every shipped tenant. Issuers, redirect URIs and the links in mail are made only for these origins: a
+// every shipped tenant, or https://<LAN_HOST>:PORT alone under npm run start:lan. Issuers, redirect URIs and the links in mail are made only for these origins: a
 // request whose Host header (with the scheme it came in on) forms any other origin is refused before one is.
 // Like Keycloak's host, a known origin answers for every realm; its tenant is checked only at start-up, so
 // that an origin whose portal would show "no such tenant" is a configuration error, not a silent one.
@@ -65,19 +65,25 @@ function tenantOfOrigin(origin: string, tenants: readonly string[]): string {
 }
 
 /**
- * The known origins: `publicUrls` (PUBLIC_URL) when given, checked now; otherwise the defaults on `port()`,
- * worked out on first use (a server on port 0 knows its port only once it listens).
+ * The known origins: `publicUrls` (PUBLIC_URL) when given, checked now; otherwise https://<lanHost>:PORT alone when
+ * the portal is served on the local network (npm run start:lan, server/start-lan.ts), else the defaults; both on
+ * `port()`, worked out on first use (a server on port 0 knows its port only once it listens).
  */
 export function createKnownOrigins(options: {
   publicUrls?: readonly string[];
   tenants: readonly string[];
   port: () => number;
+  lanHost?: string;
 }): KnownOrigins {
   const make = (origins: readonly string[]) =>
     new Map(origins.map((origin) => [origin, tenantOfOrigin(origin, options.tenants)] as const));
   let known = options.publicUrls ? make(options.publicUrls.map(parseOrigin)) : undefined;
   const all = () => {
-    known ??= make(defaultOrigins(options.tenants, options.port()));
+    known ??= make(
+      options.lanHost
+        ? [parseOrigin(`https://${options.lanHost}:${options.port()}`)]
+        : defaultOrigins(options.tenants, options.port()),
+    );
     return known;
   };
   return { all, has: (origin) => all().has(origin), tenantOf: (origin) => all().get(origin) };

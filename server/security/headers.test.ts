@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, type StartServerOptions, startServer } from '../main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
-import { send, signIn } from '../testing/oidc';
+import { authorizePath, send, signIn } from '../testing/oidc';
 
 let site: SiteFixture;
 beforeAll(() => {
@@ -95,18 +95,7 @@ describe('identity provider cookies', { timeout: 120_000 }, () => {
   // The portal as a tenant deploys it: one public origin, reached over https or http through a proxy.
   const origins = ['https://app.example.com', 'http://app.example.com'];
   const authorize = (server: RunningServer, origin: string, headers: Record<string, string>) =>
-    send(
-      server.port,
-      `/auth/realms/gambling/auth?${new URLSearchParams({
-        client_id: 'portal',
-        response_type: 'code',
-        scope: 'openid',
-        redirect_uri: `${origin}/callback`,
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      })}`,
-      { host: 'app.example.com', ...headers },
-    );
+    send(server.port, authorizePath(origin), { host: 'app.example.com', ...headers });
   const cookiesOf = (answer: { setCookies: string[] }) => {
     expect(answer.setCookies.length).toBeGreaterThan(0);
     return answer.setCookies;

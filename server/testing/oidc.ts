@@ -8,12 +8,15 @@ import { expect } from 'vitest';
 export class Browser {
   private cookies = new Map<string, string>();
 
+  /** `send`: how requests leave (a fetch that trusts a test's own certificate, for an https server). */
+  constructor(private readonly send: typeof fetch = fetch) {}
+
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size > 0) {
       headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
     }
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    const res = await this.send(url, { ...init, headers, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const index = pair.indexOf('=');
@@ -41,6 +44,18 @@ export interface Tokens {
 }
 
 export const realmOf = (base: string, tenant: string) => `${base}/auth/realms/${tenant}`;
+
+/** The authorization request of the portal at `origin` (a fixed PKCE challenge): the one that sets the provider's cookies. */
+export function authorizePath(origin: string, tenant = 'gambling'): string {
+  return `/auth/realms/${tenant}/auth?${new URLSearchParams({
+    client_id: 'portal',
+    response_type: 'code',
+    scope: 'openid',
+    redirect_uri: `${origin}/callback`,
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  })}`;
+}
 
 /** Starts the code flow and returns the login page's address (the provider's interaction). */
 export async function openLogin(
@@ -80,8 +95,9 @@ export async function authorize(
   tenant: string,
   username: string,
   password = username,
+  send: typeof fetch = fetch,
 ): Promise<AuthorizationCode> {
-  const browser = new Browser();
+  const browser = new Browser(send);
   const verifier = randomBytes(32).toString('base64url');
   const login = await openLogin(browser, base, tenant, verifier);
   let res = await browser.post(`${login}/login`, { username, password });
@@ -116,8 +132,9 @@ export async function signIn(
   tenant: string,
   username: string,
   password = username,
+  send: typeof fetch = fetch,
 ): Promise<Tokens> {
-  const token = await exchangeCode(base, tenant, await authorize(base, tenant, username, password));
+  const token = await exchangeCode(base, tenant, await authorize(base, tenant, username, password, send));
   expect(token.status).toBe(200);
   return (await token.json()) as Tokens;
 }
