@@ -116,7 +116,10 @@ test('every step of an enrolment with NextSteps and IdentityProofingStep, in thr
   await tabAndEnter(page, 'form-submit');
   await expect(page.getByText(t('es', 'validation.email'))).toBeVisible();
   await expectAccessibleInEachLanguage(page);
+  // Tab selects what the field holds: End keeps it, and the rest is typed after it.
   await tabTo(page, page.locator('#form-email'), { back: true });
+  await expect(page.locator('#form-email')).toHaveValue('nerea@');
+  await page.keyboard.press('End');
   await page.keyboard.type('example.com');
   await tabAndEnter(page, 'form-submit');
 
