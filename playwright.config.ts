@@ -59,7 +59,18 @@ export default defineConfig({
       env: {
         E2E_SERVERS: JSON.stringify([
           // SEED_MEMBERS: enrolled people the account journeys change or delete (tests/e2e/account.spec.ts).
-          { PORT: String(port), LOG_LEVEL: 'silent', SEED_NEWCOMERS: '30', SEED_MEMBERS: '9' },
+          {
+            PORT: String(port),
+            LOG_LEVEL: 'silent',
+            SEED_NEWCOMERS: '30',
+            SEED_MEMBERS: '9',
+            // The shipped tenants and two of tests/fixtures/tenants/ (scripts/e2e-servers.mjs), with accounts only:
+            // steps shows NextSteps and IdentityProofingStep and ends on FinishRegister; selfie enrols with a
+            // selfie alone (RegisterSelfie) and the liveness proof (TakeSelfieAlive), both in es, en and eu.
+            PUBLIC_DIR: '.data/e2e-public',
+            SEED_ACCOUNT_TENANTS: 'steps,selfie',
+            LIFE_PROOFING_TENANTS: 'selfie',
+          },
           // The same portal with 20-second access tokens (the renewal journeys) and liveness on the demo tenant.
           {
             PORT: String(port + 1),

@@ -132,6 +132,20 @@ describe('seed', () => {
     const { wasNew } = await migrate(db);
     await seed(db, { isNewDb: wasNew, tenants: ['newcomer'] });
     expect(await count('facilities')).toBe(0);
+    expect(await count('accounts')).toBe(0);
+  });
+
+  it('gives the tenants of SEED_ACCOUNT_TENANTS the seeded accounts and nothing else', async () => {
+    const { wasNew } = await migrate(db);
+    process.env.SEED_ACCOUNT_TENANTS = 'steps';
+    try {
+      await seed(db, { isNewDb: wasNew, tenants: ['steps', 'other'] });
+    } finally {
+      delete process.env.SEED_ACCOUNT_TENANTS;
+    }
+    expect(await findAccountByLogin(db, 'steps', 'newcomer')).toMatchObject({ enrolled: false });
+    expect(await count(`accounts where tenant <> 'steps'`)).toBe(0);
+    expect(await count('facilities')).toBe(0);
   });
   it('gives every seeded user a region', async () => {
     const { wasNew } = await migrate(db);

@@ -47,6 +47,17 @@ export const SEEDERS: readonly Seeder[] = [
   seedAudit,
 ];
 
+/**
+ * SEED_ACCOUNT_TENANTS=a,b: tenants without seed data of their own that still get the seeded accounts (and
+ * SEED_NEWCOMERS), nothing else: the browser journeys' tenants that exist only for a setting the shipped ones do not
+ * have (tests/fixtures/tenants/), where a newcomer walks the enrolment.
+ */
+export const accountOnlyTenants = (env: NodeJS.ProcessEnv = process.env): string[] =>
+  (env.SEED_ACCOUNT_TENANTS ?? '')
+    .split(',')
+    .map((tenant) => tenant.trim())
+    .filter(Boolean);
+
 export interface SeedOptions {
   /** From migrate(): only a database created by this start is seeded. */
   isNewDb: boolean;
@@ -60,12 +71,16 @@ export type SeedOutcome = 'seeded' | 'skipped-production' | 'skipped-existing';
 export async function seed(db: Db, options: SeedOptions): Promise<SeedOutcome> {
   if (options.nodeEnv === 'production') return 'skipped-production';
   if (!options.isNewDb) return 'skipped-existing';
+  const accountsOnly = accountOnlyTenants();
   for (const tenant of options.tenants) {
     const data = SEED_DATA[tenant];
-    if (!data) continue;
-    await db.transaction(async (tx) => {
-      for (const seeder of SEEDERS) await seeder(tx, tenant, data);
-    });
+    if (data) {
+      await db.transaction(async (tx) => {
+        for (const seeder of SEEDERS) await seeder(tx, tenant, data);
+      });
+    } else if (accountsOnly.includes(tenant)) {
+      await db.transaction((tx) => seedAccounts(tx, tenant, { facilities: [] }));
+    }
   }
   return 'seeded';
 }

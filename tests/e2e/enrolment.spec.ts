@@ -1,4 +1,5 @@
 import { devices, expect, type Page, test } from '@playwright/test';
+import { expectAccessibleInEachLanguage } from './keyboard';
 import {
   accessTokenOf,
   expectAccessible,
@@ -109,7 +110,7 @@ test.describe('self-enrolment', () => {
     await confirmDetails(page, { documentNumber: uniqueDocument() }, { checkForm: true });
     await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
     await expect(page.getByRole('img', { name: /QR/i })).toBeVisible();
-    await expectAccessible(page);
+    await expectAccessibleInEachLanguage(page);
     // Leaving is a transition of the enrolment to the person's home screen; the URL follows it.
     await page.getByTestId('finish-continue').click();
     await expect(page).toHaveURL(/\/home$/);
@@ -149,6 +150,8 @@ test.describe('self-enrolment', () => {
       await expect(page).toHaveURL(new RegExp(`/finish-register-error/${reason.code}$`), { timeout: 20_000 });
       await expect(page.getByRole('alert')).toContainText(reason.text);
       await expect(page.getByRole('button', { name: /reintentar|volver a intentar/i })).toHaveCount(0);
+      // One of the reasons is checked in each language (the screen is the same for all of them).
+      if (reason.code === 'underage') await expectAccessibleInEachLanguage(page);
       // Someone not enrolled is at home on Landing, where a new enrolment starts.
       await page.getByTestId('finish-error-back').click();
       await expect(page).toHaveURL(/\/landing$/);
@@ -372,6 +375,7 @@ test.describe('desktop', () => {
     const code = (await page.getByTestId('device-detect-user-code').innerText()).replace(/\s/g, '');
     expect(code).toMatch(/^[A-Z0-9]{8}$/);
     await expect(page.getByRole('img', { name: /QR/i })).toBeVisible();
+    await expectAccessibleInEachLanguage(page);
 
     const phone = await browser.newContext({ ...devices['Pixel 7'], permissions: ['camera'] });
     const mobile = await phone.newPage();

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, type RefObject, useEffect, useRef } from 'react';
+import { cn } from '../../components/ui/cn';
 import type { Layout, ScreenName } from '../../domain/screens';
 import { AppHeader, OnboardingHeader } from './header';
 import type { MenuEntry } from './menu-entry';
@@ -21,6 +22,8 @@ export function ScreenFrame({
   onLogout?: () => void;
   children: ReactNode;
 }) {
+  const main = useRef<HTMLElement>(null);
+  useFocusKeptOnScreenChange(main, screen);
   if (layout === 'bare') return children;
   return (
     <>
@@ -30,12 +33,32 @@ export function ScreenFrame({
         <OnboardingHeader onLogout={onLogout} />
       )}
       <main
+        ref={main}
         id="main"
         data-route={screen}
-        className={layout === 'app' ? 'mx-auto max-w-5xl px-4 py-6' : 'mx-auto max-w-xl px-4 py-6'}
+        // Focused only by script (below), never a Tab stop: the ring would frame the whole screen.
+        tabIndex={-1}
+        className={cn('mx-auto px-4 py-6 outline-none', layout === 'app' ? 'max-w-5xl' : 'max-w-xl')}
       >
         {children}
       </main>
     </>
   );
+}
+
+/**
+ * When the screen changes and the element that had the focus went with the old screen (the button that moved on),
+ * the focus goes to the new screen's main area: the next Tab starts at the top of the new screen instead of after
+ * the place the old button was, or outside the page, and a screen reader is where the screen is. A screen that
+ * put the focus somewhere itself keeps it; the first screen of a page load keeps the browser's start.
+ */
+function useFocusKeptOnScreenChange(main: RefObject<HTMLElement | null>, screen: ScreenName | undefined) {
+  const shown = useRef(screen);
+  useEffect(() => {
+    if (shown.current === screen) return;
+    shown.current = screen;
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || !focused.isConnected)
+      main.current?.focus({ preventScroll: true });
+  }, [main, screen]);
 }

@@ -6,6 +6,7 @@ import type { AdminAction } from '../../../machines/administration.machine';
 import { administrationLogic } from '../../actors/users';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { useFocusReturn } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { useRuntime, useTenant } from '../../runtime/context';
@@ -15,6 +16,7 @@ const ACTIONS: readonly AdminAction[] = ['activateAll', 'deactivateAll', 'delete
 /** Administration: activate or deactivate all credentials, delete all users or all their data (admins). */
 export function Administration() {
   const intl = useIntl();
+  const focusReturn = useFocusReturn();
   const runtime = useRuntime();
   const { tenant } = useTenant();
   const [logic] = useState(() => administrationLogic(runtime));
@@ -81,6 +83,7 @@ export function Administration() {
         <Dialog.Portal>
           <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
           <Dialog.Content
+            {...focusReturn}
             className="fixed inset-x-4 top-1/2 z-50 mx-auto max-w-md -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl outline-none"
             data-testid="admin-confirm"
           >

@@ -8,6 +8,7 @@ import type { CancellationRefusal } from '../../../machines/assistant-account-ca
 import { assistantAccountCancellationLogic } from '../../actors/staff-actions';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { useFocusReturn } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { useRuntime } from '../../runtime/context';
 
@@ -44,6 +45,7 @@ const REFUSALS: Record<CancellationRefusal, MessageDescriptor> = defineMessages(
  */
 export function AssistantAccountCancellation() {
   const intl = useIntl();
+  const focusReturn = useFocusReturn();
   const runtime = useRuntime();
   const [logic] = useState(() => assistantAccountCancellationLogic(runtime));
   const actor = useActorRef(logic);
@@ -228,6 +230,7 @@ export function AssistantAccountCancellation() {
         <Dialog.Portal>
           <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
           <Dialog.Content
+            {...focusReturn}
             className="fixed inset-x-4 top-1/2 z-50 mx-auto max-w-md -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl outline-none"
             data-testid="cancel-confirm"
           >

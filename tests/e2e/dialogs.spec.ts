@@ -1,0 +1,111 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expectAccessibleInEachLanguage, expectFocusVisible, tabTo } from './keyboard';
+import { openSignedIn, t } from './support';
+
+// The portal's dialogs with the keyboard alone: opened with Enter from their button, the focus inside them and
+// visible, Tab kept within them, closed with Escape or their own button, and the focus back on the button that
+// opened them. axe checks each open dialog in es, en and eu. Nothing is confirmed that would change what other
+// journeys read (the seeded admin's tenant-wide actions, the seeded user's QR): the confirmations themselves are
+// the journeys of staff-actions.spec.ts and accreditations.spec.ts.
+
+/** Tab several times inside the open dialog: the focus never leaves it and stays visible. */
+async function expectFocusTrapped(page: Page, dialog: Locator, presses = 6) {
+  for (let i = 0; i < presses; i++) {
+    await page.keyboard.press(i % 2 === 0 ? 'Tab' : 'Shift+Tab');
+    await expectFocusVisible(page);
+    expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+  }
+}
+
+/** Opens the dialog with Enter on `opener` (reached with Tab), checks it, closes it with Escape. */
+async function openAndEscape(page: Page, opener: Locator, dialog: Locator, check = true) {
+  await tabTo(page, opener);
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await expectFocusVisible(page);
+  expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+  if (check) await expectAccessibleInEachLanguage(page);
+  await expectFocusTrapped(page, dialog);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(opener).toBeFocused();
+  await expectFocusVisible(page);
+}
+
+/** Opens the dialog again with Enter on its (focused) opener and closes it with `key` on its own `close` button. */
+async function reopenAndClose(page: Page, opener: Locator, dialog: Locator, close: Locator, key: string) {
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await tabTo(page, close);
+  await page.keyboard.press(key);
+  await expect(dialog).toHaveCount(0);
+  await expect(opener).toBeFocused();
+}
+
+test('staff dialogs: an access in the audit and the typed-name confirmation, by keyboard', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openSignedIn(page, 'admin', '/audit-accesses', { lang: 'es' });
+  const opener = page.getByTestId('audit-open').first();
+  await expect(opener).toBeVisible({ timeout: 30_000 });
+  const detail = page.getByTestId('audit-detail');
+  await openAndEscape(page, opener, detail);
+  // Its own Close button, with Enter, gives the focus back too.
+  await reopenAndClose(page, opener, detail, page.getByTestId('audit-detail-close'), 'Enter');
+
+  await page.goto('/administration');
+  const deactivate = page.getByTestId('admin-deactivateAll');
+  const confirm = page.getByTestId('admin-confirm');
+  await openAndEscape(page, deactivate, confirm);
+  // Typed by keyboard: a wrong name leaves the confirmation disabled; Enter in the field submits nothing.
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeVisible();
+  await tabTo(page, page.getByTestId('admin-confirm-name'));
+  await page.keyboard.type('not-this-tenant');
+  await expect(page.getByTestId('admin-confirm-yes')).toBeDisabled();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  await expect(deactivate).toBeFocused();
+});
+
+test("a person's dialog: revoking the QR asks first, and Cancel gives the focus back", async ({ page }) => {
+  test.setTimeout(90_000);
+  await openSignedIn(page, 'user', '/home', { lang: 'es' });
+  await tabTo(page, page.getByTestId('home-qr-detail'));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/accreditation-detail\/[\w-]+$/);
+  const revoke = page.getByTestId('accreditation-revoke');
+  const dialog = page.getByTestId('revoke-dialog');
+  await expect(revoke).toBeVisible();
+  await openAndEscape(page, revoke, dialog);
+  await reopenAndClose(page, revoke, dialog, page.getByTestId('revoke-cancel'), 'Space');
+  await expect(page.getByTestId('accreditation-revoked')).toHaveCount(0);
+});
+
+// Lists with nothing to show: the sentence that says so, in each language (axe and 360 px), reached by a search
+// that matches nobody, typed and sent with the keyboard.
+test('staff lists that match nobody say so, in three languages', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openSignedIn(page, 'usermanager', '/users', { lang: 'es' });
+  // The search takes an email or a DNI/NIE: anything else is refused in words, and nothing typed is lost.
+  const search = page.getByTestId('users-search');
+  await tabTo(page, search);
+  await page.keyboard.type('nadie');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(t('es', 'users.searchInvalid'))).toBeVisible();
+  await expect(search).toHaveValue('nadie');
+  await page.keyboard.type('@ninguno.example');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('users-empty')).toBeVisible();
+  await expectAccessibleInEachLanguage(page);
+
+  await openSignedIn(page, 'receptionist', '/visits', { lang: 'es' });
+  await tabTo(page, page.getByLabel(t('es', 'visits.filter.visitor')));
+  await page.keyboard.type('Nadie Inexistente Zzz');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('visits-empty')).toBeVisible();
+  await expectAccessibleInEachLanguage(page);
+});
