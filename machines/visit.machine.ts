@@ -148,7 +148,7 @@ export const visitMachine = setup({
           description:
             "NewVisit for a person (new-visit/{userId}, reception): the form waits a moment while that person's name and email are read to fill the visitor.",
           meta: { screen: 'NewVisit' },
-          tags: ['loading'],
+          tags: ['busy'],
           invoke: {
             id: 'fetchVisitor',
             src: 'fetchVisitor',
@@ -218,7 +218,7 @@ export const visitMachine = setup({
     loading: {
       description: 'VisitDetail: a spinner while the visit loads.',
       meta: { screen: 'VisitDetail' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'fetchVisit',
         src: 'fetchVisit',

@@ -49,10 +49,7 @@ export function DeleteAccount() {
   const [logic] = useState(() => accountDeletionLogic(runtime));
   const actor = useActorRef(logic);
   const confirming = useSelector(actor, (s) => s.matches('confirming'));
-  const busy = useSelector(
-    actor,
-    (s) => s.hasTag('loading') || s.matches('deleted') || s.matches('signedOut'),
-  );
+  const busy = useSelector(actor, (s) => s.hasTag('busy') || s.matches('deleted') || s.matches('signedOut'));
   const done = useSelector(actor, (s) => s.matches('signedOut'));
   const refusal = useSelector(actor, refusalIn);
   const asksIdNumber = settings.askFieldForDelete === 'id_number';

@@ -77,7 +77,7 @@ function Accredit({ kind, accountId }: { kind: Kind; accountId: string }) {
   const [logic] = useState(() => accreditationRequestLogic(runtime, accountId));
   const actor = useActorRef(logic, { input: { action: ACTIONS[kind] } });
   const value = useSelector(actor, (s) => (typeof s.value === 'string' ? s.value : ''));
-  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const credential = useSelector(actor, (s) => s.context.credential);
   const canRenew = useSelector(actor, (s) => s.can({ type: 'selfie.renew' }));
   const screen = kind === 'face' ? 'AccreditFace' : 'AccreditProof';

@@ -241,7 +241,7 @@ export function AuditAccesses() {
   const facilitiesActor = useActorRef(facilitiesLogic);
   const facilities = useSelector(facilitiesActor, (s) => (s.status === 'done' ? s.output : []));
   const state = useSelector(list, (s) =>
-    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+    s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
   const applied = decodeAuditFilter(context.filter, initial, tenantZone);

@@ -50,7 +50,7 @@ export function CheckInterdictions() {
   const { settings } = useTenant();
   const [logic] = useState(() => interdictionCheckLogic(runtime));
   const actor = useActorRef(logic);
-  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const result = useSelector(actor, (s) => (s.matches('answered') ? s.context.result : null));
   const failure = useSelector(actor, (s) =>
     s.matches({ failed: 'validation' }) ? 'validation' : s.matches({ failed: 'unknown' }) ? 'unknown' : null,

@@ -432,7 +432,7 @@ type PhoneView = 'idle' | 'signIn' | 'redeeming' | 'refused' | 'continued';
 
 function phoneViewOf(snapshot: PhoneSnapshot): PhoneView {
   if (snapshot.matches('signInNeeded')) return 'signIn';
-  if (snapshot.hasTag('loading')) return 'redeeming';
+  if (snapshot.hasTag('busy')) return 'redeeming';
   if (snapshot.hasTag('error')) return 'refused';
   if (snapshot.matches('continued')) return 'continued';
   return 'idle';

@@ -22,7 +22,7 @@ export function PortalAccounts() {
   const [logic] = useState(() => accountsListLogic(runtime));
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const state = useSelector(list, (s) =>
-    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+    s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
   const [filter, setFilter] = useState('');

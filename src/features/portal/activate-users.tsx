@@ -36,7 +36,7 @@ export function ActivateUsers() {
   const { settings } = useTenant();
   const [logic] = useState(() => activateUsersLogic(runtime));
   const actor = useActorRef(logic);
-  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const result = useSelector(actor, (s) => (s.matches('activated') ? s.context.result : null));
   const failure = useSelector(actor, (s) =>
     s.matches({ failed: 'noUsersFound' })

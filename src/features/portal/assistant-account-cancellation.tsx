@@ -49,7 +49,7 @@ export function AssistantAccountCancellation() {
   const actor = useActorRef(logic);
   const state = useSelector(actor, (s) => s);
   const { account, detail } = state.context;
-  const busy = state.hasTag('loading');
+  const busy = state.hasTag('busy');
   const refusal: CancellationRefusal | null = state.matches({ refused: 'visitInProgress' })
     ? 'visit_in_progress'
     : state.matches({ refused: 'badRequest' })

@@ -147,7 +147,7 @@ describe('AddUsersFromPhotos', () => {
     expect(screen.getByTestId('bulk-row-1')).toHaveTextContent('No se puede leer la imagen');
   });
 
-  // The upload's 413s each have a code of their own (metadata_too_large, media_too_large); the machine's refusedWith
+  // The upload's 413s each have a code of their own (metadata_too_large, media_too_large); the machine's hasCode
   // payload_too_large takes every 413, so all of them are "too large to upload together", not "the server did not
   // accept the files".
   it.each(['metadata_too_large', 'media_too_large', 'payload_too_large'])(

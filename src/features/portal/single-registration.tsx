@@ -200,7 +200,7 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
   const acsIdSchema = useSelector(actor, (s) => s.context.acsIdSchema);
   const mailAllowed = useSelector(actor, (s) => s.context.qrEmailAllowed);
   const serverErrors = useSelector(actor, (s) => s.context.fieldErrors);
-  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const failed = useSelector(actor, (s) => s.matches('failed'));
   const busySeconds = useSelector(actor, (s) =>
     s.matches('busy') ? Math.ceil(s.context.retryAfterMs / 1000) : null,

@@ -26,7 +26,7 @@ export function PortalUsers() {
   const [logic] = useState(() => usersListLogic(runtime));
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const state = useSelector(list, (s) =>
-    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+    s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
   const [search, setSearch] = useState('');

@@ -89,7 +89,7 @@ export function VisitDetail() {
   // A visit that is not there (no data param, or not this person's) sends the person to MyVisits.
   useScreenMirror(actor);
   const visit = useSelector(actor, (s) => s.context.visit);
-  const loading = useSelector(actor, (s) => s.hasTag('loading'));
+  const loading = useSelector(actor, (s) => s.hasTag('busy'));
   const failed = useSelector(actor, (s) => s.matches('failed') && s.context.visit === null);
   const [qrLogic] = useState(() => visitQrLogic(runtime));
   const qrActor = useActorRef(qrLogic, { input: { visitId } });

@@ -77,7 +77,7 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
   const [logic] = useState(() => visitListLogic(runtime, settings.timeZone));
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const state = useSelector(list, (s) =>
-    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+    s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
   const applied = context.filter ? decodeVisitFilter(context.filter) : defaultVisitFilter();

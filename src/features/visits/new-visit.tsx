@@ -90,7 +90,7 @@ export function NewVisit() {
   });
   const view = useSelector(visit, (s) => ({
     drafting: s.matches('draft'),
-    busy: s.hasTag('busy') || s.hasTag('loading'),
+    busy: s.hasTag('busy'),
     prefilling: s.matches({ draft: 'prefilling' }),
     visitorNotFound: s.matches({ draft: 'visitorNotFound' }),
     invalid: s.matches({ draft: 'invalid' }),
