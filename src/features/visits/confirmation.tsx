@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useParams } from 'wouter';
-import { visitLogic } from '../../actors/visits';
+import { visitConfirmationLogic } from '../../actors/visits';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { useRuntime } from '../../runtime/context';
@@ -16,16 +16,16 @@ import { errorCodeOf } from './visit-actions';
 export function VisitConfirmation() {
   const runtime = useRuntime();
   const params = useParams<{ token: string; visitId: string }>();
-  const [logic] = useState(() => visitLogic(runtime));
+  const [logic] = useState(() => visitConfirmationLogic(runtime));
   const actor = useActorRef(logic, {
-    input: { mode: 'confirm', visitId: params.visitId ?? '', token: params.token ?? '' },
+    input: { visitId: params.visitId ?? '', token: params.token ?? '' },
   });
   const view = useSelector(actor, (s) => ({
-    asking: s.matches({ confirmation: 'asking' }) || s.matches({ confirmation: 'failed' }),
-    failed: s.matches({ confirmation: 'failed' }),
+    asking: s.matches('asking') || s.matches('failed'),
+    failed: s.matches('failed'),
     busy: s.hasTag('busy'),
-    accepted: s.matches({ confirmation: 'accepted' }),
-    rejected: s.matches({ confirmation: 'rejected' }),
+    accepted: s.matches('accepted'),
+    rejected: s.matches('rejected'),
   }));
   const code = useSelector(actor, errorCodeOf);
 

@@ -85,7 +85,7 @@ export function VisitDetail() {
   const reception = isReceptionist(session);
   const visitId = new URLSearchParams(useSearch()).get('data') ?? '';
   const [logic] = useState(() => visitLogic(runtime));
-  const actor = useActorRef(logic, { input: { mode: 'view', visitId } });
+  const actor = useActorRef(logic, { input: { visitId } });
   // A visit that is not there (no data param, or not this person's) sends the person to MyVisits.
   useScreenMirror(actor);
   const visit = useSelector(actor, (s) => s.context.visit);

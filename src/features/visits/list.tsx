@@ -33,7 +33,7 @@ export const detailHref = (visit: Pick<Visit, 'id'>) =>
 function VisitRow({ visit, reception }: { visit: Visit; reception: boolean }) {
   const runtime = useRuntime();
   const [logic] = useState(() => visitLogic(runtime));
-  const actor = useActorRef(logic, { input: { mode: 'view', visitId: visit.id, visit } });
+  const actor = useActorRef(logic, { input: { visitId: visit.id, visit } });
   const current = useSelector(actor, (s) => s.context.visit) ?? visit;
   return (
     <li className="flex flex-col gap-3 p-4" data-testid="visit-row" data-visit-id={visit.id}>

@@ -11,7 +11,7 @@ import {
   visitFormErrors,
   zonedInstant,
 } from '../../../contract/domain/visits';
-import { facilitiesLogic, newVisitDraft, visitLogic } from '../../actors/visits';
+import { facilitiesLogic, newVisitDraft, visitRequestLogic } from '../../actors/visits';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -83,10 +83,10 @@ export function NewVisit() {
   const facilities = useSelector(facilitiesRef, (s) => (s.status === 'done' ? s.output : undefined));
   const facilitiesFailed = useSelector(facilitiesRef, (s) => s.status === 'error');
   const [logic] = useState(() =>
-    visitLogic(runtime, { onChanged: () => newVisitDraft.clear(tenant, userKey) }),
+    visitRequestLogic(runtime, { onSent: () => newVisitDraft.clear(tenant, userKey) }),
   );
   const visit = useActorRef(logic, {
-    input: { mode: 'new', ...(reception && userId ? { userId } : {}) },
+    input: reception && userId ? { userId } : {},
   });
   const view = useSelector(visit, (s) => ({
     drafting: s.matches('draft'),

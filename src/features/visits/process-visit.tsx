@@ -19,7 +19,7 @@ function ArrivedVisit({ arrival }: { arrival: VisitArrival }) {
   const runtime = useRuntime();
   const [logic] = useState(() => visitLogic(runtime));
   const actor = useActorRef(logic, {
-    input: { mode: 'view', visitId: arrival.visit.id, visit: arrival.visit },
+    input: { visitId: arrival.visit.id, visit: arrival.visit },
   });
   const visit = useSelector(actor, (s) => s.context.visit) ?? arrival.visit;
   const state = useSelector(actor, (s) =>
