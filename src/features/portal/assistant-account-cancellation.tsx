@@ -5,11 +5,10 @@ import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } fro
 import { nationalIdProblem } from '../../../contract/domain/dni';
 import { isEmail } from '../../../contract/domain/email';
 import type { CancellationRefusal } from '../../../machines/assistant-account-cancellation.machine';
-import { assistantAccountCancellationLogic } from '../../actors/staff-actions';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const m = defineMessages({
   lead: { id: 'cancelAccount.lead' },
@@ -44,8 +43,7 @@ const REFUSALS: Record<CancellationRefusal, MessageDescriptor> = defineMessages(
  */
 export function AssistantAccountCancellation() {
   const intl = useIntl();
-  const runtime = useRuntime();
-  const [logic] = useState(() => assistantAccountCancellationLogic(runtime));
+  const logic = useScreenMachine('assistantAccountCancellation');
   const actor = useActorRef(logic);
   const state = useSelector(actor, (s) => s);
   const { account, detail } = state.context;

@@ -1,11 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useParams } from 'wouter';
-import { visitConfirmationLogic } from '../../actors/visits';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import { Refusal } from './parts';
 import { errorCodeOf } from './visit-actions';
 
@@ -14,9 +12,8 @@ import { errorCodeOf } from './visit-actions';
  * with the mailed link; token_expired, visit_already_accepted and visit_already_rejected each say so.
  */
 export function VisitConfirmation() {
-  const runtime = useRuntime();
   const params = useParams<{ token: string; visitId: string }>();
-  const [logic] = useState(() => visitConfirmationLogic(runtime));
+  const logic = useScreenMachine('visitConfirmation');
   const actor = useActorRef(logic, {
     input: { visitId: params.visitId ?? '', token: params.token ?? '' },
   });

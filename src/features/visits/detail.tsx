@@ -4,12 +4,13 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearch } from 'wouter';
 import type { Visit } from '../../../contract/api/visits';
-import { visitLogic, visitQrLogic } from '../../actors/visits';
+import { visitQrLogic } from '../../actors/visits';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import { useScreenMirror } from '../../runtime/screen-mirror';
 import { isReceptionist, StatusBadge, useSession, VisitHistory, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
@@ -84,7 +85,7 @@ export function VisitDetail() {
   const session = useSession();
   const reception = isReceptionist(session);
   const visitId = new URLSearchParams(useSearch()).get('data') ?? '';
-  const [logic] = useState(() => visitLogic(runtime));
+  const logic = useScreenMachine('visit');
   const actor = useActorRef(logic, { input: { visitId } });
   // A visit that is not there (no data param, or not this person's) sends the person to MyVisits.
   useScreenMirror(actor);
