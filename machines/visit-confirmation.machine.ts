@@ -1,4 +1,4 @@
-import { fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import type { VisitConfirmationResult } from '../contract/api/visits';
 import { errorCodeOf, outputOf } from './actor-events';
 
@@ -10,7 +10,10 @@ export interface VisitConfirmationInput {
   token: string;
 }
 
-export type VisitConfirmationContext = VisitConfirmationInput;
+export interface VisitConfirmationContext extends VisitConfirmationInput {
+  /** The answer the host chose, sent again by a retry. */
+  outcome: 'accept' | 'reject' | null;
+}
 
 export type VisitConfirmationEvent = { type: 'visit.accept' } | { type: 'visit.reject' };
 
@@ -29,6 +32,9 @@ export const visitConfirmationMachine = setup({
       throw new Error('confirmVisit is provided by src/actors/visits.ts');
     }),
   },
+  actions: {
+    chooseOutcome: assign((_, params: { outcome: 'accept' | 'reject' }) => ({ outcome: params.outcome })),
+  },
   guards: {
     hasCode: ({ event }, params: { code: string }) => errorCodeOf(event) === params.code,
     wasAccepted: ({ event }) => outputOf<VisitConfirmationResult>(event).status === 'accepted',
@@ -37,48 +43,25 @@ export const visitConfirmationMachine = setup({
   id: 'visitConfirmation',
   description:
     'VisitConfirmation (public, confirmation/{token}/{visitId}): the host accepts or rejects a visit request with the mailed token (token_expired, visit_already_accepted, visit_already_rejected, visit_already_cancelled, invalid_token).',
-  context: ({ input }) => ({ visitId: input.visitId, token: input.token }),
+  context: ({ input }) => ({ visitId: input.visitId, token: input.token, outcome: null }),
   initial: 'asking',
   states: {
     asking: {
       description: 'VisitConfirmation: Accept and Reject buttons.',
       meta: { screen: 'VisitConfirmation' },
-      on: { 'visit.accept': 'accepting', 'visit.reject': 'rejecting' },
-    },
-    accepting: {
-      description: 'VisitConfirmation: the Accept button spins.',
-      meta: { screen: 'VisitConfirmation' },
-      tags: ['busy'],
-      invoke: {
-        id: 'confirmVisit',
-        src: 'confirmVisit',
-        input: ({ context }) => ({
-          visitId: context.visitId,
-          token: context.token,
-          outcome: 'accept' as const,
-        }),
-        onDone: [{ guard: 'wasAccepted', target: 'accepted' }, { target: 'rejected' }],
-        onError: [
-          { guard: { type: 'hasCode', params: { code: 'token_expired' } }, target: 'tokenExpired' },
-          {
-            guard: { type: 'hasCode', params: { code: 'visit_already_accepted' } },
-            target: 'alreadyAccepted',
-          },
-          {
-            guard: { type: 'hasCode', params: { code: 'visit_already_rejected' } },
-            target: 'alreadyRejected',
-          },
-          {
-            guard: { type: 'hasCode', params: { code: 'visit_already_cancelled' } },
-            target: 'alreadyCancelled',
-          },
-          { guard: { type: 'hasCode', params: { code: 'invalid_token' } }, target: 'invalidLink' },
-          { target: 'failed' },
-        ],
+      on: {
+        'visit.accept': {
+          target: 'sending',
+          actions: { type: 'chooseOutcome', params: { outcome: 'accept' } },
+        },
+        'visit.reject': {
+          target: 'sending',
+          actions: { type: 'chooseOutcome', params: { outcome: 'reject' } },
+        },
       },
     },
-    rejecting: {
-      description: 'VisitConfirmation: the Reject button spins.',
+    sending: {
+      description: 'VisitConfirmation: the answer chosen (accept or reject) is sent; both buttons wait.',
       meta: { screen: 'VisitConfirmation' },
       tags: ['busy'],
       invoke: {
@@ -87,7 +70,7 @@ export const visitConfirmationMachine = setup({
         input: ({ context }) => ({
           visitId: context.visitId,
           token: context.token,
-          outcome: 'reject' as const,
+          outcome: context.outcome ?? 'accept',
         }),
         onDone: [{ guard: 'wasAccepted', target: 'accepted' }, { target: 'rejected' }],
         onError: [
@@ -155,7 +138,16 @@ export const visitConfirmationMachine = setup({
         'VisitConfirmation: the answer could not be sent (no answer, or the server failed): try again.',
       meta: { screen: 'VisitConfirmation' },
       tags: ['error'],
-      on: { 'visit.accept': 'accepting', 'visit.reject': 'rejecting' },
+      on: {
+        'visit.accept': {
+          target: 'sending',
+          actions: { type: 'chooseOutcome', params: { outcome: 'accept' } },
+        },
+        'visit.reject': {
+          target: 'sending',
+          actions: { type: 'chooseOutcome', params: { outcome: 'reject' } },
+        },
+      },
     },
   },
 });
