@@ -69,8 +69,8 @@ export const accountDeletionMachine = setup({
     endSession: () => {},
   },
   guards: {
-    isRefusal: ({ event }, params: { refusal: DeletionRefusal }) =>
-      deletionRefusalOf(errorOf(event)) === params.refusal,
+    hasCode: ({ event }, params: { code: DeletionRefusal }) =>
+      deletionRefusalOf(errorOf(event)) === params.code,
   },
 }).createMachine({
   id: 'accountDeletion',
@@ -96,7 +96,7 @@ export const accountDeletionMachine = setup({
     checking: {
       description: 'DeleteAccount, busy: the server checks the field and visits, then deletes everything.',
       meta: { screen: 'DeleteAccount' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'deleteAccount',
         src: 'deleteAccount',
@@ -104,20 +104,20 @@ export const accountDeletionMachine = setup({
         onDone: 'deleted',
         onError: [
           {
-            guard: { type: 'isRefusal', params: { refusal: 'visit_in_progress' } },
+            guard: { type: 'hasCode', params: { code: 'visit_in_progress' } },
             target: 'refused.visitInProgress',
           },
-          { guard: { type: 'isRefusal', params: { refusal: 'bad_request' } }, target: 'refused.badRequest' },
+          { guard: { type: 'hasCode', params: { code: 'bad_request' } }, target: 'refused.badRequest' },
           {
-            guard: { type: 'isRefusal', params: { refusal: 'id_mismatch' } },
+            guard: { type: 'hasCode', params: { code: 'id_mismatch' } },
             target: 'refused.idMismatch',
             actions: 'storeDetail',
           },
           {
-            guard: { type: 'isRefusal', params: { refusal: 'staff_account' } },
+            guard: { type: 'hasCode', params: { code: 'staff_account' } },
             target: 'refused.staffAccount',
           },
-          { guard: { type: 'isRefusal', params: { refusal: 'last_admin' } }, target: 'refused.lastAdmin' },
+          { guard: { type: 'hasCode', params: { code: 'last_admin' } }, target: 'refused.lastAdmin' },
           { target: 'refused.failed' },
         ],
       },

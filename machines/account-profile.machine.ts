@@ -39,7 +39,7 @@ export const accountProfileMachine = setup({
     loading: {
       description: 'UserProfile: a spinner while the profile loads.',
       meta: { screen: 'UserProfile' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'loadProfile',
         src: 'loadProfile',

@@ -75,7 +75,7 @@ export const accreditationRequestMachine = setup({
     },
     requesting: {
       description: 'POST /internal/rights with the action (and the new selfie portrayal, when there is one).',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'requestRight',
         src: 'requestRight',
@@ -107,7 +107,7 @@ export const accreditationRequestMachine = setup({
     sendingSelfie: {
       description:
         'POST /internal/portrayals (a selfie portrayal, process renew_selfie) and PUT /internal/portrayals/{id}/selfie.',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'sendSelfie',
         src: 'sendSelfie',

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Credential, CredentialState } from '../contract/api/credentials';
 import { msUntilExpiry } from '../src/domain/accreditations';
-import { errorOf, outputOf } from './actor-events';
+import { errorCodeOf, outputOf } from './actor-events';
 
 // One accreditation's life (spec §3 Accreditation, §4 "Accreditation: active, refreshed by setting state active,
 // or revoked", §9 "QR credential lasts 15 days, extendable"). UserHome runs it on the person's current QR,
@@ -80,8 +80,7 @@ export const accreditationMachine = setup({
     storeCredential: assign({ credential: ({ event }) => outputOf<Credential>(event) }),
   },
   guards: {
-    errorIs: ({ event }, params: { code: AccreditationError['code'] }) =>
-      (errorOf(event) as Partial<AccreditationError> | null)?.code === params.code,
+    hasCode: ({ event }, params: { code: AccreditationError['code'] }) => errorCodeOf(event) === params.code,
     isRevoked: ({ context }) => context.credential?.state === 'revoked',
     isValid: ({ context }) => context.credential?.valid === true,
     hasEnd: ({ context }) => context.credential?.ends_at != null,
@@ -107,14 +106,14 @@ export const accreditationMachine = setup({
     loading: {
       description:
         'A spinner while GET /public/credentials/{userId}/sids/{sid} (JSON, and the PNG of a valid QR) loads.',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'loadAccreditation',
         src: 'loadAccreditation',
         input: ({ context }) => ({ userId: context.userId, sid: context.sid }),
         onDone: { target: 'checking', actions: 'storeAccreditation' },
         onError: [
-          { guard: { type: 'errorIs', params: { code: 'credential_not_found' } }, target: 'notFound' },
+          { guard: { type: 'hasCode', params: { code: 'credential_not_found' } }, target: 'notFound' },
           { target: 'loadFailed' },
         ],
       },
@@ -187,7 +186,7 @@ export const accreditationMachine = setup({
     extending: {
       description:
         'PUT /public/credentials/{userId}/sids/{sid}/state with state active: a new 15-day window from now.',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'changeAccreditationState',
         src: 'changeAccreditationState',
@@ -202,7 +201,7 @@ export const accreditationMachine = setup({
     },
     revoking: {
       description: 'PUT /public/credentials/{userId}/sids/{sid}/state with state revoked.',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'changeAccreditationState',
         src: 'changeAccreditationState',

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { ActivationResult } from '../contract/api/users';
-import { errorOf, outputOf } from './actor-events';
+import { errorCodeOf, outputOf } from './actor-events';
 
 // ActivateUsers (spec §2 activate-users, "activate users of another region"; §4 "users can be activated in a region";
 // §8 Activation: no users found). An assistant who is not a user manager, in the gambling domain, picks the region
@@ -46,8 +46,7 @@ export const activateUsersMachine = setup({
     forgetResult: assign({ result: null }),
   },
   guards: {
-    isProblem: ({ event }, params: { code: string }) =>
-      (errorOf(event) as Partial<ActivationError> | undefined)?.code === params.code,
+    hasCode: ({ event }, params: { code: ActivationError['code'] }) => errorCodeOf(event) === params.code,
   },
 }).createMachine({
   id: 'activateUsers',
@@ -64,7 +63,7 @@ export const activateUsersMachine = setup({
     activating: {
       description: 'ActivateUsers, busy: the users of the region are activated.',
       meta: { screen: 'ActivateUsers' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'activateUsers',
         src: 'activateUsers',
@@ -72,10 +71,10 @@ export const activateUsersMachine = setup({
         onDone: { target: 'activated', actions: 'storeResult' },
         onError: [
           {
-            guard: { type: 'isProblem', params: { code: 'no_users_found' } },
+            guard: { type: 'hasCode', params: { code: 'no_users_found' } },
             target: 'failed.noUsersFound',
           },
-          { guard: { type: 'isProblem', params: { code: 'no_facility' } }, target: 'failed.noFacility' },
+          { guard: { type: 'hasCode', params: { code: 'no_facility' } }, target: 'failed.noFacility' },
           { target: 'failed.unknown' },
         ],
       },

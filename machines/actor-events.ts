@@ -8,3 +8,7 @@ export const outputOf = <T>(event: unknown): T => (event as DoneActorEvent<T>).o
 
 /** What the invoked actor that failed threw. */
 export const errorOf = (event: unknown): unknown => (event as ErrorActorEvent).error;
+
+/** The `code` of what the invoked actor that failed threw, when it has one. */
+export const errorCodeOf = (event: unknown): unknown =>
+  (errorOf(event) as { code?: unknown } | null | undefined)?.code;

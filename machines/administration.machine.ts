@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { errorOf, outputOf } from './actor-events';
+import { errorCodeOf, outputOf } from './actor-events';
 
 // Administration (spec §6 "Admins manage the tenant (activate, deactivate, delete all users and data)"): each action
 // behind a dialog where the person types the tenant's name; the result says how many were changed. PUT
@@ -50,8 +50,7 @@ export const administrationMachine = setup({
   },
   guards: {
     typedTenantName: ({ context }) => context.typed.trim() === context.tenant,
-    isMismatch: ({ event }) =>
-      (errorOf(event) as { code?: string } | undefined)?.code === 'confirmation_mismatch',
+    hasCode: ({ event }, params: { code: 'confirmation_mismatch' }) => errorCodeOf(event) === params.code,
   },
 }).createMachine({
   id: 'administration',
@@ -78,13 +77,19 @@ export const administrationMachine = setup({
     working: {
       description: 'Administration, busy: the action runs on every user of the tenant.',
       meta: { screen: 'Administration' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'runAction',
         src: 'runAction',
         input: ({ context }) => ({ action: context.action ?? 'activateAll', confirm: context.typed.trim() }),
         onDone: { target: 'done', actions: 'storeResult' },
-        onError: [{ guard: 'isMismatch', target: 'failed.mismatch' }, { target: 'failed.unknown' }],
+        onError: [
+          {
+            guard: { type: 'hasCode', params: { code: 'confirmation_mismatch' } },
+            target: 'failed.mismatch',
+          },
+          { target: 'failed.unknown' },
+        ],
       },
     },
     done: {

@@ -112,7 +112,7 @@ export const appMachine = setup({
       states: {
         loadingTenant: {
           description: 'A spinner while the settings of the tenant named by the host name load.',
-          tags: ['loading'],
+          tags: ['busy'],
           invoke: {
             id: 'loadTenant',
             src: 'loadTenant',
@@ -123,7 +123,7 @@ export const appMachine = setup({
         loadingMessages: {
           description:
             "A spinner while the texts of the person's language load (with the tenant's overrides).",
-          tags: ['loading'],
+          tags: ['busy'],
           invoke: {
             id: 'loadMessages',
             src: 'loadMessages',
@@ -161,7 +161,7 @@ export const appMachine = setup({
         loadingErrorTexts: {
           description:
             'The tenant could not be loaded: the texts for the error screen load in the browser language.',
-          tags: ['loading'],
+          tags: ['busy'],
           invoke: {
             id: 'loadMessages',
             src: 'loadMessages',
@@ -189,7 +189,7 @@ export const appMachine = setup({
         },
         busy: {
           description: 'The loading bar shows at the top of the page while any API call is in flight.',
-          tags: ['loading'],
+          tags: ['busy'],
           on: {
             'loading.start': { actions: 'countRequest' },
             'loading.end': [

@@ -85,8 +85,8 @@ export const assistantAccountCancellationMachine = setup({
   },
   guards: {
     isNotFound: ({ event }) => (errorOf(event) as Partial<CancellationError> | undefined)?.status === 404,
-    isRefusal: ({ event }, params: { refusal: CancellationRefusal }) =>
-      cancellationRefusalOf(errorOf(event)) === params.refusal,
+    hasCode: ({ event }, params: { code: CancellationRefusal }) =>
+      cancellationRefusalOf(errorOf(event)) === params.code,
   },
 }).createMachine({
   id: 'assistantAccountCancellation',
@@ -103,7 +103,7 @@ export const assistantAccountCancellationMachine = setup({
     finding: {
       description: 'AssistantAccountCancellation, busy: the account with that email is looked for.',
       meta: { screen: 'AssistantAccountCancellation' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'findAccount',
         src: 'findAccount',
@@ -146,7 +146,7 @@ export const assistantAccountCancellationMachine = setup({
       description:
         'AssistantAccountCancellation, busy: the server checks the DNI/NIE and visits, then erases the account.',
       meta: { screen: 'AssistantAccountCancellation' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'cancelAccount',
         src: 'cancelAccount',
@@ -154,20 +154,20 @@ export const assistantAccountCancellationMachine = setup({
         onDone: 'cancelled',
         onError: [
           {
-            guard: { type: 'isRefusal', params: { refusal: 'visit_in_progress' } },
+            guard: { type: 'hasCode', params: { code: 'visit_in_progress' } },
             target: 'refused.visitInProgress',
           },
-          { guard: { type: 'isRefusal', params: { refusal: 'bad_request' } }, target: 'refused.badRequest' },
+          { guard: { type: 'hasCode', params: { code: 'bad_request' } }, target: 'refused.badRequest' },
           {
-            guard: { type: 'isRefusal', params: { refusal: 'id_mismatch' } },
+            guard: { type: 'hasCode', params: { code: 'id_mismatch' } },
             target: 'refused.idMismatch',
             actions: 'storeDetail',
           },
           {
-            guard: { type: 'isRefusal', params: { refusal: 'staff_account' } },
+            guard: { type: 'hasCode', params: { code: 'staff_account' } },
             target: 'refused.staffAccount',
           },
-          { guard: { type: 'isRefusal', params: { refusal: 'last_admin' } }, target: 'refused.lastAdmin' },
+          { guard: { type: 'hasCode', params: { code: 'last_admin' } }, target: 'refused.lastAdmin' },
           { target: 'refused.failed' },
         ],
       },

@@ -151,14 +151,14 @@ export const bulkRegistrationMachine = setup({
     }),
   },
   guards: {
-    fatalIs: ({ event }, params: { code: FatalCode }) =>
-      fatalCodeOf(outputOf<BulkCheck>(event).fatal?.code) === params.code,
     hasRowProblems: ({ event }) => outputOf<BulkCheck>(event).problems.length > 0,
-    refusedWith: ({ event }, params: { code: FatalCode | 'payload_too_large' }) =>
-      event.type === 'upload.refused' &&
-      (params.code === 'payload_too_large'
-        ? event.refusal.status === 413
-        : fatalCodeOf(event.refusal.code) === params.code),
+    // The check's fatal problem, or the upload's refusal (a 413 is payload_too_large whatever its body says).
+    hasCode: ({ event }, params: { code: FatalCode | 'payload_too_large' }) => {
+      if (event.type !== 'upload.refused')
+        return fatalCodeOf(outputOf<BulkCheck>(event).fatal?.code) === params.code;
+      if (params.code === 'payload_too_large') return event.refusal.status === 413;
+      return fatalCodeOf(event.refusal.code) === params.code;
+    },
     isFinished: ({ event }) => outputOf<BulkJob>(event).status !== 'running',
   },
 }).createMachine({
@@ -197,17 +197,17 @@ export const bulkRegistrationMachine = setup({
         input: ({ context }) => ({ ...(context.files as BulkFiles), acsIdSchema: context.acsIdSchema }),
         onDone: [
           {
-            guard: { type: 'fatalIs', params: { code: 'media_corrupt' } },
+            guard: { type: 'hasCode', params: { code: 'media_corrupt' } },
             target: 'invalid.mediaCorrupt',
             actions: 'storeCheck',
           },
           {
-            guard: { type: 'fatalIs', params: { code: 'metadata_invalid' } },
+            guard: { type: 'hasCode', params: { code: 'metadata_invalid' } },
             target: 'invalid.metadataInvalid',
             actions: 'storeCheck',
           },
           {
-            guard: { type: 'fatalIs', params: { code: 'too_many_elements' } },
+            guard: { type: 'hasCode', params: { code: 'too_many_elements' } },
             target: 'invalid.tooManyElements',
             actions: 'storeCheck',
           },
@@ -274,22 +274,22 @@ export const bulkRegistrationMachine = setup({
         'upload.accepted': { target: 'processing', actions: 'storeJobId' },
         'upload.refused': [
           {
-            guard: { type: 'refusedWith', params: { code: 'too_many_elements' } },
+            guard: { type: 'hasCode', params: { code: 'too_many_elements' } },
             target: 'invalid.tooManyElements',
             actions: 'storeRefusal',
           },
           {
-            guard: { type: 'refusedWith', params: { code: 'media_corrupt' } },
+            guard: { type: 'hasCode', params: { code: 'media_corrupt' } },
             target: 'invalid.mediaCorrupt',
             actions: 'storeRefusal',
           },
           {
-            guard: { type: 'refusedWith', params: { code: 'metadata_invalid' } },
+            guard: { type: 'hasCode', params: { code: 'metadata_invalid' } },
             target: 'invalid.metadataInvalid',
             actions: 'storeRefusal',
           },
           {
-            guard: { type: 'refusedWith', params: { code: 'payload_too_large' } },
+            guard: { type: 'hasCode', params: { code: 'payload_too_large' } },
             target: 'failed.tooLarge',
           },
           { target: 'failed.unknown' },

@@ -1,5 +1,5 @@
 import { type AnyEventObject, assign, fromCallback, fromPromise, setup } from 'xstate';
-import { errorOf, outputOf } from './actor-events';
+import { errorCodeOf, errorOf, outputOf } from './actor-events';
 
 // Taking one picture for a scan or a selfie (spec §2 DocumentScan, TakeSelfie, TakeSelfieAlive; §5 image
 // rules; §8 "camera failure, mount or detection timeout in the scan widgets … with a distinct flag for camera
@@ -163,8 +163,7 @@ export const captureMachine = setup({
       event.face !== 'tooSmall',
     showsSmallFace: ({ context, event }) =>
       context.requireFace && event.type === 'frame.scored' && event.face === 'tooSmall',
-    hasCheckError: ({ event }, params: { code: ImageCheckError }) =>
-      (errorOf(event) as { code?: unknown } | null)?.code === params.code,
+    hasCode: ({ event }, params: { code: ImageCheckError }) => errorCodeOf(event) === params.code,
   },
   delays: {
     detectionTimeout: 20000,
@@ -189,7 +188,7 @@ export const captureMachine = setup({
   states: {
     askingPermission: {
       description: 'A spinner while the camera opens (the browser may ask the person for permission).',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'startCamera',
         src: 'startCamera',
@@ -259,7 +258,7 @@ export const captureMachine = setup({
         },
         taking: {
           description: 'A spinner over the camera while the photo is taken.',
-          tags: ['loading'],
+          tags: ['busy'],
           invoke: {
             id: 'takePhoto',
             src: 'takePhoto',
@@ -272,7 +271,7 @@ export const captureMachine = setup({
     },
     checking: {
       description: 'A spinner while the photo or file is prepared and checked (JPEG or PNG, 5 kB to 5 MB).',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'checkImage',
         src: 'checkImage',
@@ -280,15 +279,15 @@ export const captureMachine = setup({
         onDone: { target: 'preview', actions: 'storeCheckedPhoto' },
         onError: [
           {
-            guard: { type: 'hasCheckError', params: { code: 'image_too_small' } },
+            guard: { type: 'hasCode', params: { code: 'image_too_small' } },
             target: 'rejected.imageTooSmall',
           },
           {
-            guard: { type: 'hasCheckError', params: { code: 'image_too_large' } },
+            guard: { type: 'hasCode', params: { code: 'image_too_large' } },
             target: 'rejected.imageTooLarge',
           },
           {
-            guard: { type: 'hasCheckError', params: { code: 'image_wrong_type' } },
+            guard: { type: 'hasCode', params: { code: 'image_wrong_type' } },
             target: 'rejected.imageWrongType',
           },
           { target: 'rejected.imageNotAvailable' },

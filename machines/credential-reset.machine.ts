@@ -76,8 +76,7 @@ export const credentialResetMachine = setup({
   guards: {
     /** Someone is signed in (the link redeems only for its own account); provided by src/actors. */
     isSignedIn: () => false,
-    isRefusal: ({ event }, params: { refusal: ResetRefusal }) =>
-      resetRefusalOf(errorOf(event)) === params.refusal,
+    hasCode: ({ event }, params: { code: ResetRefusal }) => resetRefusalOf(errorOf(event)) === params.code,
   },
 }).createMachine({
   id: 'credentialReset',
@@ -97,7 +96,7 @@ export const credentialResetMachine = setup({
     requesting: {
       description: 'ResetCredentials, busy: the request is being sent.',
       meta: { screen: 'ResetCredentials' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'requestReset',
         src: 'requestReset',
@@ -133,7 +132,7 @@ export const credentialResetMachine = setup({
       description:
         'ResetCredentials, busy: the link is checked, every credential revoked and a new QR issued.',
       meta: { screen: 'ResetCredentials' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'redeemReset',
         src: 'redeemReset',
@@ -141,12 +140,12 @@ export const credentialResetMachine = setup({
         onDone: { target: 'done', actions: 'storeCredential' },
         onError: [
           {
-            guard: { type: 'isRefusal', params: { refusal: 'reset_link_expired' } },
+            guard: { type: 'hasCode', params: { code: 'reset_link_expired' } },
             target: 'refused.expired',
           },
-          { guard: { type: 'isRefusal', params: { refusal: 'reset_link_used' } }, target: 'refused.used' },
+          { guard: { type: 'hasCode', params: { code: 'reset_link_used' } }, target: 'refused.used' },
           {
-            guard: { type: 'isRefusal', params: { refusal: 'reset_link_not_found' } },
+            guard: { type: 'hasCode', params: { code: 'reset_link_not_found' } },
             target: 'refused.notFound',
           },
           { target: 'refused.failed' },

@@ -93,7 +93,7 @@ export const deviceHandoffMachine = setup({
       states: {
         generating: {
           description: 'A spinner while a new user code is generated.',
-          tags: ['loading'],
+          tags: ['busy'],
           invoke: {
             id: 'generateCode',
             src: 'generateCode',

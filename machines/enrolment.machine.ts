@@ -130,7 +130,6 @@ export interface EnrolmentContext {
   documentCountry: string | null;
   identityPortrayalId: string | null;
   result: PortrayalResult | null;
-  scanFailure: PortrayalFailure | null;
   /** The review: the document reading (with claims) until confirmed, then what the person confirmed. */
   review: ReviewFields | null;
   ocrAdaptations: OcrAdaptation[];
@@ -245,7 +244,6 @@ function noOnboarding(context: EnrolmentContext) {
     documentCountry: null,
     identityPortrayalId: null,
     result: null,
-    scanFailure: null,
     review: null,
     ocrAdaptations: [],
     form: EMPTY_FORM,
@@ -369,12 +367,9 @@ export const enrolmentMachine = setup({
     storePortrayalResult: assign(({ context, event }) => {
       const output = outputOf<PortrayalResultOutput>(event);
       const result = output.status === 'done' ? output.result : null;
-      return { result, review: reviewDraft(result?.document_info ?? {}, context.claims), scanFailure: null };
+      return { result, review: reviewDraft(result?.document_info ?? {}, context.claims) };
     }),
-    recordScanFailure: assign((_, params: { failure: PortrayalFailure }) => ({
-      scanFailure: params.failure,
-    })),
-    clearScanResult: assign({ scanFailure: null, result: null }),
+    clearScanResult: assign({ result: null }),
     storeReview: assign(({ context, event }) =>
       event.type === 'review.confirm'
         ? {
@@ -430,10 +425,6 @@ export const enrolmentMachine = setup({
       const output = outputOf<PortrayalResultOutput>(event);
       return output.status === 'done' && output.result.score_biometry_valid === false;
     },
-    portrayalFailedWith: ({ event }, params: { failure: PortrayalFailure }) => {
-      const output = outputOf<PortrayalResultOutput>(event);
-      return output.status === 'failed' && output.failure === params.failure;
-    },
     isCompleteReview: ({ event }) => event.type === 'review.confirm' && isComplete(event.fields),
     acceptedWithQr: ({ context, event }) => {
       const confirmation = outputOf<ConfirmationResult>(event);
@@ -442,9 +433,14 @@ export const enrolmentMachine = setup({
       );
     },
     accepted: ({ event }) => outputOf<ConfirmationResult>(event).result.outcome === 'accepted',
-    rejectedFor: ({ event }, params: { reason: RegistrationReason }) => {
+    // The code of a portrayal result that failed, or of a registration the server rejected.
+    hasCode: ({ event }, params: { code: PortrayalFailure | RegistrationReason }) => {
+      if ((event as { type: string }).type === 'xstate.done.actor.portrayalResult') {
+        const output = outputOf<PortrayalResultOutput>(event);
+        return output.status === 'failed' && output.failure === params.code;
+      }
       const confirmation = outputOf<ConfirmationResult>(event);
-      return confirmation.result.outcome !== 'accepted' && confirmation.result.reason === params.reason;
+      return confirmation.result.outcome !== 'accepted' && confirmation.result.reason === params.code;
     },
   },
 }).createMachine({
@@ -468,7 +464,6 @@ export const enrolmentMachine = setup({
     documentCountry: null,
     identityPortrayalId: null,
     result: null,
-    scanFailure: null,
     review: null,
     ocrAdaptations: [],
     form: EMPTY_FORM,
@@ -495,7 +490,7 @@ export const enrolmentMachine = setup({
     startingOnboarding: {
       description: 'Landing, Start busy: POST /internal/onboardings.',
       meta: { screen: 'Landing' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'createOnboarding',
         src: 'createOnboarding',
@@ -515,7 +510,7 @@ export const enrolmentMachine = setup({
     continuingOnboarding: {
       description:
         'An onboarding another device started (DeviceDetect, after its user code) is loaded to pick its step.',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'loadOnboarding',
         src: 'loadOnboarding',
@@ -604,7 +599,7 @@ export const enrolmentMachine = setup({
         acceptingLegalTerms: {
           description: 'PrivacyOnboarding, accept busy: PUT /internal/onboardings/{id}/legal_terms.',
           meta: { screen: 'PrivacyOnboarding' },
-          tags: ['loading'],
+          tags: ['busy'],
           invoke: {
             id: 'acceptLegalTerms',
             src: 'acceptLegalTerms',
@@ -646,7 +641,7 @@ export const enrolmentMachine = setup({
         },
         startingPortrayal: {
           description: 'The step before stays shown, busy: POST /internal/portrayals.',
-          tags: ['loading'],
+          tags: ['busy'],
           invoke: {
             id: 'createPortrayal',
             src: 'createPortrayal',
@@ -749,7 +744,7 @@ export const enrolmentMachine = setup({
           description:
             'ReviewRegister, waiting: the result of the portrayal is polled every 2 s for at most 16 s.',
           meta: { screen: 'ReviewRegister' },
-          tags: ['loading'],
+          tags: ['busy'],
           invoke: {
             id: 'portrayalResult',
             src: 'portrayalResult',
@@ -758,52 +753,42 @@ export const enrolmentMachine = setup({
               {
                 guard: 'faceMismatch',
                 target: 'selfieFailed.faceMismatch',
-                actions: { type: 'recordScanFailure', params: { failure: 'face_mismatch' } },
               },
               { guard: 'portrayalFound', target: 'review', actions: 'storePortrayalResult' },
               {
-                guard: { type: 'portrayalFailedWith', params: { failure: 'no_face_error' } },
+                guard: { type: 'hasCode', params: { code: 'no_face_error' } },
                 target: 'selfieFailed.noFace',
-                actions: { type: 'recordScanFailure', params: { failure: 'no_face_error' } },
               },
               {
-                guard: { type: 'portrayalFailedWith', params: { failure: 'multiple_faces_error' } },
+                guard: { type: 'hasCode', params: { code: 'multiple_faces_error' } },
                 target: 'selfieFailed.multipleFaces',
-                actions: { type: 'recordScanFailure', params: { failure: 'multiple_faces_error' } },
               },
               {
-                guard: { type: 'portrayalFailedWith', params: { failure: 'blurred_image_error' } },
+                guard: { type: 'hasCode', params: { code: 'blurred_image_error' } },
                 target: 'scanFailed.blurred',
-                actions: { type: 'recordScanFailure', params: { failure: 'blurred_image_error' } },
               },
               {
-                guard: { type: 'portrayalFailedWith', params: { failure: 'document_classification_error' } },
+                guard: { type: 'hasCode', params: { code: 'document_classification_error' } },
                 target: 'scanFailed.classification',
-                actions: { type: 'recordScanFailure', params: { failure: 'document_classification_error' } },
               },
               {
-                guard: { type: 'portrayalFailedWith', params: { failure: 'spoofed_image_error' } },
+                guard: { type: 'hasCode', params: { code: 'spoofed_image_error' } },
                 target: 'scanFailed.spoofed',
-                actions: { type: 'recordScanFailure', params: { failure: 'spoofed_image_error' } },
               },
               {
-                guard: { type: 'portrayalFailedWith', params: { failure: 'validas_error' } },
+                guard: { type: 'hasCode', params: { code: 'validas_error' } },
                 target: 'scanFailed.validation',
-                actions: { type: 'recordScanFailure', params: { failure: 'validas_error' } },
               },
               {
-                guard: { type: 'portrayalFailedWith', params: { failure: 'timeout' } },
+                guard: { type: 'hasCode', params: { code: 'timeout' } },
                 target: 'scanFailed.timeout',
-                actions: { type: 'recordScanFailure', params: { failure: 'timeout' } },
               },
               {
                 target: 'scanFailed.unknown',
-                actions: { type: 'recordScanFailure', params: { failure: 'unknown' } },
               },
             ],
             onError: {
               target: 'scanFailed.unknown',
-              actions: { type: 'recordScanFailure', params: { failure: 'unknown' } },
             },
           },
         },
@@ -899,7 +884,7 @@ export const enrolmentMachine = setup({
         confirming: {
           description:
             'RegisterForm (or the retryable failure) stays shown, busy: PUT /internal/onboardings/{id}/portrayals/{portrayalId}.',
-          tags: ['loading'],
+          tags: ['busy'],
           invoke: {
             id: 'confirmRegistration',
             src: 'confirmRegistration',
@@ -921,37 +906,37 @@ export const enrolmentMachine = setup({
                 actions: ['storeRegistration', 'setEnrolled'],
               },
               {
-                guard: { type: 'rejectedFor', params: { reason: 'underaged' } },
+                guard: { type: 'hasCode', params: { code: 'underaged' } },
                 target: 'registrationFailed.underage',
                 actions: 'storeRegistration',
               },
               {
-                guard: { type: 'rejectedFor', params: { reason: 'user_interdicted' } },
+                guard: { type: 'hasCode', params: { code: 'user_interdicted' } },
                 target: 'registrationFailed.forbiddenList',
                 actions: 'storeRegistration',
               },
               {
-                guard: { type: 'rejectedFor', params: { reason: 'document_expired' } },
+                guard: { type: 'hasCode', params: { code: 'document_expired' } },
                 target: 'registrationFailed.documentExpired',
                 actions: 'storeRegistration',
               },
               {
-                guard: { type: 'rejectedFor', params: { reason: 'life_proofing_failed' } },
+                guard: { type: 'hasCode', params: { code: 'life_proofing_failed' } },
                 target: 'registrationFailed.lifeProofingFailed',
                 actions: 'storeRegistration',
               },
               {
-                guard: { type: 'rejectedFor', params: { reason: 'user_already_registered' } },
+                guard: { type: 'hasCode', params: { code: 'user_already_registered' } },
                 target: 'registrationFailed.alreadyRegistered',
                 actions: 'storeRegistration',
               },
               {
-                guard: { type: 'rejectedFor', params: { reason: 'document_already_exists' } },
+                guard: { type: 'hasCode', params: { code: 'document_already_exists' } },
                 target: 'registrationFailed.documentAlreadyInUse',
                 actions: 'storeRegistration',
               },
               {
-                guard: { type: 'rejectedFor', params: { reason: 'enforcement_source_unavailable' } },
+                guard: { type: 'hasCode', params: { code: 'enforcement_source_unavailable' } },
                 target: 'registrationFailed.enforcementSourceUnavailable',
                 actions: 'storeRegistration',
               },
@@ -1028,7 +1013,7 @@ export const enrolmentMachine = setup({
     },
     cancelling: {
       description: 'The step stays shown, busy: DELETE /internal/onboardings/{id}.',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'deleteOnboarding',
         src: 'deleteOnboarding',
@@ -1052,7 +1037,7 @@ export const enrolmentMachine = setup({
             loadingQr: {
               description:
                 'FinishRegisterWithQr, the QR spinner: GET /public/credentials/{userId}/sids/{sid} as PNG.',
-              tags: ['loading'],
+              tags: ['busy'],
               invoke: {
                 id: 'fetchQrImage',
                 src: 'fetchQrImage',

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { ImageRefusalCode } from '../contract/api/image-refusals';
 import type { Challenge, ImageKind } from '../contract/api/onboarding';
+import { errorCodeOf } from './actor-events';
 
 // One picture of an enrolment (spec §7 PUT /internal/portrayals/{id}/obverse|reverse|selfie|lifeproof): take
 // it, send it, and say what went wrong (spec §5: upload failed → re-upload, image not available → take it
@@ -110,13 +111,11 @@ export const imageUploadMachine = setup({
   },
   guards: {
     isLifeproof: ({ context }) => context.kind === 'lifeproof',
-    isImageNotAvailable: ({ event }) =>
-      ((event as unknown as { error?: UploadError }).error ?? null)?.code === 'image_not_available',
     isBusyAndMayRetry: ({ context, event }) =>
       ((event as unknown as { error?: UploadError }).error ?? null)?.code === 'busy' &&
       context.busyAnswers < BUSY_RETRIES,
-    isImageRefused: ({ event }) =>
-      ((event as unknown as { error?: UploadError }).error ?? null)?.code === 'image_refused',
+    hasCode: ({ event }, params: { code: 'image_not_available' | 'image_refused' }) =>
+      errorCodeOf(event) === params.code,
   },
 }).createMachine({
   id: 'imageUpload',
@@ -140,7 +139,7 @@ export const imageUploadMachine = setup({
     requestingChallenge: {
       description:
         'TakeSelfieAlive: a spinner while the liveness challenge (three actions, one minute) is fetched.',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'requestChallenge',
         src: 'requestChallenge',
@@ -163,7 +162,7 @@ export const imageUploadMachine = setup({
     },
     uploading: {
       description: 'The picture is on its way: a progress bar.',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'uploadImage',
         src: 'uploadImage',
@@ -175,9 +174,17 @@ export const imageUploadMachine = setup({
         }),
         onDone: { target: 'uploaded', actions: ['forgetImage', 'forgetRefusal'] },
         onError: [
-          { guard: 'isImageNotAvailable', target: 'imageNotAvailable', actions: 'forgetImage' },
+          {
+            guard: { type: 'hasCode', params: { code: 'image_not_available' } },
+            target: 'imageNotAvailable',
+            actions: 'forgetImage',
+          },
           { guard: 'isBusyAndMayRetry', target: 'busy', actions: 'storeBusy' },
-          { guard: 'isImageRefused', target: 'imageRefused', actions: ['storeRefusal', 'forgetImage'] },
+          {
+            guard: { type: 'hasCode', params: { code: 'image_refused' } },
+            target: 'imageRefused',
+            actions: ['storeRefusal', 'forgetImage'],
+          },
           { target: 'uploadFailed' },
         ],
       },
@@ -186,7 +193,7 @@ export const imageUploadMachine = setup({
       description:
         'Error busy: the server is busy with other pictures (429, with a Retry-After); "busy, sending it again" shows and the same picture goes again once the wait is over, at most five times before it counts as upload_failed.',
       meta: { errorCode: 'busy', uploadError: 'busy' },
-      tags: ['loading'],
+      tags: ['busy'],
       after: { busyRetry: 'uploading' },
       on: {
         // The person need not wait: send it now, or another picture.

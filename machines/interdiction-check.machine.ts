@@ -60,7 +60,7 @@ export const interdictionCheckMachine = setup({
     checking: {
       description: 'CheckInterdictions, busy: the prohibited lists are asked.',
       meta: { screen: 'CheckInterdictions' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'checkInterdiction',
         src: 'checkInterdiction',

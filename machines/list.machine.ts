@@ -89,7 +89,7 @@ export const listMachine = setup({
   states: {
     loading: {
       description: 'A spinner while the page of items for the filter loads.',
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'fetchPage',
         src: 'fetchPage',

@@ -62,8 +62,7 @@ export const phoneHandoffMachine = setup({
       event.type === 'code.submitted' && isUserCode(compactUserCode(event.code)),
     /** Someone is signed in (the code redeems only for the account that generated it); provided by src/actors. */
     isSignedIn: () => false,
-    hasRedeemProblem: ({ event }, params: { problem: RedeemProblem }) =>
-      redeemProblemOf(errorOf(event)) === params.problem,
+    hasCode: ({ event }, params: { code: RedeemProblem }) => redeemProblemOf(errorOf(event)) === params.code,
   },
 }).createMachine({
   id: 'phoneHandoff',
@@ -98,7 +97,7 @@ export const phoneHandoffMachine = setup({
     },
     redeeming: {
       description: 'A spinner while the code is checked.',
-      tags: ['loading'],
+      tags: ['busy'],
       // A code redeems once: code.submitted is not taken while it is being redeemed.
       invoke: {
         id: 'redeemCode',
@@ -107,11 +106,11 @@ export const phoneHandoffMachine = setup({
         onDone: { target: 'continued', actions: ['storeOnboarding', 'continueOnboarding'] },
         onError: [
           {
-            guard: { type: 'hasRedeemProblem', params: { problem: 'not-found' } },
+            guard: { type: 'hasCode', params: { code: 'not-found' } },
             target: 'refused.notFound',
           },
-          { guard: { type: 'hasRedeemProblem', params: { problem: 'expired' } }, target: 'refused.expired' },
-          { guard: { type: 'hasRedeemProblem', params: { problem: 'used' } }, target: 'refused.used' },
+          { guard: { type: 'hasCode', params: { code: 'expired' } }, target: 'refused.expired' },
+          { guard: { type: 'hasCode', params: { code: 'used' } }, target: 'refused.used' },
           { target: 'refused.failed' },
         ],
       },

@@ -54,7 +54,7 @@ export const portrayalResultMachine = setup({
   guards: {
     isFound: ({ event }) => fetchedOf(event).status === 'done',
     isPending: ({ event }) => fetchedOf(event).status === 'pending',
-    hasErrorCode: ({ event }, params: { code: PortrayalErrorCode }) => {
+    hasCode: ({ event }, params: { code: PortrayalErrorCode }) => {
       const fetched = fetchedOf(event);
       return fetched.status === 'error' && fetched.code === params.code;
     },
@@ -72,7 +72,7 @@ export const portrayalResultMachine = setup({
   output: ({ event }) => event.output as PortrayalResultOutput,
   states: {
     polling: {
-      tags: ['loading'],
+      tags: ['busy'],
       after: { pollTimeout: 'timeout' },
       initial: 'fetching',
       states: {
@@ -87,27 +87,27 @@ export const portrayalResultMachine = setup({
               { guard: 'isFound', target: '#portrayalResult.done', actions: 'storeResult' },
               { guard: 'isPending', target: 'waiting' },
               {
-                guard: { type: 'hasErrorCode', params: { code: 'blurred_image_error' } },
+                guard: { type: 'hasCode', params: { code: 'blurred_image_error' } },
                 target: '#portrayalResult.blurredImage',
               },
               {
-                guard: { type: 'hasErrorCode', params: { code: 'document_classification_error' } },
+                guard: { type: 'hasCode', params: { code: 'document_classification_error' } },
                 target: '#portrayalResult.documentClassification',
               },
               {
-                guard: { type: 'hasErrorCode', params: { code: 'spoofed_image_error' } },
+                guard: { type: 'hasCode', params: { code: 'spoofed_image_error' } },
                 target: '#portrayalResult.spoofedImage',
               },
               {
-                guard: { type: 'hasErrorCode', params: { code: 'validas_error' } },
+                guard: { type: 'hasCode', params: { code: 'validas_error' } },
                 target: '#portrayalResult.validasError',
               },
               {
-                guard: { type: 'hasErrorCode', params: { code: 'no_face_error' } },
+                guard: { type: 'hasCode', params: { code: 'no_face_error' } },
                 target: '#portrayalResult.noFace',
               },
               {
-                guard: { type: 'hasErrorCode', params: { code: 'multiple_faces_error' } },
+                guard: { type: 'hasCode', params: { code: 'multiple_faces_error' } },
                 target: '#portrayalResult.multipleFaces',
               },
               // An error code this portal does not know.

@@ -142,8 +142,8 @@ export const singleRegistrationMachine = setup({
       event.type === 'acsId.changed' && acsIdProblem(context.acsIdSchema, event.acsId) === null,
     isTaken: ({ event }) => outputOf<boolean>(event) === true,
     isAccepted: ({ event }) => outputOf<SingleRegistrationResult>(event).result.outcome === 'accepted',
-    isRejection: ({ event }, params: { error: SingleError }) =>
-      singleErrorOf(outputOf<SingleRegistrationResult>(event).result.reason) === params.error,
+    hasCode: ({ event }, params: { code: SingleError }) =>
+      singleErrorOf(outputOf<SingleRegistrationResult>(event).result.reason) === params.code,
     isFieldProblem: ({ event }) => {
       const status = (errorOf(event) as SingleError409 | undefined)?.status;
       return status === 409 || status === 422;
@@ -270,7 +270,7 @@ export const singleRegistrationMachine = setup({
     submitting: {
       description: 'SingleRegistration, busy: POST /public/singles.',
       meta: { screen: 'SingleRegistration' },
-      tags: ['loading'],
+      tags: ['busy'],
       invoke: {
         id: 'register',
         src: 'register',
@@ -278,22 +278,22 @@ export const singleRegistrationMachine = setup({
         onDone: [
           { guard: 'isAccepted', target: 'registered', actions: 'storeResult' },
           {
-            guard: { type: 'isRejection', params: { error: 'document-expired' } },
+            guard: { type: 'hasCode', params: { code: 'document-expired' } },
             target: 'rejected.documentExpired',
             actions: 'storeResult',
           },
           {
-            guard: { type: 'isRejection', params: { error: 'embedding-failed' } },
+            guard: { type: 'hasCode', params: { code: 'embedding-failed' } },
             target: 'rejected.embeddingFailed',
             actions: 'storeResult',
           },
           {
-            guard: { type: 'isRejection', params: { error: 'id-already-used' } },
+            guard: { type: 'hasCode', params: { code: 'id-already-used' } },
             target: 'rejected.idAlreadyUsed',
             actions: 'storeResult',
           },
           {
-            guard: { type: 'isRejection', params: { error: 'qr-generation-failed' } },
+            guard: { type: 'hasCode', params: { code: 'qr-generation-failed' } },
             target: 'rejected.qrGenerationFailed',
             actions: 'storeResult',
           },
@@ -312,7 +312,7 @@ export const singleRegistrationMachine = setup({
       description:
         'SingleRegistration, error busy: the server is busy with other pictures (429, with a Retry-After); "busy, sending it again" shows over the form as the person filled it, and the same registration goes again once the wait is over, at most five times before the form asks to try again later.',
       meta: { screen: 'SingleRegistration', errorCode: 'busy' },
-      tags: ['loading'],
+      tags: ['busy'],
       after: { busyRetry: 'submitting' },
     },
     registered: {

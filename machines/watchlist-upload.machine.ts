@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { WatchlistStored } from '../contract/api/audit';
 import { refuseWatchlistFile, type WatchlistPreview } from '../contract/domain/watchlist';
-import { errorOf, outputOf } from './actor-events';
+import { errorCodeOf, errorOf, outputOf } from './actor-events';
 
 // UploadWatchlist and UploadWatchlistResult (spec §2 upload-watchlist, upload-watchlist-result with success true or
 // false; §3 Watchlist upload: legal domain and file; §5 the file is csv, at most 10 MB; §7 POST /watchlists when
@@ -118,8 +118,7 @@ export const watchlistUploadMachine = setup({
       const preview = outputOf<WatchlistPreview>(event);
       return preview.ok && preview.invalid > 0;
     },
-    refusedWith: ({ event }, params: { code: Code }) =>
-      (errorOf(event) as Partial<WatchlistUploadError> | undefined)?.code === params.code,
+    hasCode: ({ event }, params: { code: Code }) => errorCodeOf(event) === params.code,
   },
 }).createMachine({
   id: 'watchlistUpload',
@@ -208,22 +207,22 @@ export const watchlistUploadMachine = setup({
         onDone: { target: 'stored', actions: 'storeStored' },
         onError: [
           {
-            guard: { type: 'refusedWith', params: { code: 'file_too_large' } },
+            guard: { type: 'hasCode', params: { code: 'file_too_large' } },
             target: 'failed.file_too_large',
             actions: 'storeRefusal',
           },
           {
-            guard: { type: 'refusedWith', params: { code: 'not_csv' } },
+            guard: { type: 'hasCode', params: { code: 'not_csv' } },
             target: 'failed.not_csv',
             actions: 'storeRefusal',
           },
           {
-            guard: { type: 'refusedWith', params: { code: 'invalid_rows' } },
+            guard: { type: 'hasCode', params: { code: 'invalid_rows' } },
             target: 'failed.invalid_rows',
             actions: 'storeRefusal',
           },
           {
-            guard: { type: 'refusedWith', params: { code: 'unknown_domain' } },
+            guard: { type: 'hasCode', params: { code: 'unknown_domain' } },
             target: 'failed.unknown_domain',
             actions: 'storeRefusal',
           },
@@ -243,27 +242,27 @@ export const watchlistUploadMachine = setup({
         onDone: { target: 'stored', actions: 'storeStored' },
         onError: [
           {
-            guard: { type: 'refusedWith', params: { code: 'upload_not_found' } },
+            guard: { type: 'hasCode', params: { code: 'upload_not_found' } },
             target: 'failed.upload_not_found',
             actions: 'storeRefusal',
           },
           {
-            guard: { type: 'refusedWith', params: { code: 'file_too_large' } },
+            guard: { type: 'hasCode', params: { code: 'file_too_large' } },
             target: 'failed.file_too_large',
             actions: 'storeRefusal',
           },
           {
-            guard: { type: 'refusedWith', params: { code: 'not_csv' } },
+            guard: { type: 'hasCode', params: { code: 'not_csv' } },
             target: 'failed.not_csv',
             actions: 'storeRefusal',
           },
           {
-            guard: { type: 'refusedWith', params: { code: 'invalid_rows' } },
+            guard: { type: 'hasCode', params: { code: 'invalid_rows' } },
             target: 'failed.invalid_rows',
             actions: 'storeRefusal',
           },
           {
-            guard: { type: 'refusedWith', params: { code: 'unknown_domain' } },
+            guard: { type: 'hasCode', params: { code: 'unknown_domain' } },
             target: 'failed.unknown_domain',
             actions: 'storeRefusal',
           },

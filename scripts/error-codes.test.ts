@@ -97,7 +97,7 @@ describe('checkErrorWords', () => {
     const report = checkErrorWords(root, catalogues, { server });
     expect(report.problems).toEqual([]);
     expect(report.codes.size).toBeGreaterThan(100);
-    expect(report.handled.get('underaged')?.guard).toBe('rejectedFor');
+    expect(report.handled.get('underaged')?.guard).toBe('hasCode');
   });
 
   it('names a code that lacks words in one language', () => {
@@ -117,14 +117,14 @@ describe('checkErrorWords', () => {
       {
         codes: ['onboarding_not_pending'],
         file: 'machines/enrolment.machine.ts',
-        guard: 'rejectedFor',
+        guard: 'hasCode',
         why: 'no',
       },
     ];
     const { problems } = checkErrorWords(root, catalogues, { handlers, server });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('"onboarding_not_pending"');
-    expect(problems[0]).toContain("has no guard rejectedFor with params 'onboarding_not_pending'");
+    expect(problems[0]).toContain("has no guard hasCode with params 'onboarding_not_pending'");
   });
 });
 

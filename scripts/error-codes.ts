@@ -1103,19 +1103,19 @@ export const HANDLED_ELSEWHERE: Handler[] = [
       'enforcement_source_unavailable',
     ],
     file: 'machines/enrolment.machine.ts',
-    guard: 'rejectedFor',
+    guard: 'hasCode',
     why: 'registration reasons (spec §8): FinishRegisterWithError, finishError.{error}',
   },
   {
     codes: [...PORTRAYAL_ERROR_CODES],
     file: 'machines/portrayal-result.machine.ts',
-    guard: 'hasErrorCode',
+    guard: 'hasCode',
     why: 'portrayal result errors (spec §8): the scan and selfie failure screens, scanFailure.* and selfieFailure.*',
   },
   {
     codes: ['file_too_large', 'not_csv', 'invalid_rows', 'unknown_domain', 'upload_not_found'],
     file: 'machines/watchlist-upload.machine.ts',
-    guard: 'refusedWith',
+    guard: 'hasCode',
     why: 'the watchlist upload result page (spec §8): watchlist.failed.{code}',
   },
   {
@@ -1138,12 +1138,12 @@ export const HANDLED_ELSEWHERE: Handler[] = [
     codes: ['media_corrupt', 'metadata_invalid', 'metadata_empty', 'metadata_columns', 'too_many_elements'],
     file: 'src/features/portal/bulk-registration.tsx',
     words: 'bulk.problem.{code}',
-    why: "a bulk import's files refused as a whole (machines/bulk-registration.machine.ts refusedWith)",
+    why: "a bulk import's files refused as a whole (machines/bulk-registration.machine.ts hasCode)",
   },
   {
     codes: ['no_users_found', 'no_facility'],
     file: 'machines/activate-users.machine.ts',
-    guard: 'isProblem',
+    guard: 'hasCode',
     why: 'ActivateUsers (spec §8 Activation): failed.noUsers, failed.noFacility',
   },
   {

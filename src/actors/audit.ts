@@ -80,7 +80,7 @@ const exportName = (now: Date) =>
   `audit-accesses-${now.toISOString().slice(0, 16).replace(/[:T]/g, '-')}.csv`;
 
 /** The export machine with the streamed POST /public/audit_accesses and the download. */
-export function auditExportLogic(runtime: Api, progress: ExportProgressStore) {
+export function auditExportLogic(runtime: Api, progress: Pick<ExportProgressStore, 'report'>) {
   let file: Blob | null = null;
   return auditExportMachine.provide({
     actors: {

@@ -1,4 +1,4 @@
-// The effects the visit screens' machines name (spec §7 Visits): the visit machine's calls, the list machine's
+// The effects the visit screens' machines name (spec §7 Visits): the calls of the three visit machines, the list machine's
 // pages of visits, the facilities of NewVisit, reception's arrival lookup, and NewVisit's draft kept in
 // sessionStorage so that what was typed survives a reload (spec §3: only auth and onboarding state go to
 // localStorage).
@@ -13,6 +13,8 @@ import {
 } from '../../contract/domain/visits';
 import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
 import { type VisitCallError, visitMachine } from '../../machines/visit.machine';
+import { visitConfirmationMachine } from '../../machines/visit-confirmation.machine';
+import { visitRequestMachine } from '../../machines/visit-request.machine';
 import { type ApiError, isApiError } from '../api/errors';
 import { listFacilities } from '../api/facilities';
 import {
@@ -67,21 +69,15 @@ async function call<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The visit machine with the real calls; `onChanged` hears every change the server accepted. */
-export function visitLogic(runtime: Api, options: { onChanged?: () => void } = {}) {
+/** The visit machine (one known visit) with the real calls. */
+export function visitLogic(runtime: Api) {
   return visitMachine.provide({
     actors: {
-      createVisit: fromPromise(async ({ input, signal }) =>
-        call(async () => createVisit(await runtime.apiClient(), input.request, { signal, ...REFUSALS })),
-      ),
       fetchVisit: fromPromise(async ({ input, signal }) => {
         // VisitDetail without its data param (spec §2): no visit, as if not found.
         if (!input.visitId) throw { status: 404, code: 'not_found', detail: null, fieldErrors: {} };
         return call(async () => getVisit(await runtime.apiClient(), input.visitId, { signal, ...REFUSALS }));
       }),
-      fetchVisitor: fromPromise(async ({ input, signal }) =>
-        call(async () => getVisitor(await runtime.apiClient(), input.userId, { signal, ...REFUSALS })),
-      ),
       cancelVisit: fromPromise(async ({ input, signal }) =>
         call(async () => cancelVisit(await runtime.apiClient(), input.visitId, { signal, ...REFUSALS })),
       ),
@@ -95,6 +91,29 @@ export function visitLogic(runtime: Api, options: { onChanged?: () => void } = {
           checkOutVisit(await runtime.apiClient(), input.visitId, input.via, { signal, ...REFUSALS }),
         ),
       ),
+    },
+  });
+}
+
+/** NewVisit's machine with the real calls; `onSent` hears the request the server made a visit of. */
+export function visitRequestLogic(runtime: Api, options: { onSent?: () => void } = {}) {
+  return visitRequestMachine.provide({
+    actors: {
+      createVisit: fromPromise(async ({ input, signal }) =>
+        call(async () => createVisit(await runtime.apiClient(), input.request, { signal, ...REFUSALS })),
+      ),
+      fetchVisitor: fromPromise(async ({ input, signal }) =>
+        call(async () => getVisitor(await runtime.apiClient(), input.userId, { signal, ...REFUSALS })),
+      ),
+    },
+    actions: { visitChanged: () => options.onSent?.() },
+  });
+}
+
+/** VisitConfirmation's machine with the real call. */
+export function visitConfirmationLogic(runtime: Api) {
+  return visitConfirmationMachine.provide({
+    actors: {
       confirmVisit: fromPromise(async ({ input, signal }) =>
         call(async () =>
           confirmVisit(await runtime.apiClient(), input.visitId, input.token, input.outcome, {
@@ -104,7 +123,6 @@ export function visitLogic(runtime: Api, options: { onChanged?: () => void } = {
         ),
       ),
     },
-    actions: { visitChanged: () => options.onChanged?.() },
   });
 }
 

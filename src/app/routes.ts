@@ -1,8 +1,17 @@
 import type { ScreenName } from '../domain/screens';
+import { type MachineImplementations, registerMachines } from '../runtime/machines';
 import { lazyScreen } from './lazy-screen';
 
 // The lazy component of every screen of src/domain/screens.ts: one chunk per area, loaded on first use.
-// Only src/app imports the features.
+// Only src/app imports the features. An area whose screens start machines loads, beside them, the module that
+// gives those machines their real actors (src/app/machines/), and registers it before a screen renders.
+const withMachines =
+  <M>(screens: () => Promise<M>, machines: () => Promise<Partial<MachineImplementations>>) =>
+  async (): Promise<M> => {
+    const [module, implementations] = await Promise.all([screens(), machines()]);
+    registerMachines(implementations);
+    return module;
+  };
 // The onboarding area is a chunk per step: Landing, a signed-in first screen, loads neither the camera nor
 // the forms, and each step brings its code when the person reaches it.
 const onboardingSteps = () => import('../features/onboarding/steps');
@@ -13,14 +22,32 @@ const capture = () => import('../features/onboarding/capture-screens');
 const review = () => import('../features/onboarding/review');
 const finish = () => import('../features/onboarding/finish');
 // A phone enrolling never sees DeviceDetect (nor its hand-off machine): its own chunk keeps it off that path.
-const deviceDetect = () => import('../features/onboarding/device-detect');
-const account = () => import('../features/account/screens');
-const visits = () => import('../features/visits/screens');
-const accreditations = () => import('../features/accreditations/screens');
-const portal = () => import('../features/portal/screens');
+const deviceDetect = withMachines(
+  () => import('../features/onboarding/device-detect'),
+  () => import('./machines/device-handoff').then((m) => m.deviceHandoffMachines),
+);
+const account = withMachines(
+  () => import('../features/account/screens'),
+  () => import('./machines/account').then((m) => m.accountMachines),
+);
+const visits = withMachines(
+  () => import('../features/visits/screens'),
+  () => import('./machines/visits').then((m) => m.visitMachines),
+);
+const accreditations = withMachines(
+  () => import('../features/accreditations/screens'),
+  () => import('./machines/accreditations').then((m) => m.accreditationMachines),
+);
+const portal = withMachines(
+  () => import('../features/portal/screens'),
+  () => import('./machines/portal').then((m) => m.portalMachines),
+);
 const publicArea = () => import('../features/public/screens');
 // ResetCredentials runs a machine whose calls validate with arktype: its own chunk keeps that off Welcome.
-const resetCredentials = () => import('../features/public/reset-credentials');
+const resetCredentials = withMachines(
+  () => import('../features/public/reset-credentials'),
+  () => import('./machines/public').then((m) => m.publicMachines),
+);
 
 // The first screens draw only the first part of the catalogue (src/i18n/first-screen.ts).
 const FIRST = { firstScreen: true };

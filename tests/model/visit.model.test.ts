@@ -2,10 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import type { Visit, VisitStatus } from '../../contract/api/visits';
 import { type VisitEvent, type VisitInput, visitMachine } from '../../machines/visit.machine';
+import {
+  type VisitConfirmationEvent,
+  type VisitConfirmationInput,
+  visitConfirmationMachine,
+} from '../../machines/visit-confirmation.machine';
+import {
+  type VisitRequestEvent,
+  type VisitRequestInput,
+  visitRequestMachine,
+} from '../../machines/visit-request.machine';
 import { codesInMeta, coverMachine, type ModelSpec } from './harness';
 
-// Generated paths over one visit's life: from NewVisit, from VisitConfirmation, and from a visit loaded or
-// already known; every server answer (each refusal by its code) is a traversal event.
+// Generated paths over the three visit flows: a request written on NewVisit, a visit loaded or already known
+// (VisitDetail, the lists, ProcessVisit), and the host's answer on VisitConfirmation; every server answer (each
+// refusal by its code) is a traversal event.
 
 const visitWith = (status: VisitStatus): Visit => ({
   id: 'v-1',
@@ -29,10 +40,21 @@ const refusal = (code: string | null, status = 409) => ({
   fieldErrors: {},
 });
 
-const CODES = {
+/** Each actor's refusals by code, and a failure without one. */
+function refusals(codes: Record<string, string[]>): unknown[] {
+  return Object.entries(codes).flatMap(([actor, list]) => [
+    ...list.map((code) => ({ type: `xstate.error.actor.${actor}`, error: refusal(code) })),
+    { type: `xstate.error.actor.${actor}`, error: refusal(null, 500) },
+  ]);
+}
+
+const VISIT_CODES = {
   cancelVisit: ['visit_already_started', 'visit_already_has_checkins', 'visit_already_cancelled'],
   checkIn: ['visit_not_accepted', 'visit_already_checked_in', 'visit_already_cancelled', 'visit_not_today'],
   checkOut: ['visit_not_checked_in'],
+};
+
+const CONFIRMATION_CODES = {
   confirmVisit: [
     'token_expired',
     'visit_already_accepted',
@@ -42,8 +64,7 @@ const CODES = {
   ],
 };
 
-function events(): EventObject[] {
-  const statuses: VisitStatus[] = ['requested', 'accepted', 'checked_in', 'checked_out', 'cancelled'];
+function requestEvents(): EventObject[] {
   const list: unknown[] = [
     {
       type: 'visit.submit',
@@ -54,74 +75,107 @@ function events(): EventObject[] {
         visitor: { name: 'Vera', email: 'visitor@gambling.example' },
         location: 'f-1',
       },
-    } satisfies VisitEvent,
-    { type: 'visit.edit' } satisfies VisitEvent,
-    { type: 'visit.cancel' } satisfies VisitEvent,
-    { type: 'visit.checkIn', via: 'kiosk' } satisfies VisitEvent,
-    { type: 'visit.checkOut', via: 'kiosk' } satisfies VisitEvent,
-    { type: 'visit.accept' } satisfies VisitEvent,
-    { type: 'visit.reject' } satisfies VisitEvent,
-    { type: 'visit.reload' } satisfies VisitEvent,
+    } satisfies VisitRequestEvent,
+    { type: 'visit.edit' } satisfies VisitRequestEvent,
     { type: 'xstate.done.actor.createVisit', output: visitWith('requested') },
-    { type: 'xstate.done.actor.createVisit', output: visitWith('accepted') },
     {
       type: 'xstate.error.actor.createVisit',
       error: { status: 422, code: 'validation', detail: null, fieldErrors: { host: 'host_not_found' } },
     },
     { type: 'xstate.error.actor.createVisit', error: refusal(null, 0) },
-    ...statuses.map((status) => ({ type: 'xstate.done.actor.fetchVisit', output: visitWith(status) })),
-    { type: 'xstate.error.actor.fetchVisit', error: refusal('not_found', 404) },
-    { type: 'xstate.error.actor.fetchVisit', error: refusal(null, 500) },
     {
       type: 'xstate.done.actor.fetchVisitor',
       output: { id: 'a-1', name: 'Vera Visitante', email: 'visitor@gambling.example' },
     },
     { type: 'xstate.error.actor.fetchVisitor', error: refusal('visitor_not_found', 404) },
     { type: 'xstate.error.actor.fetchVisitor', error: refusal(null, 500) },
-    { type: 'xstate.done.actor.cancelVisit', output: visitWith('cancelled') },
-    { type: 'xstate.done.actor.checkIn', output: visitWith('checked_in') },
-    { type: 'xstate.done.actor.checkOut', output: visitWith('checked_out') },
-    { type: 'xstate.done.actor.confirmVisit', output: { id: 'v-1', status: 'accepted' } },
-    { type: 'xstate.done.actor.confirmVisit', output: { id: 'v-1', status: 'cancelled' } },
-    ...Object.entries(CODES).flatMap(([actor, codes]) => [
-      ...codes.map((code) => ({ type: `xstate.error.actor.${actor}`, error: refusal(code) })),
-      { type: `xstate.error.actor.${actor}`, error: refusal(null, 500) },
-    ]),
   ];
   return list as EventObject[];
 }
 
-const specFor = (input: VisitInput): ModelSpec<typeof visitMachine> => ({
+function visitEvents(): EventObject[] {
+  const statuses: VisitStatus[] = ['requested', 'accepted', 'checked_in', 'checked_out', 'cancelled'];
+  const list: unknown[] = [
+    { type: 'visit.cancel' } satisfies VisitEvent,
+    { type: 'visit.checkIn', via: 'kiosk' } satisfies VisitEvent,
+    { type: 'visit.checkOut', via: 'kiosk' } satisfies VisitEvent,
+    { type: 'visit.reload' } satisfies VisitEvent,
+    ...statuses.map((status) => ({ type: 'xstate.done.actor.fetchVisit', output: visitWith(status) })),
+    { type: 'xstate.error.actor.fetchVisit', error: refusal('not_found', 404) },
+    { type: 'xstate.error.actor.fetchVisit', error: refusal(null, 500) },
+    { type: 'xstate.done.actor.cancelVisit', output: visitWith('cancelled') },
+    { type: 'xstate.done.actor.checkIn', output: visitWith('checked_in') },
+    { type: 'xstate.done.actor.checkOut', output: visitWith('checked_out') },
+    ...refusals(VISIT_CODES),
+  ];
+  return list as EventObject[];
+}
+
+function confirmationEvents(): EventObject[] {
+  const list: unknown[] = [
+    { type: 'visit.accept' } satisfies VisitConfirmationEvent,
+    { type: 'visit.reject' } satisfies VisitConfirmationEvent,
+    { type: 'xstate.done.actor.confirmVisit', output: { id: 'v-1', status: 'accepted' } },
+    { type: 'xstate.done.actor.confirmVisit', output: { id: 'v-1', status: 'cancelled' } },
+    ...refusals(CONFIRMATION_CODES),
+  ];
+  return list as EventObject[];
+}
+
+const requestSpec = (input: VisitRequestInput): ModelSpec<typeof visitRequestMachine> => ({
+  machine: visitRequestMachine,
+  input,
+  events: requestEvents,
+  provide: (control) =>
+    visitRequestMachine.provide({
+      actors: { createVisit: control.actor('createVisit'), fetchVisitor: control.actor('fetchVisitor') },
+    }),
+  errorCodes: { expected: ['validation', 'visitor_not_found'], read: codesInMeta('errorCode') },
+});
+
+const visitSpec = (input: VisitInput): ModelSpec<typeof visitMachine> => ({
   machine: visitMachine,
   input,
-  events,
+  events: visitEvents,
   provide: (control) =>
     visitMachine.provide({
       actors: {
-        createVisit: control.actor('createVisit'),
         fetchVisit: control.actor('fetchVisit'),
-        fetchVisitor: control.actor('fetchVisitor'),
         cancelVisit: control.actor('cancelVisit'),
         checkIn: control.actor('checkIn'),
         checkOut: control.actor('checkOut'),
-        confirmVisit: control.actor('confirmVisit'),
       },
     }),
-  errorCodes: {
-    expected: ['validation', 'visitor_not_found', ...new Set(Object.values(CODES).flat())],
-    read: codesInMeta('errorCode'),
-  },
+  errorCodes: { expected: [...new Set(Object.values(VISIT_CODES).flat())], read: codesInMeta('errorCode') },
 });
 
-describe('visit machine (generated paths)', () => {
-  it('covers every transition and every refusal on a real actor', async () => {
+const confirmationSpec = (input: VisitConfirmationInput): ModelSpec<typeof visitConfirmationMachine> => ({
+  machine: visitConfirmationMachine,
+  input,
+  events: confirmationEvents,
+  provide: (control) =>
+    visitConfirmationMachine.provide({ actors: { confirmVisit: control.actor('confirmVisit') } }),
+  errorCodes: { expected: CONFIRMATION_CODES.confirmVisit, read: codesInMeta('errorCode') },
+});
+
+describe('visit machines (generated paths)', () => {
+  it('visitRequest: covers every transition and every refusal on a real actor', async () => {
+    const report = await coverMachine([requestSpec({}), requestSpec({ userId: 'a-1' })]);
+    expect(report.missing).toEqual([]);
+    expect(report.errorCodes?.missing).toEqual([]);
+  });
+
+  it('visit: covers every transition and every refusal on a real actor', async () => {
     const report = await coverMachine([
-      specFor({ mode: 'new' }),
-      specFor({ mode: 'new', userId: 'a-1' }),
-      specFor({ mode: 'view', visitId: 'v-1' }),
-      specFor({ mode: 'view', visitId: 'v-1', visit: visitWith('accepted') }),
-      specFor({ mode: 'confirm', visitId: 'v-1', token: 'token' }),
+      visitSpec({ visitId: 'v-1' }),
+      visitSpec({ visitId: 'v-1', visit: visitWith('accepted') }),
     ]);
+    expect(report.missing).toEqual([]);
+    expect(report.errorCodes?.missing).toEqual([]);
+  });
+
+  it('visitConfirmation: covers every transition and every refusal on a real actor', async () => {
+    const report = await coverMachine([confirmationSpec({ visitId: 'v-1', token: 'token' })]);
     expect(report.missing).toEqual([]);
     expect(report.errorCodes?.missing).toEqual([]);
   });

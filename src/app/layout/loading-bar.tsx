@@ -9,7 +9,7 @@ import { useRuntime } from '../../runtime/context';
  */
 export function LoadingBar() {
   const intl = useIntl();
-  const busy = useSelector(useRuntime().app, (s) => s.hasTag('loading'));
+  const busy = useSelector(useRuntime().app, (s) => s.hasTag('busy'));
   return (
     <div role="status">
       {busy && (

@@ -6,13 +6,13 @@ import { Link } from 'wouter';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { isAlphanumeric, normaliseNationalId } from '../../../contract/domain/dni';
 import type { accountDeletionMachine, DeletionRefusal } from '../../../machines/account-deletion.machine';
-import { accountDeletionLogic } from '../../actors/account';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const REFUSALS: Record<DeletionRefusal, MessageDescriptor> = defineMessages({
   visit_in_progress: { id: 'deleteAccount.refused.visit_in_progress' },
@@ -44,15 +44,11 @@ function refusalIn(snapshot: DeletionSnapshot): DeletionRefusal | null {
  */
 export function DeleteAccount() {
   const intl = useIntl();
-  const runtime = useRuntime();
   const { settings } = useTenant();
-  const [logic] = useState(() => accountDeletionLogic(runtime));
+  const logic = useScreenMachine('accountDeletion');
   const actor = useActorRef(logic);
   const confirming = useSelector(actor, (s) => s.matches('confirming'));
-  const busy = useSelector(
-    actor,
-    (s) => s.hasTag('loading') || s.matches('deleted') || s.matches('signedOut'),
-  );
+  const busy = useSelector(actor, (s) => s.hasTag('busy') || s.matches('deleted') || s.matches('signedOut'));
   const done = useSelector(actor, (s) => s.matches('signedOut'));
   const refusal = useSelector(actor, refusalIn);
   const asksIdNumber = settings.askFieldForDelete === 'id_number';

@@ -1,12 +1,11 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useId } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { AccountProfile } from '../../../contract/api/accounts';
 import { formatDate, formatDateTime, fromApiDate } from '../../../contract/domain/dates';
 import type { accountProfileMachine } from '../../../machines/account-profile.machine';
-import { accountProfileLogic } from '../../actors/account';
 import { hasRole } from '../../auth/access';
 import { LocaleSelect } from '../../components/locale-select';
 import { Button, buttonVariants } from '../../components/ui/button';
@@ -14,6 +13,7 @@ import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const m = defineMessages({
   name: { id: 'profile.field.name' },
@@ -37,7 +37,7 @@ type ProfileActor = ActorRefFrom<typeof accountProfileMachine>;
 export function UserProfile() {
   const intl = useIntl();
   const runtime = useRuntime();
-  const [logic] = useState(() => accountProfileLogic(runtime));
+  const logic = useScreenMachine('accountProfile');
   const actor = useActorRef(logic);
   const view = useSelector(
     actor,

@@ -1,14 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { RightAction } from '../../../contract/api/credentials';
-import { accreditationRequestLogic } from '../../actors/accreditations';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import { CaptureView } from '../onboarding/capture/capture-view';
 import { useSessionPresence } from '../onboarding/finish';
 import { displayDateTime, StatusBadge, useAccountId } from './parts';
@@ -73,11 +72,10 @@ export function AccreditProof() {
 
 function Accredit({ kind, accountId }: { kind: Kind; accountId: string }) {
   const intl = useIntl();
-  const runtime = useRuntime();
-  const [logic] = useState(() => accreditationRequestLogic(runtime, accountId));
+  const logic = useScreenMachine('accreditationRequest', accountId);
   const actor = useActorRef(logic, { input: { action: ACTIONS[kind] } });
   const value = useSelector(actor, (s) => (typeof s.value === 'string' ? s.value : ''));
-  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const credential = useSelector(actor, (s) => s.context.credential);
   const canRenew = useSelector(actor, (s) => s.can({ type: 'selfie.renew' }));
   const screen = kind === 'face' ? 'AccreditFace' : 'AccreditProof';

@@ -38,7 +38,7 @@ function Detail({ accountId, sid }: { accountId: string; sid: string }) {
   const credential = useSelector(actor, (s) => s.context.credential);
   const holder = useSelector(actor, (s) => s.context.holder);
   const qrImage = useSelector(actor, (s) => s.context.qrImage);
-  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const showing = view === 'active' || view === 'confirmingRevoke';
   useWakeLock(showing && qrImage !== null);
   const kind = credential ? KIND_OF_TYPE[credential.credential_type] : null;

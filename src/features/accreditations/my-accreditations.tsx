@@ -48,7 +48,7 @@ function Accreditations({ accountId }: { accountId: string }) {
   );
   const list = useActorRef(logic, { input: { pageSize: 1 } });
   const state = useSelector(list, (s) =>
-    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+    s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const all = useSelector(list, (s) => (s.context.items[0] as UserCredentials | undefined)?.credentials);
   const kinds = allowedKinds(settings.credentialTypesWhitelist);
@@ -183,7 +183,7 @@ function ExpiredQrRow({ item, accountId }: { item: AccreditationItem; accountId:
 function ExtendExpired({ actor }: { actor: AccreditationActor }) {
   const intl = useIntl();
   const view = useSelector(actor, viewOf);
-  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const credential = useSelector(actor, (s) => s.context.credential);
   if (view === 'failed') return <AccreditationProblem actor={actor} />;
   if (view === 'active' && credential?.ends_at) {

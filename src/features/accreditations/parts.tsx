@@ -4,11 +4,11 @@ import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } fro
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { formatDateTime } from '../../../contract/domain/dates';
 import type { accreditationMachine } from '../../../machines/accreditation.machine';
-import { accreditationLogic } from '../../actors/accreditations';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import type { AccreditationKind, AccreditationStatus } from '../../domain/accreditations';
 import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 export type AccreditationActor = ActorRefFrom<typeof accreditationMachine>;
 export type AccreditationSnapshot = SnapshotFrom<typeof accreditationMachine>;
@@ -22,7 +22,7 @@ export function useAccountId(): string | null {
 /** An accreditation machine for this screen: the person's current QR (sid null) or one credential. */
 export function useAccreditation(userId: string, sid: string | null): AccreditationActor {
   const runtime = useRuntime();
-  const [logic] = useState(() => accreditationLogic(runtime));
+  const logic = useScreenMachine('accreditation');
   return useActorRef(logic, {
     input: { userId, sid },
     ...(runtime.inspect ? { inspect: runtime.inspect } : {}),

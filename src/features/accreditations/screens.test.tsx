@@ -6,12 +6,17 @@ import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { createActor, createMachine } from 'xstate';
 import type { Credential, UserCredentials } from '../../../contract/api/credentials';
+import { accreditationMachines } from '../../app/machines/accreditations';
 import type { Session } from '../../auth/access';
 import catalogue from '../../i18n/messages/es.json';
 import { type Runtime, RuntimeProvider } from '../../runtime/context';
+import { registerMachines } from '../../runtime/machines';
 import { AccreditationDetail } from './accreditation-detail';
 import { MyAccreditations } from './my-accreditations';
 import { UserHome } from './user-home';
+
+// The area's machines with their real actors over the fake API client, as src/app/routes.ts registers them.
+registerMachines(accreditationMachines);
 
 const messages: Record<string, string> = catalogue;
 const NOW = Date.now();

@@ -6,12 +6,7 @@ import type { AuditAccess } from '../../../contract/api/audit';
 import { formatDate } from '../../../contract/domain/dates';
 import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract/domain/visits';
 import { hasNextPage, totalPages } from '../../../machines/list.machine';
-import {
-  auditExportLogic,
-  auditFacilitiesLogic,
-  auditListLogic,
-  ExportProgressStore,
-} from '../../actors/audit';
+import { auditFacilitiesLogic, ExportProgressStore } from '../../actors/audit';
 import { hasRole } from '../../auth/access';
 import { ListPager } from '../../components/list-pager';
 import { ListStatus } from '../../components/list-status';
@@ -29,6 +24,7 @@ import {
 } from '../../domain/audit';
 import { toSafeSameOriginPath } from '../../domain/safe-link';
 import { useRuntime, useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const PAGE_SIZE = 25;
 
@@ -148,18 +144,10 @@ function AccessDetail({ access, tenantZone }: { access: AuditAccess; tenantZone:
   );
 }
 
-function ExportPanel({
-  runtime,
-  filter,
-  expected,
-}: {
-  runtime: ReturnType<typeof useRuntime>;
-  filter: AuditListFilter;
-  expected: number | null;
-}) {
+function ExportPanel({ filter, expected }: { filter: AuditListFilter; expected: number | null }) {
   const intl = useIntl();
   const [progress] = useState(() => new ExportProgressStore());
-  const [logic] = useState(() => auditExportLogic(runtime, progress));
+  const logic = useScreenMachine('auditExport', progress);
   const actor = useActorRef(logic);
   const exporting = useSelector(actor, (s) => s.hasTag('busy'));
   const failed = useSelector(actor, (s) => s.matches('failed'));
@@ -235,13 +223,13 @@ export function AuditAccesses() {
   const mine = !hasRole({ roles }, 'post_audit_accesses_all');
   // The first page and the first export share one instant: the default range ends when the screen opened.
   const [initial] = useState(() => new Date());
-  const [logic] = useState(() => auditListLogic(runtime, tenantZone, () => initial));
+  const logic = useScreenMachine('list.audit', tenantZone, () => initial);
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const [facilitiesLogic] = useState(() => auditFacilitiesLogic(runtime, mine));
   const facilitiesActor = useActorRef(facilitiesLogic);
   const facilities = useSelector(facilitiesActor, (s) => (s.status === 'done' ? s.output : []));
   const state = useSelector(list, (s) =>
-    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+    s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
   const applied = decodeAuditFilter(context.filter, initial, tenantZone);
@@ -271,7 +259,6 @@ export function AuditAccesses() {
           <FormattedMessage id="screen.AuditAccesses" />
         </h1>
         <ExportPanel
-          runtime={runtime}
           filter={applied}
           expected={state === 'ready' && !lowerBound ? context.totalItems : null}
         />

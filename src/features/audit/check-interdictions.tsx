@@ -2,11 +2,11 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import type { InterdictionResult } from '../../../contract/api/audit';
-import { interdictionCheckLogic } from '../../actors/interdictions';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const RESULTS: Record<InterdictionResult, MessageDescriptor> = defineMessages({
   user_not_found: { id: 'interdictions.result.user_not_found' },
@@ -46,11 +46,10 @@ type Fields = 'id_number' | 'birth_date' | 'first_name' | 'last_name' | 'documen
  */
 export function CheckInterdictions() {
   const intl = useIntl();
-  const runtime = useRuntime();
   const { settings } = useTenant();
-  const [logic] = useState(() => interdictionCheckLogic(runtime));
+  const logic = useScreenMachine('interdictionCheck');
   const actor = useActorRef(logic);
-  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const result = useSelector(actor, (s) => (s.matches('answered') ? s.context.result : null));
   const failure = useSelector(actor, (s) =>
     s.matches({ failed: 'validation' }) ? 'validation' : s.matches({ failed: 'unknown' }) ? 'unknown' : null,

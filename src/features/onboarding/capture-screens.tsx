@@ -104,7 +104,7 @@ function CaptureStep({
   purpose: 'obverse' | 'reverse' | 'selfie';
 }) {
   const [retaking, setRetaking] = useState(false);
-  const busy = useSelector(upload, (s) => s.hasTag('loading'));
+  const busy = useSelector(upload, (s) => s.hasTag('busy'));
   const uploadError = useSelector(upload, (s) => uploadMetaOf(s).uploadError);
   const send = (photo: CapturedPhoto) => {
     setRetaking(false);
@@ -217,11 +217,11 @@ export function RegisterSelfie() {
             </li>
           </ul>
           <Button
-            disabled={snapshot.hasTag('loading')}
+            disabled={snapshot.hasTag('busy')}
             onClick={() => actor.send({ type: 'selfie.start' })}
             data-testid="selfie-start"
           >
-            {snapshot.hasTag('loading') ? <Spinner label="" /> : null}
+            {snapshot.hasTag('busy') ? <Spinner label="" /> : null}
             <FormattedMessage id="registerSelfie.start" />
           </Button>
           <CancelEnrolment actor={actor} />
@@ -327,7 +327,7 @@ function LivenessProof({
   const intl = useIntl();
   const [frames, setFrames] = useState<Blob[]>([]);
   const meta = useSelector(upload, (s) => uploadMetaOf(s), shallowEqual);
-  const busy = useSelector(upload, (s) => s.hasTag('loading'));
+  const busy = useSelector(upload, (s) => s.hasTag('busy'));
   const challenge = useSelector(upload, (s) => s.context.challenge);
   if (meta.challengeError) {
     return (

@@ -9,11 +9,16 @@ import type { HandoffStatus } from '../../../machines/device-handoff.machine';
 import { redeemProblemOf } from '../../../machines/phone-handoff.machine';
 import { enrolmentRuntimeOf } from '../../actors/enrolment';
 import { ApiError } from '../../api/errors';
+import { deviceHandoffMachines } from '../../app/machines/device-handoff';
 import catalogue from '../../i18n/messages/es.json';
 import type { Runtime } from '../../runtime/context';
 import { RuntimeProvider } from '../../runtime/context';
+import { registerMachines } from '../../runtime/machines';
 import { DeviceDetect, formatCountdown, groupUserCode, handoffSteps, safeDownloadUrl } from './device-detect';
 import { fakeRuntime, storeEnrolment } from './testing/fake-runtime';
+
+// The area's machines with their real actors over the fake API client, as src/app/routes.ts registers them.
+registerMachines(deviceHandoffMachines);
 
 const messages: Record<string, string> = catalogue;
 const text = (id: string) => messages[id] ?? `missing ${id}`;

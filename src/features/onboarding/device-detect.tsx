@@ -7,7 +7,6 @@ import { registrationErrorCode } from '../../../contract/domain/enrolment';
 import { compactUserCode, isUserCode } from '../../../contract/domain/user-code';
 import type { deviceHandoffMachine, HandoffStatus } from '../../../machines/device-handoff.machine';
 import type { phoneHandoffMachine, RedeemProblem } from '../../../machines/phone-handoff.machine';
-import { deviceHandoffLogic, phoneHandoffLogic } from '../../actors/device-handoff';
 import type { EnrolmentActor } from '../../actors/enrolment';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -16,6 +15,7 @@ import { Spinner } from '../../components/ui/spinner';
 import type { BrowserVerdict } from '../../domain/browser-check';
 import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import { EnrolmentFrame, useDeviceVerdict, useEnrolment } from './enrolment-frame';
 import { RegistrationErrorMessage, useLeaveEnrolment, useSessionPresence } from './finish';
 
@@ -248,8 +248,7 @@ function Handoff({
   identityProofing: boolean;
   actor: EnrolmentActor;
 }) {
-  const runtime = useRuntime();
-  const [logic] = useState(() => deviceHandoffLogic(runtime));
+  const logic = useScreenMachine('deviceHandoff');
   const handoff = useActorRef(logic, { input: { onboardingId } });
   const progress = useSelector(handoff, (s) =>
     s.matches({ progress: 'completed' })
@@ -432,7 +431,7 @@ type PhoneView = 'idle' | 'signIn' | 'redeeming' | 'refused' | 'continued';
 
 function phoneViewOf(snapshot: PhoneSnapshot): PhoneView {
   if (snapshot.matches('signInNeeded')) return 'signIn';
-  if (snapshot.hasTag('loading')) return 'redeeming';
+  if (snapshot.hasTag('busy')) return 'redeeming';
   if (snapshot.hasTag('error')) return 'refused';
   if (snapshot.matches('continued')) return 'continued';
   return 'idle';
@@ -445,7 +444,6 @@ function redeemProblemIn(snapshot: PhoneSnapshot): RedeemProblem {
 }
 
 function OnThisPhone() {
-  const runtime = useRuntime();
   const { actor: enrolment } = useEnrolment();
   const presence = useSessionPresence();
   const urlCode = new URLSearchParams(useSearch()).get('code');
@@ -454,7 +452,7 @@ function OnThisPhone() {
   useEffect(() => {
     enrolmentRef.current = enrolment;
   }, [enrolment]);
-  const [logic] = useState(() => phoneHandoffLogic(runtime, () => enrolmentRef.current));
+  const logic = useScreenMachine('phoneHandoff', () => enrolmentRef.current);
   const phone = useActorRef(logic);
   const view = useSelector(phone, phoneViewOf);
   const code = useSelector(phone, (s) => s.context.code);

@@ -20,7 +20,7 @@ export function RegisterDocuments() {
     <EnrolmentFrame screen="RegisterDocuments">
       {({ actor, snapshot }) => {
         const docs = snapshot.context.supportedDocs;
-        const busy = snapshot.hasTag('loading');
+        const busy = snapshot.hasTag('busy');
         const complete = documentType !== null && isCompleteDocumentChoice(docs, documentType, country);
         return (
           <form

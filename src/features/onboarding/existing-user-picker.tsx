@@ -27,7 +27,7 @@ export function ExistingUserPicker({
   const runtime = useRuntime();
   const [logic] = useState(() => usersListLogic(runtime));
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
-  const loading = useSelector(list, (s) => s.hasTag('loading'));
+  const loading = useSelector(list, (s) => s.hasTag('busy'));
   const failed = useSelector(list, (s) => s.hasTag('error'));
   const context = useSelector(list, (s) => s.context);
   const [search, setSearch] = useState('');

@@ -230,7 +230,7 @@ export function RegistrationErrorMessage({ code }: { code: RegistrationErrorCode
 function EnrolmentError({ code, actor }: { code: RegistrationErrorCode; actor: EnrolmentActor }) {
   const intl = useIntl();
   const canRetry = useSelector(actor, (s) => s.can({ type: 'registration.retry' }));
-  const retrying = useSelector(actor, (s) => s.hasTag('loading'));
+  const retrying = useSelector(actor, (s) => s.hasTag('busy'));
   return (
     <Card className="mx-auto flex w-full max-w-xl flex-col gap-6" data-testid="finish-error">
       <RegistrationErrorMessage code={code} />

@@ -78,7 +78,7 @@ export function Landing() {
           <LandingCard
             form={form}
             assisted={snapshot.context.registerMode === 'assisted'}
-            busy={snapshot.hasTag('loading')}
+            busy={snapshot.hasTag('busy')}
             onStart={(event) => actor.send(event)}
           />
         )}

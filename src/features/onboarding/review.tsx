@@ -260,7 +260,7 @@ export function RegisterForm() {
           <ContactForm
             key={JSON.stringify(confirmationError)}
             initial={form}
-            busy={snapshot.hasTag('loading')}
+            busy={snapshot.hasTag('busy')}
             serverErrors={refused.fields}
             formError={refused.form}
             onBack={() => actor.send({ type: 'form.back' })}

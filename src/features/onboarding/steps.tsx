@@ -75,7 +75,7 @@ export function PrivacyOnboarding() {
       {({ actor, snapshot }) => {
         const assisted = snapshot.context.registerMode === 'assisted';
         const complete = accepted && (!assisted || legitimacy);
-        const busy = snapshot.hasTag('loading');
+        const busy = snapshot.hasTag('busy');
         // The machine fetches the terms (legalTerms.loadingTerms) in the person's language.
         const terms = snapshot.matches({ onboarding: { legalTerms: 'termsShown' } })
           ? snapshot.context.terms

@@ -4,7 +4,6 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { IamAccount } from '../../../contract/api/accounts';
 import { formatDate } from '../../../contract/domain/dates';
 import { totalPages } from '../../../machines/list.machine';
-import { accountsListLogic } from '../../actors/accounts';
 import { completeOnboardingLogic } from '../../actors/users';
 import { ListPager } from '../../components/list-pager';
 import { ListStatus } from '../../components/list-status';
@@ -12,17 +11,17 @@ import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const PAGE_SIZE = 10;
 
 /** PortalAccounts: the tenant's IAM accounts, searchable and paged (spec §2, §3 IAM account). */
 export function PortalAccounts() {
   const intl = useIntl();
-  const runtime = useRuntime();
-  const [logic] = useState(() => accountsListLogic(runtime));
+  const logic = useScreenMachine('list.accounts');
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const state = useSelector(list, (s) =>
-    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+    s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
   const [filter, setFilter] = useState('');

@@ -2,11 +2,11 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { nationalIdProblem } from '../../../contract/domain/dni';
-import { activateUsersLogic } from '../../actors/staff-actions';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const m = defineMessages({
   lead: { id: 'activateUsers.lead' },
@@ -32,11 +32,10 @@ function regionName(intl: ReturnType<typeof useIntl>, code: string) {
  */
 export function ActivateUsers() {
   const intl = useIntl();
-  const runtime = useRuntime();
   const { settings } = useTenant();
-  const [logic] = useState(() => activateUsersLogic(runtime));
+  const logic = useScreenMachine('activateUsers');
   const actor = useActorRef(logic);
-  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const result = useSelector(actor, (s) => (s.matches('activated') ? s.context.result : null));
   const failure = useSelector(actor, (s) =>
     s.matches({ failed: 'noUsersFound' })

@@ -1,15 +1,14 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { AdminAction } from '../../../machines/administration.machine';
-import { administrationLogic } from '../../actors/users';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { useFocusReturn } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const ACTIONS: readonly AdminAction[] = ['activateAll', 'deactivateAll', 'deleteUsers', 'deleteAllData'];
 
@@ -17,9 +16,8 @@ const ACTIONS: readonly AdminAction[] = ['activateAll', 'deactivateAll', 'delete
 export function Administration() {
   const intl = useIntl();
   const focusReturn = useFocusReturn();
-  const runtime = useRuntime();
   const { tenant } = useTenant();
-  const [logic] = useState(() => administrationLogic(runtime));
+  const logic = useScreenMachine('administration');
   const actor = useActorRef(logic, { input: { tenant } });
   const snapshot = useSelector(actor, (s) => s);
   const { action, typed, result } = snapshot.context;

@@ -5,12 +5,11 @@ import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } fro
 import { nationalIdProblem } from '../../../contract/domain/dni';
 import { isEmail } from '../../../contract/domain/email';
 import type { CancellationRefusal } from '../../../machines/assistant-account-cancellation.machine';
-import { assistantAccountCancellationLogic } from '../../actors/staff-actions';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { useFocusReturn } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
-import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const m = defineMessages({
   lead: { id: 'cancelAccount.lead' },
@@ -46,12 +45,11 @@ const REFUSALS: Record<CancellationRefusal, MessageDescriptor> = defineMessages(
 export function AssistantAccountCancellation() {
   const intl = useIntl();
   const focusReturn = useFocusReturn();
-  const runtime = useRuntime();
-  const [logic] = useState(() => assistantAccountCancellationLogic(runtime));
+  const logic = useScreenMachine('assistantAccountCancellation');
   const actor = useActorRef(logic);
   const state = useSelector(actor, (s) => s);
   const { account, detail } = state.context;
-  const busy = state.hasTag('loading');
+  const busy = state.hasTag('busy');
   const refusal: CancellationRefusal | null = state.matches({ refused: 'visitInProgress' })
     ? 'visit_in_progress'
     : state.matches({ refused: 'badRequest' })

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import {
   defineMessages,
   FormattedMessage,
@@ -18,13 +18,13 @@ import {
 } from '../../../contract/domain/bulk';
 import { acsIdSchemaOf, WIEGAND_MAX, WIEGAND_MIN } from '../../../contract/domain/singles';
 import type { bulkRegistrationMachine } from '../../../machines/bulk-registration.machine';
-import { bulkRegistrationLogic } from '../../actors/bulk';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 // AddUsersFromPhotos ("Add users from photos"; spec §2 portal menu, post_singles): renders
 // machines/bulk-registration.
@@ -105,9 +105,8 @@ function fieldText(intl: IntlShape, field: string | null | undefined): string {
 }
 
 export function AddUsersFromPhotos() {
-  const runtime = useRuntime();
   const { settings } = useTenant();
-  const [logic] = useState(() => bulkRegistrationLogic(runtime));
+  const logic = useScreenMachine('bulkRegistration');
   const actor = useActorRef(logic, { input: { acsIdSchema: acsIdSchemaOf(settings.acsIdSchema) } });
   const view = useSelector(actor, (s) =>
     s.matches('results')

@@ -5,10 +5,15 @@ import { IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine } from 'xstate';
 import { ApiError } from '../../api/errors';
+import { portalMachines } from '../../app/machines/portal';
 import catalogue from '../../i18n/messages/es.json';
 import { type Runtime, RuntimeProvider } from '../../runtime/context';
+import { registerMachines } from '../../runtime/machines';
 import { AddUsersFromPhotos } from './bulk-registration';
 import { SingleRegistration } from './single-registration';
+
+// The area's machines with their real actors over the fake API client, as src/app/routes.ts registers them.
+registerMachines(portalMachines);
 
 // The server refuses an image it cannot decode (image_unreadable) or one of too many pixels
 // (image_too_many_pixels) the same way on every way in (server/onboarding/image-checks.ts): SingleRegistration
@@ -147,7 +152,7 @@ describe('AddUsersFromPhotos', () => {
     expect(screen.getByTestId('bulk-row-1')).toHaveTextContent('No se puede leer la imagen');
   });
 
-  // The upload's 413s each have a code of their own (metadata_too_large, media_too_large); the machine's refusedWith
+  // The upload's 413s each have a code of their own (metadata_too_large, media_too_large); the machine's hasCode
   // payload_too_large takes every 413, so all of them are "too large to upload together", not "the server did not
   // accept the files".
   it.each(['metadata_too_large', 'media_too_large', 'payload_too_large'])(

@@ -15,14 +15,14 @@ import {
   WIEGAND_MIN,
 } from '../../../contract/domain/singles';
 import type { SingleMode, singleRegistrationMachine } from '../../../machines/single-registration.machine';
-import { singleRegistrationLogic } from '../../actors/singles';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 // SingleRegistration (spec §2 new-user-credential, post_singles): renders machines/single-registration.
 
@@ -122,9 +122,8 @@ export function RegistrationScreen({
   screen: 'SingleRegistration' | 'DelegatedFinishRegister';
   delegated: boolean;
 }) {
-  const runtime = useRuntime();
   const { settings } = useTenant();
-  const [logic] = useState(() => singleRegistrationLogic(runtime));
+  const logic = useScreenMachine('singleRegistration');
   const actor = useActorRef(logic, {
     input: {
       acsIdSchema: acsIdSchemaOf(settings.acsIdSchema),
@@ -200,7 +199,7 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
   const acsIdSchema = useSelector(actor, (s) => s.context.acsIdSchema);
   const mailAllowed = useSelector(actor, (s) => s.context.qrEmailAllowed);
   const serverErrors = useSelector(actor, (s) => s.context.fieldErrors);
-  const busy = useSelector(actor, (s) => s.hasTag('loading'));
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const failed = useSelector(actor, (s) => s.matches('failed'));
   const busySeconds = useSelector(actor, (s) =>
     s.matches('busy') ? Math.ceil(s.context.retryAfterMs / 1000) : null,

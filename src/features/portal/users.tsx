@@ -5,12 +5,11 @@ import { Link } from 'wouter';
 import type { UserSummary } from '../../../contract/api/users';
 import { nationalIdProblem } from '../../../contract/domain/dni';
 import { totalPages } from '../../../machines/list.machine';
-import { usersListLogic } from '../../actors/users';
 import { ListPager } from '../../components/list-pager';
 import { ListStatus } from '../../components/list-status';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
-import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const PAGE_SIZE = 20;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -22,11 +21,10 @@ export const isValidUserSearch = (text: string) =>
 /** PortalUsers: the tenant's enrolled users, searchable by email or national id, sorted by last name, paged. */
 export function PortalUsers() {
   const intl = useIntl();
-  const runtime = useRuntime();
-  const [logic] = useState(() => usersListLogic(runtime));
+  const logic = useScreenMachine('list.users');
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const state = useSelector(list, (s) =>
-    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+    s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
   const [search, setSearch] = useState('');

@@ -6,13 +6,13 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { formatDateTime } from '../../../contract/domain/dates';
 import { isEmail } from '../../../contract/domain/email';
 import type { credentialResetMachine, ResetRefusal } from '../../../machines/credential-reset.machine';
-import { credentialResetLogic } from '../../actors/account';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 // ResetCredentials (spec §2, public). /reset-credentials asks for an email; the mailed link
 // /reset-credentials?token=… is the event link.opened once the session is known (machines/credential-reset).
@@ -50,7 +50,7 @@ function refusalIn(snapshot: ResetSnapshot): ResetRefusal {
 export function ResetCredentials() {
   const intl = useIntl();
   const runtime = useRuntime();
-  const [logic] = useState(() => credentialResetLogic(runtime));
+  const logic = useScreenMachine('credentialReset');
   const actor = useActorRef(logic);
   const view = useSelector(actor, viewOf);
   const presence = useSelector(runtime.session, (s) =>

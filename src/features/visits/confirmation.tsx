@@ -1,11 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useParams } from 'wouter';
-import { visitLogic } from '../../actors/visits';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import { Refusal } from './parts';
 import { errorCodeOf } from './visit-actions';
 
@@ -14,18 +12,17 @@ import { errorCodeOf } from './visit-actions';
  * with the mailed link; token_expired, visit_already_accepted and visit_already_rejected each say so.
  */
 export function VisitConfirmation() {
-  const runtime = useRuntime();
   const params = useParams<{ token: string; visitId: string }>();
-  const [logic] = useState(() => visitLogic(runtime));
+  const logic = useScreenMachine('visitConfirmation');
   const actor = useActorRef(logic, {
-    input: { mode: 'confirm', visitId: params.visitId ?? '', token: params.token ?? '' },
+    input: { visitId: params.visitId ?? '', token: params.token ?? '' },
   });
   const view = useSelector(actor, (s) => ({
-    asking: s.matches({ confirmation: 'asking' }) || s.matches({ confirmation: 'failed' }),
-    failed: s.matches({ confirmation: 'failed' }),
+    asking: s.matches('asking') || s.matches('failed'),
+    failed: s.matches('failed'),
     busy: s.hasTag('busy'),
-    accepted: s.matches({ confirmation: 'accepted' }),
-    rejected: s.matches({ confirmation: 'rejected' }),
+    accepted: s.matches('accepted'),
+    rejected: s.matches('rejected'),
   }));
   const code = useSelector(actor, errorCodeOf);
 

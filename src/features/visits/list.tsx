@@ -11,14 +11,14 @@ import {
   type VisitFilter,
 } from '../../../contract/domain/visits';
 import { totalPages } from '../../../machines/list.machine';
-import { visitListLogic, visitLogic } from '../../actors/visits';
 import { ListPager } from '../../components/list-pager';
 import { ListStatus } from '../../components/list-status';
 import { PresetButtons } from '../../components/preset-buttons';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { pathFor } from '../../domain/screens';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
@@ -31,9 +31,8 @@ export const detailHref = (visit: Pick<Visit, 'id'>) =>
 
 /** One visit of the list, with the actions its state and the person's role allow. */
 function VisitRow({ visit, reception }: { visit: Visit; reception: boolean }) {
-  const runtime = useRuntime();
-  const [logic] = useState(() => visitLogic(runtime));
-  const actor = useActorRef(logic, { input: { mode: 'view', visitId: visit.id, visit } });
+  const logic = useScreenMachine('visit');
+  const actor = useActorRef(logic, { input: { visitId: visit.id, visit } });
   const current = useSelector(actor, (s) => s.context.visit) ?? visit;
   return (
     <li className="flex flex-col gap-3 p-4" data-testid="visit-row" data-visit-id={visit.id}>
@@ -70,14 +69,13 @@ function VisitRow({ visit, reception }: { visit: Visit; reception: boolean }) {
  */
 export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
   const intl = useIntl();
-  const runtime = useRuntime();
   const session = useSession();
   const reception = isReceptionist(session) && screen === 'VisitList';
   const { settings } = useTenant();
-  const [logic] = useState(() => visitListLogic(runtime, settings.timeZone));
+  const logic = useScreenMachine('list.visits', settings.timeZone);
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const state = useSelector(list, (s) =>
-    s.hasTag('loading') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
+    s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
   const context = useSelector(list, (s) => s.context);
   const applied = context.filter ? decodeVisitFilter(context.filter) : defaultVisitFilter();

@@ -11,7 +11,7 @@ import {
   visitFormErrors,
   zonedInstant,
 } from '../../../contract/domain/visits';
-import { facilitiesLogic, newVisitDraft, visitLogic } from '../../actors/visits';
+import { facilitiesLogic, newVisitDraft } from '../../actors/visits';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -19,6 +19,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import { detailHref } from './list';
 import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
 
@@ -82,15 +83,13 @@ export function NewVisit() {
   const facilitiesRef = useActorRef(facilitiesActor);
   const facilities = useSelector(facilitiesRef, (s) => (s.status === 'done' ? s.output : undefined));
   const facilitiesFailed = useSelector(facilitiesRef, (s) => s.status === 'error');
-  const [logic] = useState(() =>
-    visitLogic(runtime, { onChanged: () => newVisitDraft.clear(tenant, userKey) }),
-  );
+  const logic = useScreenMachine('visitRequest', () => newVisitDraft.clear(tenant, userKey));
   const visit = useActorRef(logic, {
-    input: { mode: 'new', ...(reception && userId ? { userId } : {}) },
+    input: reception && userId ? { userId } : {},
   });
   const view = useSelector(visit, (s) => ({
     drafting: s.matches('draft'),
-    busy: s.hasTag('busy') || s.hasTag('loading'),
+    busy: s.hasTag('busy'),
     prefilling: s.matches({ draft: 'prefilling' }),
     visitorNotFound: s.matches({ draft: 'visitorNotFound' }),
     invalid: s.matches({ draft: 'invalid' }),

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { VisitArrival } from '../../../contract/api/visits';
-import { arrivalLogic, visitLogic } from '../../actors/visits';
+import { arrivalLogic } from '../../actors/visits';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -11,15 +11,15 @@ import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { startQrScan } from '../../media/qr-scan';
 import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import { Refusal, StatusBadge, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
 /** Today's visit of the person reception has just read: one tap checks them in (kiosk) or out (terminal). */
 function ArrivedVisit({ arrival }: { arrival: VisitArrival }) {
-  const runtime = useRuntime();
-  const [logic] = useState(() => visitLogic(runtime));
+  const logic = useScreenMachine('visit');
   const actor = useActorRef(logic, {
-    input: { mode: 'view', visitId: arrival.visit.id, visit: arrival.visit },
+    input: { visitId: arrival.visit.id, visit: arrival.visit },
   });
   const visit = useSelector(actor, (s) => s.context.visit) ?? arrival.visit;
   const state = useSelector(actor, (s) =>
