@@ -48,7 +48,7 @@ describe('collectServerCodes on the reference server', () => {
     ['image_too_many_pixels', 'server/onboarding/image-checks.ts'],
     ['image_unreadable', 'server/onboarding/image-checks.ts'],
     // a function's returns: validation.ts codeOf → CODES[…] ?? 'invalid'
-    ['out_of_range', 'server/onboarding/validation.ts'],
+    ['out_of_range', 'server/http/validation.ts'],
     // a template literal over a conditional: `${field}_already_in_use`
     ['username_already_in_use', 'server/routes/singles.ts'],
     // a registration reason: conflict(reason: RegistrationReason), the contract's arktype list
@@ -136,13 +136,13 @@ describe('a server of its own (a fixture)', () => {
     writeFileSync(join(dir, path), text);
   };
   write(
-    'server/problem.ts',
+    'server/http/problem.ts',
     `export class HttpProblem extends Error { constructor(status: number, detail: string, code?: string) { super(detail); } }
 export function makeProblem(status: number, detail: string, code?: string) { return { status, detail, code }; }`,
   );
   write(
     'server/routes/things.ts',
-    `import { HttpProblem } from '../problem';
+    `import { HttpProblem } from '../http/problem';
 type Why = 'thing_locked' | 'thing_gone';
 const refuse = (why: Why) => new HttpProblem(409, 'No.', why);
 const fail = (status: number, code: string) => new HttpProblem(status, 'Failed.', code);

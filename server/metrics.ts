@@ -10,9 +10,9 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { AppEnv } from './context';
 import type { Db, PoolStats } from './db/db';
 import { fromThisMachine } from './dev-routes';
+import { sendRawError } from './http/problem';
 import { errorField, type Logger, logUnexpected } from './logger';
 import type { HeavyWork } from './onboarding/heavy-work';
-import { sendRawError } from './problem';
 
 export const METRICS_PATH = '/metrics';
 /** The route of a request no route answered: its raw path would make a series per path anyone cares to send. */

@@ -13,7 +13,7 @@ import {
 } from './compression';
 import { contentTypeFor } from './content-types';
 import type { AppEnv } from './context';
-import { HttpProblem } from './problem';
+import { HttpProblem } from './http/problem';
 import type { ShellPages } from './shell';
 
 const NO_CACHE = 'no-cache';

@@ -27,8 +27,8 @@ import { isLoginTaken, loginsTaken, loginsTakenProblem } from '../auth/logins';
 import { isStaffAccount } from '../auth/roles';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
-import { isUuid, readBody } from '../onboarding/validation';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
+import { isUuid, readBody } from '../http/validation';
 import {
   collectAccountData,
   eraseAccountData,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../context';
-import { makeProblem, problemResponse } from '../problem';
+import { makeProblem, problemResponse } from '../http/problem';
 
 const DB_TIMEOUT_MS = 2000;
 

@@ -28,6 +28,8 @@ import { isLoginTaken, loginsTaken, loginsTakenProblem } from '../auth/logins';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
+import { HttpProblem } from '../http/problem';
+import { DetailedProblem, readBody, validationProblem } from '../http/validation';
 import { basicEngine } from '../onboarding/engine';
 import { busyResponse, createHeavyWork, personOf } from '../onboarding/heavy-work';
 import { type ImageChecks, imageChecks, imageRefusal } from '../onboarding/image-checks';
@@ -35,9 +37,7 @@ import { checkBytes } from '../onboarding/images';
 import { parseOnboardingSettings } from '../onboarding/settings';
 import { regionOf } from '../onboarding/store/region';
 import { acsIdInUse } from '../onboarding/store/registration';
-import { DetailedProblem, readBody, validationProblem } from '../onboarding/validation';
 import { portalOriginOf } from '../origins';
-import { HttpProblem } from '../problem';
 import { qrPng } from '../qr';
 import { credentialPayload, QR_VALID_MS } from './credentials';
 

@@ -24,9 +24,9 @@ import {
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
+import { HttpProblem } from '../http/problem';
+import { isUuid, readBody } from '../http/validation';
 import { refusalsOf } from '../onboarding/store/portrayals';
-import { isUuid, readBody } from '../onboarding/validation';
-import { HttpProblem } from '../problem';
 import { confirmTenant } from './tenant-confirmation';
 
 const MAX_PAGE_SIZE = 100;

@@ -37,9 +37,9 @@ import {
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import { type Clock, clockFromEnv, isMovable } from '../clock';
 import type { AppDeps } from '../context';
-import { isUuid, readBody, validationProblem } from '../onboarding/validation';
+import { HttpProblem } from '../http/problem';
+import { isUuid, readBody, validationProblem } from '../http/validation';
 import { type KnownOrigins, portalOriginOf } from '../origins';
-import { HttpProblem } from '../problem';
 import { qrPng } from '../qr';
 import { mailHost } from '../visits/mail';
 import { visitSettingsLoader } from '../visits/settings';
