@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { AppDeps, AppEnv } from './context';
+import type { AppDeps } from './context';
 import { faviconRoutes } from './favicon';
+import type { AppEnv } from './http/env';
 import { HttpProblem, makeProblem, problemResponse } from './http/problem';
 import { errorField, logUnexpected } from './logger';
 import { apiBodyLimit, apiQueryLimits } from './middleware/request-limits';

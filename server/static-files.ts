@@ -12,7 +12,7 @@ import {
   isCompressible,
 } from './compression';
 import { contentTypeFor } from './content-types';
-import type { AppEnv } from './context';
+import type { AppEnv } from './http/env';
 import { HttpProblem } from './http/problem';
 import type { ShellPages } from './shell';
 

@@ -4,7 +4,7 @@
 // (PostgreSQL text refuses NUL).
 import type { MiddlewareHandler } from 'hono';
 import { isCleanText } from '../../contract/api/text';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../http/env';
 import { DetailedProblem, jsonBodyLimit } from '../http/validation';
 
 /** PUT /api/internal/portrayals/{id}/obverse|reverse|selfie|lifeproof: images, limited by their route. */

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../http/env';
 import { HttpProblem } from '../http/problem';
 
 export const TENANT_HEADER = 'tenant-id';

@@ -14,7 +14,8 @@ import type { Logger } from '../logger';
 import type { JudgementKind } from '../metrics';
 import { portalOriginOf } from '../origins';
 import { type EnforcementSource, type Faults, referenceEnforcement } from './enforcement';
-import { type BiometricEngine, loadEngine } from './engine';
+import type { BiometricEngine } from './engine';
+import { loadEngine } from './engine-choice';
 import { createHeavyWork, type HeavyWork } from './heavy-work';
 import { type ImageChecks, imageChecks } from './image-checks';
 import {

@@ -35,13 +35,14 @@ import {
   type VisitRuleCode,
 } from '../../contract/domain/visits';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
-import { type Clock, clockFromEnv, isMovable } from '../clock';
+import { clockFromEnv, isMovable } from '../clock';
 import type { AppDeps } from '../context';
 import { HttpProblem } from '../http/problem';
 import { isUuid, readBody, validationProblem } from '../http/validation';
-import { type KnownOrigins, portalOriginOf } from '../origins';
+import { portalOriginOf } from '../origins';
 import { qrPng } from '../qr';
 import { mailHost } from '../visits/mail';
+import type { VisitsOptions } from '../visits/options';
 import { visitSettingsLoader } from '../visits/settings';
 import {
   accountByEmail,
@@ -61,15 +62,6 @@ import { credentialPayload, isValidCredential } from './credentials';
 const RECEPTION = 'post_visits_all';
 const VISITOR = 'post_visits_me';
 const MAX_PAGE_SIZE = 100;
-
-export interface VisitsOptions {
-  now?: () => Date;
-  /** The clock of the visit rules; CLOCK_AT and PUT /api/dev/clock move it outside production (server/clock.ts). */
-  clock?: Clock;
-  /** How long a confirmation link lives; VISIT_TOKEN_TTL (seconds) or 48 h. */
-  tokenTtlMs?: number;
-  origins?: KnownOrigins;
-}
 
 const notFound = () => new HttpProblem(404, 'No visit with that id.', 'not_found');
 
