@@ -32,7 +32,7 @@ describe('collectServerCodes on the reference server', () => {
     // new HttpProblem(…, 'code') in server/onboarding and server/routes, and in the middleware and auth
     ['onboarding_completed', 'server/onboarding/runtime.ts'],
     ['image_not_expected', 'server/onboarding/routers/portrayal-images.ts'],
-    ['onboarding_not_pending', 'server/routes/users.ts'],
+    ['onboarding_not_pending', 'server/users/routes.ts'],
     ['visit_not_today', 'server/routes/visits.ts'],
     ['tenant_unknown', 'server/middleware/tenant.ts'],
     ['tenant_mismatch', 'server/auth/verify.ts'],
@@ -106,7 +106,7 @@ describe('checkErrorWords', () => {
     const report = checkErrorWords(root, { ...catalogues, eu: euWithout }, { server });
     expect(report.problems).toEqual([
       expect.stringMatching(
-        /^error code "onboarding_not_pending" \(server\/routes\/users\.ts:\d+\) has no "common\.errors\.onboarding_not_pending" in eu$/,
+        /^error code "onboarding_not_pending" \(server\/users\/routes\.ts:\d+\) has no "common\.errors\.onboarding_not_pending" in eu$/,
       ),
     ]);
   });

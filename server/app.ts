@@ -21,7 +21,7 @@ import { facilitiesRoutes } from './routes/facilities';
 import { healthRoutes } from './routes/health';
 import { regionsRoutes } from './routes/regions';
 import { singlesRoutes } from './routes/singles';
-import { usersRoutes } from './routes/users';
+import { usersRoutes } from './users/routes';
 import { visitsRoutes } from './routes/visits';
 import { applySecurityHeaders, isSubresourceAsset } from './security-headers';
 import { shellPages } from './shell';
