@@ -14,7 +14,7 @@ export const POSTGRES_TESTS = [
   'server/onboarding/routes.test.ts',
   'server/routes/credentials.test.ts',
   'server/routes/account-routes.test.ts',
-  'server/routes/visits.test.ts',
+  'server/visits/routes.test.ts',
 ];
 
 export default defineConfig({

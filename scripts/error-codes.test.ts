@@ -33,7 +33,7 @@ describe('collectServerCodes on the reference server', () => {
     ['onboarding_completed', 'server/onboarding/runtime.ts'],
     ['image_not_expected', 'server/onboarding/routers/portrayal-images.ts'],
     ['onboarding_not_pending', 'server/users/routes.ts'],
-    ['visit_not_today', 'server/routes/visits.ts'],
+    ['visit_not_today', 'server/visits/routes.ts'],
     ['tenant_unknown', 'server/middleware/tenant.ts'],
     ['tenant_mismatch', 'server/auth/verify.ts'],
     // field errors { field, code } passed to validationProblem / DetailedProblem

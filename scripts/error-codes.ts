@@ -84,7 +84,7 @@ export const DYNAMIC_SITES: DynamicSiteDeclaration[] = [
   },
   // A visit request's field errors, by the rules of contract/domain/visits.ts.
   {
-    file: 'server/routes/visits.ts',
+    file: 'server/visits/routes.ts',
     text: 'code',
     type: { name: 'VisitRuleCode', from: 'contract/domain/visits.ts' },
   },

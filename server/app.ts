@@ -22,7 +22,7 @@ import { healthRoutes } from './routes/health';
 import { regionsRoutes } from './routes/regions';
 import { singlesRoutes } from './routes/singles';
 import { usersRoutes } from './users/routes';
-import { visitsRoutes } from './routes/visits';
+import { visitsRoutes } from './visits/routes';
 import { applySecurityHeaders, isSubresourceAsset } from './security-headers';
 import { shellPages } from './shell';
 import { staticFiles } from './static-files';

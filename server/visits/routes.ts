@@ -14,12 +14,12 @@ import { type } from 'arktype';
 import { type Context, Hono } from 'hono';
 import type { AccessTokenClaims } from '../../contract/api/access-token';
 import {
+  type NewVisitRequest,
   newVisitRequest,
   type Visit,
   type VisitArrival,
   type VisitConfirmationResult,
   type VisitPage,
-  type VisitStatus,
   type VisitVisitor,
   visitCheckBody,
   visitConfirmationBody,
@@ -35,32 +35,49 @@ import {
   type VisitRuleCode,
 } from '../../contract/domain/visits';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
-import { clockFromEnv, isMovable } from '../clock';
+import { type Clock, clockFromEnv, isMovable } from '../clock';
 import type { AppDeps } from '../context';
+import type { Db } from '../db/db';
 import { HttpProblem } from '../http/problem';
 import { isUuid, readBody, validationProblem } from '../http/validation';
 import { portalOriginOf } from '../origins';
 import { qrPng } from '../qr';
-import { mailHost } from '../visits/mail';
-import type { VisitsOptions } from '../visits/options';
-import { visitSettingsLoader } from '../visits/settings';
+import { credentialPayload, isValidCredential } from '../routes/credentials';
+import { mailHost } from './mail';
+import type { VisitsOptions } from './options';
 import {
+  ARRIVAL_RANK,
+  actorOf,
+  answeredRefusal,
+  checkInRefusal,
+  isReception,
+  RECEPTION,
+  REFUSALS,
+  sameEmail,
+  VISITOR,
+} from './rules';
+import { type VisitSettings, visitSettingsLoader } from './settings';
+import {
+  type AccountRow,
   accountByEmail,
   accountById,
+  accountQrCredentials,
   appendHistory,
+  facilityById,
   findVisit,
   hostBusy,
+  insertVisit,
   listVisits,
   moveVisit,
   personName,
   publicVisit,
+  qrCredentialsOf,
   type StoredVisit,
-} from '../visits/store';
-import { makeVisitToken, readVisitToken, visitTokenTtlMs } from '../visits/token';
-import { credentialPayload, isValidCredential } from './credentials';
+  userByAcsId,
+  visitorById,
+} from './store';
+import { makeVisitToken, readVisitToken, visitTokenTtlMs } from './token';
 
-const RECEPTION = 'post_visits_all';
-const VISITOR = 'post_visits_me';
 const MAX_PAGE_SIZE = 100;
 
 const notFound = () => new HttpProblem(404, 'No visit with that id.', 'not_found');
@@ -90,35 +107,60 @@ function dateParam(value: string | undefined, name: string): Date | undefined {
   return date;
 }
 
-const isReception = (claims: AccessTokenClaims) => claims.roles.includes(RECEPTION);
-
-const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
-  Boolean(a && b && a.trim().toLowerCase() === b.trim().toLowerCase());
-
-/** Who did it, for the history: the person's name as the token says, else their username or email. */
-const actorOf = (claims: AccessTokenClaims) =>
-  claims.name?.trim() || claims.preferred_username || claims.email || claims.sub;
+/** What every group of the visit routes shares. */
+interface VisitsContext {
+  deps: AppDeps;
+  db: Db;
+  auth: ApiAuth;
+  clock: Clock;
+  now: () => Date;
+  tokenTtlMs: number;
+  origins: VisitsOptions['origins'];
+  settingsOf: (tenant: string) => Promise<VisitSettings>;
+  /** A visitor (their own visits) or reception (every visit of the tenant). */
+  either: ReturnType<ApiAuth['requireAuth']>;
+  /** The visit the caller may act on: any of the tenant for reception, their own for a visitor; else 404. */
+  visibleVisit: (c: Context<AuthEnv>) => Promise<StoredVisit>;
+}
 
 export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOptions = {}): Hono<AuthEnv> {
   const { db } = deps;
   const clock = options.clock ?? (options.now ? { now: options.now } : clockFromEnv());
-  const now = () => clock.now();
-  const tokenTtlMs = options.tokenTtlMs ?? visitTokenTtlMs();
-  const origins = options.origins ?? deps.origins;
-  const settingsOf = visitSettingsLoader(deps.config.publicDir);
+  const v: VisitsContext = {
+    deps,
+    db,
+    auth,
+    clock,
+    now: () => clock.now(),
+    tokenTtlMs: options.tokenTtlMs ?? visitTokenTtlMs(),
+    origins: options.origins ?? deps.origins,
+    settingsOf: visitSettingsLoader(deps.config.publicDir),
+    either: auth.requireAuth(VISITOR, RECEPTION),
+    visibleVisit: async (c) => {
+      const id = c.req.param('id') ?? '';
+      if (!isUuid(id)) throw notFound();
+      const claims = c.get('auth');
+      const visit = await findVisit(db, c.get('tenant'), id, isReception(claims) ? undefined : claims.sub);
+      if (!visit) throw notFound();
+      return visit;
+    },
+  };
   const app = new Hono<AuthEnv>();
-  const either = auth.requireAuth(VISITOR, RECEPTION);
+  // Before listRoutes: /public/visits/arrival must be matched before /public/visits/:id takes 'arrival' for an id.
+  arrivalRoutes(app, v);
+  listRoutes(app, v);
+  app.post('/public/visits', v.either, async (c) => {
+    const visitId = await requestVisit(c, v);
+    const created = await findVisit(db, c.get('tenant'), visitId);
+    return c.json<Visit>(publicVisit(created as StoredVisit), 201);
+  });
+  statusRoutes(app, v);
+  confirmationRoute(app, v);
+  devClockRoutes(app, v);
+  return app;
+}
 
-  /** The visit the caller may act on: any of the tenant for reception, their own for a visitor; else 404. */
-  async function visibleVisit(c: Context<AuthEnv>): Promise<StoredVisit> {
-    const id = c.req.param('id') ?? '';
-    if (!isUuid(id)) throw notFound();
-    const claims = c.get('auth');
-    const visit = await findVisit(db, c.get('tenant'), id, isReception(claims) ? undefined : claims.sub);
-    if (!visit) throw notFound();
-    return visit;
-  }
-
+function listRoutes(app: Hono<AuthEnv>, { db, now, either, visibleVisit }: VisitsContext) {
   app.get('/public/visits', either, async (c) => {
     const claims = c.get('auth');
     const orderby = c.req.query('orderby') ?? 'expected_at';
@@ -145,6 +187,22 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
     });
   });
 
+  app.get('/public/visits/:id', either, async (c) => c.json<Visit>(publicVisit(await visibleVisit(c))));
+
+  // The visitor's QR to print with the visit (VisitDetail print-QR): their newest valid QR credential.
+  app.get('/public/visits/:id/qr', either, async (c) => {
+    const visit = await visibleVisit(c);
+    const tenant = c.get('tenant');
+    const rows = await accountQrCredentials(db, tenant, visit.visitor ?? '');
+    const valid = rows.find((row) => isValidCredential(row, now()));
+    if (!valid) throw new HttpProblem(404, 'The visitor holds no valid QR credential.', 'not_found');
+    const png = await qrPng(credentialPayload(tenant, valid.acs_id, valid.sid));
+    c.header('Cache-Control', 'no-store');
+    return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png' });
+  });
+}
+
+function arrivalRoutes(app: Hono<AuthEnv>, { db, auth, now }: VisitsContext) {
   // Reception (ProcessVisit): the code a QR carries (acs:<tenant>:<acs_id>:<sid>) or the ACS id typed.
   app.get('/public/visits/arrival', auth.requireAuth(RECEPTION), async (c) => {
     const tenant = c.get('tenant');
@@ -155,23 +213,9 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       throw new HttpProblem(409, 'This QR belongs to another portal.', 'credential_not_valid');
     }
     const acsId = parsed ? parsed.acsId : code;
-    const { rows: users } = await db.query<{ user_id: string; account_id: string | null; name: string }>(
-      `select user_id::text as user_id, account_id,
-              trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) as name
-         from users where tenant = $1 and acs_id = $2 limit 1`,
-      [tenant, acsId],
-    );
-    const user = users[0];
+    const user = await userByAcsId(db, tenant, acsId);
     if (!user) throw new HttpProblem(404, 'Nobody holds this code.', 'no_visit_today');
-    const { rows: credentials } = await db.query<{
-      credential_type: 'qr' | 'embedding' | 'enrolment_proof';
-      state: 'active' | 'revoked';
-      ends_at: Date | null;
-    }>(
-      `select credential_type, state, ends_at from credentials
-        where tenant = $1 and user_id = $2::uuid and credential_type = 'qr' ${parsed ? 'and sid::text = $3' : ''}`,
-      parsed ? [tenant, user.user_id, parsed.sid] : [tenant, user.user_id],
-    );
+    const credentials = await qrCredentialsOf(db, tenant, user.user_id, parsed ? parsed.sid : undefined);
     if (!credentials.some((row) => isValidCredential(row, now()))) {
       throw new HttpProblem(409, 'This QR has been revoked or has expired.', 'credential_not_valid');
     }
@@ -188,17 +232,10 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       sorted: 'asc',
       visitorAccountId: user.account_id,
     });
-    const rank: Record<VisitStatus, number> = {
-      checked_in: 0,
-      accepted: 1,
-      requested: 2,
-      checked_out: 3,
-      cancelled: 9,
-    };
     const today = items
-      .filter((v) => v.status !== 'cancelled')
-      .filter((v) => isVisitDay(v, now()))
-      .sort((a, b) => rank[a.status] - rank[b.status]);
+      .filter((visit) => visit.status !== 'cancelled')
+      .filter((visit) => isVisitDay(visit, now()))
+      .sort((a, b) => ARRIVAL_RANK[a.status] - ARRIVAL_RANK[b.status]);
     const visit = today[0];
     if (!visit) throw new HttpProblem(404, 'This person has no visit today.', 'no_visit_today');
     return c.json<VisitArrival>({ visit: publicVisit(visit), person: { name: user.name, acs_id: acsId } });
@@ -208,15 +245,7 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
   app.get('/public/visits/visitors/:userId', auth.requireAuth(RECEPTION), async (c) => {
     const id = c.req.param('userId');
     if (!isUuid(id)) throw new HttpProblem(404, 'Nobody with that id.', 'visitor_not_found');
-    const { rows } = await db.query<{ id: string; name: string; email: string | null; username: string }>(
-      `select a.id::text as id, a.username, coalesce(u.email, a.email) as email,
-              trim(coalesce(u.first_name, a.first_name, '') || ' ' || coalesce(u.last_name, a.last_name, '')) as name
-         from accounts a left join users u on u.tenant = a.tenant and u.account_id = a.id::text
-        where a.tenant = $1 and (a.id = $2::uuid or u.user_id = $2::uuid)
-        limit 1`,
-      [c.get('tenant'), id],
-    );
-    const person = rows[0];
+    const person = await visitorById(db, c.get('tenant'), id);
     if (!person) throw new HttpProblem(404, 'Nobody with that id.', 'visitor_not_found');
     return c.json<VisitVisitor>({
       id: person.id,
@@ -224,164 +253,167 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       email: person.email ?? '',
     });
   });
+}
 
-  app.get('/public/visits/:id', either, async (c) => c.json<Visit>(publicVisit(await visibleVisit(c))));
-
-  // The visitor's QR to print with the visit (VisitDetail print-QR): their newest valid QR credential.
-  app.get('/public/visits/:id/qr', either, async (c) => {
-    const visit = await visibleVisit(c);
-    const tenant = c.get('tenant');
-    const { rows } = await db.query<{
-      acs_id: string;
-      sid: string;
-      credential_type: 'qr';
-      state: 'active' | 'revoked';
-      ends_at: Date | null;
-    }>(
-      `select u.acs_id, c.sid::text as sid, c.credential_type, c.state, c.ends_at
-         from users u join credentials c on c.tenant = u.tenant and c.user_id = u.user_id
-        where u.tenant = $1 and u.account_id = $2 and c.credential_type = 'qr'
-        order by c.created_at desc`,
-      [tenant, visit.visitor ?? ''],
-    );
-    const valid = rows.find((row) => isValidCredential(row, now()));
-    if (!valid) throw new HttpProblem(404, 'The visitor holds no valid QR credential.', 'not_found');
-    const png = await qrPng(credentialPayload(tenant, valid.acs_id, valid.sid));
-    c.header('Cache-Control', 'no-store');
-    return c.body(new Uint8Array(png), 200, { 'Content-Type': 'image/png' });
+/** The request's body; the schema's own codes for the title and the location are the rule's (spec §5). */
+async function readVisitRequest(c: Context<AuthEnv>): Promise<NewVisitRequest> {
+  return readBody(c, newVisitRequest).catch((error: unknown) => {
+    if (error instanceof HttpProblem && Array.isArray((error.problem as { errors?: unknown }).errors)) {
+      const errors = (error.problem as unknown as { errors: { field: string; code: string }[] }).errors;
+      for (const e of errors) {
+        if (e.field === 'title') e.code = 'visit_title_invalid';
+        if (e.field === 'location') e.code = 'visit_location_invalid';
+      }
+    }
+    throw error;
   });
+}
 
-  app.post('/public/visits', either, async (c) => {
-    const tenant = c.get('tenant');
-    const claims = c.get('auth');
-    const reception = isReception(claims);
-    if (!reception && !claims.enrolled) {
-      throw new HttpProblem(403, 'Only an enrolled visitor may request a visit.', 'not_enrolled');
-    }
-    const body = await readBody(c, newVisitRequest).catch((error: unknown) => {
-      // The schema's own codes for the title and the location are the rule's (spec §5 valid location and title).
-      if (error instanceof HttpProblem && Array.isArray((error.problem as { errors?: unknown }).errors)) {
-        const errors = (error.problem as unknown as { errors: { field: string; code: string }[] }).errors;
-        for (const e of errors) {
-          if (e.field === 'title') e.code = 'visit_title_invalid';
-          if (e.field === 'location') e.code = 'visit_location_invalid';
-        }
-      }
-      throw error;
+type Facility = NonNullable<Awaited<ReturnType<typeof facilityById>>>;
+
+/** The facility asked for, when the tenant has it and its settings allow visits there. */
+async function allowedFacility(db: Db, tenant: string, settings: VisitSettings, location: string) {
+  const facility = await facilityById(db, tenant, location);
+  const allowed =
+    facility &&
+    (settings.locations.length === 0 ||
+      settings.locations.includes(facility.facility_id) ||
+      settings.locations.includes(facility.alias));
+  return allowed ? facility : undefined;
+}
+
+function checkTimes(
+  errors: Map<VisitField, VisitRuleCode>,
+  { start, end, at, timeZone }: { start: Date; end: Date; at: Date; timeZone: string },
+) {
+  if (Number.isNaN(start.getTime())) errors.set('startAt', 'visit_start_invalid');
+  else if (dateIn(start, timeZone) < dateIn(at, timeZone)) errors.set('date', 'visit_date_past');
+  else if (start.getTime() <= at.getTime()) errors.set('startAt', 'visit_start_past');
+  if (Number.isNaN(end.getTime())) errors.set('endAt', 'wrong_format' as VisitRuleCode);
+  else if (!Number.isNaN(start.getTime()) && end.getTime() <= start.getTime())
+    errors.set('endAt', 'visit_end_before_arrival');
+}
+
+/**
+ * Whoever may not manage all visits requests for themself: the visitor is their own account, whatever the
+ * body names, so that nobody books (and has mailed to a host) a visit in somebody else's name. Reception names
+ * the visitor, who may have an account of the tenant.
+ */
+async function visitorOf(db: Db, tenant: string, claims: AccessTokenClaims, body: NewVisitRequest) {
+  if (isReception(claims)) {
+    return {
+      accountId: (await accountByEmail(db, tenant, body.visitor.email))?.id ?? null,
+      name: body.visitor.name.trim(),
+      email: body.visitor.email.trim() as string | null,
+    };
+  }
+  const self = await accountById(db, tenant, claims.sub);
+  return {
+    accountId: claims.sub as string | null,
+    name: self ? personName(self.first_name, self.last_name, self.username) : actorOf(claims),
+    email: (self ? self.email : claims.email)?.trim() || null,
+  };
+}
+
+/** POST /public/visits: checks the request by the rules of spec §5 and keeps it; answers the new visit's id. */
+async function requestVisit(c: Context<AuthEnv>, v: VisitsContext): Promise<string> {
+  const { db } = v;
+  const tenant = c.get('tenant');
+  const claims = c.get('auth');
+  if (!isReception(claims) && !claims.enrolled) {
+    throw new HttpProblem(403, 'Only an enrolled visitor may request a visit.', 'not_enrolled');
+  }
+  const body = await readVisitRequest(c);
+  const settings = await v.settingsOf(tenant);
+  const errors = new Map<VisitField, VisitRuleCode>();
+  const at = v.now();
+  const facility = await allowedFacility(db, tenant, settings, body.location);
+  if (!facility) errors.set('location', 'visit_location_invalid');
+  const start = new Date(body.start_at);
+  const end = new Date(body.end_at);
+  checkTimes(errors, { start, end, at, timeZone: facility?.timezone ?? 'UTC' });
+  const visitor = await visitorOf(db, tenant, claims, body);
+  const host = await accountByEmail(db, tenant, body.host);
+  if (!host) errors.set('host', 'host_not_found');
+  // The host's answer is what approves a request: a visitor who is their own host would approve themself.
+  else if (host.id === visitor.accountId || sameEmail(host.email, visitor.email)) {
+    errors.set('host', 'host_is_visitor');
+  } else if (!errors.has('startAt') && !errors.has('endAt') && !errors.has('date')) {
+    if (await hostBusy(db, tenant, body.host, start, end)) errors.set('startAt', 'host_busy');
+  }
+  if (settings.mustAcceptPlan && body.extra_fields?.emergency_instructions?.accepted !== true) {
+    errors.set('planRead', 'emergency_plan_not_read');
+  }
+  if (errors.size > 0 || !host || !facility) {
+    throw validationProblem([...errors].map(([field, code]) => ({ field, code })));
+  }
+  return keepVisit(c, v, { body, host, facility, visitor, start, end, at });
+}
+
+/**
+ * The host's answer approves a visit: only a request the signed-in host makes is accepted at once, "approved
+ * by automatic". Anyone else's (a visitor's, or reception booking for a host) waits for the host's answer by
+ * the mailed link.
+ */
+async function keepVisit(
+  c: Context<AuthEnv>,
+  v: VisitsContext,
+  request: {
+    body: NewVisitRequest;
+    host: AccountRow;
+    facility: Facility;
+    visitor: Awaited<ReturnType<typeof visitorOf>>;
+    start: Date;
+    end: Date;
+    at: Date;
+  },
+): Promise<string> {
+  const { body, host, facility, visitor, start, end, at } = request;
+  const tenant = c.get('tenant');
+  const claims = c.get('auth');
+  const automatic = host.id === claims.sub;
+  // No reason given: an empty title, which the portal shows in the reader's language.
+  const title = body.title?.trim() ?? '';
+  return v.db.transaction(async (tx) => {
+    const id = await insertVisit(tx, tenant, {
+      title,
+      start,
+      end,
+      hostEmail: host.email,
+      hostAccountId: host.id,
+      facilityId: facility.facility_id,
+      visitorAccountId: isUuid(visitor.accountId ?? '') ? visitor.accountId : null,
+      visitorName: visitor.name,
+      visitorEmail: visitor.email,
+      guests: body.guests ?? 0,
+      status: automatic ? 'accepted' : 'requested',
+      extraFields: body.extra_fields ?? {},
+      createdBy: isUuid(claims.sub) ? claims.sub : null,
     });
-    const settings = await settingsOf(tenant);
-    const errors = new Map<VisitField, VisitRuleCode>();
-    const at = now();
-
-    const { rows: facilities } = await db.query<{ facility_id: string; alias: string; timezone: string }>(
-      'select facility_id, alias, timezone from facilities where tenant = $1 and facility_id = $2',
-      [tenant, body.location],
-    );
-    const facility = facilities[0];
-    const allowed =
-      facility &&
-      (settings.locations.length === 0 ||
-        settings.locations.includes(facility.facility_id) ||
-        settings.locations.includes(facility.alias));
-    if (!facility || !allowed) errors.set('location', 'visit_location_invalid');
-    const timeZone = facility?.timezone ?? 'UTC';
-
-    const start = new Date(body.start_at);
-    const end = new Date(body.end_at);
-    if (Number.isNaN(start.getTime())) errors.set('startAt', 'visit_start_invalid');
-    else if (dateIn(start, timeZone) < dateIn(at, timeZone)) errors.set('date', 'visit_date_past');
-    else if (start.getTime() <= at.getTime()) errors.set('startAt', 'visit_start_past');
-    if (Number.isNaN(end.getTime())) errors.set('endAt', 'wrong_format' as VisitRuleCode);
-    else if (!Number.isNaN(start.getTime()) && end.getTime() <= start.getTime())
-      errors.set('endAt', 'visit_end_before_arrival');
-
-    // Whoever may not manage all visits requests for themself: the visitor is their own account, whatever the
-    // body names, so that nobody books (and has mailed to a host) a visit in somebody else's name. Reception names
-    // the visitor, who may have an account of the tenant.
-    const self = reception ? undefined : await accountById(db, tenant, claims.sub);
-    const visitor = reception
-      ? {
-          accountId: (await accountByEmail(db, tenant, body.visitor.email))?.id ?? null,
-          name: body.visitor.name.trim(),
-          email: body.visitor.email.trim(),
-        }
-      : {
-          accountId: claims.sub,
-          name: self ? personName(self.first_name, self.last_name, self.username) : actorOf(claims),
-          email: (self ? self.email : claims.email)?.trim() || null,
-        };
-
-    const host = await accountByEmail(db, tenant, body.host);
-    if (!host) errors.set('host', 'host_not_found');
-    // The host's answer is what approves a request: a visitor who is their own host would approve themself.
-    else if (host.id === visitor.accountId || sameEmail(host.email, visitor.email)) {
-      errors.set('host', 'host_is_visitor');
-    } else if (!errors.has('startAt') && !errors.has('endAt') && !errors.has('date')) {
-      if (await hostBusy(db, tenant, body.host, start, end)) errors.set('startAt', 'host_busy');
-    }
-    if (settings.mustAcceptPlan && body.extra_fields?.emergency_instructions?.accepted !== true) {
-      errors.set('planRead', 'emergency_plan_not_read');
-    }
-    if (errors.size > 0 || !host || !facility) {
-      throw validationProblem([...errors].map(([field, code]) => ({ field, code })));
-    }
-
-    // The host's answer approves a visit: only a request the signed-in host makes is accepted at once, "approved
-    // by automatic". Anyone else's (a visitor's, or reception booking for a host) waits for the host's answer by
-    // the mailed link.
-    const automatic = host.id === claims.sub;
-    // No reason given: an empty title, which the portal shows in the reader's language.
-    const title = body.title?.trim() ?? '';
-    const hostName = personName(host.first_name, host.last_name, host.username);
-    const visitId = await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: string }>(
-        `insert into visits (tenant, title, expected_at, leaving_at, host_email, host_account_id, facility_id,
-           visitor_account_id, visitor_name, visitor_email, guests, status, extra_fields, created_by)
-         values ($1, $2, $3, $4, $5, $6::uuid, $7, $8::uuid, $9, $10, $11, $12, $13, $14::uuid)
-         returning visit_id::text as id`,
-        [
-          tenant,
-          title,
-          start,
-          end,
-          host.email,
-          host.id,
-          facility.facility_id,
-          isUuid(visitor.accountId ?? '') ? visitor.accountId : null,
-          visitor.name,
-          visitor.email,
-          body.guests ?? 0,
-          automatic ? 'accepted' : 'requested',
-          JSON.stringify(body.extra_fields ?? {}),
-          isUuid(claims.sub) ? claims.sub : null,
-        ],
-      );
-      const id = rows[0]?.id as string;
-      await appendHistory(tx, tenant, id, { action: 'requested', actor: actorOf(claims), at });
-      if (automatic) {
-        await appendHistory(tx, tenant, id, { action: 'approved', actor: 'automatic', at });
-      } else {
-        const token = await makeVisitToken(tx, tenant, id, new Date(at.getTime() + tokenTtlMs));
-        const origin = portalOriginOf(c, tenant, { origins, trustProxy: deps.trustProxy });
-        if (!origin) throw new HttpProblem(500, 'No known origin for this tenant.', 'internal_error');
-        await mailHost(tx, {
-          tenant,
-          to: host.email as string,
-          hostName,
-          hostLocale: host.locale,
-          visitorName: visitor.name,
-          when: displayDateTimeIn(start, facility.timezone),
-          place: facility.alias,
-          title,
-          link: `${origin}/confirmation/${token}/${id}`,
-        });
-      }
+    await appendHistory(tx, tenant, id, { action: 'requested', actor: actorOf(claims), at });
+    if (automatic) {
+      await appendHistory(tx, tenant, id, { action: 'approved', actor: 'automatic', at });
       return id;
+    }
+    const token = await makeVisitToken(tx, tenant, id, new Date(at.getTime() + v.tokenTtlMs));
+    const origin = portalOriginOf(c, tenant, { origins: v.origins, trustProxy: v.deps.trustProxy });
+    if (!origin) throw new HttpProblem(500, 'No known origin for this tenant.', 'internal_error');
+    await mailHost(tx, {
+      tenant,
+      to: host.email as string,
+      hostName: personName(host.first_name, host.last_name, host.username),
+      hostLocale: host.locale,
+      visitorName: visitor.name,
+      when: displayDateTimeIn(start, facility.timezone),
+      place: facility.alias,
+      title,
+      link: `${origin}/confirmation/${token}/${id}`,
     });
-    const created = await findVisit(db, tenant, visitId);
-    return c.json<Visit>(publicVisit(created as StoredVisit), 201);
+    return id;
   });
+}
 
+function statusRoutes(app: Hono<AuthEnv>, { db, auth, now, either, visibleVisit }: VisitsContext) {
   app.post('/public/visits/:id/cancellation', either, async (c) => {
     const visit = await visibleVisit(c);
     const tenant = c.get('tenant');
@@ -439,7 +471,9 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
     if (!moved) throw new HttpProblem(409, REFUSALS.visit_not_checked_in, 'visit_not_checked_in');
     return c.json<Visit>(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
   });
+}
 
+function confirmationRoute(app: Hono<AuthEnv>, { db, now }: VisitsContext) {
   // The host's answer by link (spec §2 VisitConfirmation): no session, the mailed token as bearer.
   app.post('/public/visits/:id/confirmation', async (c) => {
     const tenant = c.get('tenant');
@@ -458,12 +492,7 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
     const visit = await findVisit(db, tenant, id);
     if (!visit) throw notFound();
     if (visit.status !== 'requested') {
-      const rejected = visit.history.some((h) => h.action === 'rejected');
-      const code = rejected
-        ? 'visit_already_rejected'
-        : visit.status === 'cancelled'
-          ? 'visit_already_cancelled'
-          : 'visit_already_accepted';
+      const code = answeredRefusal(visit);
       throw new HttpProblem(409, REFUSALS[code], code);
     }
     const host = visit.hostAccountId ? await accountById(db, tenant, visit.hostAccountId) : undefined;
@@ -477,7 +506,9 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
     if (!moved) throw new HttpProblem(409, REFUSALS.visit_already_accepted, 'visit_already_accepted');
     return c.json<VisitConfirmationResult>({ id, status: accept ? 'accepted' : 'cancelled' });
   });
+}
 
+function devClockRoutes(app: Hono<AuthEnv>, { auth, clock }: VisitsContext) {
   // Development only: the clock of the visit rules, read and moved (server/clock.ts). Besides answering only
   // loopback callers outside production (server/dev-routes.ts), it changes "now" for every tenant of this
   // process: only an administrator's token may move it (as with the fault switches).
@@ -497,47 +528,7 @@ export function visitsRoutes(deps: AppDeps, auth: ApiAuth, options: VisitsOption
       return c.json({ now: clock.now().toISOString() });
     });
   }
-
-  return app;
 }
 
 /** PUT /api/dev/clock: an ISO instant, or null for the system's time (development only, not the contract). */
 const devClockBody = type({ at: 'string | null' });
-
-type Refusal =
-  | 'visit_already_started'
-  | 'visit_already_has_checkins'
-  | 'visit_already_cancelled'
-  | 'visit_not_accepted'
-  | 'visit_already_checked_in'
-  | 'visit_not_checked_in'
-  | 'visit_not_today'
-  | 'visit_already_accepted'
-  | 'visit_already_rejected';
-
-/** The reasons of spec §8, read by the portal from the response (detail) and by code. */
-const REFUSALS: Record<Refusal, string> = {
-  visit_already_started: 'The visit has already started; it can no longer be cancelled.',
-  visit_already_has_checkins: 'The visit already has check-ins; it can no longer be cancelled.',
-  visit_already_cancelled: 'The visit has been cancelled.',
-  visit_not_accepted: 'The host has not accepted the visit yet.',
-  visit_already_checked_in: 'The visitor has already checked in.',
-  visit_not_checked_in: 'The visitor has not checked in.',
-  visit_not_today: "Check-in is for today's visits only.",
-  visit_already_accepted: 'The visit has already been accepted.',
-  visit_already_rejected: 'The visit has already been rejected.',
-};
-
-function checkInRefusal(status: VisitStatus): Refusal | null {
-  switch (status) {
-    case 'accepted':
-      return null;
-    case 'requested':
-      return 'visit_not_accepted';
-    case 'checked_in':
-    case 'checked_out':
-      return 'visit_already_checked_in';
-    case 'cancelled':
-      return 'visit_already_cancelled';
-  }
-}

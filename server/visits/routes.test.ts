@@ -8,8 +8,8 @@ import type { Db } from '../db/db';
 import { basicEngine } from '../onboarding/engine';
 import { CLAIMS_HEADER, fakeAuth, PUBLIC_DIR } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
+import { credentialPayload } from '../routes/credentials';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
-import { credentialPayload } from './credentials';
 
 // The visits API through the real app with the fake auth of the onboarding harness, on the seeded database
 // (a week of visits of `visitor` in each tenant). A second app with a clock of its own shows the token expiring.
