@@ -21,11 +21,11 @@ import { facilitiesRoutes } from './routes/facilities';
 import { healthRoutes } from './routes/health';
 import { regionsRoutes } from './routes/regions';
 import { singlesRoutes } from './routes/singles';
-import { usersRoutes } from './users/routes';
-import { visitsRoutes } from './visits/routes';
 import { applySecurityHeaders, isSubresourceAsset } from './security-headers';
 import { shellPages } from './shell';
 import { staticFiles } from './static-files';
+import { usersRoutes } from './users/routes';
+import { visitsRoutes } from './visits/routes';
 
 export type App = Hono<AppEnv>;
 
