@@ -40,8 +40,8 @@ describe('collectServerCodes on the reference server', () => {
     ['date_in_future', 'server/onboarding/routers/confirmation.ts'],
     ['unknown_challenge', 'server/onboarding/routers/portrayal-images.ts'],
     ['unsupported_document', 'server/onboarding/routers/portrayals.ts'],
-    ['location_not_found', 'server/routes/credentials.ts'],
-    ['selfie_not_provided', 'server/routes/credentials.ts'],
+    ['location_not_found', 'server/credentials/routes.ts'],
+    ['selfie_not_provided', 'server/credentials/routes.ts'],
     // a builder found by the fixpoint: bulk-upload.ts's `problem(status, detail, code)`
     ['media_too_large', 'server/routes/bulk-upload.ts'],
     // a typed parameter: imageRefusal(code: ImageRefusalCode, …)

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { AppDeps } from './context';
+import { credentialsRoutes } from './credentials/routes';
 import { faviconRoutes } from './favicon';
 import type { AppEnv } from './http/env';
 import { HttpProblem, makeProblem, problemResponse } from './http/problem';
@@ -16,7 +17,6 @@ import { accountsRoutes } from './routes/accounts';
 import { auditRoutes } from './routes/audit';
 import { bulkRoutes } from './routes/bulk';
 import { credentialResetRoutes } from './routes/credential-reset';
-import { credentialsRoutes } from './routes/credentials';
 import { facilitiesRoutes } from './routes/facilities';
 import { healthRoutes } from './routes/health';
 import { regionsRoutes } from './routes/regions';

@@ -23,9 +23,9 @@ import {
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import { HttpProblem } from '../http/problem';
+import { confirmTenant } from '../http/tenant-confirmation';
 import { isUuid, readBody } from '../http/validation';
 import { refusalsOf } from '../onboarding/store/portrayals';
-import { confirmTenant } from '../routes/tenant-confirmation';
 import { bookmarkOf, isIsoDate, MAX_PAGE_SIZE, normalIdNumber, pageOfBookmark, unquoteFilter } from './rules';
 import {
   completeOnboarding,

@@ -37,12 +37,12 @@ import {
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import { type Clock, clockFromEnv, isMovable } from '../clock';
 import type { AppDeps } from '../context';
+import { credentialPayload, isValidCredential } from '../credentials/rules';
 import type { Db } from '../db/db';
 import { HttpProblem } from '../http/problem';
 import { isUuid, readBody, validationProblem } from '../http/validation';
 import { portalOriginOf } from '../origins';
 import { qrPng } from '../qr';
-import { credentialPayload, isValidCredential } from '../routes/credentials';
 import { mailHost } from './mail';
 import type { VisitsOptions } from './options';
 import {
