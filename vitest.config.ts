@@ -13,7 +13,7 @@ export const POSTGRES_TESTS = [
   'server/security/dev-faults.test.ts',
   'server/onboarding/routes.test.ts',
   'server/credentials/routes.test.ts',
-  'server/routes/account-routes.test.ts',
+  'server/accounts/routes.test.ts',
   'server/visits/routes.test.ts',
 ];
 

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { accountsRoutes } from './accounts/routes';
 import type { AppDeps } from './context';
 import { credentialsRoutes } from './credentials/routes';
 import { faviconRoutes } from './favicon';
@@ -13,7 +14,6 @@ import { onboardingOptionsFromEnv } from './onboarding/options';
 import { onboardingRoutes } from './onboarding/routes';
 import { onboardingRuntime } from './onboarding/runtime';
 import { createReadiness } from './readiness';
-import { accountsRoutes } from './routes/accounts';
 import { auditRoutes } from './routes/audit';
 import { bulkRoutes } from './routes/bulk';
 import { credentialResetRoutes } from './routes/credential-reset';
