@@ -29,6 +29,7 @@ import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/db';
 import { HttpProblem } from '../http/problem';
+import { intParam } from '../http/query';
 import { isUuid, readBody } from '../http/validation';
 import { zip } from '../routes/zip';
 import { idMismatchDetail } from './rules';
@@ -45,21 +46,6 @@ import {
 } from './store';
 
 const MAX_PAGE_SIZE = 100;
-
-function intParam(
-  value: string | undefined,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new HttpProblem(400, `${name} must be an integer from ${min} to ${max}.`, 'invalid_query');
-  }
-  return n;
-}
 
 export interface AccountsOptions {
   now?: () => Date;

@@ -23,6 +23,7 @@ import {
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import { HttpProblem } from '../http/problem';
+import { intParam } from '../http/query';
 import { confirmTenant } from '../http/tenant-confirmation';
 import { isUuid, readBody } from '../http/validation';
 import { refusalsOf } from '../onboarding/store/portrayals';
@@ -41,14 +42,6 @@ import {
 
 const notFound = () => new HttpProblem(404, 'No user with that id.', 'not_found');
 const badQuery = (detail: string) => new HttpProblem(400, detail, 'invalid_query');
-
-function intParam(value: string | undefined, name: string, fallback: number, min: number, max: number) {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw badQuery(`${name} must be an integer from ${min} to ${max}.`);
-  return n;
-}
 
 const summaryOf = (row: SummaryRow) => ({ ...row, created_at: row.created_at.toISOString() });
 

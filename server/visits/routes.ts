@@ -40,6 +40,7 @@ import type { AppDeps } from '../context';
 import { credentialPayload, isValidCredential } from '../credentials/rules';
 import type { Db } from '../db/db';
 import { HttpProblem } from '../http/problem';
+import { intParam } from '../http/query';
 import { isUuid, readBody, validationProblem } from '../http/validation';
 import { portalOriginOf } from '../origins';
 import { qrPng } from '../qr';
@@ -81,15 +82,6 @@ import { makeVisitToken, readVisitToken, visitTokenTtlMs } from './token';
 const MAX_PAGE_SIZE = 100;
 
 const notFound = () => new HttpProblem(404, 'No visit with that id.', 'not_found');
-
-function intParam(value: string | undefined, name: string, fallback: number, min: number, max: number) {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new HttpProblem(400, `${name} must be an integer from ${min} to ${max}.`, 'invalid_query');
-  }
-  return n;
-}
 
 function dateParam(value: string | undefined, name: string): Date | undefined {
   if (value === undefined || value === '') return undefined;
