@@ -12,9 +12,9 @@ export const POSTGRES_TESTS = [
   'server/security/token-revocation.test.ts',
   'server/security/dev-faults.test.ts',
   'server/onboarding/routes.test.ts',
-  'server/routes/credentials.test.ts',
-  'server/routes/account-routes.test.ts',
-  'server/routes/visits.test.ts',
+  'server/credentials/routes.test.ts',
+  'server/accounts/routes.test.ts',
+  'server/visits/routes.test.ts',
 ];
 
 export default defineConfig({

@@ -32,23 +32,23 @@ describe('collectServerCodes on the reference server', () => {
     // new HttpProblem(…, 'code') in server/onboarding and server/routes, and in the middleware and auth
     ['onboarding_completed', 'server/onboarding/runtime.ts'],
     ['image_not_expected', 'server/onboarding/routers/portrayal-images.ts'],
-    ['onboarding_not_pending', 'server/routes/users.ts'],
-    ['visit_not_today', 'server/routes/visits.ts'],
+    ['onboarding_not_pending', 'server/users/routes.ts'],
+    ['visit_not_today', 'server/visits/routes.ts'],
     ['tenant_unknown', 'server/middleware/tenant.ts'],
     ['tenant_mismatch', 'server/auth/verify.ts'],
     // field errors { field, code } passed to validationProblem / DetailedProblem
     ['date_in_future', 'server/onboarding/routers/confirmation.ts'],
     ['unknown_challenge', 'server/onboarding/routers/portrayal-images.ts'],
     ['unsupported_document', 'server/onboarding/routers/portrayals.ts'],
-    ['location_not_found', 'server/routes/credentials.ts'],
-    ['selfie_not_provided', 'server/routes/credentials.ts'],
+    ['location_not_found', 'server/credentials/routes.ts'],
+    ['selfie_not_provided', 'server/credentials/routes.ts'],
     // a builder found by the fixpoint: bulk-upload.ts's `problem(status, detail, code)`
     ['media_too_large', 'server/routes/bulk-upload.ts'],
     // a typed parameter: imageRefusal(code: ImageRefusalCode, …)
     ['image_too_many_pixels', 'server/onboarding/image-checks.ts'],
     ['image_unreadable', 'server/onboarding/image-checks.ts'],
     // a function's returns: validation.ts codeOf → CODES[…] ?? 'invalid'
-    ['out_of_range', 'server/onboarding/validation.ts'],
+    ['out_of_range', 'server/http/validation.ts'],
     // a template literal over a conditional: `${field}_already_in_use`
     ['username_already_in_use', 'server/routes/singles.ts'],
     // a registration reason: conflict(reason: RegistrationReason), the contract's arktype list
@@ -106,7 +106,7 @@ describe('checkErrorWords', () => {
     const report = checkErrorWords(root, { ...catalogues, eu: euWithout }, { server });
     expect(report.problems).toEqual([
       expect.stringMatching(
-        /^error code "onboarding_not_pending" \(server\/routes\/users\.ts:\d+\) has no "common\.errors\.onboarding_not_pending" in eu$/,
+        /^error code "onboarding_not_pending" \(server\/users\/routes\.ts:\d+\) has no "common\.errors\.onboarding_not_pending" in eu$/,
       ),
     ]);
   });
@@ -136,13 +136,13 @@ describe('a server of its own (a fixture)', () => {
     writeFileSync(join(dir, path), text);
   };
   write(
-    'server/problem.ts',
+    'server/http/problem.ts',
     `export class HttpProblem extends Error { constructor(status: number, detail: string, code?: string) { super(detail); } }
 export function makeProblem(status: number, detail: string, code?: string) { return { status, detail, code }; }`,
   );
   write(
     'server/routes/things.ts',
-    `import { HttpProblem } from '../problem';
+    `import { HttpProblem } from '../http/problem';
 type Why = 'thing_locked' | 'thing_gone';
 const refuse = (why: Why) => new HttpProblem(409, 'No.', why);
 const fail = (status: number, code: string) => new HttpProblem(status, 'Failed.', code);

@@ -84,7 +84,7 @@ export const DYNAMIC_SITES: DynamicSiteDeclaration[] = [
   },
   // A visit request's field errors, by the rules of contract/domain/visits.ts.
   {
-    file: 'server/routes/visits.ts',
+    file: 'server/visits/routes.ts',
     text: 'code',
     type: { name: 'VisitRuleCode', from: 'contract/domain/visits.ts' },
   },
@@ -573,7 +573,7 @@ function bind(project: Project, scope: Scope, name: string): Binding | undefined
 
 class Collector {
   readonly builders = new Map<AstNode, Builder>();
-  /** The seeds, by name: HttpProblem and makeProblem (server/problem.ts), whose third argument is the code. */
+  /** The seeds, by name: HttpProblem and makeProblem (server/http/problem.ts), whose third argument is the code. */
   readonly seeds = new Map<string, Builder>([
     ['HttpProblem', { args: new Set([2]), codeOfArgs: new Set(), uses: [], called: true }],
     ['makeProblem', { args: new Set([2]), codeOfArgs: new Set(), uses: [], called: true }],

@@ -1,7 +1,11 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { AppDeps, AppEnv } from './context';
+import { accountsRoutes } from './accounts/routes';
+import type { AppDeps } from './context';
+import { credentialsRoutes } from './credentials/routes';
 import { faviconRoutes } from './favicon';
+import type { AppEnv } from './http/env';
+import { HttpProblem, makeProblem, problemResponse } from './http/problem';
 import { errorField, logUnexpected } from './logger';
 import { apiBodyLimit, apiQueryLimits } from './middleware/request-limits';
 import { requestLog } from './middleware/request-log';
@@ -9,22 +13,19 @@ import { requireTenant } from './middleware/tenant';
 import { onboardingOptionsFromEnv } from './onboarding/options';
 import { onboardingRoutes } from './onboarding/routes';
 import { onboardingRuntime } from './onboarding/runtime';
-import { HttpProblem, makeProblem, problemResponse } from './problem';
 import { createReadiness } from './readiness';
-import { accountsRoutes } from './routes/accounts';
 import { auditRoutes } from './routes/audit';
 import { bulkRoutes } from './routes/bulk';
 import { credentialResetRoutes } from './routes/credential-reset';
-import { credentialsRoutes } from './routes/credentials';
 import { facilitiesRoutes } from './routes/facilities';
 import { healthRoutes } from './routes/health';
 import { regionsRoutes } from './routes/regions';
 import { singlesRoutes } from './routes/singles';
-import { usersRoutes } from './routes/users';
-import { visitsRoutes } from './routes/visits';
 import { applySecurityHeaders, isSubresourceAsset } from './security-headers';
 import { shellPages } from './shell';
 import { staticFiles } from './static-files';
+import { usersRoutes } from './users/routes';
+import { visitsRoutes } from './visits/routes';
 
 export type App = Hono<AppEnv>;
 

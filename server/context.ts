@@ -6,7 +6,7 @@ import type { Metrics } from './metrics';
 import type { OnboardingOptions } from './onboarding/options';
 import type { KnownOrigins } from './origins';
 import type { Readiness } from './readiness';
-import type { VisitsOptions } from './routes/visits';
+import type { VisitsOptions } from './visits/options';
 
 export interface AppConfig {
   distDir: string;
@@ -39,13 +39,3 @@ export interface AppDeps {
   /** The server's metrics (server/metrics.ts); an app made without a server (tests) has none. */
   metrics?: Metrics;
 }
-
-export type AppEnv = {
-  Variables: {
-    /** Set by the tenant middleware for every /api request; always a shipped tenant. */
-    tenant: string;
-    reqId: string;
-    /** Set by the app's notFound: no route matched, only middleware (the metrics' route label). */
-    unmatched: boolean;
-  };
-};

@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { tenantFromHost } from '../contract/tenant/resolve';
 import { readTheme } from './auth/pages';
-import type { AppEnv } from './context';
+import type { AppEnv } from './http/env';
 
 /** A day: the icon follows a change of brand colour within that, and costs no request before. */
 export const FAVICON_CACHE = 'public, max-age=86400';

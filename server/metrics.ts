@@ -7,12 +7,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { AppEnv } from './context';
 import type { Db, PoolStats } from './db/db';
 import { fromThisMachine } from './dev-routes';
+import type { AppEnv } from './http/env';
+import { sendRawError } from './http/problem';
 import { errorField, type Logger, logUnexpected } from './logger';
 import type { HeavyWork } from './onboarding/heavy-work';
-import { sendRawError } from './problem';
 
 export const METRICS_PATH = '/metrics';
 /** The route of a request no route answered: its raw path would make a series per path anyone cares to send. */

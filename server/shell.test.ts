@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppEnv } from './context';
+import type { AppEnv } from './http/env';
 import { CONTENT_SECURITY_POLICY } from './security-headers';
 import { composeShellPage, shellPages, shellScreenAt, withoutIds } from './shell';
 import { SHELL_SCRIPT, SHELL_SCRIPT_HASH } from './shell-script';

@@ -18,7 +18,7 @@ import { resolveLocale } from '../contract/i18n/locale';
 import { tenantFromHost } from '../contract/tenant/resolve';
 import { renderShell, type ShellScreen, themeFromBrandColour } from '../src/first-paint';
 import { CODINGS, type Coding, chooseCoding, encodeSync } from './compression';
-import type { AppEnv } from './context';
+import type { AppEnv } from './http/env';
 import { ROOT } from './paths';
 import { SHELL_SCRIPT } from './shell-script';
 

@@ -12,8 +12,8 @@ import {
   isCompressible,
 } from './compression';
 import { contentTypeFor } from './content-types';
-import type { AppEnv } from './context';
-import { HttpProblem } from './problem';
+import type { AppEnv } from './http/env';
+import { HttpProblem } from './http/problem';
 import type { ShellPages } from './shell';
 
 const NO_CACHE = 'no-cache';

@@ -4,10 +4,10 @@
 // the same decideAccess). Development only: mounted beside /dev/mailbox and, like it, answered only to a person at
 // this machine (server/dev-routes.ts). The page has no script at all, so the site's CSP holds as it is.
 import { Hono } from 'hono';
-import { esc } from '../auth/pages';
 import type { AppDeps } from '../context';
+import { esc } from '../http/html';
+import { HttpProblem, makeProblem, problemResponse } from '../http/problem';
 import { referenceEnforcement } from '../onboarding/enforcement';
-import { HttpProblem, makeProblem, problemResponse } from '../problem';
 import { type Facility as DoorFacility, decideAccess } from './accesses';
 import { auditSettingsLoader } from './settings';
 

@@ -5,7 +5,7 @@
 // request): a 10 MB file is never parsed in one go, and a file refused at its first row is not parsed further.
 import busboy from 'busboy';
 import { type WatchlistParse, WatchlistReader } from '../../contract/domain/watchlist';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 
 export interface WatchlistUploadLimits {
   /** The csv's bytes (WATCHLIST_MAX_BYTES). */

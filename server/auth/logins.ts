@@ -3,8 +3,8 @@
 // before writing, so that a refusal names its field, and reports clashes older than the rule.
 import type { FieldError } from '../../contract/api/problem';
 import type { Queryable } from '../db/db';
+import { DetailedProblem } from '../http/validation';
 import type { Logger } from '../logger';
-import { DetailedProblem } from '../onboarding/validation';
 
 export interface AccountLogins {
   username: string;

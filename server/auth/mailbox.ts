@@ -2,7 +2,7 @@
 // NODE_ENV=production.
 import { Hono } from 'hono';
 import type { Db } from '../db/db';
-import { esc } from './pages';
+import { esc } from '../http/html';
 
 interface MailRow {
   tenant: string;

@@ -3,6 +3,7 @@
 // this origin (CSP script-src 'self').
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { esc } from '../http/html';
 import type { PasswordProblem } from './passwords';
 
 export const PAGE_LANGUAGES = ['es', 'en', 'eu'] as const;
@@ -193,10 +194,6 @@ export function pickLanguage(
     if ((theme.locales as string[]).includes(lang)) return lang as PageLanguage;
   }
   return theme.locales.includes('es') ? 'es' : (theme.locales[0] ?? 'es');
-}
-
-export function esc(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 interface PageOptions {

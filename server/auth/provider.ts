@@ -4,12 +4,13 @@
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/db';
 import { getOrCreate, getOrCreatePromise } from '../get-or-create';
+import { esc } from '../http/html';
 import type { Logger } from '../logger';
 import type { KnownOrigins } from '../origins';
 import { findAccountById, tokenClaimsOf } from './accounts';
 import { databaseAdapter } from './adapter';
 import { loadTenantKeys, type TenantKeys } from './keys';
-import { esc, messageBody, page, pickLanguage, readTheme, text } from './pages';
+import { messageBody, page, pickLanguage, readTheme, text } from './pages';
 
 export const CLIENT_ID = 'portal';
 /** The audience of the portal's access tokens: the reference API. */

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/db';
 import { createTestDb } from '../testing/fixtures';
-import { clientAddress } from './handler';
+import { clientAddress } from './handlers/login';
 import { createThrottle, databaseThrottleStore, memoryThrottleStore } from './throttle';
 
 let db: Db | undefined;

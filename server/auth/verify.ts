@@ -8,7 +8,7 @@ import { createLocalJWKSet, decodeJwt, type JWTVerifyGetKey, jwtVerify } from 'j
 import { type AccessTokenClaims, accessTokenClaims } from '../../contract/api/access-token';
 import type { Permission } from '../../contract/api/permissions';
 import { getOrCreatePromise } from '../get-or-create';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 import { API_RESOURCE, GRANT_ID_CLAIM, type IdentityProviders, REALMS_PREFIX } from './provider';
 
 export type AuthEnv = {

@@ -9,9 +9,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Db } from '../db/db';
 import { fromThisMachine, isLoopbackAddress } from '../dev-routes';
+import { sendRawError } from '../http/problem';
 import { errorField, type Logger } from '../logger';
 import { bearerMatches } from '../metrics';
-import { sendRawError } from '../problem';
 
 export const BACKUP_PATH = '/admin/backup';
 

@@ -4,8 +4,8 @@
 // (PostgreSQL text refuses NUL).
 import type { MiddlewareHandler } from 'hono';
 import { isCleanText } from '../../contract/api/text';
-import type { AppEnv } from '../context';
-import { DetailedProblem, jsonBodyLimit } from '../onboarding/validation';
+import type { AppEnv } from '../http/env';
+import { DetailedProblem, jsonBodyLimit } from '../http/validation';
 
 /** PUT /api/internal/portrayals/{id}/obverse|reverse|selfie|lifeproof: images, limited by their route. */
 const IMAGE_UPLOAD = /^\/api\/internal\/portrayals\/[^/]+\/(obverse|reverse|selfie|lifeproof)\/?$/;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../context';
+import type { AppEnv } from '../http/env';
 import type { Logger } from '../logger';
 import { chooseRequestId, currentRequestId, trustsIncomingId, withRequestId } from '../request-context';
 

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../context';
-import { HttpProblem } from '../problem';
+import type { AppEnv } from '../http/env';
+import { HttpProblem } from '../http/problem';
 
 export const TENANT_HEADER = 'tenant-id';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
+import { JSON_MAX_BYTES } from '../http/validation';
 import { createSiteFixture, type SiteFixture, testDeps } from '../testing/fixtures';
 import { basicEngine as referenceEngine } from './engine';
 import { onboardingRoutes } from './routes';
 import { fakeAuth, headersOf, PUBLIC_DIR, person } from './testing/harness';
-import { JSON_MAX_BYTES } from './validation';
 
 // JSON bodies are refused unread above JSON_MAX_BYTES (image uploads have limits of their own). The database
 // throws when touched: a refusal must come before any query.

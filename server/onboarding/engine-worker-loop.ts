@@ -2,7 +2,7 @@
 // value or its error message. Under tsx it runs through engine-worker.mjs; npm start bundles it as
 // `.server/engine-worker.mjs`, beside the server's bundle, where engine-thread.ts looks for it.
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadEngine } from './engine';
+import { loadEngine } from './engine-choice';
 
 type Call = { id: number; method: string; args: unknown[] };
 

@@ -3,8 +3,6 @@
 // (./reference/engine.ts, the default) adds, offline, the reading of the document's MRZ, the face comparison
 // and the liveness judgement. A production engine implements the same interface and is chosen with
 // BIOMETRIC_ENGINE.
-import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   type DocumentInfo,
   type FailedCheck,
@@ -182,43 +180,3 @@ export const basicEngine: BiometricEngine = {
     return { result: 'not_computed', detail: 'The reference engine does not judge head movements.' };
   },
 };
-
-/**
- * BIOMETRIC_ENGINE=reference (the default) or the path of a module whose `createEngine()` (or default export)
- * returns a BiometricEngine.
- */
-export async function loadEngine(
-  env: NodeJS.ProcessEnv = process.env,
-  cwd = process.cwd(),
-): Promise<BiometricEngine> {
-  const choice = env.BIOMETRIC_ENGINE?.trim();
-  if (!choice || choice === 'reference') return (await import('./reference/engine')).referenceEngine;
-  if (choice === 'basic') return basicEngine;
-  const url = choice.startsWith('file:')
-    ? choice
-    : pathToFileURL(isAbsolute(choice) ? choice : resolve(cwd, choice)).href;
-  const module = (await importEngineModule(url)) as {
-    createEngine?: () => BiometricEngine | Promise<BiometricEngine>;
-    default?: unknown;
-  };
-  const engine = module.createEngine ? await module.createEngine() : module.default;
-  if (!engine || typeof (engine as BiometricEngine).checkImage !== 'function') {
-    throw new Error(`BIOMETRIC_ENGINE module ${choice} does not provide a BiometricEngine`);
-  }
-  return engine as BiometricEngine;
-}
-
-/**
- * An engine module may be TypeScript. Under tsx it imports as it is; the bundle npm start runs has no TypeScript
- * loader, so one is registered the first time Node refuses the file's extension.
- */
-async function importEngineModule(url: string): Promise<unknown> {
-  try {
-    return await import(url);
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-    const { register } = await import('tsx/esm/api');
-    register();
-    return await import(url);
-  }
-}

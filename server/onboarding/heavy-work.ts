@@ -11,7 +11,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import type { MiddlewareHandler } from 'hono';
 import type { AuthEnv } from '../auth/verify';
-import { makeProblem, problemResponse } from '../problem';
+import { makeProblem, problemResponse } from '../http/problem';
 
 export interface HeavyWorkOptions {
   /** Jobs that run at once in the process. */

@@ -7,10 +7,11 @@
 // pixel limit, decoding and sharpness, with the same codes and the same words whichever way the image came in.
 // Decoding is heavy work: it runs in the process's bounded queue (heavy-work.ts), and the server's engine runs in
 // its worker thread (engine-thread.ts), so a flood of pictures neither stalls other requests nor fills the memory.
+
+import { DetailedProblem } from '../http/validation';
 import type { BiometricEngine } from './engine';
 import type { HeavyWork } from './heavy-work';
 import { checkBytes, type ImageBounds, type ImageCheck, type ImageRefusalCode } from './images';
-import { DetailedProblem } from './validation';
 
 /** The HTTP status of each refusal when the request itself is refused for it. */
 export const REFUSAL_STATUS: Record<ImageRefusalCode, number> = {

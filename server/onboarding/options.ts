@@ -3,7 +3,8 @@
 import type { ApiAuth } from '../auth/verify';
 import { type LivenessAction, parseLivenessActions } from '../config';
 import type { EnforcementSource, Faults } from './enforcement';
-import { type BiometricEngine, loadEngine } from './engine';
+import type { BiometricEngine } from './engine';
+import { loadEngine } from './engine-choice';
 import { engineInThread } from './engine-thread';
 import type { HeavyWorkOptions } from './heavy-work';
 import type { OnboardingSettings } from './settings';

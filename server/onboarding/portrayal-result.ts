@@ -2,10 +2,10 @@
 // enough to judge, and what the biometric engine makes of them. The answer is stored with the images version
 // it was computed from.
 import { type FailedCheck, type ImageKind, unreadDocumentInfo } from '../../contract/api/onboarding';
+import { DetailedProblem } from '../http/validation';
 import type { EngineImage } from './engine';
 import type { OnboardingRuntime } from './runtime';
 import { type ImageRow, type PortrayalRow, saveResult, storedResult } from './store/portrayals';
-import { DetailedProblem } from './validation';
 
 export interface ResultError {
   code: string;

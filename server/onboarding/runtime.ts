@@ -8,12 +8,14 @@ import { type BackgroundWork, createBackgroundWork } from '../background';
 import { LIVENESS_ACTIONS, type LivenessAction } from '../config';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/db';
+import { HttpProblem } from '../http/problem';
+import { isUuid } from '../http/validation';
 import type { Logger } from '../logger';
 import type { JudgementKind } from '../metrics';
 import { portalOriginOf } from '../origins';
-import { HttpProblem } from '../problem';
 import { type EnforcementSource, type Faults, referenceEnforcement } from './enforcement';
-import { type BiometricEngine, loadEngine } from './engine';
+import type { BiometricEngine } from './engine';
+import { loadEngine } from './engine-choice';
 import { createHeavyWork, type HeavyWork } from './heavy-work';
 import { type ImageChecks, imageChecks } from './image-checks';
 import {
@@ -26,7 +28,6 @@ import { type OnboardingSettings, settingsLoader } from './settings';
 import { findOwnOnboarding, type OnboardingRow, type Owner } from './store/onboardings';
 import { findOwnPortrayal, type PortrayalRow } from './store/portrayals';
 import { USER_CODE_TTL_MS } from './user-codes';
-import { isUuid } from './validation';
 
 export type Ctx = Context<AuthEnv>;
 

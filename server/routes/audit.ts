@@ -22,10 +22,10 @@ import { readWatchlistUpload } from '../audit/watchlist-upload';
 import { currentWatchlists, recordRefusal, replaceWatchlist, uploadOutcome } from '../audit/watchlists';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
+import { HttpProblem } from '../http/problem';
+import { DetailedProblem, isUuid, readBody, validationProblem } from '../http/validation';
 import { referenceEnforcement } from '../onboarding/enforcement';
 import type { OnboardingOptions } from '../onboarding/options';
-import { DetailedProblem, isUuid, readBody, validationProblem } from '../onboarding/validation';
-import { HttpProblem } from '../problem';
 
 export interface AuditOptions {
   now?: () => Date;

@@ -17,7 +17,7 @@ import {
   BULK_MAX_ZIP_ENTRIES,
 } from '../../contract/domain/bulk';
 import { readCentralDirectory, readZipEnd, ZIP_END_MAX_BYTES, zipPathOf } from '../../contract/domain/zip';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from '../http/problem';
 
 export interface BulkUpload {
   metadata: { name: string; text: string } | null;

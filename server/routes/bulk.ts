@@ -23,9 +23,9 @@ import {
 import { registrationCodeOf } from '../../contract/domain/singles';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
+import { HttpProblem } from '../http/problem';
+import { DetailedProblem, isUuid } from '../http/validation';
 import type { ImageChecks } from '../onboarding/image-checks';
-import { DetailedProblem, isUuid } from '../onboarding/validation';
-import { HttpProblem } from '../problem';
 import { qrPng } from '../qr';
 import { BULK_LIMITS, type BulkLimits, type BulkUpload, readBulkUpload } from './bulk-upload';
 import { createSingle, localImageChecks, normalAcsId, Rejection, settingsOf } from './singles';

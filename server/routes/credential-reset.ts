@@ -17,9 +17,9 @@ import { QR_VALIDITY_DAYS } from '../../contract/domain/constants';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import type { Queryable } from '../db/db';
-import { readBody } from '../onboarding/validation';
+import { HttpProblem } from '../http/problem';
+import { readBody } from '../http/validation';
 import { type KnownOrigins, portalOriginOf } from '../origins';
-import { HttpProblem } from '../problem';
 
 export const RESET_LINK_TTL_MS = 30 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
-import type { AppDeps, AppEnv } from '../context';
-import { makeProblem, problemResponse } from '../problem';
+import type { AppDeps } from '../context';
+import type { AppEnv } from '../http/env';
+import { makeProblem, problemResponse } from '../http/problem';
 
 const DB_TIMEOUT_MS = 2000;
 

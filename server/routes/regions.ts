@@ -10,9 +10,9 @@ import { Hono } from 'hono';
 import { type ActivationResult, activationBody } from '../../contract/api/users';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
+import { HttpProblem } from '../http/problem';
+import { readBody, validationProblem } from '../http/validation';
 import { settingsLoader } from '../onboarding/settings';
-import { readBody, validationProblem } from '../onboarding/validation';
-import { HttpProblem } from '../problem';
 
 export function regionsRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
   const { db } = deps;

@@ -27,7 +27,10 @@ import {
 import { isLoginTaken, loginsTaken, loginsTakenProblem } from '../auth/logins';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
+import { credentialPayload, QR_VALID_MS } from '../credentials/rules';
 import type { Queryable } from '../db/db';
+import { HttpProblem } from '../http/problem';
+import { DetailedProblem, readBody, validationProblem } from '../http/validation';
 import { basicEngine } from '../onboarding/engine';
 import { busyResponse, createHeavyWork, personOf } from '../onboarding/heavy-work';
 import { type ImageChecks, imageChecks, imageRefusal } from '../onboarding/image-checks';
@@ -35,11 +38,8 @@ import { checkBytes } from '../onboarding/images';
 import { parseOnboardingSettings } from '../onboarding/settings';
 import { regionOf } from '../onboarding/store/region';
 import { acsIdInUse } from '../onboarding/store/registration';
-import { DetailedProblem, readBody, validationProblem } from '../onboarding/validation';
 import { portalOriginOf } from '../origins';
-import { HttpProblem } from '../problem';
 import { qrPng } from '../qr';
-import { credentialPayload, QR_VALID_MS } from './credentials';
 
 /** The largest body: the largest (delegated) image in base64 plus the fields. */
 export const SINGLES_MAX_BODY_BYTES = Math.ceil((DELEGATED_IMAGE_MAX_BYTES * 4) / 3) + 16 * 1024;

@@ -5,6 +5,7 @@ import { problem } from '../../contract/api/problem';
 import { JSON_LIMITS, TEXT_LIMITS } from '../../contract/api/text';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
+import { JSON_MAX_BYTES } from '../http/validation';
 import { type RunningServer, startServer } from '../main';
 import { basicEngine as referenceEngine } from '../onboarding/engine';
 import {
@@ -15,7 +16,6 @@ import {
   person,
   USER_ROLES,
 } from '../onboarding/testing/harness';
-import { JSON_MAX_BYTES } from '../onboarding/validation';
 import {
   createSiteFixture,
   createTestDb,

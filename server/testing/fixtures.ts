@@ -7,10 +7,10 @@ import type { Db } from '../db/db';
 import { migrate } from '../db/migrate';
 import { openPglite, type PgliteImage, pgliteImage } from '../db/pglite';
 import { seed } from '../db/seed';
+import { HttpProblem } from '../http/problem';
 import { silentLogger } from '../logger';
 import type { StartServerOptions } from '../main';
 import { basicEngine } from '../onboarding/engine';
-import { HttpProblem } from '../problem';
 
 export const SECRET = 'top-secret-outside-the-roots';
 

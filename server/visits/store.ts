@@ -255,3 +255,110 @@ export async function hostBusy(
   );
   return rows.length > 0;
 }
+
+/** The user record holding an access id (what reception's QR reader or keyboard gives). */
+export async function userByAcsId(db: Queryable, tenant: string, acsId: string) {
+  const { rows } = await db.query<{ user_id: string; account_id: string | null; name: string }>(
+    `select user_id::text as user_id, account_id,
+              trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) as name
+         from users where tenant = $1 and acs_id = $2 limit 1`,
+    [tenant, acsId],
+  );
+  return rows[0];
+}
+
+/** A user's QR credentials; only the one of that sid when one is given. */
+export async function qrCredentialsOf(db: Queryable, tenant: string, userId: string, sid?: string) {
+  const { rows } = await db.query<{
+    credential_type: 'qr' | 'embedding' | 'enrolment_proof';
+    state: 'active' | 'revoked';
+    ends_at: Date | null;
+  }>(
+    `select credential_type, state, ends_at from credentials
+        where tenant = $1 and user_id = $2::uuid and credential_type = 'qr' ${sid !== undefined ? 'and sid::text = $3' : ''}`,
+    sid !== undefined ? [tenant, userId, sid] : [tenant, userId],
+  );
+  return rows;
+}
+
+/** The QR credentials of the person of an account, the newest first, with the access id they encode. */
+export async function accountQrCredentials(db: Queryable, tenant: string, accountId: string) {
+  const { rows } = await db.query<{
+    acs_id: string;
+    sid: string;
+    credential_type: 'qr';
+    state: 'active' | 'revoked';
+    ends_at: Date | null;
+  }>(
+    `select u.acs_id, c.sid::text as sid, c.credential_type, c.state, c.ends_at
+         from users u join credentials c on c.tenant = u.tenant and c.user_id = u.user_id
+        where u.tenant = $1 and u.account_id = $2 and c.credential_type = 'qr'
+        order by c.created_at desc`,
+    [tenant, accountId],
+  );
+  return rows;
+}
+
+/** A person of the tenant by the id of their user record or of their account: the visitor reception names. */
+export async function visitorById(db: Queryable, tenant: string, id: string) {
+  const { rows } = await db.query<{ id: string; name: string; email: string | null; username: string }>(
+    `select a.id::text as id, a.username, coalesce(u.email, a.email) as email,
+              trim(coalesce(u.first_name, a.first_name, '') || ' ' || coalesce(u.last_name, a.last_name, '')) as name
+         from accounts a left join users u on u.tenant = a.tenant and u.account_id = a.id::text
+        where a.tenant = $1 and (a.id = $2::uuid or u.user_id = $2::uuid)
+        limit 1`,
+    [tenant, id],
+  );
+  return rows[0];
+}
+
+export async function facilityById(db: Queryable, tenant: string, facilityId: string) {
+  const { rows } = await db.query<{ facility_id: string; alias: string; timezone: string }>(
+    'select facility_id, alias, timezone from facilities where tenant = $1 and facility_id = $2',
+    [tenant, facilityId],
+  );
+  return rows[0];
+}
+
+export interface NewVisitRow {
+  title: string;
+  start: Date;
+  end: Date;
+  hostEmail: string | null;
+  hostAccountId: string;
+  facilityId: string;
+  visitorAccountId: string | null;
+  visitorName: string;
+  visitorEmail: string | null;
+  guests: number;
+  status: 'accepted' | 'requested';
+  extraFields: Record<string, unknown>;
+  createdBy: string | null;
+}
+
+/** Inserts a visit and answers its id. */
+export async function insertVisit(tx: Queryable, tenant: string, visit: NewVisitRow): Promise<string> {
+  const { rows } = await tx.query<{ id: string }>(
+    `insert into visits (tenant, title, expected_at, leaving_at, host_email, host_account_id, facility_id,
+           visitor_account_id, visitor_name, visitor_email, guests, status, extra_fields, created_by)
+         values ($1, $2, $3, $4, $5, $6::uuid, $7, $8::uuid, $9, $10, $11, $12, $13, $14::uuid)
+         returning visit_id::text as id`,
+    [
+      tenant,
+      visit.title,
+      visit.start,
+      visit.end,
+      visit.hostEmail,
+      visit.hostAccountId,
+      visit.facilityId,
+      visit.visitorAccountId,
+      visit.visitorName,
+      visit.visitorEmail,
+      visit.guests,
+      visit.status,
+      JSON.stringify(visit.extraFields),
+      visit.createdBy,
+    ],
+  );
+  return rows[0]?.id as string;
+}

@@ -12,7 +12,8 @@ import {
   type Verification,
 } from '../../../contract/api/onboarding';
 import type { AuthEnv } from '../../auth/verify';
-import { HttpProblem } from '../../problem';
+import { HttpProblem } from '../../http/problem';
+import { DetailedProblem, isUuid, nonEmpty, readBody, validationProblem } from '../../http/validation';
 import { EnforcementUnavailableError } from '../enforcement';
 import { type EnforcementAnswer, isoDay, registrationOutcome } from '../outcome';
 import { legalTermsNotAccepted, notFound, type OnboardingRuntime, ownOnboarding } from '../runtime';
@@ -29,7 +30,6 @@ import {
   engineChecks,
   type NewUser,
 } from '../store/registration';
-import { DetailedProblem, isUuid, nonEmpty, readBody, validationProblem } from '../validation';
 
 const rejected = (reason: RegistrationReason) => ({
   result: { outcome: 'rejected' as const, reason },

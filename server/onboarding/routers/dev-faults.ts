@@ -3,14 +3,24 @@
 // upload 429 busy, so that the portal's "busy, retrying" can be seen without loading the machine. Besides answering only loopback
 // callers (server/dev-routes.ts), the switch turns a tenant's prohibited-list check off for everyone of that tenant: only the
 // tenant's administrator may touch it.
+import { type } from 'arktype';
 import { Hono } from 'hono';
 import type { Permission } from '../../../contract/api/permissions';
 import type { AuthEnv } from '../../auth/verify';
+import { readBody } from '../../http/validation';
 import { faultOn, switchFault } from '../enforcement';
 import { personOf } from '../heavy-work';
 import type { OnboardingAuth } from '../options';
 import type { OnboardingRuntime } from '../runtime';
-import { busyFaultBody, faultBody, readBody } from '../validation';
+
+/** POST /api/dev/faults/enforcement (development only, not part of the portal's contract). */
+export const faultBody = type({ on: 'boolean' });
+
+/** POST /api/dev/faults/busy (development only): whose next image upload is answered busy, and the wait asked. */
+export const busyFaultBody = type({
+  account: '0 < string <= 64',
+  'retry_after?': '1 <= number.integer <= 30',
+});
 
 /**
  * The administrator's token: delete_users_all is the one permission of spec §6 that only the admin holds

@@ -5,7 +5,8 @@ import { createOnboardingBody, type LegalTermsAccepted } from '../../../contract
 import type { Permission } from '../../../contract/api/permissions';
 import { OCR_FIELDS } from '../../../contract/domain/registration';
 import type { AuthEnv } from '../../auth/verify';
-import { HttpProblem } from '../../problem';
+import { HttpProblem } from '../../http/problem';
+import { readBody, validationProblem } from '../../http/validation';
 import { assertOpen, type OnboardingRuntime, ownerOf, ownOnboarding } from '../runtime';
 import { identityProofing, supportedDocs } from '../settings';
 import {
@@ -16,7 +17,6 @@ import {
 } from '../store/onboardings';
 import { imageKindsOf, type PortrayalRow, portrayalsOf } from '../store/portrayals';
 import { existingUser, markReenrolment } from '../store/reenrolment';
-import { readBody, validationProblem } from '../validation';
 
 /** Spec §3 Onboarding, each portrayal with its ocr_adaptations: what was read beside what was confirmed. */
 function onboardingView(row: OnboardingRow, portrayals: PortrayalRow[]) {

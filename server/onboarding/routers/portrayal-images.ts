@@ -7,7 +7,8 @@ import { bodyLimit } from 'hono/body-limit';
 import type { ImageKind } from '../../../contract/api/onboarding';
 import { jsonProblem } from '../../../contract/api/text';
 import type { AuthEnv } from '../../auth/verify';
-import { HttpProblem } from '../../problem';
+import { HttpProblem } from '../../http/problem';
+import { DetailedProblem, isUuid, validationProblem } from '../../http/validation';
 import { admitHeavy } from '../heavy-work';
 import { type ImageChecks, imageRefusal } from '../image-checks';
 import { IMAGE_MAX_BYTES } from '../images';
@@ -21,7 +22,6 @@ import {
   replaceImages,
   type StoredImage,
 } from '../store/portrayals';
-import { DetailedProblem, isUuid, validationProblem } from '../validation';
 
 const LIFEPROOF_MAX_BYTES = 25 * 1024 * 1024;
 

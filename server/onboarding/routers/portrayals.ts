@@ -6,7 +6,8 @@ import { Hono } from 'hono';
 import { challengeBody, createPortrayalBody } from '../../../contract/api/onboarding';
 import { normaliseDocumentCountry } from '../../../contract/domain/documents';
 import type { AuthEnv } from '../../auth/verify';
-import { HttpProblem } from '../../problem';
+import { HttpProblem } from '../../http/problem';
+import { readBody, validationProblem } from '../../http/validation';
 import { FRONTAL_ACTIONS } from '../engine';
 import { computeResultOnce, requiredImagesIn, resultProblem } from '../portrayal-result';
 import {
@@ -19,7 +20,6 @@ import {
 } from '../runtime';
 import { markInProgress, type OnboardingRow } from '../store/onboardings';
 import { deletePortrayal, imagesOf, insertChallenge, insertPortrayal } from '../store/portrayals';
-import { readBody, validationProblem } from '../validation';
 
 export function portrayalsRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();

@@ -3,13 +3,13 @@
 import { Hono } from 'hono';
 import { userCodeGenerateBody, userCodeRedeemBody } from '../../../contract/api/onboarding';
 import type { AuthEnv } from '../../auth/verify';
-import { HttpProblem } from '../../problem';
+import { HttpProblem } from '../../http/problem';
+import { readBody, validationProblem } from '../../http/validation';
 import { qrDataUrl } from '../../qr';
 import { assertOpen, type OnboardingRuntime, ownerOf, ownOnboarding } from '../runtime';
 import { latestOpenOnboarding } from '../store/onboardings';
 import { findOwnUserCode, insertUserCode, redeemUserCode } from '../store/user-codes';
 import { generateUserCode, normaliseUserCode } from '../user-codes';
-import { readBody, validationProblem } from '../validation';
 
 const MAX_DRAWS = 7;
 

@@ -3,7 +3,7 @@
 import type { RegistrationPayload, Verification } from '../../../contract/api/onboarding';
 import { OCR_FIELDS } from '../../../contract/domain/registration';
 import type { Queryable } from '../../db/db';
-import { nonEmpty } from '../validation';
+import { nonEmpty } from '../../http/validation';
 
 const exists = async (q: Queryable, sql: string, params: unknown[]) =>
   (await q.query(sql, params)).rows.length > 0;

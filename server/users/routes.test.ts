@@ -7,7 +7,7 @@ import { seededUser } from '../db/seed-users';
 import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
-import { unquoteFilter } from './users';
+import { unquoteFilter } from './rules';
 
 // The staff users API through the real app, with the fake auth of the onboarding harness and the seeded users.
 

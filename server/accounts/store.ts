@@ -233,3 +233,36 @@ export function exportEntries(data: AccountExport): { name: string; data: Uint8A
     })),
   ];
 }
+
+/** Whether the tenant has an admin account other than this one. */
+export async function anotherAdmin(db: Queryable, tenant: string, id: string): Promise<boolean> {
+  const { rows } = await db.query(
+    "select 1 from accounts where tenant = $1 and id <> $2::uuid and 'admin' = any(roles) limit 1",
+    [tenant, id],
+  );
+  return rows.length > 0;
+}
+
+/** A new account holding the user role; undefined when one of its logins was taken meanwhile. */
+export async function insertAccount(
+  db: Queryable,
+  tenant: string,
+  account: { username: string; firstName: string | null; lastName: string | null; email: string },
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ id: string }>(
+    `insert into accounts (tenant, username, first_name, last_name, email, roles)
+           values ($1, $2, $3, $4, $5, array['user'])
+           on conflict do nothing returning id::text as id`,
+    [tenant, account.username, account.firstName, account.lastName, account.email],
+  );
+  return rows[0]?.id;
+}
+
+/** Sets an account's language; false when the tenant has no such account. */
+export async function setAccountLocale(db: Queryable, tenant: string, id: string, locale: string) {
+  const { rows } = await db.query(
+    'update accounts set locale = $3 where tenant = $1 and id::text = $2 returning 1',
+    [tenant, id, locale],
+  );
+  return rows.length > 0;
+}

@@ -8,7 +8,7 @@ import { basicEngine as referenceEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { qrDataUrl, qrPng } from '../qr';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
-import { credentialPayload, isValidCredential } from './credentials';
+import { credentialPayload, isValidCredential } from './rules';
 
 // The credentials API through the real app (app.ts mounts it when deps.auth is given), with the fake auth of
 // the onboarding harness (claims from the x-test-claims header) and the seeded enrolled accounts.

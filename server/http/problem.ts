@@ -1,5 +1,5 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
-import { currentRequestId } from './request-context';
+import { currentRequestId } from '../request-context';
 
 // RFC 9457 style body; the SPA reads detail, then title, then the status text.
 export interface Problem {

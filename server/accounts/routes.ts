@@ -27,34 +27,25 @@ import { isLoginTaken, loginsTaken, loginsTakenProblem } from '../auth/logins';
 import { isStaffAccount } from '../auth/roles';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
-import { isUuid, readBody } from '../onboarding/validation';
-import { HttpProblem } from '../problem';
+import type { Db } from '../db/db';
+import { HttpProblem } from '../http/problem';
+import { intParam } from '../http/query';
+import { isUuid, readBody } from '../http/validation';
+import { zip } from '../routes/zip';
+import { idMismatchDetail } from './rules';
 import {
+  anotherAdmin,
   collectAccountData,
   eraseAccountData,
   exportEntries,
   hasVisitInProgress,
+  insertAccount,
   normaliseIdNumber,
+  setAccountLocale,
   userOfAccount,
-} from './account-data';
-import { zip } from './zip';
+} from './store';
 
 const MAX_PAGE_SIZE = 100;
-
-function intParam(
-  value: string | undefined,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new HttpProblem(400, `${name} must be an integer from ${min} to ${max}.`, 'invalid_query');
-  }
-  return n;
-}
 
 export interface AccountsOptions {
   now?: () => Date;
@@ -80,17 +71,6 @@ function askFieldLoader(publicDir: string) {
   };
 }
 
-// Spec §8: the portal shows this detail as it comes, so it speaks the language the portal asks for.
-const ID_MISMATCH: Record<'es' | 'en' | 'eu', string> = {
-  es: 'El DNI/NIE indicado no es el que consta en esta cuenta.',
-  en: 'The DNI/NIE does not match the one of this account.',
-  eu: 'Adierazitako NAN/AIZ ez da kontu honetan jasota dagoena.',
-};
-function idMismatchDetail(acceptLanguage: string | undefined): string {
-  const first = (acceptLanguage ?? '').split(',')[0]?.trim().slice(0, 2).toLowerCase();
-  return first === 'es' || first === 'eu' ? ID_MISMATCH[first] : ID_MISMATCH.en;
-}
-
 const noAccount = () => new HttpProblem(404, 'No such account.', 'not_found');
 
 export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOptions = {}): Hono<AuthEnv> {
@@ -98,21 +78,29 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
   const now = options.now ?? (() => new Date());
   const askField = askFieldLoader(deps.config.publicDir);
   const app = new Hono<AuthEnv>();
+  const v: AccountsContext = { db, auth, now, askField };
 
-  const anotherAdmin = async (tenant: string, id: string) =>
-    (
-      await db.query(
-        "select 1 from accounts where tenant = $1 and id <> $2::uuid and 'admin' = any(roles) limit 1",
-        [tenant, id],
-      )
-    ).rows.length > 0;
+  lookupRoutes(app, v);
+  deletionRoute(app, v);
+  ownRoutes(app, v);
+  return app;
+}
 
-  /** The account {id} when it is the caller's own; 404 for anyone else's (or a made-up id). */
-  const ownAccountId = (id: string, sub: string) => {
-    if (!isUuid(id) || id !== sub) throw noAccount();
-    return id;
-  };
+/** What every group of the account routes shares. */
+interface AccountsContext {
+  db: Db;
+  auth: ApiAuth;
+  now: () => Date;
+  askField: ReturnType<typeof askFieldLoader>;
+}
 
+/** The account {id} when it is the caller's own; 404 for anyone else's (or a made-up id). */
+const ownAccountId = (id: string, sub: string) => {
+  if (!isUuid(id) || id !== sub) throw noAccount();
+  return id;
+};
+
+function lookupRoutes(app: Hono<AuthEnv>, { db, auth }: AccountsContext) {
   app.get(
     '/public/accounts',
     auth.requireAuth('get_accounts_all', 'can_view_complete_onboardings'),
@@ -168,13 +156,12 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
       if (taken.length > 0) throw loginsTakenProblem(taken);
       let id: string | undefined;
       try {
-        const { rows } = await db.query<{ id: string }>(
-          `insert into accounts (tenant, username, first_name, last_name, email, roles)
-           values ($1, $2, $3, $4, $5, array['user'])
-           on conflict do nothing returning id::text as id`,
-          [tenant, username, body.first_name?.trim() || null, body.last_name?.trim() || null, email],
-        );
-        id = rows[0]?.id;
+        id = await insertAccount(db, tenant, {
+          username,
+          firstName: body.first_name?.trim() || null,
+          lastName: body.last_name?.trim() || null,
+          email,
+        });
       } catch (error) {
         if (!isLoginTaken(error)) throw error;
       }
@@ -183,7 +170,9 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
       return c.json<NewAccountResult>({ user_id: id }, 201);
     },
   );
+}
 
+function deletionRoute(app: Hono<AuthEnv>, { db, auth, now, askField }: AccountsContext) {
   // Account cancellation (spec §7, §8): refused on a visit in progress (409 visit_in_progress), a bad request
   // (400 bad_request) or a DNI/NIE that is not the one of the user record (422 id_mismatch, with a detail). Staff
   // cancel the accounts of the people they serve; a staff account (one's own too) only an admin may cancel
@@ -213,7 +202,7 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
         if (!caller?.roles.includes('admin')) {
           throw new HttpProblem(403, 'Only an admin may cancel a staff account.', 'staff_account');
         }
-        if (account.roles.includes('admin') && !(await anotherAdmin(tenant, id))) {
+        if (account.roles.includes('admin') && !(await anotherAdmin(db, tenant, id))) {
           throw new HttpProblem(409, 'The last admin of the tenant cannot be cancelled.', 'last_admin');
         }
       }
@@ -249,7 +238,9 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
       return c.body(null, 204);
     },
   );
+}
 
+function ownRoutes(app: Hono<AuthEnv>, { db, auth, now }: AccountsContext) {
   // The person's own profile: the account and its user record (spec §3 User).
   app.get('/internal/accounts/:id/profile', auth.requireAuth('get_users_me'), async (c) => {
     const tenant = c.get('tenant');
@@ -293,13 +284,9 @@ export function accountsRoutes(deps: AppDeps, auth: ApiAuth, options: AccountsOp
     const { locale } = await readBody(c, localeBody);
     // Account ids are UUIDs; anything else (a NUL, say, which PostgreSQL text refuses) names no account.
     if (!isUuid(userId)) throw new HttpProblem(404, 'No such account.', 'not_found');
-    const { rows } = await db.query(
-      'update accounts set locale = $3 where tenant = $1 and id::text = $2 returning 1',
-      [tenant, userId, locale],
-    );
-    if (rows.length === 0) throw new HttpProblem(404, 'No such account.', 'not_found');
+    if (!(await setAccountLocale(db, tenant, userId, locale))) {
+      throw new HttpProblem(404, 'No such account.', 'not_found');
+    }
     return c.body(null, 204);
   });
-
-  return app;
 }

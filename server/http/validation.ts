@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { uuid } from '../../contract/api/onboarding';
 import type { FieldError } from '../../contract/api/problem';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from './problem';
 
 /** An HttpProblem whose body carries more members (reason, errors, result…); app.onError serialises them. */
 export class DetailedProblem extends HttpProblem {
@@ -108,15 +108,6 @@ export async function readBody<T>(c: Context, schema: (input: unknown) => T | Ar
 
 /** Ids in paths: anything but a uuid is simply not found (no 422 for a made-up id). */
 export const isUuid = (value: string): boolean => uuid.allows(value);
-
-/** POST /api/dev/faults/enforcement (development only, not part of the portal's contract). */
-export const faultBody = type({ on: 'boolean' });
-
-/** POST /api/dev/faults/busy (development only): whose next image upload is answered busy, and the wait asked. */
-export const busyFaultBody = type({
-  account: '0 < string <= 64',
-  'retry_after?': '1 <= number.integer <= 30',
-});
 
 /** A trimmed text, or null when there is none (optional fields may come as '' or spaces). */
 export function nonEmpty(value: string | null | undefined): string | null {

@@ -4,8 +4,8 @@
 import type { Context } from 'hono';
 import { tenantConfirmation } from '../../contract/api/users';
 import type { AuthEnv } from '../auth/verify';
-import { readBody } from '../onboarding/validation';
-import { HttpProblem } from '../problem';
+import { HttpProblem } from './problem';
+import { readBody } from './validation';
 
 // A missing name is refused with the same code as a wrong one, so the portal shows the same words for both; a name
 // that is not a string, or is too long, is still a validation problem of the contract's schema.

@@ -4,12 +4,12 @@ import type { Visit, VisitPage } from '../../contract/api/visits';
 import { dateIn, zonedInstant } from '../../contract/domain/visits';
 import { type App, createApp } from '../app';
 import { movableClock } from '../clock';
+import { credentialPayload } from '../credentials/rules';
 import type { Db } from '../db/db';
 import { basicEngine } from '../onboarding/engine';
 import { CLAIMS_HEADER, fakeAuth, PUBLIC_DIR } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
-import { credentialPayload } from './credentials';
 
 // The visits API through the real app with the fake auth of the onboarding harness, on the seeded database
 // (a week of visits of `visitor` in each tenant). A second app with a clock of its own shows the token expiring.
