@@ -11,6 +11,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMirror } from '../../runtime/screen-mirror';
+import { useSettledSelector } from '../../runtime/settled-selector';
 import { isReceptionist, StatusBadge, useSession, VisitHistory, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
@@ -93,7 +94,7 @@ export function VisitDetail() {
   const failed = useSelector(actor, (s) => s.matches('failed') && s.context.visit === null);
   const [qrLogic] = useState(() => visitQrLogic(runtime));
   const qrActor = useActorRef(qrLogic, { input: { visitId } });
-  const qr = useSelector(qrActor, (s) => (s.status === 'done' ? s.output : null));
+  const qr = useSettledSelector(qrActor, (s) => (s.status === 'done' ? s.output : null));
   useEffect(() => () => (qr ? URL.revokeObjectURL(qr) : undefined), [qr]);
 
   return (
