@@ -161,6 +161,14 @@ describe('generalNotice', () => {
     expect(generalNotice(httpError(409, { code }, 'Conflict'))).toMatchObject({ fallback: 'Conflict' });
   });
 
+  it('a refusal with a code (403, 429…) is the code’s words, the server’s text only their fallback', () => {
+    expect(generalNotice(httpError(403, { code: 'forbidden', detail: 'No.', request_id: 'r' }))).toEqual({
+      level: 'warning',
+      messageId: 'common.errors.forbidden',
+      fallback: 'No.',
+    });
+  });
+
   it('403 and other statuses: detail, title, status text, unknown', () => {
     expect(generalNotice(httpError(403, { detail: 'd', title: 't' }, 's'))).toEqual({
       level: 'warning',

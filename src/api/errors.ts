@@ -182,16 +182,17 @@ export function generalNotice(error: ApiError): Notice | undefined {
   if (fixed) {
     return error.status >= 500 ? referenced({ ...fixed }) : { ...fixed };
   }
-  if (error.status === 409 || error.status === 422) {
-    const fields = Object.keys(error.fieldErrors).filter((field) => field !== '_form');
-    if (fields.length > 0) {
-      return undefined;
-    }
-    if (error.problem?.code) {
-      const notice: Notice = { level: 'warning', messageId: errorMessageId(error.problem.code) };
-      const fallback = serverText(error);
-      return referenced(fallback ? { ...notice, fallback } : notice);
-    }
+  const conflict = error.status === 409 || error.status === 422;
+  if (conflict && Object.keys(error.fieldErrors).some((field) => field !== '_form')) {
+    return undefined;
+  }
+  // A refusal with a code (403 forbidden, 429…) is said in the person's words for that code; the server's own text,
+  // in whatever language the server wrote it, is only the fallback for a code the catalogue has no words for.
+  if (error.problem?.code && error.status < 500) {
+    const notice: Notice = { level: 'warning', messageId: errorMessageId(error.problem.code) };
+    const fallback = serverText(error);
+    const withFallback = fallback ? { ...notice, fallback } : notice;
+    return conflict ? referenced(withFallback) : withFallback;
   }
   const text = serverText(error);
   if (!text) return referenced({ level: 'warning', messageId: 'common.http.unknown' });

@@ -80,6 +80,25 @@ describe('Toaster: the notice of a server code', () => {
     expect(notice.textContent).not.toContain('common.errors');
   });
 
+  it('says a refusal without a code (its title, detail or status text) inside the person’s sentence', () => {
+    renderToaster('es', es);
+    answer(403, { status: 403, title: 'Forbidden', detail: '' });
+    expect(screen.getByTestId('notice').querySelector('p')?.textContent).toBe(
+      'No se ha podido completar. El servidor indica: «Forbidden»',
+    );
+  });
+
+  it('says a 403 with a known code in the person’s words, not the server’s English detail', () => {
+    renderToaster('es', es);
+    answer(403, {
+      status: 403,
+      title: 'Forbidden',
+      detail: 'You do not have the permission.',
+      code: 'forbidden',
+    });
+    expect(screen.getByTestId('notice').querySelector('p')?.textContent).toBe(es['common.errors.forbidden']);
+  });
+
   it('falls back to the title, then the status text, then the unknown problem', () => {
     renderToaster('en', en);
     answer(422, { title: 'Unprocessable Content', code: 'zz_other_unknown_code' });

@@ -38,7 +38,8 @@ export function Toaster() {
             <p className="text-sm">
               {'messageId' in notice
                 ? messageText(intl, notice.messageId, notice.values, notice.fallback)
-                : notice.text || fallbackText(intl)}
+                : // The server's own text (a problem without a code): inside the person's language sentence.
+                  fallbackText(intl, notice.text)}
             </p>
             {notice.reference &&
             showsReference(intl, 'messageId' in notice ? notice.messageId : undefined) ? (

@@ -25,6 +25,7 @@ import {
 import { toSafeSameOriginPath } from '../../domain/safe-link';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
+import { useSettledSelector } from '../../runtime/settled-selector';
 
 const PAGE_SIZE = 25;
 
@@ -227,7 +228,7 @@ export function AuditAccesses() {
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const [facilitiesLogic] = useState(() => auditFacilitiesLogic(runtime, mine));
   const facilitiesActor = useActorRef(facilitiesLogic);
-  const facilities = useSelector(facilitiesActor, (s) => (s.status === 'done' ? s.output : []));
+  const facilities = useSettledSelector(facilitiesActor, (s) => (s.status === 'done' ? s.output : []));
   const state = useSelector(list, (s) =>
     s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );

@@ -12,6 +12,7 @@ import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
+import { useSettledSelector } from '../../runtime/settled-selector';
 
 const PAGE_SIZE = 10;
 
@@ -159,7 +160,7 @@ function CompleteRunner({
   const runtime = useRuntime();
   const [logic] = useState(() => completeOnboardingLogic(runtime));
   const actor = useActorRef(logic, { input: { accountId } });
-  const status = useSelector(actor, (s) => s.status);
+  const status = useSettledSelector(actor, (s) => s.status);
   useEffect(() => {
     if (status === 'done') onDone();
     if (status === 'error') onFailed();

@@ -19,6 +19,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { useRuntime } from '../../runtime/context';
+import { useSettledSelector } from '../../runtime/settled-selector';
 
 const PERSONAL_FIELDS = [
   'first_name',
@@ -88,8 +89,8 @@ function Loaded({
   const runtime = useRuntime();
   const [logic] = useState(() => userDetailLogic(runtime));
   const actor = useActorRef(logic, { input: { id } });
-  const status = useSelector(actor, (s) => s.status);
-  const data = useSelector(actor, (s) => s.output as UserWithCredentials | undefined);
+  const status = useSettledSelector(actor, (s) => s.status);
+  const data = useSettledSelector(actor, (s) => s.output as UserWithCredentials | undefined);
   return (
     <section data-screen="PortalUserDetail" className="mx-auto max-w-4xl">
       <Link href="/users" className="text-sm text-brand-strong underline underline-offset-2">
@@ -255,8 +256,8 @@ function Evidence({ id, kind }: { id: string; kind: EvidenceKind }) {
   const runtime = useRuntime();
   const [logic] = useState(() => evidenceLogic(runtime));
   const actor = useActorRef(logic, { input: { id, kind } });
-  const url = useSelector(actor, (s) => s.output);
-  const status = useSelector(actor, (s) => s.status);
+  const url = useSettledSelector(actor, (s) => s.output);
+  const status = useSettledSelector(actor, (s) => s.status);
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
   if (status === 'error')
     return (
@@ -363,7 +364,7 @@ function ChangeRunner({
   const runtime = useRuntime();
   const [logic] = useState(() => credentialChangeLogic(runtime));
   const actor = useActorRef(logic, { input: { id, change } });
-  const status = useSelector(actor, (s) => s.status);
+  const status = useSettledSelector(actor, (s) => s.status);
   useEffect(() => {
     if (status === 'done') onDone();
     if (status === 'error') onFailed();
@@ -482,7 +483,7 @@ function LocationRunner({
   const runtime = useRuntime();
   const [logic] = useState(() => addLocationLogic(runtime));
   const actor = useActorRef(logic, { input: { id, location } });
-  const status = useSelector(actor, (s) => s.status);
+  const status = useSettledSelector(actor, (s) => s.status);
   useEffect(() => {
     if (status === 'done') onDone();
     if (status === 'error') onFailed();

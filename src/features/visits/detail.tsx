@@ -12,6 +12,7 @@ import { pathFor } from '../../domain/screens';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import { useScreenMirror } from '../../runtime/screen-mirror';
+import { useSettledSelector } from '../../runtime/settled-selector';
 import { isReceptionist, StatusBadge, useSession, VisitHistory, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
@@ -94,7 +95,7 @@ export function VisitDetail() {
   const failed = useSelector(actor, (s) => s.matches('failed') && s.context.visit === null);
   const [qrLogic] = useState(() => visitQrLogic(runtime));
   const qrActor = useActorRef(qrLogic, { input: { visitId } });
-  const qr = useSelector(qrActor, (s) => (s.status === 'done' ? s.output : null));
+  const qr = useSettledSelector(qrActor, (s) => (s.status === 'done' ? s.output : null));
   useEffect(() => () => (qr ? URL.revokeObjectURL(qr) : undefined), [qr]);
 
   return (

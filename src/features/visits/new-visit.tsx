@@ -20,6 +20,7 @@ import { pathFor } from '../../domain/screens';
 import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
+import { useSettledSelector } from '../../runtime/settled-selector';
 import { detailHref } from './list';
 import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
 
@@ -81,8 +82,8 @@ export function NewVisit() {
   const [submitted, setSubmitted] = useState<NewVisitForm | null>(null);
   const [facilitiesActor] = useState(() => facilitiesLogic(runtime, settings.visits.locations));
   const facilitiesRef = useActorRef(facilitiesActor);
-  const facilities = useSelector(facilitiesRef, (s) => (s.status === 'done' ? s.output : undefined));
-  const facilitiesFailed = useSelector(facilitiesRef, (s) => s.status === 'error');
+  const facilities = useSettledSelector(facilitiesRef, (s) => (s.status === 'done' ? s.output : undefined));
+  const facilitiesFailed = useSettledSelector(facilitiesRef, (s) => s.status === 'error');
   const logic = useScreenMachine('visitRequest', () => newVisitDraft.clear(tenant, userKey));
   const visit = useActorRef(logic, {
     input: reception && userId ? { userId } : {},

@@ -12,6 +12,7 @@ import { pathFor } from '../../domain/screens';
 import { startQrScan } from '../../media/qr-scan';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
+import { useSettledSelector } from '../../runtime/settled-selector';
 import { Refusal, StatusBadge, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
@@ -89,7 +90,7 @@ function Lookup({ code }: { code: string }) {
   const runtime = useRuntime();
   const [logic] = useState(() => arrivalLogic(runtime));
   const actor = useActorRef(logic, { input: { code } });
-  const outcome = useSelector(actor, (s) => (s.status === 'done' ? s.output : undefined));
+  const outcome = useSettledSelector(actor, (s) => (s.status === 'done' ? s.output : undefined));
   if (!outcome) return <Spinner label={intl.formatMessage({ id: 'processVisit.looking' })} />;
   if (outcome.kind === 'refused') return <Refusal code={outcome.code} />;
   return <ArrivedVisit arrival={outcome.arrival} />;

@@ -1,0 +1,557 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { expect, type Locator, type Page, type Route, test } from '@playwright/test';
+import { apiCalls } from '../support/api-calls';
+import {
+  type Cell,
+  FAULTS,
+  type Fault,
+  RESULTS_DIR,
+  type ScreenResult,
+  screenTable,
+} from '../support/fault-matrix';
+import { MATRIX_ROWS } from '../support/fault-matrix-rows';
+import { type Lang, openAs, t } from './support';
+
+// The fault matrix: for each kind of call the portal makes, the call fails in each way a network and a server can
+// fail (tests/support/fault-matrix.ts FAULTS), by Playwright interception on one page per screen, and each cell ends
+// in a defined state: a message from the catalogue in the person's language (never empty, an id or a raw code), no
+// loading indicator nor aria-busy left, the retry the screen offers, and for a form everything typed still there.
+// The delay is held, not waited: the loading state is asserted and announced, the page's clock (page.clock) runs
+// 10 s on, and then past the client's 30-second timeout. What each screen ended in is written for
+// `npm run fault-matrix` (docs/fault-matrix.md) and attached to the report.
+
+const UNKNOWN_CODE = 'fault_matrix_code_nobody_knows';
+const UNKNOWN_DETAIL = 'Fault matrix: a conflict the portal has no words for';
+const REQUEST_ID = 'fault-matrix-req-1';
+const CLIENT_TIMEOUT_MS = 30_000;
+
+interface Driver {
+  name: string;
+  /** The matrix keys (method + path template) this screen's journey puts faults on. */
+  calls: string[];
+  user: string;
+  path: string;
+  /** The faulted request: its URL (the API's, never the page's) and method. */
+  url: RegExp;
+  method: string;
+  /** From `path`, the way to the screen when it has no address of its own to open (a detail behind its list). */
+  enter?: (page: Page) => Promise<void>;
+  /** Waits for the screen ready with the call answered. */
+  ready(page: Page, lang: Lang): Promise<void>;
+  /** Makes the call again: the screen's retry when it shows one, else what the person would do. */
+  trigger(page: Page, lang: Lang): Promise<void>;
+  /** The retry the screen offers after a failure (its button's message id), or why there is none. */
+  retry: { id: string; button: (page: Page, lang: Lang) => Locator } | { none: string };
+  /** The screen's own failure message, when it shows one beside the notice. */
+  failure?: (page: Page, lang: Lang) => Locator;
+  /** Cells known to end without a word (fault → what happens), printed in the matrix until they are fixed. */
+  silent?: Partial<Record<Fault, string>>;
+  /** Cells not driven yet (fault → why), printed in the matrix as such. */
+  undriven?: Partial<Record<Fault, string>>;
+  /** A form: fills it before the first cell, and reads it back after each. */
+  form?: { fill(page: Page): Promise<void>; values(page: Page): Promise<Record<string, string>> };
+}
+
+const retryButton = (id: string) => ({
+  id,
+  button: (page: Page, lang: Lang) => page.getByRole('button', { name: t(lang, id), exact: true }),
+});
+
+/**
+ * A screen that loads what it shows (a list, components/list-status.tsx, or a detail): on a failure it says so in
+ * its own words with a retry, which makes the call again.
+ */
+function loadDriver(
+  name: string,
+  options: {
+    call: string;
+    user: string;
+    path: string;
+    enter?: (page: Page) => Promise<void>;
+    url: RegExp;
+    ready: string;
+    failedId: string;
+    retryId: string;
+    silent?: Driver['silent'];
+    undriven?: Driver['undriven'];
+    silent401?: string;
+  },
+): Driver {
+  const retry = retryButton(options.retryId);
+  const driver: Driver = {
+    name,
+    calls: [options.call],
+    user: options.user,
+    path: options.path,
+    url: options.url,
+    method: 'GET',
+    ready: async (page) => {
+      await expect(page.locator(options.ready).first()).toBeVisible();
+    },
+    trigger: async (page, lang) => {
+      const again = retry.button(page, lang);
+      if (await again.isVisible()) await again.click();
+      else await page.reload();
+    },
+    retry,
+    failure: (page, lang) => page.locator('main').getByText(t(lang, options.failedId), { exact: true }),
+  };
+  if (options.enter) driver.enter = options.enter;
+  if (options.silent) driver.silent = options.silent;
+  if (options.undriven) driver.undriven = options.undriven;
+  if (options.silent401) driver.silent = { ...driver.silent, '401': options.silent401 };
+  return driver;
+}
+
+const DRIVERS: Driver[] = [
+  loadDriver('MyVisits', {
+    call: 'GET /public/visits',
+    user: 'visitor',
+    path: '/my-visits',
+    url: /\/api\/public\/visits(\?|$)/,
+    ready: '[data-testid="visit-row"], [data-testid="visits-empty"]',
+    failedId: 'visits.listFailed',
+    retryId: 'visits.retry',
+  }),
+  loadDriver('PortalUsers', {
+    call: 'GET /public/users',
+    user: 'usermanager',
+    path: '/users',
+    url: /\/api\/public\/users(\?|$)/,
+    ready: '[data-testid="users"] tbody tr, [data-testid="users-empty"]',
+    failedId: 'users.failed',
+    retryId: 'accounts.retry',
+  }),
+  loadDriver('PortalAccounts', {
+    call: 'GET /public/accounts',
+    user: 'accountmanager',
+    path: '/accounts',
+    url: /\/api\/public\/accounts(\?|$)/,
+    ready: '[data-testid="accounts"] li, [data-testid="accounts-empty"]',
+    failedId: 'accounts.failed',
+    retryId: 'accounts.retry',
+  }),
+  loadDriver('AuditAccesses', {
+    call: 'GET /public/audit_accesses',
+    user: 'admin',
+    path: '/audit-accesses',
+    url: /\/api\/public\/audit_accesses(\?|$)/,
+    ready: '[data-testid="audit-accesses"] li, [data-testid="audit-empty"]',
+    failedId: 'audit.listFailed',
+    retryId: 'audit.retry',
+  }),
+  loadDriver('VisitDetail', {
+    call: 'GET /public/visits/{id}',
+    user: 'visitor',
+    path: '/my-visits',
+    enter: async (page) => {
+      await page.getByTestId('visit-row').first().getByRole('link').first().click();
+      await expect(page).toHaveURL(/\/visit-detail\?data=/);
+    },
+    url: /\/api\/public\/visits\/[\w-]+$/,
+    ready: '[data-testid="visit-status"]',
+    failedId: 'visits.failed',
+    retryId: 'visits.retry',
+    silent: {
+      '404': 'back on MyVisits without a word on why the visit did not open',
+      '409': 'back on MyVisits without a word on why the visit did not open',
+      malformed: 'back on MyVisits without a word on why the visit did not open',
+    },
+    silent401: 'signed out to Welcome, no notice seen on the way',
+    undriven: {
+      delay: 'past the timeout the screen went back to MyVisits more than 15 s later, not pinned down yet',
+    },
+  }),
+  loadDriver('PortalUserDetail', {
+    call: 'GET /public/users/{id}',
+    user: 'usermanager',
+    path: '/users',
+    enter: async (page) => {
+      await page.getByTestId('users').locator('tbody tr a').first().click();
+      await expect(page).toHaveURL(/\/user-detail\/[\w-]+$/);
+    },
+    url: /\/api\/public\/users\/[\w-]+$/,
+    ready: '[data-testid="user-personal"]',
+    failedId: 'userDetail.failed',
+    retryId: 'accounts.retry',
+  }),
+  loadDriver('UserProfile', {
+    call: 'GET /internal/accounts/{accountId}/profile',
+    // Read only: the account journeys change members 1 to 8.
+    user: 'member-09',
+    path: '/profile',
+    url: /\/api\/internal\/accounts\/[\w-]+\/profile$/,
+    ready: '[data-testid="profile-personal-data"]',
+    failedId: 'profile.failed',
+    retryId: 'profile.retry',
+  }),
+  {
+    name: 'NewVisit',
+    calls: ['POST /public/visits'],
+    user: 'visitor',
+    path: '/new-visit',
+    url: /\/api\/public\/visits(\?|$)/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.locator('select[name="location"]')).toBeVisible();
+    },
+    trigger: async (page) => {
+      await page.getByTestId('new-visit-submit').click();
+    },
+    // Sending again is the retry: the same button, with the form as it was.
+    retry: {
+      id: 'newVisit.submit',
+      button: (page) => page.getByTestId('new-visit-submit'),
+    },
+    failure: (page) => page.locator('main [role="alert"]').first(),
+    form: {
+      fill: async (page) => {
+        await page.locator('select[name="location"]').selectOption({ index: 1 });
+        const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+        await page.locator('[name="host"]').fill('assistant@gambling.example');
+        await page.locator('[name="date"]').fill(tomorrow);
+        await page.locator('[name="startAt"]').fill('10:00');
+        await page.locator('[name="endAt"]').fill('11:00');
+        await page.locator('[name="title"]').fill('Fault matrix visit');
+        const plan = page.locator('input[name="planRead"]');
+        if ((await plan.count()) > 0) await plan.setChecked(true);
+      },
+      values: (page) =>
+        page
+          .locator('[data-testid="new-visit-form"]')
+          .evaluate((form) =>
+            Object.fromEntries(
+              [
+                ...form.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name], select[name]'),
+              ].map((el) => [
+                el.name,
+                el instanceof HTMLInputElement && el.type === 'checkbox' ? String(el.checked) : el.value,
+              ]),
+            ),
+          ),
+    },
+  },
+];
+
+// --- What the person reads --------------------------------------------------------------------------------------
+
+/** Every message of a language as a whole-text pattern (placeholders match any text). */
+function patterns(lang: Lang): [string, RegExp][] {
+  const catalogue = JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<
+    string,
+    string
+  >;
+  return Object.entries(catalogue)
+    .filter(([, text]) => text.trim() !== '' && !/\{\w+,\s*(plural|select)/.test(text))
+    .map(([id, text]) => {
+      const source = text
+        .split(/\{\w+\}/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[\\s\\S]+?');
+      return [id, new RegExp(`^${source}$`)];
+    });
+}
+const PATTERNS = Object.fromEntries((['es', 'en', 'eu'] as const).map((l) => [l, patterns(l)])) as Record<
+  Lang,
+  [string, RegExp][]
+>;
+
+/** The catalogue id whose words a shown text is, or undefined when the text is no message of that language. */
+function messageIdOf(lang: Lang, text: string): string | undefined {
+  const shown = text.replace(/\s+/g, ' ').trim();
+  const matches = PATTERNS[lang].filter(([, re]) => re.test(shown)).map(([id]) => id);
+  // A message with a placeholder matches more than its own words; the one with the most fixed text wins.
+  return matches.sort((a, b) => t(lang, b).length - t(lang, a).length)[0];
+}
+
+/**
+ * Records every notice the portal shows (they leave after a few seconds, and a sign-out's page loads take them
+ * along), from the first script of each page, into the journey's own list.
+ */
+function recordNotices() {
+  const report = (window as unknown as { __faultNotice: (text: string) => void }).__faultNotice;
+  new MutationObserver((mutations) => {
+    for (const mutation of mutations) {
+      for (const node of mutation.addedNodes) {
+        if (!(node instanceof HTMLElement)) continue;
+        const notices = node.matches('[data-testid="notice"]')
+          ? [node]
+          : [...node.querySelectorAll<HTMLElement>('[data-testid="notice"]')];
+        for (const notice of notices) void report(notice.querySelector('p')?.textContent ?? '');
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
+const NOTICES = new WeakMap<Page, string[]>();
+const noticesSeen = async (page: Page) => (NOTICES.get(page) ?? []).splice(0);
+
+/**
+ * A shown text is words of the catalogue in the person's language: not empty, not an id, not a raw code. Soft, so
+ * that one screen's run reports every cell that is wrong, not only the first.
+ */
+function expectWords(lang: Lang, text: string, where: string): string {
+  expect.soft(text.trim(), `${where}: an empty message`).not.toBe('');
+  expect.soft(text, `${where}: a raw code`).not.toContain(UNKNOWN_CODE);
+  expect.soft(text, `${where}: an id`).not.toMatch(/^\s*[a-z]\w*(\.[\w-]+)+\s*$/);
+  const id = messageIdOf(lang, text);
+  expect.soft(id, `${where}: «${text}» is no message of the ${lang} catalogue`).toBeDefined();
+  return id ?? `NOT A MESSAGE: «${text}»`;
+}
+
+// --- The faults ---------------------------------------------------------------------------------------------------
+
+const problem = (status: number, title: string, extra: Record<string, unknown> = {}) => ({
+  status,
+  contentType: 'application/problem+json',
+  headers: { 'X-Request-Id': REQUEST_ID },
+  body: JSON.stringify({ status, title, detail: '', request_id: REQUEST_ID, ...extra }),
+});
+
+/** Answers a faulted request; 'delay' holds it until `release`. */
+function answer(fault: Exclude<Fault, 'delay'>, route: Route) {
+  switch (fault) {
+    case 'abort':
+      return route.abort('failed');
+    case '500':
+      return route.fulfill(problem(500, 'Internal Server Error', { code: 'internal_error' }));
+    case '401':
+      return route.fulfill(problem(401, 'Unauthorized'));
+    case '403':
+      // What the server answers a call without the permission it needs (server/auth/verify.ts).
+      return route.fulfill(
+        problem(403, 'Forbidden', {
+          code: 'forbidden',
+          detail: 'You do not have the permission this call needs.',
+        }),
+      );
+    case '404':
+      return route.fulfill(problem(404, 'Not Found', { code: 'not_found' }));
+    case '409':
+      return route.fulfill(problem(409, 'Conflict', { code: UNKNOWN_CODE, detail: UNKNOWN_DETAIL }));
+    case 'malformed':
+      return route.fulfill({ status: 200, contentType: 'application/json', body: '{"items": [{"id": ' });
+  }
+}
+
+async function settledScreen(page: Page) {
+  await expect(page.getByTestId('loading-bar')).toHaveCount(0);
+  await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
+}
+
+/** Runs one cell on the driver's open screen and says what it ended in. */
+async function runCell(
+  page: Page,
+  driver: Driver,
+  lang: Lang,
+  fault: Fault,
+  screenPath: string,
+  typed?: Record<string, string>,
+) {
+  const held: Route[] = [];
+  const handler = async (route: Route) => {
+    if (route.request().method() !== driver.method) return route.fallback();
+    if (fault === 'delay') {
+      held.push(route);
+      return;
+    }
+    return answer(fault, route);
+  };
+  await page.route(driver.url, handler);
+  await noticesSeen(page);
+  let note: string | undefined;
+  try {
+    await driver.trigger(page, lang);
+    if (fault === 'delay') {
+      await expect.poll(() => held.length).toBeGreaterThan(0);
+      // Waiting is shown and announced: the loading bar in a status region, with its name in the person's words.
+      const bar = page.getByRole('status').getByRole('progressbar', { name: t(lang, 'common.loading') });
+      await expect(bar).toBeVisible();
+      await page.clock.fastForward(10_000);
+      await expect(bar).toBeVisible();
+      expect(await noticesSeen(page), 'a notice while the answer is only slow').toEqual([]);
+      // Past the client's timeout the call gives up by itself.
+      await page.clock.fastForward(CLIENT_TIMEOUT_MS - 10_000 + 1_000);
+      note = 'loading shown and announced while waiting';
+    }
+    if (fault === '401') {
+      // A 401 proves the session is gone: the person is signed out, told why, and signs in again (the retry).
+      await expect(page).not.toHaveURL((url) => url.pathname + url.search === screenPath);
+      await expect(page.locator('main[data-route]')).toHaveCount(1);
+      await settledScreen(page);
+      // The first paint and the app's render may both be there for a moment; they name the same screen.
+      const landed = await page.locator('main[data-route]').first().getAttribute('data-route');
+      const notices = await noticesSeen(page);
+      const messages = notices.map((text, i) => expectWords(lang, text, `notice ${i + 1}`));
+      const gap = driver.silent?.['401'];
+      if (gap) expect(messages, `${driver.name} × 401 is listed as silent`).toEqual([]);
+      else expect.soft(messages, 'the person is told why they were signed out').not.toEqual([]);
+      const cell: Cell = {
+        messages,
+        retry: 'no retry: signed out, the person signs in again',
+        note: gap ? `signed out, on ${landed}; KNOWN GAP: ${gap}` : `signed out, on ${landed}`,
+      };
+      if (driver.form) {
+        await openAs(page, driver.user, screenPath, lang);
+        await driver.ready(page, lang);
+        const kept = JSON.stringify(await driver.form.values(page)) === JSON.stringify(typed);
+        expect.soft(kept, 'what was typed, after signing in again').toBe(true);
+        cell.kept = kept;
+      }
+      return cell;
+    }
+    const failure = driver.failure?.(page, lang);
+    // Something happens: a notice, the screen's own failure, or the screen gives way to another.
+    await expect
+      .poll(async () => {
+        const url = new URL(page.url());
+        if (url.pathname + url.search !== screenPath) return 1;
+        return (NOTICES.get(page)?.length ?? 0) + (failure && (await failure.isVisible()) ? 1 : 0);
+      })
+      .toBeGreaterThan(0);
+    await settledScreen(page);
+    const messages: string[] = [];
+    let left: string | undefined;
+    const moved = new URL(page.url());
+    if (moved.pathname + moved.search !== screenPath) {
+      // The screen gave way to another (a detail that is not there sends the person back to its list).
+      left = `back to ${await page.locator('main[data-route]').first().getAttribute('data-route')}`;
+    } else if (failure) {
+      await expect(failure, 'the screen says what failed').toBeVisible();
+      messages.push(expectWords(lang, (await failure.textContent()) ?? '', 'the screen'));
+    }
+    const notices = await noticesSeen(page);
+    notices.forEach((text, i) => {
+      messages.push(expectWords(lang, text, `notice ${i + 1}`));
+    });
+    const gap = driver.silent?.[fault];
+    if (gap) {
+      // A known gap, kept visible: the day the screen says something, this fails and the gap leaves the list.
+      expect(messages, `${driver.name} × ${fault} is listed as silent`).toEqual([]);
+      note = note ? `${note}; KNOWN GAP: ${gap}` : `KNOWN GAP: ${gap}`;
+    } else {
+      expect(messages.length, 'no message at all').toBeGreaterThan(0);
+    }
+    let retry: string;
+    if (left) retry = 'no retry: the screen is left';
+    else if ('none' in driver.retry) retry = `no retry: ${driver.retry.none}`;
+    else {
+      await expect(driver.retry.button(page, lang)).toBeEnabled();
+      retry = driver.retry.id;
+    }
+    const cell: Cell = { messages: [...new Set(messages)], retry };
+    if (note || left) cell.note = [note, left].filter(Boolean).join('; ');
+    if (driver.form && typed) {
+      expect(await driver.form.values(page), 'what was typed').toEqual(typed);
+      cell.kept = true;
+    }
+    return cell;
+  } finally {
+    await page.unroute(driver.url, handler);
+    for (const route of held) await route.abort('failed').catch(() => undefined);
+  }
+}
+
+// --- The journeys -------------------------------------------------------------------------------------------------
+
+/** The cells run in this order: the 401 signs the person out, so it comes last. */
+const ORDER = [
+  'abort',
+  '500',
+  '403',
+  '404',
+  '409',
+  'malformed',
+  'delay',
+  '401',
+] as const satisfies readonly Fault[];
+
+test('every call of src/api has its row in the fault matrix', () => {
+  const keys = [...new Set(apiCalls().map((c) => c.key))];
+  expect(keys.length).toBeGreaterThan(40);
+  expect(
+    keys.filter((key) => !(key in MATRIX_ROWS)),
+    'calls without a row',
+  ).toEqual([]);
+  expect(
+    Object.keys(MATRIX_ROWS).filter((key) => !keys.includes(key)),
+    'rows without a call',
+  ).toEqual([]);
+  for (const driver of DRIVERS) {
+    for (const call of driver.calls) expect(MATRIX_ROWS[call], call).toBe(`driver:${driver.name}`);
+  }
+  expect([...ORDER].sort(), 'every fault has its place in the order').toEqual([...FAULTS].sort());
+  const named = Object.values(MATRIX_ROWS).filter((row) => row.startsWith('driver:'));
+  expect(
+    named.filter((row) => !DRIVERS.some((d) => row === `driver:${d.name}`)),
+    'rows of no journey',
+  ).toEqual([]);
+});
+
+async function runScreen(page: Page, driver: Driver, lang: Lang, faults: readonly Fault[]) {
+  test.setTimeout(180_000);
+  await page.clock.install();
+  const notices: string[] = [];
+  NOTICES.set(page, notices);
+  // A fault must never break the page itself.
+  page.on('pageerror', (error) => expect.soft(error.message, 'an error thrown in the page').toBe(''));
+  await page.exposeFunction('__faultNotice', (text: string) => {
+    notices.push(text);
+  });
+  await page.addInitScript(recordNotices);
+  await openAs(page, driver.user, driver.path, lang);
+  if (driver.enter) await driver.enter(page);
+  await driver.ready(page, lang);
+  const screenPath = new URL(page.url()).pathname + new URL(page.url()).search;
+  let typed: Record<string, string> | undefined;
+  if (driver.form) {
+    await driver.form.fill(page);
+    typed = await driver.form.values(page);
+  }
+  const result: ScreenResult = {
+    driver: driver.name,
+    screen: driver.name,
+    calls: driver.calls,
+    lang,
+    cells: {},
+  };
+  for (const fault of ORDER.filter((f) => faults.includes(f))) {
+    const why = driver.undriven?.[fault];
+    if (why) {
+      result.cells[fault] = { messages: [], retry: 'not driven', note: `NOT DRIVEN: ${why}` };
+      continue;
+    }
+    await test.step(`${driver.name} × ${fault}`, async () => {
+      result.cells[fault] = await runCell(page, driver, lang, fault, screenPath, typed);
+    });
+    // After each failure but the last the screen recovers with its own retry, the call answered for real.
+    if (fault !== '401' && !driver.form) {
+      if (result.cells[fault]?.note?.startsWith('back to')) await page.goto(screenPath);
+      else await driver.trigger(page, lang);
+      await driver.ready(page, lang);
+      await settledScreen(page);
+    }
+  }
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(`${RESULTS_DIR}/${driver.name}.${lang}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  await test.info().attach(`fault matrix: ${driver.name} (${lang})`, {
+    body: screenTable(result),
+    contentType: 'text/markdown',
+  });
+}
+
+for (const driver of DRIVERS) {
+  test(`fault matrix: ${driver.name} in es, every fault`, async ({ page }) => {
+    await runScreen(page, driver, 'es', FAULTS);
+  });
+}
+
+// The words in the other languages, on a sample: a list and a form, the faults whose messages differ most.
+for (const lang of ['en', 'eu'] as const) {
+  for (const name of ['MyVisits', 'NewVisit']) {
+    const driver = DRIVERS.find((d) => d.name === name) as Driver;
+    test(`fault matrix: ${name} in ${lang}, a sample`, async ({ page }) => {
+      await runScreen(page, driver, lang, ['abort', '500', '409', 'malformed']);
+    });
+  }
+}

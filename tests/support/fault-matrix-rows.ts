@@ -1,0 +1,73 @@
+/**
+ * The fault matrix's row of every call of src/api (tests/support/api-calls.ts): the journey of
+ * tests/e2e/fault-matrix.spec.ts that drives it (`driver:<name>`), or why none does yet. A call of src/api without a
+ * row here fails the matrix's first test, so a new call cannot skip it; a row without a call fails it too.
+ */
+export const MATRIX_ROWS: Record<string, string> = {
+  'GET /public/visits': 'driver:MyVisits',
+  'GET /public/users': 'driver:PortalUsers',
+  'GET /public/accounts': 'driver:PortalAccounts',
+  'GET /public/audit_accesses': 'driver:AuditAccesses',
+  'POST /public/visits': 'driver:NewVisit',
+  'GET /internal/accounts/{accountId}/profile': 'driver:UserProfile',
+  'GET /public/users/{id}': 'driver:PortalUserDetail',
+  'GET /public/visits/{id}': 'driver:VisitDetail',
+
+  // Not driven yet; each says where the call is made, so the next journey knows where to start.
+  'DELETE /internal/accounts/{accountId}': 'DeleteAccount, after the DNI/NIE dialog',
+  'DELETE /internal/onboardings/{onboardingId}': 'enrolment, starting over',
+  'DELETE /public/users': 'Administration, delete all data (typed-name dialog)',
+  'GET /internal/accounts': 'PortalAccounts search by email; SingleRegistration email check',
+  'GET /internal/accounts/{accountId}/export': 'UserProfile, export my data',
+  'GET /internal/facilities': 'NewVisit locations',
+  'GET /internal/onboardings/{onboardingId}': 'enrolment resume (Landing)',
+  'GET /internal/onboardings/{onboardingId}/status': 'enrolment resume (Landing)',
+  'GET /internal/portrayals/{portrayalId}': 'enrolment result poll (camera steps)',
+  'GET /public/credentials': 'SingleRegistration acs_id check',
+  'GET /public/credentials/{userId}': 'UserHome, MyAccreditations',
+  'GET /public/credentials/{userId}/sids/{sid}': 'AccreditationDetail, the QR and PDF',
+  'GET /public/singles/bulk/{jobId}': 'AddUsersFromPhotos, job poll',
+  'GET /public/users/{id}/{kind}': 'PortalUserDetail evidence tabs',
+  'GET /public/visits/{id}/qr': 'VisitDetail, the visit QR',
+  'GET /public/visits/arrival': 'ProcessVisit, a scanned code',
+  'GET /public/visits/visitors/{userId}': 'NewVisit for a person',
+  'GET /public/watchlists/uploads/{id}': 'UploadWatchlistResult poll',
+  'POST /enforcements': 'CheckInterdictions (watch host)',
+  'POST /internal/challenges': 'TakeSelfieAlive (liveness)',
+  'POST /internal/credential-resets/redeem': 'ResetCredentials, the mailed link',
+  'POST /internal/enforcements': 'CheckInterdictions',
+  'POST /internal/onboardings': 'enrolment start (PrivacyOnboarding)',
+  'POST /internal/portrayals': 'DocumentScan, TakeSelfie',
+  'POST /internal/rights': 'AccreditFace, AccreditProof',
+  'POST /public/audit_accesses': 'AuditAccesses, the csv export',
+  'POST /public/credential-resets': 'ResetCredentials, the request',
+  'POST /public/credentials/{userId}/locations': 'AccreditProof, location',
+  'POST /public/singles': 'SingleRegistration submit',
+  'POST /public/singles/bulk': 'AddUsersFromPhotos upload',
+  'POST /public/users/activation': 'ActivateUsers',
+  'POST /public/visits/{id}/cancellation': 'VisitDetail, cancel',
+  'POST /public/visits/{id}/confirmation': 'VisitConfirmation (mailed link)',
+  'POST /public/watchlists': 'UploadWatchlist',
+  'POST /user-code/generate': 'DeviceDetect, the QR hand-off',
+  'POST /user-code/redeem': 'DeviceDetect, the phone redeeming the code',
+  'POST /watchlists': 'UploadWatchlist (watch host)',
+  'PUT /internal/accounts/{accountId}/locale': 'the header language menu, signed in',
+  'PUT /internal/onboardings/{onboardingId}/legal_terms': 'PrivacyOnboarding accept',
+  'PUT /internal/onboardings/{onboardingId}/portrayals/{portrayalId}': 'ReviewRegister confirm',
+  'PUT /internal/portrayals/{portrayalId}/{kind}': 'DocumentScan, TakeSelfie upload',
+  'PUT /internal/portrayals/{portrayalId}/lifeproof': 'TakeSelfieAlive upload',
+  'PUT /public/accounts/{accountId}/onboarding': 'PortalAccounts, complete onboarding',
+  'PUT /public/credentials/{userId}/active': 'PortalUserDetail, activate',
+  'PUT /public/credentials/{userId}/inactive': 'PortalUserDetail, deactivate',
+  'PUT /public/credentials/{userId}/sids/{sid}/state': 'AccreditationDetail, state',
+  'PUT /public/credentials/active': 'Administration, activate all',
+  'PUT /public/credentials/inactive': 'Administration, deactivate all',
+  'PUT /public/users/deleteAllData': 'Administration, delete all data (alternate)',
+  'PUT /public/visits/{id}/checkin': 'ProcessVisit, check in',
+  'PUT /public/visits/{id}/checkout': 'ProcessVisit, check out',
+};
+
+/** The rows no journey drives yet: call → where it is made. */
+export const PENDING_ROWS: Record<string, string> = Object.fromEntries(
+  Object.entries(MATRIX_ROWS).filter(([, row]) => !row.startsWith('driver:')),
+);
