@@ -3,7 +3,7 @@ import { emailAddress } from './onboarding.ts';
 import { requiredText, TEXT_LIMITS, text } from './text.ts';
 
 // Visits (spec §3 Visit, New visit request, Facility; §4 statuses and history; §7 Visits): the request bodies,
-// which the reference server (server/routes/visits.ts) validates with these very schemas, and the answers,
+// which the reference server (server/visits/routes.ts) validates with these very schemas, and the answers,
 // which src/api/visits.ts parses with them.
 
 export const VISIT_STATUSES = ['requested', 'accepted', 'checked_in', 'checked_out', 'cancelled'] as const;

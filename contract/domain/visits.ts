@@ -332,7 +332,7 @@ export function decodeVisitFilter(value: string): VisitFilter {
   };
 }
 
-/** What the QR of a credential encodes (server/routes/credentials.ts credentialPayload). */
+/** What the QR of a credential encodes (server/credentials/rules.ts credentialPayload). */
 export function parseCredentialCode(
   code: string,
 ): { tenant: string; acsId: string; sid: string } | undefined {
