@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
@@ -9,6 +8,7 @@ import type { accountDeletionMachine, DeletionRefusal } from '../../../machines/
 import { accountDeletionLogic } from '../../actors/account';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
@@ -151,7 +151,7 @@ export function DeleteAccount() {
           </div>
         </form>
       </Card>
-      <ConfirmDialog actor={actor} open={confirming} />
+      <ConfirmDeletion actor={actor} open={confirming} />
     </section>
   );
 }
@@ -178,35 +178,18 @@ function Refusal({ actor, refusal }: { actor: DeletionActor; refusal: DeletionRe
   );
 }
 
-function ConfirmDialog({ actor, open }: { actor: DeletionActor; open: boolean }) {
+function ConfirmDeletion({ actor, open }: { actor: DeletionActor; open: boolean }) {
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !next && actor.send({ type: 'deletion.cancelled' })}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-        <Dialog.Content
-          className="fixed inset-x-4 top-1/2 z-50 mx-auto max-w-md -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl outline-none"
-          data-testid="delete-account-confirm"
-        >
-          <Dialog.Title className="text-lg font-semibold">
-            <FormattedMessage id="deleteAccount.confirm.title" />
-          </Dialog.Title>
-          <Dialog.Description className="mt-2 text-slate-700">
-            <FormattedMessage id="deleteAccount.confirm.body" />
-          </Dialog.Description>
-          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onClick={() => actor.send({ type: 'deletion.cancelled' })}>
-              <FormattedMessage id="deleteAccount.confirm.cancel" />
-            </Button>
-            <Button
-              variant="danger"
-              data-testid="delete-account-confirm-yes"
-              onClick={() => actor.send({ type: 'deletion.confirmed' })}
-            >
-              <FormattedMessage id="deleteAccount.confirm.yes" />
-            </Button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ConfirmDialog
+      open={open}
+      heading={<FormattedMessage id="deleteAccount.confirm.title" />}
+      description={<FormattedMessage id="deleteAccount.confirm.body" />}
+      cancelLabel={<FormattedMessage id="deleteAccount.confirm.cancel" />}
+      confirmLabel={<FormattedMessage id="deleteAccount.confirm.yes" />}
+      onCancel={() => actor.send({ type: 'deletion.cancelled' })}
+      onConfirm={() => actor.send({ type: 'deletion.confirmed' })}
+      data-testid="delete-account-confirm"
+      confirmTestId="delete-account-confirm-yes"
+    />
   );
 }

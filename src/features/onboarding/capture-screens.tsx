@@ -217,11 +217,10 @@ export function RegisterSelfie() {
             </li>
           </ul>
           <Button
-            disabled={snapshot.hasTag('loading')}
+            loading={snapshot.hasTag('loading')}
             onClick={() => actor.send({ type: 'selfie.start' })}
             data-testid="selfie-start"
           >
-            {snapshot.hasTag('loading') ? <Spinner label="" /> : null}
             <FormattedMessage id="registerSelfie.start" />
           </Button>
           <CancelEnrolment actor={actor} />

@@ -351,8 +351,7 @@ function ContactForm({
         error={errorOf('nie')}
         onChange={set('nie')}
       />
-      <Button type="submit" disabled={busy} data-testid="form-submit">
-        {busy ? <Spinner label="" /> : null}
+      <Button type="submit" loading={busy} data-testid="form-submit">
         <FormattedMessage id="registerForm.submit" />
       </Button>
       <Button variant="secondary" disabled={busy} onClick={onBack}>

@@ -133,8 +133,7 @@ export function PrivacyOnboarding() {
                 }
               />
             )}
-            <Button type="submit" disabled={busy || terms === null} data-testid="privacy-accept">
-              {busy ? <Spinner label="" /> : null}
+            <Button type="submit" loading={busy} disabled={terms === null} data-testid="privacy-accept">
               <FormattedMessage id="privacy.submit" />
             </Button>
             <CancelEnrolment actor={actor} />

@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
@@ -8,6 +7,7 @@ import type { CancellationRefusal } from '../../../machines/assistant-account-ca
 import { assistantAccountCancellationLogic } from '../../actors/staff-actions';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Field } from '../../components/ui/field';
 import { useRuntime } from '../../runtime/context';
 
@@ -221,37 +221,19 @@ export function AssistantAccountCancellation() {
           </Card>
         )}
       </div>
-      <Dialog.Root
+      <ConfirmDialog
         open={state.matches('confirming')}
-        onOpenChange={(next) => !next && actor.send({ type: 'cancellation.cancelled' })}
-      >
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-          <Dialog.Content
-            className="fixed inset-x-4 top-1/2 z-50 mx-auto max-w-md -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl outline-none"
-            data-testid="cancel-confirm"
-          >
-            <Dialog.Title className="text-lg font-semibold">
-              <FormattedMessage id="cancelAccount.confirm.title" values={{ name: account?.username ?? '' }} />
-            </Dialog.Title>
-            <Dialog.Description className="mt-2 text-slate-700">
-              <FormattedMessage {...m.confirmBody} />
-            </Dialog.Description>
-            <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={() => actor.send({ type: 'cancellation.cancelled' })}>
-                <FormattedMessage {...m.confirmBack} />
-              </Button>
-              <Button
-                variant="danger"
-                data-testid="cancel-confirm-yes"
-                onClick={() => actor.send({ type: 'cancellation.confirmed' })}
-              >
-                <FormattedMessage {...m.confirmYes} />
-              </Button>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+        heading={
+          <FormattedMessage id="cancelAccount.confirm.title" values={{ name: account?.username ?? '' }} />
+        }
+        description={<FormattedMessage {...m.confirmBody} />}
+        cancelLabel={<FormattedMessage {...m.confirmBack} />}
+        confirmLabel={<FormattedMessage {...m.confirmYes} />}
+        onCancel={() => actor.send({ type: 'cancellation.cancelled' })}
+        onConfirm={() => actor.send({ type: 'cancellation.confirmed' })}
+        data-testid="cancel-confirm"
+        confirmTestId="cancel-confirm-yes"
+      />
     </section>
   );
 }
