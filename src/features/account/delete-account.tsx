@@ -6,6 +6,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { isAlphanumeric, normaliseNationalId } from '../../../contract/domain/dni';
 import type { accountDeletionMachine, DeletionRefusal } from '../../../machines/account-deletion.machine';
 import { accountDeletionLogic } from '../../actors/account';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -157,24 +158,18 @@ export function DeleteAccount() {
 }
 
 function Refusal({ actor, refusal }: { actor: DeletionActor; refusal: DeletionRefusal }) {
+  const intl = useIntl();
   const detail = useSelector(actor, (s) => s.context.detail);
   return (
-    <div
-      role="alert"
-      className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-900"
+    <Alert
+      className="mt-4"
+      message={intl.formatMessage(REFUSALS[refusal])}
       data-testid="delete-account-refused"
       data-refusal={refusal}
     >
-      <p className="font-medium">
-        <FormattedMessage {...REFUSALS[refusal]} />
-      </p>
       {/* Spec §8: a DNI/NIE mismatch is explained in the server's own words. */}
-      {refusal === 'id_mismatch' && detail && (
-        <p className="mt-1" data-testid="delete-account-detail">
-          {detail}
-        </p>
-      )}
-    </div>
+      {refusal === 'id_mismatch' && detail && <p data-testid="delete-account-detail">{detail}</p>}
+    </Alert>
   );
 }
 

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { nationalIdProblem } from '../../../contract/domain/dni';
 import { activateUsersLogic } from '../../actors/staff-actions';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -135,14 +136,12 @@ export function ActivateUsers() {
           </p>
         )}
         {failure && (
-          <p
-            role="alert"
-            className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900"
+          <Alert
+            tone="warning"
+            message={intl.formatMessage(m[failure])}
             data-testid="activate-error"
             data-error={failure}
-          >
-            <FormattedMessage {...m[failure]} />
-          </p>
+          />
         )}
       </div>
     </section>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { AdminAction } from '../../../machines/administration.machine';
 import { administrationLogic } from '../../actors/users';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -64,14 +65,10 @@ export function Administration() {
           </Card>
         )}
         {snapshot.matches({ failed: 'mismatch' }) && (
-          <Card role="alert">
-            <FormattedMessage id="admin.mismatch" />
-          </Card>
+          <Alert message={intl.formatMessage({ id: 'admin.mismatch' })} />
         )}
         {snapshot.matches({ failed: 'unknown' }) && (
-          <Card role="alert">
-            <FormattedMessage id="admin.failed" />
-          </Card>
+          <Alert message={intl.formatMessage({ id: 'admin.failed' })} />
         )}
       </div>
       <ConfirmDialog

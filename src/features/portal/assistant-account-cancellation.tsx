@@ -5,6 +5,7 @@ import { nationalIdProblem } from '../../../contract/domain/dni';
 import { isEmail } from '../../../contract/domain/email';
 import type { CancellationRefusal } from '../../../machines/assistant-account-cancellation.machine';
 import { assistantAccountCancellationLogic } from '../../actors/staff-actions';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
@@ -141,19 +142,9 @@ export function AssistantAccountCancellation() {
       </Card>
       <div aria-live="polite" className="flex flex-col gap-4">
         {state.matches('notFound') && (
-          <p
-            role="alert"
-            className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900"
-            data-testid="cancel-not-found"
-          >
-            <FormattedMessage {...m.notFound} />
-          </p>
+          <Alert tone="warning" message={intl.formatMessage(m.notFound)} data-testid="cancel-not-found" />
         )}
-        {state.matches('searchFailed') && (
-          <p role="alert" className="rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">
-            <FormattedMessage {...m.searchFailed} />
-          </p>
-        )}
+        {state.matches('searchFailed') && <Alert message={intl.formatMessage(m.searchFailed)} />}
         {state.matches('cancelled') && (
           <p
             className="rounded-xl border border-emerald-300 bg-emerald-50 p-4 font-medium text-emerald-900"
@@ -182,22 +173,15 @@ export function AssistantAccountCancellation() {
               <dd className="break-all">{account.email ?? '—'}</dd>
             </dl>
             {refusal && (
-              <div
-                role="alert"
-                className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-900"
+              <Alert
+                className="mt-4"
+                message={intl.formatMessage(REFUSALS[refusal])}
                 data-testid="cancel-refused"
                 data-refusal={refusal}
               >
-                <p className="font-medium">
-                  <FormattedMessage {...REFUSALS[refusal]} />
-                </p>
                 {/* Spec §8: a DNI/NIE mismatch is explained in the server's own words. */}
-                {refusal === 'id_mismatch' && detail && (
-                  <p className="mt-1" data-testid="cancel-detail">
-                    {detail}
-                  </p>
-                )}
-              </div>
+                {refusal === 'id_mismatch' && detail && <p data-testid="cancel-detail">{detail}</p>}
+              </Alert>
             )}
             <form onSubmit={cancel} noValidate className="mt-4 flex flex-col gap-4" data-testid="cancel-form">
               <Field
