@@ -151,12 +151,11 @@ function Accredit({ kind, accountId }: { kind: Kind; accountId: string }) {
           )}
           {(value === 'failed' || value === 'selfieFailed') && (
             <Alert
-              message={intl.formatMessage({
-                id:
-                  value === 'failed'
-                    ? 'accredit.error.request_failed'
-                    : 'accredit.error.selfie_upload_failed',
-              })}
+              message={
+                value === 'failed'
+                  ? intl.formatMessage({ id: 'accredit.error.request_failed' })
+                  : intl.formatMessage({ id: 'accredit.error.selfie_upload_failed' })
+              }
             >
               <Button variant="secondary" onClick={() => actor.send({ type: 'request.retry' })}>
                 <FormattedMessage id="accreditation.retry" />

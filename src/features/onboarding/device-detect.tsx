@@ -405,9 +405,11 @@ function HandoffCodeCard({ handoff }: { handoff: ActorRefFrom<typeof deviceHando
       {(state === 'expired' || state === 'failed') && (
         <>
           <Alert
-            message={intl.formatMessage({
-              id: state === 'expired' ? 'deviceDetect.code.expired' : 'deviceDetect.code.failed',
-            })}
+            message={
+              state === 'expired'
+                ? intl.formatMessage({ id: 'deviceDetect.code.expired' })
+                : intl.formatMessage({ id: 'deviceDetect.code.failed' })
+            }
           />
           <Button onClick={() => handoff.send({ type: 'code.renew' })} data-testid="device-detect-new-code">
             <FormattedMessage id="deviceDetect.code.renew" />
