@@ -164,10 +164,20 @@ describe('ConfirmDialog', () => {
 });
 
 describe('ListScreen', () => {
-  const list = (state: ListState, count: number, pager: { pageIndex?: number; pages?: number } = {}) => {
-    const onRetry = vi.fn();
-    const onPrevious = vi.fn();
-    const onNext = vi.fn();
+  const list = (
+    state: ListState,
+    count: number,
+    figures: { pageIndex?: number; pageSize?: number; totalIsLowerBound?: boolean } = {},
+  ) => {
+    const send = vi.fn();
+    const items = Array.from({ length: count }, (_, i) => `Cuenta ${i + 1}`);
+    const context = {
+      items,
+      totalItems: 25,
+      pageIndex: figures.pageIndex ?? 0,
+      pageSize: figures.pageSize ?? 10,
+      totalIsLowerBound: figures.totalIsLowerBound ?? false,
+    };
     // A screen sits inside the layout's main landmark.
     inSpanish(
       <main>
@@ -181,33 +191,26 @@ describe('ListScreen', () => {
             </form>
           }
           state={state}
-          count={count}
+          context={context}
+          list={{ send }}
           loadingLabel="Cargando cuentas"
           failedId="accounts.failed"
           retryId="accounts.retry"
           emptyId="accounts.empty"
           emptyTestId="accounts-empty"
-          onRetry={onRetry}
-          pager={{
-            label: 'Páginas',
-            summaryTestId: 'accounts-summary',
-            total: 25,
-            pageIndex: pager.pageIndex ?? 0,
-            pages: pager.pages ?? 3,
-            onPrevious,
-            onNext,
-          }}
+          pagerLabel="Páginas"
+          summaryTestId="accounts-summary"
         >
           <ul data-testid="rows">
-            {Array.from({ length: count }, (_, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: fixed rows of a test
-              <li key={i}>Cuenta {i + 1}</li>
+            {items.map((item) => (
+              <li key={item}>{item}</li>
             ))}
           </ul>
         </ListScreen>
       </main>,
     );
-    return { onRetry, onPrevious, onNext };
+    const sent = () => send.mock.calls.map(([event]) => event.type);
+    return { sent };
   };
 
   it('names the screen, heads it with its title and puts the search in a search landmark', () => {
@@ -230,11 +233,11 @@ describe('ListScreen', () => {
   });
 
   it('when the list failed, alerts in words and retries', () => {
-    const { onRetry } = list('failed', 0);
+    const { sent } = list('failed', 0);
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent(messages['accounts.failed'] as string);
     fireEvent.click(within(alert).getByRole('button', { name: messages['accounts.retry'] }));
-    expect(onRetry).toHaveBeenCalledOnce();
+    expect(sent()).toEqual(['list.retry']);
     expect(screen.queryByTestId('rows')).toBeNull();
   });
 
@@ -246,22 +249,29 @@ describe('ListScreen', () => {
   });
 
   it('shows the rows and the pager, which pages on', async () => {
-    const { onPrevious, onNext } = list('ready', 10, { pageIndex: 0, pages: 3 });
+    const { sent } = list('ready', 10, { pageIndex: 0 });
     expect(within(screen.getByTestId('rows')).getAllByRole('listitem')).toHaveLength(10);
     const pager = screen.getByRole('navigation', { name: 'Páginas' });
-    expect(within(pager).getByTestId('accounts-summary')).toHaveTextContent('10 de 25');
+    expect(within(pager).getByTestId('accounts-summary')).toHaveTextContent('10 de 25 · página 1 de 3');
     expect(within(pager).getByRole('button', { name: messages['list.previous'] })).toBeDisabled();
     fireEvent.click(within(pager).getByRole('button', { name: messages['list.next'] }));
-    expect(onNext).toHaveBeenCalledOnce();
-    expect(onPrevious).not.toHaveBeenCalled();
+    expect(sent()).toEqual(['page.next']);
     expect(await violations()).toEqual([]);
   });
 
   it('on the last page cannot go on, and goes back', () => {
-    const { onPrevious } = list('ready', 5, { pageIndex: 2, pages: 3 });
+    const { sent } = list('ready', 5, { pageIndex: 2 });
     const pager = screen.getByRole('navigation', { name: 'Páginas' });
     expect(within(pager).getByRole('button', { name: messages['list.next'] })).toBeDisabled();
     fireEvent.click(within(pager).getByRole('button', { name: messages['list.previous'] }));
-    expect(onPrevious).toHaveBeenCalledOnce();
+    expect(sent()).toEqual(['page.previous']);
+  });
+
+  it('past where the server stopped counting says "more than", and a full page may have a next', () => {
+    list('ready', 10, { pageIndex: 3, totalIsLowerBound: true });
+    const pager = screen.getByRole('navigation', { name: 'Páginas' });
+    expect(within(pager).getByTestId('accounts-summary')).toHaveAttribute('data-lower-bound', 'true');
+    expect(within(pager).getByTestId('accounts-summary')).toHaveTextContent('10 de más de 25 · página 4');
+    expect(within(pager).getByRole('button', { name: messages['list.next'] })).toBeEnabled();
   });
 });

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { hasNextPage, type ListContext, type ListEvent, totalPages } from '../../../machines/list.machine';
 import { Alert } from './alert';
 import { Button } from './button';
 import { Card } from './card';
@@ -9,19 +10,10 @@ import { Spinner } from './spinner';
 /** Where a list machine is: its `loading` and `error` tags, else ready. */
 export type ListState = 'loading' | 'failed' | 'ready';
 
-/** The foot of a paged list (spec §9: "items of totalItems, page of totalPages"), from the list machine's context. */
-export interface ListPagerProps {
-  /** The accessible name of the pager's navigation landmark. */
-  label: string;
-  summaryTestId: string;
-  total: number;
-  pageIndex: number;
-  pages: number;
-  /** The total is where the server stopped counting: say "more than", and no page count. */
-  totalIsLowerBound?: boolean;
-  hasNext?: boolean;
-  onPrevious: () => void;
-  onNext: () => void;
+/** What ListScreen reads of the list machine: its context (rows and figures) and where to send retry and paging. */
+export interface ListMachineView {
+  context: Pick<ListContext, 'items' | 'totalItems' | 'pageIndex' | 'pageSize' | 'totalIsLowerBound'>;
+  list: { send: (event: ListEvent) => void };
 }
 
 /**
@@ -38,16 +30,17 @@ export function ListScreen({
   search,
   className,
   state,
-  count,
+  context,
+  list,
   loadingLabel,
   failedId,
   retryId,
   emptyId,
   emptyTestId,
-  onRetry,
-  pager,
+  pagerLabel,
+  summaryTestId,
   children,
-}: {
+}: ListMachineView & {
   /** The spec's screen name, as `data-screen`. */
   screen: string;
   title: ReactNode;
@@ -55,18 +48,18 @@ export function ListScreen({
   search?: ReactNode;
   className?: string;
   state: ListState;
-  /** The rows of the page shown. */
-  count: number;
   loadingLabel: string;
   failedId: string;
   retryId: string;
   emptyId: string;
   emptyTestId: string;
-  onRetry: () => void;
-  pager: ListPagerProps;
+  /** The accessible name of the pager's navigation landmark. */
+  pagerLabel: string;
+  summaryTestId: string;
   children: ReactNode;
 }) {
   const intl = useIntl();
+  const count = context.items.length;
   return (
     <section data-screen={screen} className={cn('mx-auto max-w-4xl', className)}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -79,7 +72,7 @@ export function ListScreen({
         {state === 'failed' && (
           <Alert message={intl.formatMessage({ id: failedId })}>
             <div>
-              <Button variant="secondary" onClick={onRetry}>
+              <Button variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
                 <FormattedMessage id={retryId} />
               </Button>
             </div>
@@ -95,7 +88,7 @@ export function ListScreen({
         {state === 'ready' && count > 0 && (
           <>
             {children}
-            <ListPager shown={count} {...pager} />
+            <ListPager label={pagerLabel} summaryTestId={summaryTestId} context={context} list={list} />
           </>
         )}
       </div>
@@ -103,18 +96,16 @@ export function ListScreen({
   );
 }
 
+/** The foot of a paged list (spec §9: "items of totalItems, page of totalPages") with previous and next. */
 function ListPager({
   label,
   summaryTestId,
-  shown,
-  total,
-  pageIndex,
-  pages,
-  totalIsLowerBound = false,
-  hasNext = pageIndex + 1 < pages,
-  onPrevious,
-  onNext,
-}: ListPagerProps & { shown: number }) {
+  context,
+  list,
+}: ListMachineView & { label: string; summaryTestId: string }) {
+  const { totalItems: total, pageIndex, totalIsLowerBound } = context;
+  const shown = context.items.length;
+  const pages = totalPages(context);
   return (
     <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
       <p data-testid={summaryTestId} data-total={total} data-lower-bound={totalIsLowerBound}>
@@ -125,10 +116,20 @@ function ListPager({
         )}
       </p>
       <div className="flex gap-2">
-        <Button variant="secondary" size="sm" disabled={pageIndex === 0} onClick={onPrevious}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={pageIndex === 0}
+          onClick={() => list.send({ type: 'page.previous' })}
+        >
           <FormattedMessage id="list.previous" />
         </Button>
-        <Button variant="secondary" size="sm" disabled={!hasNext} onClick={onNext}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={!hasNextPage(context)}
+          onClick={() => list.send({ type: 'page.next' })}
+        >
           <FormattedMessage id="list.next" />
         </Button>
       </div>

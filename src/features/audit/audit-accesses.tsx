@@ -5,7 +5,6 @@ import { Link } from 'wouter';
 import type { AuditAccess } from '../../../contract/api/audit';
 import { formatDate } from '../../../contract/domain/dates';
 import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract/domain/visits';
-import { hasNextPage, totalPages } from '../../../machines/list.machine';
 import {
   auditExportLogic,
   auditFacilitiesLogic,
@@ -246,7 +245,6 @@ export function AuditAccesses() {
   const context = useSelector(list, (s) => s.context);
   const applied = decodeAuditFilter(context.filter, initial, tenantZone);
   const accesses = context.items as AuditAccess[];
-  const pages = totalPages(context);
   const [selected, setSelected] = useState<AuditAccess | null>(null);
 
   const apply = (change: Partial<Pick<AuditListFilter, 'preset' | 'facility_id' | 'result'>>) => {
@@ -336,24 +334,15 @@ export function AuditAccesses() {
           </>
         }
         state={state}
-        count={accesses.length}
+        context={context}
+        list={list}
         loadingLabel={intl.formatMessage({ id: 'audit.loading' })}
         failedId="audit.listFailed"
         retryId="audit.retry"
         emptyId="audit.empty"
         emptyTestId="audit-empty"
-        onRetry={() => list.send({ type: 'list.retry' })}
-        pager={{
-          label: intl.formatMessage({ id: 'audit.pages' }),
-          summaryTestId: 'audit-summary',
-          total: context.totalItems,
-          pageIndex: context.pageIndex,
-          pages,
-          totalIsLowerBound: lowerBound,
-          hasNext: hasNextPage(context),
-          onPrevious: () => list.send({ type: 'page.previous' }),
-          onNext: () => list.send({ type: 'page.next' }),
-        }}
+        pagerLabel={intl.formatMessage({ id: 'audit.pages' })}
+        summaryTestId="audit-summary"
       >
         {lowerBound && (
           <p className="mb-2 text-sm text-slate-700" data-testid="audit-lower-bound">

@@ -3,7 +3,6 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { IamAccount } from '../../../contract/api/accounts';
 import { formatDate } from '../../../contract/domain/dates';
-import { totalPages } from '../../../machines/list.machine';
 import { accountsListLogic } from '../../actors/accounts';
 import { completeOnboardingLogic } from '../../actors/users';
 import { Button } from '../../components/ui/button';
@@ -26,7 +25,6 @@ export function PortalAccounts() {
   const context = useSelector(list, (s) => s.context);
   const [filter, setFilter] = useState('');
   const accounts = context.items as IamAccount[];
-  const pages = totalPages(context);
 
   const search = (event: FormEvent) => {
     event.preventDefault();
@@ -53,22 +51,15 @@ export function PortalAccounts() {
         </form>
       }
       state={state}
-      count={accounts.length}
+      context={context}
+      list={list}
       loadingLabel={intl.formatMessage({ id: 'accounts.loading' })}
       failedId="accounts.failed"
       retryId="accounts.retry"
       emptyId="accounts.empty"
       emptyTestId="accounts-empty"
-      onRetry={() => list.send({ type: 'list.retry' })}
-      pager={{
-        label: intl.formatMessage({ id: 'accounts.pages' }),
-        summaryTestId: 'accounts-summary',
-        total: context.totalItems,
-        pageIndex: context.pageIndex,
-        pages,
-        onPrevious: () => list.send({ type: 'page.previous' }),
-        onNext: () => list.send({ type: 'page.next' }),
-      }}
+      pagerLabel={intl.formatMessage({ id: 'accounts.pages' })}
+      summaryTestId="accounts-summary"
     >
       <ul
         className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"

@@ -4,7 +4,6 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { UserSummary } from '../../../contract/api/users';
 import { nationalIdProblem } from '../../../contract/domain/dni';
-import { totalPages } from '../../../machines/list.machine';
 import { usersListLogic } from '../../actors/users';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
@@ -31,7 +30,6 @@ export function PortalUsers() {
   const [search, setSearch] = useState('');
   const [invalid, setInvalid] = useState(false);
   const users = context.items as UserSummary[];
-  const pages = totalPages(context);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -67,22 +65,15 @@ export function PortalUsers() {
         </form>
       }
       state={state}
-      count={users.length}
+      context={context}
+      list={list}
       loadingLabel={intl.formatMessage({ id: 'users.loading' })}
       failedId="users.failed"
       retryId="accounts.retry"
       emptyId="users.empty"
       emptyTestId="users-empty"
-      onRetry={() => list.send({ type: 'list.retry' })}
-      pager={{
-        label: intl.formatMessage({ id: 'accounts.pages' }),
-        summaryTestId: 'users-summary',
-        total: context.totalItems,
-        pageIndex: context.pageIndex,
-        pages,
-        onPrevious: () => list.send({ type: 'page.previous' }),
-        onNext: () => list.send({ type: 'page.next' }),
-      }}
+      pagerLabel={intl.formatMessage({ id: 'accounts.pages' })}
+      summaryTestId="users-summary"
     >
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
         <table className="w-full text-start text-sm" data-testid="users">

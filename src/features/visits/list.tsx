@@ -10,7 +10,6 @@ import {
   VISIT_PRESETS,
   type VisitFilter,
 } from '../../../contract/domain/visits';
-import { totalPages } from '../../../machines/list.machine';
 import { visitListLogic, visitLogic } from '../../actors/visits';
 import { PresetButtons } from '../../components/preset-buttons';
 import { Button, buttonVariants } from '../../components/ui/button';
@@ -83,7 +82,6 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
   const [visitor, setVisitor] = useState('');
   const [host, setHost] = useState('');
   const visits = context.items as Visit[];
-  const pages = totalPages(context);
 
   const apply = (change: Partial<VisitFilter>) =>
     list.send({ type: 'filter.change', filter: encodeVisitFilter({ ...applied, ...change }) });
@@ -163,22 +161,15 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
         </>
       }
       state={state}
-      count={visits.length}
+      context={context}
+      list={list}
       loadingLabel={intl.formatMessage({ id: 'visits.loading' })}
       failedId="visits.listFailed"
       retryId="visits.retry"
       emptyId="visits.empty"
       emptyTestId="visits-empty"
-      onRetry={() => list.send({ type: 'list.retry' })}
-      pager={{
-        label: intl.formatMessage({ id: 'visits.pages' }),
-        summaryTestId: 'visits-summary',
-        total: context.totalItems,
-        pageIndex: context.pageIndex,
-        pages,
-        onPrevious: () => list.send({ type: 'page.previous' }),
-        onNext: () => list.send({ type: 'page.next' }),
-      }}
+      pagerLabel={intl.formatMessage({ id: 'visits.pages' })}
+      summaryTestId="visits-summary"
     >
       <ul
         className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
