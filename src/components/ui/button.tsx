@@ -25,20 +25,38 @@ export const buttonVariants = cva(
 /**
  * A button. A link that looks like one is an `<a>` (or wouter's Link) with `buttonVariants()`: no `asChild`,
  * whose Radix Slot would weigh on every first screen for no caller.
+ *
+ * `loading`: the work the button started is under way. The button is disabled and `aria-busy`, and shows a
+ * spinner that is only a picture: the button keeps its own text as its name, so a screen reader hears the same
+ * button, busy, instead of a nameless status inside it.
  */
 export function Button({
   className,
   variant,
   size,
   type = 'button',
+  loading = false,
+  disabled,
+  children,
   ...props
-}: ComponentProps<'button'> & VariantProps<typeof buttonVariants>) {
+}: ComponentProps<'button'> & VariantProps<typeof buttonVariants> & { loading?: boolean }) {
   return (
     <button
       data-slot="button"
       type={type}
       className={cn(buttonVariants({ variant, size }), className)}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
       {...props}
-    />
+    >
+      {loading && (
+        <span
+          aria-hidden="true"
+          data-slot="button-spinner"
+          className="size-5 shrink-0 animate-spin rounded-full border-[3px] border-current/30 border-t-current"
+        />
+      )}
+      {children}
+    </button>
   );
 }

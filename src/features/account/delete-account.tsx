@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
@@ -6,8 +5,10 @@ import { Link } from 'wouter';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { isAlphanumeric, normaliseNationalId } from '../../../contract/domain/dni';
 import type { accountDeletionMachine, DeletionRefusal } from '../../../machines/account-deletion.machine';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
@@ -147,62 +148,39 @@ export function DeleteAccount() {
           </div>
         </form>
       </Card>
-      <ConfirmDialog actor={actor} open={confirming} />
+      <ConfirmDeletion actor={actor} open={confirming} />
     </section>
   );
 }
 
 function Refusal({ actor, refusal }: { actor: DeletionActor; refusal: DeletionRefusal }) {
+  const intl = useIntl();
   const detail = useSelector(actor, (s) => s.context.detail);
   return (
-    <div
-      role="alert"
-      className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-900"
+    <Alert
+      className="mt-4"
+      message={intl.formatMessage(REFUSALS[refusal])}
       data-testid="delete-account-refused"
       data-refusal={refusal}
     >
-      <p className="font-medium">
-        <FormattedMessage {...REFUSALS[refusal]} />
-      </p>
       {/* Spec §8: a DNI/NIE mismatch is explained in the server's own words. */}
-      {refusal === 'id_mismatch' && detail && (
-        <p className="mt-1" data-testid="delete-account-detail">
-          {detail}
-        </p>
-      )}
-    </div>
+      {refusal === 'id_mismatch' && detail && <p data-testid="delete-account-detail">{detail}</p>}
+    </Alert>
   );
 }
 
-function ConfirmDialog({ actor, open }: { actor: DeletionActor; open: boolean }) {
+function ConfirmDeletion({ actor, open }: { actor: DeletionActor; open: boolean }) {
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !next && actor.send({ type: 'deletion.cancelled' })}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-        <Dialog.Content
-          className="fixed inset-x-4 top-1/2 z-50 mx-auto max-w-md -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl outline-none"
-          data-testid="delete-account-confirm"
-        >
-          <Dialog.Title className="text-lg font-semibold">
-            <FormattedMessage id="deleteAccount.confirm.title" />
-          </Dialog.Title>
-          <Dialog.Description className="mt-2 text-slate-700">
-            <FormattedMessage id="deleteAccount.confirm.body" />
-          </Dialog.Description>
-          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onClick={() => actor.send({ type: 'deletion.cancelled' })}>
-              <FormattedMessage id="deleteAccount.confirm.cancel" />
-            </Button>
-            <Button
-              variant="danger"
-              data-testid="delete-account-confirm-yes"
-              onClick={() => actor.send({ type: 'deletion.confirmed' })}
-            >
-              <FormattedMessage id="deleteAccount.confirm.yes" />
-            </Button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ConfirmDialog
+      open={open}
+      heading={<FormattedMessage id="deleteAccount.confirm.title" />}
+      description={<FormattedMessage id="deleteAccount.confirm.body" />}
+      cancelLabel={<FormattedMessage id="deleteAccount.confirm.cancel" />}
+      confirmLabel={<FormattedMessage id="deleteAccount.confirm.yes" />}
+      onCancel={() => actor.send({ type: 'deletion.cancelled' })}
+      onConfirm={() => actor.send({ type: 'deletion.confirmed' })}
+      data-testid="delete-account-confirm"
+      confirmTestId="delete-account-confirm-yes"
+    />
   );
 }

@@ -8,6 +8,7 @@ import { formatDate, formatDateTime, fromApiDate } from '../../../contract/domai
 import type { accountProfileMachine } from '../../../machines/account-profile.machine';
 import { hasRole } from '../../auth/access';
 import { LocaleSelect } from '../../components/locale-select';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -54,14 +55,13 @@ export function UserProfile() {
       </h1>
       {view === 'loading' && <Spinner label={intl.formatMessage({ id: 'profile.loading' })} />}
       {view === 'failed' && (
-        <Card role="alert">
-          <p>
-            <FormattedMessage id="profile.failed" />
-          </p>
-          <Button className="mt-4" variant="secondary" onClick={() => actor.send({ type: 'profile.retry' })}>
-            <FormattedMessage id="profile.retry" />
-          </Button>
-        </Card>
+        <Alert message={intl.formatMessage({ id: 'profile.failed' })}>
+          <div>
+            <Button variant="secondary" onClick={() => actor.send({ type: 'profile.retry' })}>
+              <FormattedMessage id="profile.retry" />
+            </Button>
+          </div>
+        </Alert>
       )}
       {view === 'ready' && profile && <PersonalData profile={profile} />}
       <LanguageChoice />

@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { RightAction } from '../../../contract/api/credentials';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -147,18 +148,17 @@ function Accredit({ kind, accountId }: { kind: Kind; accountId: string }) {
             </div>
           )}
           {(value === 'failed' || value === 'selfieFailed') && (
-            <div role="alert" className="flex flex-col gap-3">
-              <p className="text-slate-800">
-                {value === 'failed' ? (
-                  <FormattedMessage id="accredit.error.request_failed" />
-                ) : (
-                  <FormattedMessage id="accredit.error.selfie_upload_failed" />
-                )}
-              </p>
+            <Alert
+              message={
+                value === 'failed'
+                  ? intl.formatMessage({ id: 'accredit.error.request_failed' })
+                  : intl.formatMessage({ id: 'accredit.error.selfie_upload_failed' })
+              }
+            >
               <Button variant="secondary" onClick={() => actor.send({ type: 'request.retry' })}>
                 <FormattedMessage id="accreditation.retry" />
               </Button>
-            </div>
+            </Alert>
           )}
           {kind === 'face' && canRenew && (
             <Button

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Dialog, DialogClose, DialogContent } from '../../components/ui/dialog';
@@ -115,9 +116,10 @@ function PdfButtons({ actor }: { actor: AccreditationActor }) {
       </div>
       {preparing && <Spinner label={intl.formatMessage({ id: 'accreditation.pdf.preparing' })} />}
       {failed && (
-        <p role="alert" className="text-red-800" data-error-code="pdf_unavailable">
-          <FormattedMessage id="accreditation.error.pdf_unavailable" />
-        </p>
+        <Alert
+          message={intl.formatMessage({ id: 'accreditation.error.pdf_unavailable' })}
+          data-error-code="pdf_unavailable"
+        />
       )}
     </div>
   );

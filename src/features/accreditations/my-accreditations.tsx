@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import type { UserCredentials } from '../../../contract/api/credentials';
 import { listMachine } from '../../../machines/list.machine';
 import { fetchAccreditations } from '../../actors/accreditations';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -63,14 +64,13 @@ function Accreditations({ accountId }: { accountId: string }) {
       <div aria-live="polite" aria-busy={state === 'loading'} className="flex flex-col gap-4">
         {state === 'loading' && <Spinner label={intl.formatMessage({ id: 'accreditations.loading' })} />}
         {state === 'failed' && (
-          <Card role="alert" className="flex flex-col gap-3">
-            <p>
-              <FormattedMessage id="accreditations.failed" />
-            </p>
-            <Button variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
-              <FormattedMessage id="accreditation.retry" />
-            </Button>
-          </Card>
+          <Alert message={intl.formatMessage({ id: 'accreditations.failed' })}>
+            <div>
+              <Button variant="secondary" onClick={() => list.send({ type: 'list.retry' })}>
+                <FormattedMessage id="accreditation.retry" />
+              </Button>
+            </div>
+          </Alert>
         )}
         {state === 'ready' && items.length === 0 && (
           <Card>

@@ -4,6 +4,7 @@ import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } fro
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { formatDateTime } from '../../../contract/domain/dates';
 import type { accreditationMachine } from '../../../machines/accreditation.machine';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
 import type { AccreditationKind, AccreditationStatus } from '../../domain/accreditations';
@@ -203,14 +204,14 @@ export function AccreditationProblem({ actor }: { actor: AccreditationActor }) {
   const code = useSelector(actor, errorCodeOf);
   const canRetry = useSelector(actor, (s) => s.can({ type: 'accreditation.retry' }));
   const message = ERROR_MESSAGES[code ?? ''] ?? ERROR_MESSAGES.credential_unavailable;
+  const intl = useIntl();
   return (
-    <div role="alert" className="flex flex-col gap-3" data-error-code={code}>
-      <p className="text-slate-800">{message && <FormattedMessage {...message} />}</p>
+    <Alert message={message ? intl.formatMessage(message) : ''} data-error-code={code}>
       {canRetry && (
         <Button variant="secondary" onClick={() => actor.send({ type: 'accreditation.retry' })}>
           <FormattedMessage id="accreditation.retry" />
         </Button>
       )}
-    </div>
+    </Alert>
   );
 }

@@ -5,15 +5,13 @@ import { Link } from 'wouter';
 import type { AuditAccess } from '../../../contract/api/audit';
 import { formatDate } from '../../../contract/domain/dates';
 import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract/domain/visits';
-import { hasNextPage, totalPages } from '../../../machines/list.machine';
 import { auditFacilitiesLogic, ExportProgressStore } from '../../actors/audit';
 import { hasRole } from '../../auth/access';
-import { ListPager } from '../../components/list-pager';
-import { ListStatus } from '../../components/list-status';
 import { PresetButtons } from '../../components/preset-buttons';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogClose, DialogContent } from '../../components/ui/dialog';
-import { Spinner } from '../../components/ui/spinner';
+import { ListScreen } from '../../components/ui/list-screen';
 import {
   AUDIT_PRESETS,
   type AuditListFilter,
@@ -160,8 +158,7 @@ function ExportPanel({ filter, expected }: { filter: AuditListFilter; expected: 
   return (
     <div className="flex flex-col gap-2" aria-live="polite">
       <div className="flex flex-wrap gap-2">
-        <Button onClick={start} disabled={exporting} data-testid="audit-export" size="sm">
-          {exporting ? <Spinner label={intl.formatMessage({ id: 'audit.export.running' })} /> : null}
+        <Button onClick={start} loading={exporting} data-testid="audit-export" size="sm">
           <FormattedMessage id="audit.export" />
         </Button>
         {exporting && (
@@ -202,9 +199,11 @@ function ExportPanel({ filter, expected }: { filter: AuditListFilter; expected: 
         </p>
       )}
       {failed && (
-        <p className="text-sm text-red-800" role="alert" data-testid="audit-export-failed">
-          <FormattedMessage id="audit.export.failed" />
-        </p>
+        <Alert
+          className="text-sm"
+          message={intl.formatMessage({ id: 'audit.export.failed' })}
+          data-testid="audit-export-failed"
+        />
       )}
     </div>
   );
@@ -235,7 +234,6 @@ export function AuditAccesses() {
   const context = useSelector(list, (s) => s.context);
   const applied = decodeAuditFilter(context.filter, initial, tenantZone);
   const accesses = context.items as AuditAccess[];
-  const pages = totalPages(context);
   const [selected, setSelected] = useState<AuditAccess | null>(null);
 
   const apply = (change: Partial<Pick<AuditListFilter, 'preset' | 'facility_id' | 'result'>>) => {
@@ -254,81 +252,85 @@ export function AuditAccesses() {
   const lowerBound = context.totalIsLowerBound;
 
   return (
-    <section data-screen="AuditAccesses" className="mx-auto max-w-4xl">
-      <div className="flex flex-wrap items-start justify-between gap-3">
-        <h1 className="text-2xl font-semibold">
-          <FormattedMessage id="screen.AuditAccesses" />
-        </h1>
-        <ExportPanel
-          filter={applied}
-          expected={state === 'ready' && !lowerBound ? context.totalItems : null}
-        />
-      </div>
-
-      <PresetButtons
-        legendId="audit.presets"
-        testId="audit-presets"
-        presets={AUDIT_PRESETS}
-        messagePrefix="audit.preset."
-        applied={applied.preset}
-        timeZone={tenantZone}
-        onPick={(preset) => apply({ preset })}
-      />
-
-      <div className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="audit-facility" className="text-sm font-medium text-slate-800">
-            <FormattedMessage id="audit.filter.facility" />
-          </label>
-          <select
-            id="audit-facility"
-            data-testid="audit-facility"
-            className="h-11 rounded-lg border border-slate-300 bg-white px-3"
-            value={applied.facility_id ?? ''}
-            onChange={(event) => apply({ facility_id: event.target.value || undefined })}
-          >
-            <option value="">
-              {intl.formatMessage({ id: mine ? 'audit.filter.myFacilities' : 'audit.filter.allFacilities' })}
-            </option>
-            {facilities.map((facility) => (
-              <option key={facility.facility_id} value={facility.facility_id}>
-                {facility.alias}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="audit-result" className="text-sm font-medium text-slate-800">
-            <FormattedMessage id="audit.filter.result" />
-          </label>
-          <select
-            id="audit-result"
-            data-testid="audit-result-filter"
-            className="h-11 rounded-lg border border-slate-300 bg-white px-3"
-            value={applied.result ?? ''}
-            onChange={(event) =>
-              apply({ result: (event.target.value || undefined) as AuditListFilter['result'] })
-            }
-          >
-            <option value="">{intl.formatMessage({ id: 'audit.filter.anyResult' })}</option>
-            <option value="granted">{intl.formatMessage({ id: 'audit.result.granted' })}</option>
-            <option value="denied">{intl.formatMessage({ id: 'audit.result.denied' })}</option>
-          </select>
-        </div>
-        <Button variant="secondary" onClick={() => apply({})} data-testid="audit-refresh">
-          <FormattedMessage id="audit.refresh" />
-        </Button>
-      </div>
-
-      <ListStatus
+    <>
+      <ListScreen
+        screen="AuditAccesses"
+        title={<FormattedMessage id="screen.AuditAccesses" />}
+        actions={
+          <ExportPanel
+            filter={applied}
+            expected={state === 'ready' && !lowerBound ? context.totalItems : null}
+          />
+        }
+        search={
+          <>
+            <PresetButtons
+              legendId="audit.presets"
+              testId="audit-presets"
+              presets={AUDIT_PRESETS}
+              messagePrefix="audit.preset."
+              applied={applied.preset}
+              timeZone={tenantZone}
+              onPick={(preset) => apply({ preset })}
+            />
+            <div className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+              <div className="flex flex-col gap-1.5">
+                <label htmlFor="audit-facility" className="text-sm font-medium text-slate-800">
+                  <FormattedMessage id="audit.filter.facility" />
+                </label>
+                <select
+                  id="audit-facility"
+                  data-testid="audit-facility"
+                  className="h-11 rounded-lg border border-slate-300 bg-white px-3"
+                  value={applied.facility_id ?? ''}
+                  onChange={(event) => apply({ facility_id: event.target.value || undefined })}
+                >
+                  <option value="">
+                    {intl.formatMessage({
+                      id: mine ? 'audit.filter.myFacilities' : 'audit.filter.allFacilities',
+                    })}
+                  </option>
+                  {facilities.map((facility) => (
+                    <option key={facility.facility_id} value={facility.facility_id}>
+                      {facility.alias}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="flex flex-col gap-1.5">
+                <label htmlFor="audit-result" className="text-sm font-medium text-slate-800">
+                  <FormattedMessage id="audit.filter.result" />
+                </label>
+                <select
+                  id="audit-result"
+                  data-testid="audit-result-filter"
+                  className="h-11 rounded-lg border border-slate-300 bg-white px-3"
+                  value={applied.result ?? ''}
+                  onChange={(event) =>
+                    apply({ result: (event.target.value || undefined) as AuditListFilter['result'] })
+                  }
+                >
+                  <option value="">{intl.formatMessage({ id: 'audit.filter.anyResult' })}</option>
+                  <option value="granted">{intl.formatMessage({ id: 'audit.result.granted' })}</option>
+                  <option value="denied">{intl.formatMessage({ id: 'audit.result.denied' })}</option>
+                </select>
+              </div>
+              <Button variant="secondary" onClick={() => apply({})} data-testid="audit-refresh">
+                <FormattedMessage id="audit.refresh" />
+              </Button>
+            </div>
+          </>
+        }
         state={state}
-        count={accesses.length}
+        context={context}
+        list={list}
         loadingLabel={intl.formatMessage({ id: 'audit.loading' })}
         failedId="audit.listFailed"
         retryId="audit.retry"
         emptyId="audit.empty"
         emptyTestId="audit-empty"
-        onRetry={() => list.send({ type: 'list.retry' })}
+        pagerLabel={intl.formatMessage({ id: 'audit.pages' })}
+        summaryTestId="audit-summary"
       >
         {lowerBound && (
           <p className="mb-2 text-sm text-slate-700" data-testid="audit-lower-bound">
@@ -391,19 +393,7 @@ export function AuditAccesses() {
             </li>
           ))}
         </ul>
-        <ListPager
-          label={intl.formatMessage({ id: 'audit.pages' })}
-          summaryTestId="audit-summary"
-          shown={accesses.length}
-          total={context.totalItems}
-          pageIndex={context.pageIndex}
-          pages={pages}
-          totalIsLowerBound={lowerBound}
-          hasNext={hasNextPage(context)}
-          onPrevious={() => list.send({ type: 'page.previous' })}
-          onNext={() => list.send({ type: 'page.next' })}
-        />
-      </ListStatus>
+      </ListScreen>
 
       <Dialog open={selected !== null} onOpenChange={(open) => (open ? undefined : setSelected(null))}>
         {selected && (
@@ -428,6 +418,6 @@ export function AuditAccesses() {
           </DialogContent>
         )}
       </Dialog>
-    </section>
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import type { InterdictionResult } from '../../../contract/api/audit';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -143,15 +144,7 @@ export function CheckInterdictions() {
             <FormattedMessage {...RESULTS[result]} />
           </p>
         )}
-        {failure && (
-          <p
-            role="alert"
-            className="rounded-xl border border-red-300 bg-red-50 p-4 text-red-900"
-            data-testid="interdictions-error"
-          >
-            <FormattedMessage {...m[failure]} />
-          </p>
-        )}
+        {failure && <Alert message={intl.formatMessage(m[failure])} data-testid="interdictions-error" />}
       </div>
     </section>
   );

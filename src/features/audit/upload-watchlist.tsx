@@ -5,6 +5,7 @@ import type { SnapshotFrom } from 'xstate';
 import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../../contract/domain/watchlist';
 import { shownUploadId, type watchlistUploadMachine } from '../../../machines/watchlist-upload.machine';
 import { watchlistUploadOf } from '../../actors/watchlists';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FileInput } from '../../components/ui/file-input';
@@ -183,11 +184,11 @@ export function UploadWatchlist() {
             </table>
           </div>
           {preview.invalid > 0 && (
-            <div role="alert" className="text-red-800" data-testid="watchlist-invalid">
-              <p>
-                <FormattedMessage id="watchlist.invalid" values={{ invalid: preview.invalid }} />
-              </p>
-              <ul className="mt-2 list-disc pl-5 text-sm">
+            <Alert
+              data-testid="watchlist-invalid"
+              message={intl.formatMessage({ id: 'watchlist.invalid' }, { invalid: preview.invalid })}
+            >
+              <ul className="list-disc pl-5 text-sm">
                 {preview.errors.map((error) => (
                   <li key={error.row}>
                     <FormattedMessage
@@ -202,7 +203,7 @@ export function UploadWatchlist() {
                   </li>
                 ))}
               </ul>
-            </div>
+            </Alert>
           )}
           <div className="flex flex-wrap gap-2">
             <Button

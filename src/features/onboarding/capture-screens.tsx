@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { CapturedPhoto } from '../../../machines/capture.machine';
 import type { EnrolmentActor, EnrolmentRuntime } from '../../actors/enrolment';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -70,17 +71,16 @@ export function ImageRefused({ upload }: { upload: ImageUploadActor }) {
   const intl = useIntl();
   const refusal = useSelector(upload, (s) => s.context.refusal ?? null);
   return (
-    <div
-      role="alert"
-      className="rounded-lg bg-amber-50 p-3 text-amber-900"
+    <Alert
+      tone="warning"
+      message={errorText(intl, refusal)}
       data-testid="image-refused"
       data-code={refusal ?? undefined}
     >
-      <p className="font-medium">{errorText(intl, refusal)}</p>
       <p className="text-sm">
         <FormattedMessage id="upload.refusedHint" />
       </p>
-    </div>
+    </Alert>
   );
 }
 
@@ -106,6 +106,7 @@ function CaptureStep({
   const [retaking, setRetaking] = useState(false);
   const busy = useSelector(upload, (s) => s.hasTag('busy'));
   const uploadError = useSelector(upload, (s) => uploadMetaOf(s).uploadError);
+  const intl = useIntl();
   const send = (photo: CapturedPhoto) => {
     setRetaking(false);
     actor.send({ type: 'image.captured', image: enrolment.keep(photo.blob) });
@@ -130,9 +131,7 @@ function CaptureStep({
   return (
     <>
       {uploadError === 'image_not_available' && (
-        <p role="alert" className="rounded-lg bg-amber-50 p-3 text-amber-900">
-          <FormattedMessage id="upload.imageNotAvailable" />
-        </p>
+        <Alert tone="warning" message={intl.formatMessage({ id: 'upload.imageNotAvailable' })} />
       )}
       {uploadError === 'image_refused' && <ImageRefused upload={upload} />}
       <CaptureView key={`${purpose}-${portrayalId}`} facing={facing} purpose={purpose} onPhoto={send} />
@@ -217,11 +216,10 @@ export function RegisterSelfie() {
             </li>
           </ul>
           <Button
-            disabled={snapshot.hasTag('busy')}
+            loading={snapshot.hasTag('busy')}
             onClick={() => actor.send({ type: 'selfie.start' })}
             data-testid="selfie-start"
           >
-            {snapshot.hasTag('busy') ? <Spinner label="" /> : null}
             <FormattedMessage id="registerSelfie.start" />
           </Button>
           <CancelEnrolment actor={actor} />

@@ -8,6 +8,7 @@ import { compactUserCode, isUserCode } from '../../../contract/domain/user-code'
 import type { deviceHandoffMachine, HandoffStatus } from '../../../machines/device-handoff.machine';
 import type { phoneHandoffMachine, RedeemProblem } from '../../../machines/phone-handoff.machine';
 import type { EnrolmentActor } from '../../actors/enrolment';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -402,13 +403,13 @@ function HandoffCodeCard({ handoff }: { handoff: ActorRefFrom<typeof deviceHando
       )}
       {(state === 'expired' || state === 'failed') && (
         <>
-          <p className="text-slate-700" role="alert">
-            {state === 'expired' ? (
-              <FormattedMessage id="deviceDetect.code.expired" />
-            ) : (
-              <FormattedMessage id="deviceDetect.code.failed" />
-            )}
-          </p>
+          <Alert
+            message={
+              state === 'expired'
+                ? intl.formatMessage({ id: 'deviceDetect.code.expired' })
+                : intl.formatMessage({ id: 'deviceDetect.code.failed' })
+            }
+          />
           <Button onClick={() => handoff.send({ type: 'code.renew' })} data-testid="device-detect-new-code">
             <FormattedMessage id="deviceDetect.code.renew" />
           </Button>
@@ -502,16 +503,14 @@ function Refused({
   onCode: (code: string) => void;
 }) {
   const problem = useSelector(phone, redeemProblemIn);
+  const intl = useIntl();
   return (
     <>
-      <p
-        role="alert"
-        className="text-slate-800"
+      <Alert
+        message={intl.formatMessage(PROBLEM_MESSAGES[problem])}
         data-testid="device-detect-redeem-error"
         data-problem={problem}
-      >
-        <FormattedMessage {...PROBLEM_MESSAGES[problem]} />
-      </p>
+      />
       <CodeForm onCode={onCode} />
     </>
   );

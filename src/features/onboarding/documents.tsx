@@ -7,7 +7,6 @@ import {
   isCompleteDocumentChoice,
 } from '../../../contract/domain/documents';
 import { Button } from '../../components/ui/button';
-import { Spinner } from '../../components/ui/spinner';
 import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 
 /** RegisterDocuments (spec §2, §3): which document the person will scan, and its country where it has one. */
@@ -87,8 +86,7 @@ export function RegisterDocuments() {
                 </select>
               </div>
             )}
-            <Button type="submit" disabled={busy} data-testid="documents-continue">
-              {busy ? <Spinner label="" /> : null}
+            <Button type="submit" loading={busy} data-testid="documents-continue">
               <FormattedMessage id="enrolment.continue" />
             </Button>
             <CancelEnrolment actor={actor} />

@@ -5,6 +5,7 @@ import type { UserSummary } from '../../../contract/api/users';
 import { nationalIdProblem } from '../../../contract/domain/dni';
 import { isEmail } from '../../../contract/domain/email';
 import { usersListLogic } from '../../actors/users';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
@@ -64,9 +65,7 @@ export function ExistingUserPicker({
           <Spinner label={intl.formatMessage({ id: 'landing.existing.searching' })} />
         )}
         {context.filter !== '' && failed && (
-          <p role="alert" className="text-red-700">
-            <FormattedMessage id="landing.existing.failed" />
-          </p>
+          <Alert message={intl.formatMessage({ id: 'landing.existing.failed' })} />
         )}
         {context.filter !== '' && !loading && !failed && users.length === 0 && (
           <p data-testid="existing-user-none">

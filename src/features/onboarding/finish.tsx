@@ -4,6 +4,7 @@ import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
 import { REGISTRATION_ERROR_CODE_LIST, type RegistrationErrorCode } from '../../../contract/domain/enrolment';
 import type { EnrolmentActor } from '../../actors/enrolment';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -176,10 +177,7 @@ function CredentialQr({ actor, qrId }: { actor: EnrolmentActor; qrId: string }) 
         </>
       )}
       {failed && (
-        <div role="alert" className="flex flex-col items-center gap-3">
-          <p className="text-slate-700">
-            <FormattedMessage id="finish.qr.failed" />
-          </p>
+        <Alert className="items-center" message={intl.formatMessage({ id: 'finish.qr.failed' })}>
           <Button
             variant="secondary"
             onClick={() => actor.send({ type: 'qr.retry' })}
@@ -187,7 +185,7 @@ function CredentialQr({ actor, qrId }: { actor: EnrolmentActor; qrId: string }) 
           >
             <FormattedMessage id="finish.qr.retry" />
           </Button>
-        </div>
+        </Alert>
       )}
       <p className="text-sm text-slate-600">
         <FormattedMessage id="finish.qr.validity" values={{ days: QR_VALID_DAYS }} />

@@ -180,7 +180,7 @@ function LandingCard({
         </fieldset>
       )}
       {open && assisted && offersExisting && who === 'existing' && (
-        <Suspense fallback={<Spinner label="" />}>
+        <Suspense fallback={<Spinner label={intl.formatMessage({ id: 'common.loading' })} />}>
           <ExistingUserPicker picked={existingUser} onPick={(user) => setExistingUser(user.user_id)} />
         </Suspense>
       )}
@@ -201,7 +201,8 @@ function LandingCard({
         <Button
           className="mt-8 w-full"
           data-testid="enrolment-start"
-          disabled={busy || (assisted && offersExisting && who === 'existing' && existingUser === null)}
+          loading={busy}
+          disabled={assisted && offersExisting && who === 'existing' && existingUser === null}
           onClick={() => {
             setTried(true);
             if (!assisted) onStart({ type: 'onboarding.start' });
@@ -210,7 +211,6 @@ function LandingCard({
             else if (!emailError) onStart({ type: 'onboarding.start', assistedEmail });
           }}
         >
-          {busy ? <Spinner label="" /> : null}
           <FormattedMessage id="landing.start" />
         </Button>
       )}

@@ -6,6 +6,7 @@ import { isAlphanumeric, nationalIdProblem } from '../../../contract/domain/dni'
 import { isEmail } from '../../../contract/domain/email';
 import { OCR_FIELDS, type OcrField, type ReviewFields } from '../../../contract/domain/registration';
 import type { ConfirmationError } from '../../../machines/enrolment.machine';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -319,11 +320,7 @@ function ContactForm({
       }}
     >
       <ScreenTitle titleId="registerForm.title" leadId="registerForm.lead" />
-      {formError && (
-        <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-800">
-          {formError}
-        </p>
-      )}
+      {formError && <Alert message={formError} />}
       <Field
         id="form-email"
         type="email"
@@ -351,8 +348,7 @@ function ContactForm({
         error={errorOf('nie')}
         onChange={set('nie')}
       />
-      <Button type="submit" disabled={busy} data-testid="form-submit">
-        {busy ? <Spinner label="" /> : null}
+      <Button type="submit" loading={busy} data-testid="form-submit">
         <FormattedMessage id="registerForm.submit" />
       </Button>
       <Button variant="secondary" disabled={busy} onClick={onBack}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { Markdown } from '../../components/markdown';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { CancelEnrolment, EnrolmentFrame, ScreenTitle } from './enrolment-frame';
@@ -108,9 +109,7 @@ export function PrivacyOnboarding() {
               {terms !== null ? (
                 <Markdown source={terms} />
               ) : termsFailed ? (
-                <p role="alert">
-                  <FormattedMessage id="privacy.termsUnavailable" />
-                </p>
+                <Alert message={intl.formatMessage({ id: 'privacy.termsUnavailable' })} />
               ) : (
                 <Spinner label={intl.formatMessage({ id: 'common.loading' })} />
               )}
@@ -133,8 +132,7 @@ export function PrivacyOnboarding() {
                 }
               />
             )}
-            <Button type="submit" disabled={busy || terms === null} data-testid="privacy-accept">
-              {busy ? <Spinner label="" /> : null}
+            <Button type="submit" loading={busy} disabled={terms === null} data-testid="privacy-accept">
               <FormattedMessage id="privacy.submit" />
             </Button>
             <CancelEnrolment actor={actor} />

@@ -3,12 +3,10 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { IamAccount } from '../../../contract/api/accounts';
 import { formatDate } from '../../../contract/domain/dates';
-import { totalPages } from '../../../machines/list.machine';
 import { completeOnboardingLogic } from '../../actors/users';
-import { ListPager } from '../../components/list-pager';
-import { ListStatus } from '../../components/list-status';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
+import { ListScreen } from '../../components/ui/list-screen';
 import { Spinner } from '../../components/ui/spinner';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
@@ -27,7 +25,6 @@ export function PortalAccounts() {
   const context = useSelector(list, (s) => s.context);
   const [filter, setFilter] = useState('');
   const accounts = context.items as IamAccount[];
-  const pages = totalPages(context);
 
   const search = (event: FormEvent) => {
     event.preventDefault();
@@ -35,11 +32,10 @@ export function PortalAccounts() {
   };
 
   return (
-    <section data-screen="PortalAccounts" className="mx-auto max-w-4xl">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id="screen.PortalAccounts" />
-      </h1>
-      <search>
+    <ListScreen
+      screen="PortalAccounts"
+      title={<FormattedMessage id="screen.PortalAccounts" />}
+      search={
         <form onSubmit={search} className="mt-4 flex items-end gap-2">
           <Field
             className="flex-1"
@@ -53,72 +49,61 @@ export function PortalAccounts() {
             <FormattedMessage id="accounts.searchButton" />
           </Button>
         </form>
-      </search>
-
-      <ListStatus
-        state={state}
-        count={accounts.length}
-        loadingLabel={intl.formatMessage({ id: 'accounts.loading' })}
-        failedId="accounts.failed"
-        retryId="accounts.retry"
-        emptyId="accounts.empty"
-        emptyTestId="accounts-empty"
-        onRetry={() => list.send({ type: 'list.retry' })}
+      }
+      state={state}
+      context={context}
+      list={list}
+      loadingLabel={intl.formatMessage({ id: 'accounts.loading' })}
+      failedId="accounts.failed"
+      retryId="accounts.retry"
+      emptyId="accounts.empty"
+      emptyTestId="accounts-empty"
+      pagerLabel={intl.formatMessage({ id: 'accounts.pages' })}
+      summaryTestId="accounts-summary"
+    >
+      <ul
+        className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+        data-testid="accounts"
       >
-        <ul
-          className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
-          data-testid="accounts"
-        >
-          {accounts.map((account) => (
-            <li
-              key={account.id}
-              className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between"
-            >
-              <div>
-                <p className="font-medium">
-                  {[account.firstName, account.lastName].filter(Boolean).join(' ') || account.username}
-                </p>
-                <p className="text-sm text-slate-600">
-                  {account.username}
-                  {account.email ? ` · ${account.email}` : ''}
-                </p>
-              </div>
-              <div className="text-sm text-slate-600 sm:text-end">
-                <p data-testid={`account-status-${account.username}`}>
-                  <FormattedMessage
-                    id={`accounts.status.${account.onboarding_status}`}
-                    defaultMessage={account.onboarding_status}
-                  />
-                </p>
-                {account.onboarding_status === 'incompleted' && (
-                  <CompleteOnboarding
-                    accountId={account.id}
-                    username={account.username}
-                    onDone={() => list.send({ type: 'filter.change', filter: context.filter })}
-                  />
-                )}
-                <p>
-                  <FormattedMessage
-                    id="accounts.created"
-                    values={{ date: formatDate(new Date(account.createdTimestamp)) }}
-                  />
-                </p>
-              </div>
-            </li>
-          ))}
-        </ul>
-        <ListPager
-          label={intl.formatMessage({ id: 'accounts.pages' })}
-          summaryTestId="accounts-summary"
-          shown={accounts.length}
-          total={context.totalItems}
-          pageIndex={context.pageIndex}
-          pages={pages}
-          onPrevious={() => list.send({ type: 'page.previous' })}
-          onNext={() => list.send({ type: 'page.next' })}
-        />
-      </ListStatus>
-    </section>
+        {accounts.map((account) => (
+          <li
+            key={account.id}
+            className="flex flex-col gap-1 p-4 sm:flex-row sm:items-center sm:justify-between"
+          >
+            <div>
+              <p className="font-medium">
+                {[account.firstName, account.lastName].filter(Boolean).join(' ') || account.username}
+              </p>
+              <p className="text-sm text-slate-600">
+                {account.username}
+                {account.email ? ` · ${account.email}` : ''}
+              </p>
+            </div>
+            <div className="text-sm text-slate-600 sm:text-end">
+              <p data-testid={`account-status-${account.username}`}>
+                <FormattedMessage
+                  id={`accounts.status.${account.onboarding_status}`}
+                  defaultMessage={account.onboarding_status}
+                />
+              </p>
+              {account.onboarding_status === 'incompleted' && (
+                <CompleteOnboarding
+                  accountId={account.id}
+                  username={account.username}
+                  onDone={() => list.send({ type: 'filter.change', filter: context.filter })}
+                />
+              )}
+              <p>
+                <FormattedMessage
+                  id="accounts.created"
+                  values={{ date: formatDate(new Date(account.createdTimestamp)) }}
+                />
+              </p>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </ListScreen>
   );
 }
 

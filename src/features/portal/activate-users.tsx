@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { nationalIdProblem } from '../../../contract/domain/dni';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -134,14 +135,12 @@ export function ActivateUsers() {
           </p>
         )}
         {failure && (
-          <p
-            role="alert"
-            className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900"
+          <Alert
+            tone="warning"
+            message={intl.formatMessage(m[failure])}
             data-testid="activate-error"
             data-error={failure}
-          >
-            <FormattedMessage {...m[failure]} />
-          </p>
+          />
         )}
       </div>
     </section>

@@ -1,10 +1,10 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { AdminAction } from '../../../machines/administration.machine';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { useFocusReturn } from '../../components/ui/dialog';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { useTenant } from '../../runtime/context';
@@ -15,7 +15,6 @@ const ACTIONS: readonly AdminAction[] = ['activateAll', 'deactivateAll', 'delete
 /** Administration: activate or deactivate all credentials, delete all users or all their data (admins). */
 export function Administration() {
   const intl = useIntl();
-  const focusReturn = useFocusReturn();
   const { tenant } = useTenant();
   const logic = useScreenMachine('administration');
   const actor = useActorRef(logic, { input: { tenant } });
@@ -64,68 +63,34 @@ export function Administration() {
           </Card>
         )}
         {snapshot.matches({ failed: 'mismatch' }) && (
-          <Card role="alert">
-            <FormattedMessage id="admin.mismatch" />
-          </Card>
+          <Alert message={intl.formatMessage({ id: 'admin.mismatch' })} />
         )}
         {snapshot.matches({ failed: 'unknown' }) && (
-          <Card role="alert">
-            <FormattedMessage id="admin.failed" />
-          </Card>
+          <Alert message={intl.formatMessage({ id: 'admin.failed' })} />
         )}
       </div>
-      <Dialog.Root
+      <ConfirmDialog
         open={confirming}
-        onOpenChange={(next) => !next && actor.send({ type: 'action.cancelled' })}
+        heading={action && <FormattedMessage id={`admin.${action}.title`} />}
+        description={
+          <FormattedMessage id="admin.confirm.body" values={{ tenant: <strong>{tenant}</strong> }} />
+        }
+        cancelLabel={<FormattedMessage id="admin.confirm.cancel" />}
+        confirmLabel={<FormattedMessage id="admin.confirm.yes" />}
+        onCancel={() => actor.send({ type: 'action.cancelled' })}
+        onConfirm={() => actor.send({ type: 'action.confirmed' })}
+        confirmDisabled={typed.trim() !== tenant}
+        data-testid="admin-confirm"
+        confirmTestId="admin-confirm-yes"
       >
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-          <Dialog.Content
-            {...focusReturn}
-            className="fixed inset-x-4 top-1/2 z-50 mx-auto max-w-md -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl outline-none"
-            data-testid="admin-confirm"
-          >
-            <Dialog.Title className="text-lg font-semibold">
-              {action && <FormattedMessage id={`admin.${action}.title`} />}
-            </Dialog.Title>
-            <Dialog.Description className="mt-2 text-slate-700">
-              <FormattedMessage id="admin.confirm.body" values={{ tenant: <strong>{tenant}</strong> }} />
-            </Dialog.Description>
-            <form
-              className="mt-4"
-              onSubmit={(event) => {
-                event.preventDefault();
-                actor.send({ type: 'action.confirmed' });
-              }}
-            >
-              <Field
-                label={intl.formatMessage({ id: 'admin.confirm.label' })}
-                value={typed}
-                autoComplete="off"
-                data-testid="admin-confirm-name"
-                onChange={(event) => actor.send({ type: 'confirmation.typed', value: event.target.value })}
-              />
-              <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-                <Button
-                  type="button"
-                  variant="secondary"
-                  onClick={() => actor.send({ type: 'action.cancelled' })}
-                >
-                  <FormattedMessage id="admin.confirm.cancel" />
-                </Button>
-                <Button
-                  type="submit"
-                  variant="danger"
-                  disabled={typed.trim() !== tenant}
-                  data-testid="admin-confirm-yes"
-                >
-                  <FormattedMessage id="admin.confirm.yes" />
-                </Button>
-              </div>
-            </form>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+        <Field
+          label={intl.formatMessage({ id: 'admin.confirm.label' })}
+          value={typed}
+          autoComplete="off"
+          data-testid="admin-confirm-name"
+          onChange={(event) => actor.send({ type: 'confirmation.typed', value: event.target.value })}
+        />
+      </ConfirmDialog>
     </section>
   );
 }

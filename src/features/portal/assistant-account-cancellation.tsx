@@ -1,13 +1,13 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import { nationalIdProblem } from '../../../contract/domain/dni';
 import { isEmail } from '../../../contract/domain/email';
 import type { CancellationRefusal } from '../../../machines/assistant-account-cancellation.machine';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
-import { useFocusReturn } from '../../components/ui/dialog';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Field } from '../../components/ui/field';
 import { useScreenMachine } from '../../runtime/machines';
 
@@ -44,7 +44,6 @@ const REFUSALS: Record<CancellationRefusal, MessageDescriptor> = defineMessages(
  */
 export function AssistantAccountCancellation() {
   const intl = useIntl();
-  const focusReturn = useFocusReturn();
   const logic = useScreenMachine('assistantAccountCancellation');
   const actor = useActorRef(logic);
   const state = useSelector(actor, (s) => s);
@@ -141,19 +140,9 @@ export function AssistantAccountCancellation() {
       </Card>
       <div aria-live="polite" className="flex flex-col gap-4">
         {state.matches('notFound') && (
-          <p
-            role="alert"
-            className="rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900"
-            data-testid="cancel-not-found"
-          >
-            <FormattedMessage {...m.notFound} />
-          </p>
+          <Alert tone="warning" message={intl.formatMessage(m.notFound)} data-testid="cancel-not-found" />
         )}
-        {state.matches('searchFailed') && (
-          <p role="alert" className="rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">
-            <FormattedMessage {...m.searchFailed} />
-          </p>
-        )}
+        {state.matches('searchFailed') && <Alert message={intl.formatMessage(m.searchFailed)} />}
         {state.matches('cancelled') && (
           <p
             className="rounded-xl border border-emerald-300 bg-emerald-50 p-4 font-medium text-emerald-900"
@@ -182,22 +171,15 @@ export function AssistantAccountCancellation() {
               <dd className="break-all">{account.email ?? '—'}</dd>
             </dl>
             {refusal && (
-              <div
-                role="alert"
-                className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-900"
+              <Alert
+                className="mt-4"
+                message={intl.formatMessage(REFUSALS[refusal])}
                 data-testid="cancel-refused"
                 data-refusal={refusal}
               >
-                <p className="font-medium">
-                  <FormattedMessage {...REFUSALS[refusal]} />
-                </p>
                 {/* Spec §8: a DNI/NIE mismatch is explained in the server's own words. */}
-                {refusal === 'id_mismatch' && detail && (
-                  <p className="mt-1" data-testid="cancel-detail">
-                    {detail}
-                  </p>
-                )}
-              </div>
+                {refusal === 'id_mismatch' && detail && <p data-testid="cancel-detail">{detail}</p>}
+              </Alert>
             )}
             <form onSubmit={cancel} noValidate className="mt-4 flex flex-col gap-4" data-testid="cancel-form">
               <Field
@@ -221,38 +203,19 @@ export function AssistantAccountCancellation() {
           </Card>
         )}
       </div>
-      <Dialog.Root
+      <ConfirmDialog
         open={state.matches('confirming')}
-        onOpenChange={(next) => !next && actor.send({ type: 'cancellation.cancelled' })}
-      >
-        <Dialog.Portal>
-          <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-          <Dialog.Content
-            {...focusReturn}
-            className="fixed inset-x-4 top-1/2 z-50 mx-auto max-w-md -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl outline-none"
-            data-testid="cancel-confirm"
-          >
-            <Dialog.Title className="text-lg font-semibold">
-              <FormattedMessage id="cancelAccount.confirm.title" values={{ name: account?.username ?? '' }} />
-            </Dialog.Title>
-            <Dialog.Description className="mt-2 text-slate-700">
-              <FormattedMessage {...m.confirmBody} />
-            </Dialog.Description>
-            <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={() => actor.send({ type: 'cancellation.cancelled' })}>
-                <FormattedMessage {...m.confirmBack} />
-              </Button>
-              <Button
-                variant="danger"
-                data-testid="cancel-confirm-yes"
-                onClick={() => actor.send({ type: 'cancellation.confirmed' })}
-              >
-                <FormattedMessage {...m.confirmYes} />
-              </Button>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+        heading={
+          <FormattedMessage id="cancelAccount.confirm.title" values={{ name: account?.username ?? '' }} />
+        }
+        description={<FormattedMessage {...m.confirmBody} />}
+        cancelLabel={<FormattedMessage {...m.confirmBack} />}
+        confirmLabel={<FormattedMessage {...m.confirmYes} />}
+        onCancel={() => actor.send({ type: 'cancellation.cancelled' })}
+        onConfirm={() => actor.send({ type: 'cancellation.confirmed' })}
+        data-testid="cancel-confirm"
+        confirmTestId="cancel-confirm-yes"
+      />
     </section>
   );
 }

@@ -18,6 +18,7 @@ import {
 } from '../../../contract/domain/bulk';
 import { acsIdSchemaOf, WIEGAND_MAX, WIEGAND_MIN } from '../../../contract/domain/singles';
 import type { bulkRegistrationMachine } from '../../../machines/bulk-registration.machine';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FileInput } from '../../components/ui/file-input';
@@ -219,10 +220,9 @@ function Choose({ actor }: { actor: Actor }) {
       </div>
       {busy && <Spinner label={intl.formatMessage({ id: 'bulk.checking' })} />}
       {invalid && (
-        <div role="alert" data-testid="bulk-invalid" data-error={invalid} className="text-red-800">
-          <p className="font-medium">{problemText()}</p>
+        <Alert data-testid="bulk-invalid" data-error={invalid} message={problemText()}>
           {invalid === 'invalid_rows' && (
-            <ul className="mt-2 list-disc ps-5 text-sm">
+            <ul className="list-disc ps-5 text-sm">
               {problems.slice(0, LISTED_PROBLEMS).map((p) => (
                 <li key={`${p.row}-${p.field}`} data-testid={`bulk-problem-${p.row}`}>
                   <FormattedMessage
@@ -242,7 +242,7 @@ function Choose({ actor }: { actor: Actor }) {
               )}
             </ul>
           )}
-        </div>
+        </Alert>
       )}
       {ready && (
         <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
@@ -315,13 +315,14 @@ function Failed({ actor }: { actor: Actor }) {
   const intl = useIntl();
   const code = useSelector(actor, (s) => errorCodeOf(s) ?? 'unknown');
   return (
-    <Card className="flex flex-col gap-4" role="alert" data-testid="bulk-failed" data-error={code}>
-      <p className="font-medium text-red-800">
-        {format(intl, PROBLEMS[code as keyof typeof PROBLEMS] ?? PROBLEMS.unknown, {
-          max: Math.round(BULK_MAX_UPLOAD_BYTES / (1024 * 1024)),
-        })}
-      </p>
-      <div className="flex flex-wrap gap-3">
+    <Alert
+      data-testid="bulk-failed"
+      data-error={code}
+      message={format(intl, PROBLEMS[code as keyof typeof PROBLEMS] ?? PROBLEMS.unknown, {
+        max: Math.round(BULK_MAX_UPLOAD_BYTES / (1024 * 1024)),
+      })}
+    >
+      <div className="mt-2 flex flex-wrap gap-3">
         {code !== 'progress_unavailable' && (
           <Button onClick={() => actor.send({ type: 'upload' })}>
             <FormattedMessage id="bulk.retry" />
@@ -331,7 +332,7 @@ function Failed({ actor }: { actor: Actor }) {
           <FormattedMessage id="bulk.again" />
         </Button>
       </div>
-    </Card>
+    </Alert>
   );
 }
 
@@ -373,9 +374,10 @@ function Results({ actor, intl }: { actor: Actor; intl: IntlShape }) {
         />
       </p>
       {job?.status === 'failed' && (
-        <p role="alert" className="text-red-800" data-testid="bulk-interrupted">
-          <FormattedMessage id="bulk.interrupted" values={{ done: job.done, total: job.total }} />
-        </p>
+        <Alert
+          data-testid="bulk-interrupted"
+          message={intl.formatMessage({ id: 'bulk.interrupted' }, { done: job.done, total: job.total })}
+        />
       )}
       {/* No horizontal scrolling on a phone: the cells wrap (an email breaks anywhere). */}
       <div>

@@ -15,6 +15,7 @@ import {
   WIEGAND_MIN,
 } from '../../../contract/domain/singles';
 import type { SingleMode, singleRegistrationMachine } from '../../../machines/single-registration.machine';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -171,18 +172,21 @@ function Registered({ actor }: { actor: Actor }) {
 function Rejected({ actor }: { actor: Actor }) {
   const error = useSelector(actor, (s) => codeIn(s, 'errorCode') ?? 'unknown');
   const code = useSelector(actor, (s) => s.context.result?.code ?? 0);
+  const intl = useIntl();
   return (
-    <Card data-testid="single-rejected" role="alert">
-      <p className="font-medium text-red-800">
-        <FormattedMessage {...M[`singles.rejected.${error}` as MessageKey]} />
-      </p>
-      <p className="mt-2 text-sm text-slate-700">
+    <Alert
+      data-testid="single-rejected"
+      message={intl.formatMessage(M[`singles.rejected.${error}` as MessageKey] as MessageDescriptor)}
+    >
+      <p className="text-sm">
         <FormattedMessage {...M[`singles.code.${code}` as MessageKey]} />
       </p>
-      <Button className="mt-4" variant="secondary" onClick={() => actor.send({ type: 'again' })}>
-        <FormattedMessage id="singles.back" />
-      </Button>
-    </Card>
+      <div>
+        <Button className="mt-2" variant="secondary" onClick={() => actor.send({ type: 'again' })}>
+          <FormattedMessage id="singles.back" />
+        </Button>
+      </div>
+    </Alert>
   );
 }
 
@@ -468,21 +472,13 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
             )}
           </span>
         </label>
-        {failed && (
-          <p role="alert" className="text-red-700">
-            <FormattedMessage id="singles.failed" />
-          </p>
-        )}
+        {failed && <Alert message={intl.formatMessage({ id: 'singles.failed' })} />}
         {busySeconds !== null && (
           <p role="status" className="font-medium text-slate-800" data-testid="single-busy">
             <FormattedMessage id="singles.busy" values={{ seconds: busySeconds }} />
           </p>
         )}
-        {serverErrors.some((e) => e.field === 'body') && (
-          <p role="alert" className="text-red-700">
-            {errorOf('body')}
-          </p>
-        )}
+        {serverErrors.some((e) => e.field === 'body') && <Alert message={errorOf('body') ?? ''} />}
         <div className="flex items-center gap-3">
           <Button type="submit" disabled={busy}>
             <FormattedMessage id="singles.submit" />

@@ -15,6 +15,7 @@ import {
   type UserWithCredentials,
   userDetailLogic,
 } from '../../actors/users';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -447,9 +448,7 @@ function Locations({ id, data, reload }: { id: string; data: UserWithCredentials
         </form>
       )}
       {failed && (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          <FormattedMessage id="userDetail.locations.failed" />
-        </p>
+        <Alert className="mt-2 text-sm" message={intl.formatMessage({ id: 'userDetail.locations.failed' })} />
       )}
       {adding && (
         <LocationRunner

@@ -4,11 +4,9 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { UserSummary } from '../../../contract/api/users';
 import { nationalIdProblem } from '../../../contract/domain/dni';
-import { totalPages } from '../../../machines/list.machine';
-import { ListPager } from '../../components/list-pager';
-import { ListStatus } from '../../components/list-status';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
+import { ListScreen } from '../../components/ui/list-screen';
 import { useScreenMachine } from '../../runtime/machines';
 
 const PAGE_SIZE = 20;
@@ -30,7 +28,6 @@ export function PortalUsers() {
   const [search, setSearch] = useState('');
   const [invalid, setInvalid] = useState(false);
   const users = context.items as UserSummary[];
-  const pages = totalPages(context);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -44,11 +41,11 @@ export function PortalUsers() {
   };
 
   return (
-    <section data-screen="PortalUsers" className="mx-auto max-w-5xl">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id="screen.PortalUsers" />
-      </h1>
-      <search>
+    <ListScreen
+      screen="PortalUsers"
+      className="max-w-5xl"
+      title={<FormattedMessage id="screen.PortalUsers" />}
+      search={
         <form onSubmit={submit} className="mt-4 flex items-start gap-2" noValidate>
           <Field
             className="flex-1"
@@ -64,64 +61,53 @@ export function PortalUsers() {
             <FormattedMessage id="accounts.searchButton" />
           </Button>
         </form>
-      </search>
-
-      <ListStatus
-        state={state}
-        count={users.length}
-        loadingLabel={intl.formatMessage({ id: 'users.loading' })}
-        failedId="users.failed"
-        retryId="accounts.retry"
-        emptyId="users.empty"
-        emptyTestId="users-empty"
-        onRetry={() => list.send({ type: 'list.retry' })}
-      >
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
-          <table className="w-full text-start text-sm" data-testid="users">
-            <thead className="bg-slate-50 text-slate-700">
-              <tr>
-                {(['name', 'email', 'idNumber', 'acsId', 'state'] as const).map((column) => (
-                  <th key={column} scope="col" className="px-3 py-2 text-start font-medium">
-                    <FormattedMessage id={`users.column.${column}`} />
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {users.map((user) => (
-                <tr key={user.user_id}>
-                  <td className="px-3 py-2">
-                    <Link
-                      href={`/user-detail/${user.user_id}`}
-                      className="font-medium text-brand-strong underline underline-offset-2"
-                    >
-                      {user.last_name}, {user.first_name}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2">{user.email ?? '—'}</td>
-                  <td className="px-3 py-2 font-mono">{user.id_number ?? '—'}</td>
-                  <td className="px-3 py-2 font-mono">{user.acs_id}</td>
-                  <td className="px-3 py-2">
-                    <FormattedMessage id={user.active ? 'users.active' : 'users.inactive'} />
-                    {' · '}
-                    <FormattedMessage id={`users.onboarding.${user.onboarding_state}`} />
-                  </td>
-                </tr>
+      }
+      state={state}
+      context={context}
+      list={list}
+      loadingLabel={intl.formatMessage({ id: 'users.loading' })}
+      failedId="users.failed"
+      retryId="accounts.retry"
+      emptyId="users.empty"
+      emptyTestId="users-empty"
+      pagerLabel={intl.formatMessage({ id: 'accounts.pages' })}
+      summaryTestId="users-summary"
+    >
+      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+        <table className="w-full text-start text-sm" data-testid="users">
+          <thead className="bg-slate-50 text-slate-700">
+            <tr>
+              {(['name', 'email', 'idNumber', 'acsId', 'state'] as const).map((column) => (
+                <th key={column} scope="col" className="px-3 py-2 text-start font-medium">
+                  <FormattedMessage id={`users.column.${column}`} />
+                </th>
               ))}
-            </tbody>
-          </table>
-        </div>
-        <ListPager
-          label={intl.formatMessage({ id: 'accounts.pages' })}
-          summaryTestId="users-summary"
-          shown={users.length}
-          total={context.totalItems}
-          pageIndex={context.pageIndex}
-          pages={pages}
-          onPrevious={() => list.send({ type: 'page.previous' })}
-          onNext={() => list.send({ type: 'page.next' })}
-        />
-      </ListStatus>
-    </section>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200">
+            {users.map((user) => (
+              <tr key={user.user_id}>
+                <td className="px-3 py-2">
+                  <Link
+                    href={`/user-detail/${user.user_id}`}
+                    className="font-medium text-brand-strong underline underline-offset-2"
+                  >
+                    {user.last_name}, {user.first_name}
+                  </Link>
+                </td>
+                <td className="px-3 py-2">{user.email ?? '—'}</td>
+                <td className="px-3 py-2 font-mono">{user.id_number ?? '—'}</td>
+                <td className="px-3 py-2 font-mono">{user.acs_id}</td>
+                <td className="px-3 py-2">
+                  <FormattedMessage id={user.active ? 'users.active' : 'users.inactive'} />
+                  {' · '}
+                  <FormattedMessage id={`users.onboarding.${user.onboarding_state}`} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </ListScreen>
   );
 }

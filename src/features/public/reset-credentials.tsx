@@ -6,6 +6,7 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { formatDateTime } from '../../../contract/domain/dates';
 import { isEmail } from '../../../contract/domain/email';
 import type { credentialResetMachine, ResetRefusal } from '../../../machines/credential-reset.machine';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -121,11 +122,7 @@ function RequestForm({ actor, busy, again }: { actor: ResetActor; busy: boolean;
           <FormattedMessage id="resetCredentials.lead" />
         </p>
       )}
-      {failed && (
-        <p role="alert" className="text-red-700">
-          <FormattedMessage id="resetCredentials.requestFailed" />
-        </p>
-      )}
+      {failed && <Alert message={intl.formatMessage({ id: 'resetCredentials.requestFailed' })} />}
       <Field
         label={intl.formatMessage({ id: 'resetCredentials.email' })}
         type="email"
@@ -164,16 +161,15 @@ function SignIn({ token }: { token: string }) {
 }
 
 function Refused({ actor }: { actor: ResetActor }) {
+  const intl = useIntl();
   const refusal = useSelector(actor, refusalIn);
   return (
-    <p
-      role="alert"
-      className="mb-4 rounded-lg border border-red-200 bg-red-50 p-3 text-red-900"
+    <Alert
+      className="mb-4"
+      message={intl.formatMessage(REFUSALS[refusal])}
       data-testid="reset-credentials-refused"
       data-refusal={refusal}
-    >
-      <FormattedMessage {...REFUSALS[refusal]} />
-    </p>
+    />
   );
 }
 

@@ -10,12 +10,10 @@ import {
   VISIT_PRESETS,
   type VisitFilter,
 } from '../../../contract/domain/visits';
-import { totalPages } from '../../../machines/list.machine';
-import { ListPager } from '../../components/list-pager';
-import { ListStatus } from '../../components/list-status';
 import { PresetButtons } from '../../components/preset-buttons';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
+import { ListScreen } from '../../components/ui/list-screen';
 import { pathFor } from '../../domain/screens';
 import { useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
@@ -82,7 +80,6 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
   const [visitor, setVisitor] = useState('');
   const [host, setHost] = useState('');
   const visits = context.items as Visit[];
-  const pages = totalPages(context);
 
   const apply = (change: Partial<VisitFilter>) =>
     list.send({ type: 'filter.change', filter: encodeVisitFilter({ ...applied, ...change }) });
@@ -92,11 +89,10 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
   };
 
   return (
-    <section data-screen={screen} className="mx-auto max-w-4xl">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold">
-          <FormattedMessage id={`screen.${screen}`} />
-        </h1>
+    <ListScreen
+      screen={screen}
+      title={<FormattedMessage id={`screen.${screen}`} />}
+      actions={
         <Link
           href={pathFor('NewVisit') ?? '/'}
           className={buttonVariants({ size: 'sm' })}
@@ -104,94 +100,83 @@ export function VisitsScreen({ screen }: { screen: 'VisitList' | 'MyVisits' }) {
         >
           <FormattedMessage id="visits.new" />
         </Link>
-      </div>
-
-      <PresetButtons
-        legendId="visits.presets"
-        testId="visit-presets"
-        presets={VISIT_PRESETS}
-        messagePrefix="visits.preset."
-        applied={applied.preset}
-        timeZone={settings.timeZone}
-        onPick={(preset) => apply({ preset })}
-      />
-
-      <search>
-        <form onSubmit={search} className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto_auto] sm:items-end">
-          {reception && (
+      }
+      search={
+        <>
+          <PresetButtons
+            legendId="visits.presets"
+            testId="visit-presets"
+            presets={VISIT_PRESETS}
+            messagePrefix="visits.preset."
+            applied={applied.preset}
+            timeZone={settings.timeZone}
+            onPick={(preset) => apply({ preset })}
+          />
+          <form onSubmit={search} className="mt-4 grid gap-3 sm:grid-cols-[1fr_1fr_auto_auto] sm:items-end">
+            {reception && (
+              <Field
+                label={intl.formatMessage({ id: 'visits.filter.visitor' })}
+                value={visitor}
+                onChange={(event) => setVisitor(event.target.value)}
+                type="search"
+                autoComplete="off"
+              />
+            )}
             <Field
-              label={intl.formatMessage({ id: 'visits.filter.visitor' })}
-              value={visitor}
-              onChange={(event) => setVisitor(event.target.value)}
+              label={intl.formatMessage({ id: 'visits.filter.host' })}
+              value={host}
+              onChange={(event) => setHost(event.target.value)}
               type="search"
               autoComplete="off"
             />
-          )}
-          <Field
-            label={intl.formatMessage({ id: 'visits.filter.host' })}
-            value={host}
-            onChange={(event) => setHost(event.target.value)}
-            type="search"
-            autoComplete="off"
-          />
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor="visit-order" className="text-sm font-medium text-slate-800">
-              <FormattedMessage id="visits.order" />
-            </label>
-            <select
-              id="visit-order"
-              className="h-11 rounded-lg border border-slate-300 bg-white px-3"
-              value={`${applied.orderby}.${applied.sorted}`}
-              onChange={(event) => {
-                const [orderby, sorted] = event.target.value.split('.') as [
-                  VisitFilter['orderby'],
-                  'asc' | 'desc',
-                ];
-                apply({ orderby, sorted });
-              }}
-            >
-              {ORDERS.map((order) => (
-                <option key={order} value={order}>
-                  {intl.formatMessage({ id: `visits.order.${order}` })}
-                </option>
-              ))}
-            </select>
-          </div>
-          <Button type="submit">
-            <FormattedMessage id="visits.filter.apply" />
-          </Button>
-        </form>
-      </search>
-
-      <ListStatus
-        state={state}
-        count={visits.length}
-        loadingLabel={intl.formatMessage({ id: 'visits.loading' })}
-        failedId="visits.listFailed"
-        retryId="visits.retry"
-        emptyId="visits.empty"
-        emptyTestId="visits-empty"
-        onRetry={() => list.send({ type: 'list.retry' })}
+            <div className="flex flex-col gap-1.5">
+              <label htmlFor="visit-order" className="text-sm font-medium text-slate-800">
+                <FormattedMessage id="visits.order" />
+              </label>
+              <select
+                id="visit-order"
+                className="h-11 rounded-lg border border-slate-300 bg-white px-3"
+                value={`${applied.orderby}.${applied.sorted}`}
+                onChange={(event) => {
+                  const [orderby, sorted] = event.target.value.split('.') as [
+                    VisitFilter['orderby'],
+                    'asc' | 'desc',
+                  ];
+                  apply({ orderby, sorted });
+                }}
+              >
+                {ORDERS.map((order) => (
+                  <option key={order} value={order}>
+                    {intl.formatMessage({ id: `visits.order.${order}` })}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Button type="submit">
+              <FormattedMessage id="visits.filter.apply" />
+            </Button>
+          </form>
+        </>
+      }
+      state={state}
+      context={context}
+      list={list}
+      loadingLabel={intl.formatMessage({ id: 'visits.loading' })}
+      failedId="visits.listFailed"
+      retryId="visits.retry"
+      emptyId="visits.empty"
+      emptyTestId="visits-empty"
+      pagerLabel={intl.formatMessage({ id: 'visits.pages' })}
+      summaryTestId="visits-summary"
+    >
+      <ul
+        className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+        data-testid="visits"
       >
-        <ul
-          className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
-          data-testid="visits"
-        >
-          {visits.map((visit) => (
-            <VisitRow key={visit.id} visit={visit} reception={reception} />
-          ))}
-        </ul>
-        <ListPager
-          label={intl.formatMessage({ id: 'visits.pages' })}
-          summaryTestId="visits-summary"
-          shown={visits.length}
-          total={context.totalItems}
-          pageIndex={context.pageIndex}
-          pages={pages}
-          onPrevious={() => list.send({ type: 'page.previous' })}
-          onNext={() => list.send({ type: 'page.next' })}
-        />
-      </ListStatus>
-    </section>
+        {visits.map((visit) => (
+          <VisitRow key={visit.id} visit={visit} reception={reception} />
+        ))}
+      </ul>
+    </ListScreen>
   );
 }

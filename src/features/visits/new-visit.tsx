@@ -12,6 +12,7 @@ import {
   zonedInstant,
 } from '../../../contract/domain/visits';
 import { facilitiesLogic, newVisitDraft } from '../../actors/visits';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -214,28 +215,21 @@ export function NewVisit() {
         </p>
       )}
       {view.visitorNotFound && (
-        <p
-          role="alert"
-          className="mt-4 rounded-lg bg-amber-50 p-3 text-amber-900"
+        <Alert
+          tone="warning"
+          className="mt-4"
+          message={intl.formatMessage({ id: 'common.errors.visitor_not_found' })}
           data-testid="new-visit-visitor-missing"
-        >
-          <FormattedMessage id="common.errors.visitor_not_found" />
-        </p>
+        />
       )}
       {view.invalid && (
-        <p
-          role="alert"
-          className="mt-4 rounded-lg bg-red-50 p-3 text-red-900"
+        <Alert
+          className="mt-4"
+          message={intl.formatMessage({ id: 'common.errors.validation' })}
           data-testid="new-visit-invalid"
-        >
-          <FormattedMessage id="common.errors.validation" />
-        </p>
+        />
       )}
-      {view.failed && (
-        <p role="alert" className="mt-4 rounded-lg bg-red-50 p-3 text-red-900">
-          <FormattedMessage id="newVisit.failed" />
-        </p>
-      )}
+      {view.failed && <Alert className="mt-4" message={intl.formatMessage({ id: 'newVisit.failed' })} />}
       <form noValidate onSubmit={submit} className="mt-4 flex flex-col gap-4" data-testid="new-visit-form">
         <Field
           label={intl.formatMessage({ id: 'newVisit.host' })}
@@ -251,9 +245,7 @@ export function NewVisit() {
             <Spinner label={intl.formatMessage({ id: 'newVisit.loadingLocations' })} />
           )}
           {facilitiesFailed && (
-            <p role="alert" className="text-sm text-red-700">
-              <FormattedMessage id="newVisit.locationsFailed" />
-            </p>
+            <Alert className="text-sm" message={intl.formatMessage({ id: 'newVisit.locationsFailed' })} />
           )}
           {facilities !== undefined && (
             <select

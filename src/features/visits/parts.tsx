@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Visit, VisitHistoryEvent, VisitStatus } from '../../../contract/api/visits';
 import { displayDateIn, displayDateTimeIn, timeIn } from '../../../contract/domain/visits';
+import { Alert } from '../../components/ui/alert';
 import { cn } from '../../components/ui/cn';
 import type { Session } from '../../domain/session';
 import { errorText, hasErrorWords } from '../../i18n/error-text';
@@ -97,16 +98,14 @@ export function Refusal({ code, reason }: { code: string | undefined; reason?: s
   const intl = useIntl();
   const words = hasErrorWords(intl, code);
   return (
-    <div
-      role="alert"
+    <Alert
       data-testid="visit-refusal"
       data-code={code}
-      className="rounded-lg bg-red-50 p-3 text-red-900"
+      message={
+        !code ? intl.formatMessage({ id: 'visits.failed' }) : errorText(intl, code, { serverText: reason })
+      }
     >
-      <p className="font-medium">
-        {!code ? <FormattedMessage id="visits.failed" /> : errorText(intl, code, { serverText: reason })}
-      </p>
-      {reason && words && <p className="mt-1 text-sm">{reason}</p>}
-    </div>
+      {reason && words && <p className="text-sm">{reason}</p>}
+    </Alert>
   );
 }

@@ -4,6 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { VisitArrival } from '../../../contract/api/visits';
 import { arrivalLogic } from '../../actors/visits';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
@@ -23,6 +24,7 @@ function ArrivedVisit({ arrival }: { arrival: VisitArrival }) {
     input: { visitId: arrival.visit.id, visit: arrival.visit },
   });
   const visit = useSelector(actor, (s) => s.context.visit) ?? arrival.visit;
+  const intl = useIntl();
   const state = useSelector(actor, (s) =>
     s.matches('checkedIn')
       ? 'in'
@@ -51,23 +53,27 @@ function ArrivedVisit({ arrival }: { arrival: VisitArrival }) {
         <StatusBadge status={visit.status} />
       </p>
       {state === 'in' && !checkedInHere && (
-        <p
-          role="alert"
-          className="mt-4 rounded-lg bg-amber-50 p-3 text-amber-900"
+        <Alert
+          tone="warning"
+          className="mt-4"
+          message={intl.formatMessage({ id: 'common.errors.visit_already_checked_in' })}
           data-testid="arrival-already-in"
-        >
-          <FormattedMessage id="common.errors.visit_already_checked_in" />
-        </p>
+        />
       )}
       {state === 'out' && (
-        <p role="status" className="mt-4 rounded-lg bg-slate-100 p-3" data-testid="arrival-left">
-          <FormattedMessage id="processVisit.left" />
-        </p>
+        <Alert
+          tone="info"
+          className="mt-4"
+          message={intl.formatMessage({ id: 'processVisit.left' })}
+          data-testid="arrival-left"
+        />
       )}
       {state === 'requested' && (
-        <p role="alert" className="mt-4 rounded-lg bg-amber-50 p-3 text-amber-900">
-          <FormattedMessage id="common.errors.visit_not_accepted" />
-        </p>
+        <Alert
+          tone="warning"
+          className="mt-4"
+          message={intl.formatMessage({ id: 'common.errors.visit_not_accepted' })}
+        />
       )}
       <div className="mt-4 flex flex-col gap-3">
         <VisitActions actor={actor} reception via="kiosk" />
@@ -149,9 +155,7 @@ export function ProcessVisit() {
           />
         </div>
         {cameraFailed && (
-          <p role="alert" className="mt-4 text-red-700">
-            <FormattedMessage id="processVisit.cameraFailed" />
-          </p>
+          <Alert className="mt-4" message={intl.formatMessage({ id: 'processVisit.cameraFailed' })} />
         )}
         <div className="mt-4">
           {scanning ? (
