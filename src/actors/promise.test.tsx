@@ -8,19 +8,17 @@ import { fromPromise } from './promise';
 
 // How every page screen starts its machine (useScreenMachine gives the logic, useActorRef starts it), with a call
 // that behaves as the API client does: it rejects as soon as its signal is aborted.
-const loadingMachine = setup({
-  actors: {
-    load: fromPromise<string>(
-      ({ signal }) =>
-        new Promise((resolve, reject) => {
-          const abort = () => reject(new DOMException('Aborted', 'AbortError'));
-          if (signal.aborted) abort();
-          signal.addEventListener('abort', abort);
-          setTimeout(() => resolve('loaded'));
-        }),
-    ),
-  },
-}).createMachine({
+const load = fromPromise<string>(
+  ({ signal }) =>
+    new Promise((resolve, reject) => {
+      const abort = () => reject(new DOMException('Aborted', 'AbortError'));
+      if (signal.aborted) abort();
+      signal.addEventListener('abort', abort);
+      setTimeout(() => resolve('loaded'));
+    }),
+);
+
+const loadingMachine = setup({ actors: { load } }).createMachine({
   initial: 'loading',
   states: {
     loading: { invoke: { src: 'load', onDone: 'ready', onError: 'failed' } },
@@ -34,6 +32,12 @@ function Screen() {
   return <p data-testid="state">{useSelector(actor, (s) => String(s.value))}</p>;
 }
 
+// AuditAccesses starts its facilities' call on its own, without a machine around it.
+function Call() {
+  const actor = useActorRef(load);
+  return <p data-testid="state">{useSelector(actor, (s) => s.output ?? s.status)}</p>;
+}
+
 describe('fromPromise', () => {
   it('lets a screen under StrictMode load, though its first call was aborted by the simulated unmount', async () => {
     render(
@@ -43,5 +47,14 @@ describe('fromPromise', () => {
     );
     expect(screen.getByTestId('state')).toHaveTextContent('loading');
     expect(await screen.findByText('ready')).toBeInTheDocument();
+  });
+
+  it('lets a call a screen starts on its own answer under StrictMode', async () => {
+    render(
+      <StrictMode>
+        <Call />
+      </StrictMode>,
+    );
+    expect(await screen.findByText('loaded')).toBeInTheDocument();
   });
 });
