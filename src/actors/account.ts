@@ -1,7 +1,6 @@
 // The real effects of the enrolled person's account screens: UserProfile (machines/account-profile), DeleteAccount
 // (machines/account-deletion) and ResetCredentials (machines/credential-reset), built on src/api/accounts. Failed
 // calls reach the machines as { status, code, detail }: the machines name the refusal.
-import { fromPromise } from 'xstate';
 import type { AccountProfile } from '../../contract/api/accounts';
 import type { LocaleCode } from '../../contract/api/settings';
 import { accountDeletionMachine, type DeletionError } from '../../machines/account-deletion.machine';
@@ -22,6 +21,7 @@ import {
 } from '../api/accounts';
 import { isApiError } from '../api/errors';
 import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
 
 type AccountRuntime = Pick<Runtime, 'apiClient' | 'session' | 'app'>;
 

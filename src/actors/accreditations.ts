@@ -1,7 +1,6 @@
 // The accreditation machines with their real effects (ARCHITECTURE.md: machines name effects, src/actors implements
 // them): the credentials calls of src/api/credentials.ts, the QR image, the PDF, POST /internal/rights and the new
 // selfie portrayal. Loaded with the accreditations chunk.
-import { fromPromise } from 'xstate';
 import type { UserCredentials } from '../../contract/api/credentials';
 import {
   type AccreditationError,
@@ -23,6 +22,7 @@ import { isApiError } from '../api/errors';
 import { createSelfiePortrayal, uploadPortrayalImage } from '../api/portrayals';
 import { currentQrSid, msUntilExpiry } from '../domain/accreditations';
 import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
 
 type Deps = Pick<Runtime, 'apiClient' | 'app'>;
 

@@ -1,6 +1,5 @@
 // The effects of AuditAccesses (spec §2, §7 Visits and audit): the list machine's pages of the access audit, the
 // facilities of its filter, and the csv export (streamed, its progress kept here for the screen to show).
-import { fromPromise } from 'xstate';
 import type { AuditFilter } from '../../contract/api/audit';
 import type { Facility } from '../../contract/api/facilities';
 import { type AuditExportFile, auditExportMachine } from '../../machines/audit-export.machine';
@@ -9,6 +8,7 @@ import { exportAuditAccesses, listAuditAccesses } from '../api/audit';
 import { listFacilities } from '../api/facilities';
 import { apiFilterOf, decodeAuditFilter } from '../domain/audit';
 import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
 
 type Api = Pick<Runtime, 'apiClient'>;
 

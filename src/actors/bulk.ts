@@ -1,7 +1,7 @@
 // The real effects of AddUsersFromPhotos (machines/bulk-registration): the browser's check of the two files, the
 // upload with its progress, and the job's progress. The zip's central directory is read from the end of the file and
 // each picture's first bytes from its entry; fflate (its inflater) loads only when a deflated picture is looked at.
-import { fromCallback, fromPromise } from 'xstate';
+import { fromCallback } from 'xstate';
 import type { BulkJob } from '../../contract/api/bulk';
 import {
   BULK_MAX_METADATA_BYTES,
@@ -27,6 +27,7 @@ import {
 } from '../../machines/bulk-registration.machine';
 import { isApiError } from '../api/errors';
 import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
 
 type BulkRuntime = Pick<Runtime, 'apiClient'>;
 

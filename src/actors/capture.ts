@@ -1,5 +1,5 @@
 // The real effects the capture machine names (machines/capture.machine.ts), as thin wrappers over src/media.
-import { type AnyEventObject, fromCallback, fromPromise } from 'xstate';
+import { type AnyEventObject, fromCallback } from 'xstate';
 import {
   type CameraError,
   type CameraFailure,
@@ -16,6 +16,7 @@ import { judgeFaces } from '../media/face-detector';
 import { scoreFrame } from '../media/frame-score';
 import { ImagePreparationError, type PrepareFailure, prepareImage } from '../media/prepare-image';
 import { SHARP_THRESHOLD } from '../media/sharpness';
+import { fromPromise } from './promise';
 
 /** What startCamera rejects with: the machine reads `cameraFailure`. */
 export class CameraOpenError extends Error implements CameraError {

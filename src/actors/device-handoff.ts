@@ -1,7 +1,6 @@
 // The real effects of DeviceDetect's two machines (spec §2, §7): the computer's user code and progress
 // (machines/device-handoff.machine.ts) and the phone's redemption of that code (machines/phone-handoff.machine.ts),
 // built on src/api/onboardings.
-import { fromPromise } from 'xstate';
 import {
   deviceHandoffMachine,
   type HandoffCode,
@@ -16,6 +15,7 @@ import {
 import { isApiError } from '../api/errors';
 import { generateUserCode, getOnboardingStatus, redeemUserCode } from '../api/onboardings';
 import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
 
 type HandoffRuntime = Pick<Runtime, 'apiClient' | 'session'>;
 

@@ -2,7 +2,7 @@
 // them). Loaded with the onboarding chunk, one actor per signed-in person and tenant, its snapshot kept in
 // localStorage (spec §3: the onboarding state persists) so that a reload resumes the same step. Captured pictures
 // live only in memory, in the image store beside the actor.
-import { type ActorRefFrom, createActor, fromPromise, type Snapshot } from 'xstate';
+import { type ActorRefFrom, createActor, type Snapshot } from 'xstate';
 import { IMAGE_REFUSAL_CODES, type ImageRefusalCode } from '../../contract/api/image-refusals';
 import { postEnrolmentScreen } from '../../contract/domain/enrolment';
 import {
@@ -24,6 +24,7 @@ import { checkBrowser, parseUserAgent } from '../domain/browser-check';
 import { pathFor, type ScreenName } from '../domain/screens';
 import type { Runtime } from '../runtime/context';
 import { enrolmentStorageKey } from './enrolment-storage';
+import { fromPromise } from './promise';
 
 export type EnrolmentActor = ActorRefFrom<typeof enrolmentMachine>;
 

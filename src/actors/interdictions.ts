@@ -1,9 +1,9 @@
-import { fromPromise } from 'xstate';
 import type { InterdictionRequest, InterdictionResponse } from '../../contract/api/audit';
 import { type InterdictionError, interdictionCheckMachine } from '../../machines/interdiction-check.machine';
 import { checkInterdiction } from '../api/audit';
 import { isApiError } from '../api/errors';
 import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
 
 type AuditRuntime = Pick<Runtime, 'apiClient' | 'app'>;
 

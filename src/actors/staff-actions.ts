@@ -1,6 +1,5 @@
 // Staff actions: ActivateUsers' and AssistantAccountCancellation's calls, and adding a location to a user's
 // credentials (PortalUserDetail). Failures are rejected as { status, code, detail } for the machines' guards.
-import { fromPromise } from 'xstate';
 import type { ActivationResult } from '../../contract/api/users';
 import { type ActivationRequest, activateUsersMachine } from '../../machines/activate-users.machine';
 import {
@@ -14,6 +13,7 @@ import { isApiError } from '../api/errors';
 import { listFacilities } from '../api/facilities';
 import { activateUsers } from '../api/users';
 import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
 
 type StaffRuntime = Pick<Runtime, 'apiClient' | 'app'>;
 

@@ -1,6 +1,5 @@
 // Staff users: the list machine's fetchPage for PortalUsers, the user detail and its evidences for PortalUserDetail,
 // the Administration machine's runAction, and completing an onboarding for PortalAccounts.
-import { fromPromise } from 'xstate';
 import type { CredentialState } from '../../contract/api/credentials';
 import type { EvidenceKind, UserDetail } from '../../contract/api/users';
 import { nationalIdProblem } from '../../contract/domain/dni';
@@ -23,6 +22,7 @@ import {
   setUserActive,
 } from '../api/users';
 import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
 
 type Deps = Pick<Runtime, 'apiClient'>;
 

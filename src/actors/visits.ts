@@ -2,7 +2,6 @@
 // pages of visits, the facilities of NewVisit, reception's arrival lookup, and NewVisit's draft kept in
 // sessionStorage so that what was typed survives a reload (spec §3: only auth and onboarding state go to
 // localStorage).
-import { fromPromise } from 'xstate';
 import type { Facility } from '../../contract/api/facilities';
 import type { VisitArrival } from '../../contract/api/visits';
 import {
@@ -30,6 +29,7 @@ import {
   visitQr,
 } from '../api/visits';
 import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
 
 // The server names request fields (spec §3 New visit request); the form names its own.
 const FORM_FIELD: Record<string, string> = {

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { IntlProvider } from 'react-intl';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
@@ -68,7 +69,7 @@ function listOf(...credentials: Credential[]): UserCredentials {
 
 /** A runtime whose session, tenant and API the test decides (screens never see src/api). */
 function runtimeWith(api: {
-  get: (path: string) => Promise<unknown>;
+  get: (path: string, options?: { signal?: AbortSignal }) => Promise<unknown>;
   put?: (path: string, o: unknown) => Promise<unknown>;
 }) {
   const session = createActor(
@@ -100,9 +101,9 @@ function runtimeWith(api: {
   return { app, session, apiClient: () => Promise.resolve(client), navigate: vi.fn() } as unknown as Runtime;
 }
 
-function renderAt(path: string, runtime: Runtime) {
+function renderAt(path: string, runtime: Runtime, { strict = false } = {}) {
   const location = memoryLocation({ path });
-  return render(
+  const tree = (
     <IntlProvider locale="es" messages={messages}>
       <RuntimeProvider runtime={runtime}>
         <Router hook={location.hook} searchHook={location.searchHook}>
@@ -111,8 +112,9 @@ function renderAt(path: string, runtime: Runtime) {
           <Route path="/accreditation-detail/:accreditationId" component={AccreditationDetail} />
         </Router>
       </RuntimeProvider>
-    </IntlProvider>,
+    </IntlProvider>
   );
+  return render(strict ? <StrictMode>{tree}</StrictMode> : tree);
 }
 
 const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' });
@@ -134,6 +136,21 @@ const answering = (list: UserCredentials, one: Credential) => (path: string) =>
   Promise.resolve(path.endsWith('?format=png') ? png : path.includes('/sids/') ? one : list);
 
 describe('UserHome', () => {
+  // src/app/main.tsx renders inside StrictMode: in development React mounts, unmounts and mounts again, which
+  // stops the accreditation actor once and aborts its first call, as the real API client does with its signal.
+  it('shows the QR under StrictMode, where the first call is aborted', async () => {
+    const answer = answering(listOf(qr), qr);
+    const get = (path: string, options?: { signal?: AbortSignal }) =>
+      new Promise((resolve, reject) => {
+        const abort = () => reject(new DOMException('Aborted', 'AbortError'));
+        if (options?.signal?.aborted) abort();
+        options?.signal?.addEventListener('abort', abort);
+        setTimeout(() => resolve(answer(path)));
+      });
+    renderAt('/home', runtimeWith({ get }), { strict: true });
+    expect(await screen.findByRole('img', { name: /Unai Usuario/ })).toHaveAttribute('src', 'blob:qr');
+  });
+
   it('shows the name, the QR with its window, the saloon, the entries the rights open, and keeps the screen awake', async () => {
     const view = renderAt('/home?saloon=Sala%20Bilbao', runtimeWith({ get: answering(listOf(qr), qr) }));
     expect(await screen.findByRole('img', { name: /Unai Usuario/ })).toHaveAttribute('src', 'blob:qr');
