@@ -33,7 +33,7 @@ export function Alert({
   children?: ReactNode;
 }) {
   const intl = useIntl();
-  const text = message.trim() === '' ? intl.formatMessage({ id: 'common.http.unknown' }) : message;
+  const text = message.trim() === '' ? intl.formatMessage({ id: 'common.errors.unknown' }) : message;
   return (
     <div
       data-slot="alert"

@@ -5,11 +5,11 @@ import type { ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
 import { describe, expect, it, vi } from 'vitest';
 import catalogue from '../../i18n/messages/es.json';
+import { ListScreen, type ListState } from '../list-screen';
 import { Alert } from './alert';
 import { Button } from './button';
 import { ConfirmDialog } from './confirm-dialog';
 import { Field } from './field';
-import { ListScreen, type ListState } from './list-screen';
 
 const messages: Record<string, string> = catalogue;
 
@@ -81,8 +81,8 @@ describe('Alert', () => {
 
   it('never shows an empty box: a blank message becomes the catalogue’s unknown problem', () => {
     inSpanish(<Alert message="  " />);
-    expect(screen.getByRole('alert')).toHaveTextContent(messages['common.http.unknown'] as string);
-    expect(messages['common.http.unknown']).toBeTruthy();
+    expect(screen.getByRole('alert')).toHaveTextContent(messages['common.errors.unknown'] as string);
+    expect(messages['common.errors.unknown']).toBeTruthy();
   });
 
   it('shows its title, its message and what goes with it, and passes axe', async () => {

@@ -7,11 +7,11 @@ import { formatDate } from '../../../contract/domain/dates';
 import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract/domain/visits';
 import { auditFacilitiesLogic, ExportProgressStore } from '../../actors/audit';
 import { hasRole } from '../../auth/access';
+import { ListScreen } from '../../components/list-screen';
 import { PresetButtons } from '../../components/preset-buttons';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogClose, DialogContent } from '../../components/ui/dialog';
-import { ListScreen } from '../../components/ui/list-screen';
 import {
   AUDIT_PRESETS,
   type AuditListFilter,

@@ -4,9 +4,9 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { UserSummary } from '../../../contract/api/users';
 import { nationalIdProblem } from '../../../contract/domain/dni';
+import { ListScreen } from '../../components/list-screen';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
-import { ListScreen } from '../../components/ui/list-screen';
 import { useScreenMachine } from '../../runtime/machines';
 
 const PAGE_SIZE = 20;

@@ -10,10 +10,10 @@ import {
   VISIT_PRESETS,
   type VisitFilter,
 } from '../../../contract/domain/visits';
+import { ListScreen } from '../../components/list-screen';
 import { PresetButtons } from '../../components/preset-buttons';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
-import { ListScreen } from '../../components/ui/list-screen';
 import { pathFor } from '../../domain/screens';
 import { useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';

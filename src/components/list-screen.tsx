@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { hasNextPage, type ListContext, type ListEvent, totalPages } from '../../../machines/list.machine';
-import { Alert } from './alert';
-import { Button } from './button';
-import { Card } from './card';
-import { cn } from './cn';
-import { Spinner } from './spinner';
+import { hasNextPage, type ListContext, type ListEvent, totalPages } from '../../machines/list.machine';
+import { Alert } from './ui/alert';
+import { Button } from './ui/button';
+import { Card } from './ui/card';
+import { cn } from './ui/cn';
+import { Spinner } from './ui/spinner';
 
 /** Where a list machine is: its `loading` and `error` tags, else ready. */
 export type ListState = 'loading' | 'failed' | 'ready';
