@@ -42,17 +42,17 @@ describe('the LAN address', () => {
   const interfaces = {
     lo: [iface('127.0.0.1', true)],
     docker0: [iface('172.17.0.1')],
-    wlan0: [iface('fe80::1', false, 'IPv6'), iface('192.168.1.23')],
-    eth1: [iface('10.0.0.5')],
+    wlan0: [iface('fe80::1', false, 'IPv6'), iface('198.51.100.23')],
+    eth1: [iface('203.0.113.5')],
   };
 
   it('is the first network IPv4 address, not loopback, IPv6 or a container bridge', () => {
-    expect(networkAddresses(interfaces)).toEqual(['192.168.1.23', '10.0.0.5']);
-    expect(lanHost({}, networkAddresses(interfaces))).toBe('192.168.1.23');
+    expect(networkAddresses(interfaces)).toEqual(['198.51.100.23', '203.0.113.5']);
+    expect(lanHost({}, networkAddresses(interfaces))).toBe('198.51.100.23');
   });
 
   it('is LAN_HOST when set, and refuses what a link cannot carry', () => {
-    expect(lanHost({ LAN_HOST: '10.0.0.5' }, ['192.168.1.23'])).toBe('10.0.0.5');
+    expect(lanHost({ LAN_HOST: '203.0.113.5' }, ['198.51.100.23'])).toBe('203.0.113.5');
     expect(() => lanHost({ LAN_HOST: 'fe80::1' }, [])).toThrow(/IPv4 address or a host name/);
     expect(() => lanHost({}, [])).toThrow(/no network IPv4 address/);
   });
