@@ -4,18 +4,25 @@
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { seededFor, setTestDatabaseFactory } from '../../server/db/open-db';
-import { openPglite, type PgliteImage, setNewDatabaseImage } from '../../server/db/pglite';
+import {
+  openPglite,
+  type PgliteImage,
+  pgliteImageOf,
+  setNewDatabaseImage,
+  setTestSharedBuffers,
+} from '../../server/db/pglite';
 import { setTestDbImage } from '../../server/testing/fixtures';
 import { PGLITE_IMAGES } from './pglite-images';
 
 const lazily = (path: string) => {
   let image: PgliteImage | undefined;
   return () => {
-    image ??= new Blob([readFileSync(path)]);
+    image ??= pgliteImageOf(readFileSync(path));
     return image;
   };
 };
 
+setTestSharedBuffers('16MB');
 const images = inject(PGLITE_IMAGES);
 if (images) {
   const empty = lazily(images.empty);
