@@ -4,6 +4,7 @@ import {
   boolean,
   type Check,
   integerAtLeastZero,
+  integerBetween,
   matching,
   nonEmpty,
   object,
@@ -20,6 +21,7 @@ import { TenantLoadError } from './tenant-error';
 
 const localeCode = oneOf('es', 'en', 'eu');
 const slug = matching(/^[a-z0-9-]+$/);
+const days = integerBetween(1, 3650);
 
 // The title per language: like the contract's arktype object of optional keys, any object (an array too) whose
 // es, en and eu, where present, are non-empty strings.
@@ -76,6 +78,11 @@ const tenantSettings = object({
   customImages: recordOf(string),
   knowMoreUrl: string,
   'timeZone?': string,
+  'retention?': object({
+    'evidenceDays?': days,
+    'unfinishedOnboardingDays?': days,
+    'auditDays?': days,
+  }),
 });
 
 const browserSettings = recordOf(
