@@ -35,6 +35,17 @@ const titles: Check = (v, path, p) => {
   }
 };
 
+// The day counts, each optional: like titles, any object (an array too) whose keys, where present, fit.
+const retention: Check = (v, path, p) => {
+  if (typeof v !== 'object' || v === null) {
+    object({})(v, path, p);
+    return;
+  }
+  for (const key of ['evidenceDays', 'unfinishedOnboardingDays', 'auditDays']) {
+    if (key in v) days((v as Record<string, unknown>)[key], `${path}.${key}`, p);
+  }
+};
+
 const tenantSettings = object({
   tenant: slug,
   title: nonEmpty,
@@ -78,11 +89,7 @@ const tenantSettings = object({
   customImages: recordOf(string),
   knowMoreUrl: string,
   'timeZone?': string,
-  'retention?': object({
-    'evidenceDays?': days,
-    'unfinishedOnboardingDays?': days,
-    'auditDays?': days,
-  }),
+  'retention?': retention,
 });
 
 const browserSettings = recordOf(
