@@ -3,6 +3,7 @@
 import type { EvidenceKind } from '../../contract/api/users';
 import type { Db, Queryable } from '../db/db';
 import type { Logger } from '../logger';
+import { reclaim } from '../users/store';
 import type { RetentionKind } from './rules';
 
 /** A bigint of its own among the advisory locks (migrations hold 7_215_318_001). */
@@ -128,22 +129,11 @@ const TABLES_OF: Record<RetentionKind, readonly string[]> = {
 };
 
 /**
- * A deleted row stays in its table's files until the table is rewritten (see reclaim in server/users/store.ts):
- * VACUUM FULL of the tables a run deleted from, once per run, so the images leave the disk. It locks each table,
- * all tenants, for the time of its rewrite; a failure is logged, the deletions have committed.
+ * The images must leave the database files, not only the query results: the tables a run deleted from are
+ * rewritten once per run (reclaim, VACUUM FULL, as deleteAllData does).
  */
 export async function rewriteTables(db: Queryable, kinds: readonly RetentionKind[], logger: Logger) {
-  const tables = [...new Set(kinds.flatMap((kind) => TABLES_OF[kind]))];
-  for (const table of tables) {
-    try {
-      await db.query(`vacuum full ${table}`);
-    } catch (error) {
-      logger.log('warn', 'could not rewrite a table after the retention purge', {
-        table,
-        error: String(error),
-      });
-    }
-  }
+  await reclaim(db, logger, [...new Set(kinds.flatMap((kind) => TABLES_OF[kind]))]);
 }
 
 export interface EvidenceDeletion {
