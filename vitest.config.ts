@@ -15,6 +15,7 @@ export const POSTGRES_TESTS = [
   'server/credentials/routes.test.ts',
   'server/accounts/routes.test.ts',
   'server/visits/routes.test.ts',
+  'server/retention/retention.test.ts',
 ];
 
 export default defineConfig({

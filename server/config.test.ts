@@ -21,6 +21,7 @@ describe('configFromEnv', () => {
       livenessActions: ['turn_left', 'turn_right', 'blink', 'smile', 'look_up', 'look_down'],
       shutdownTimeoutMs: 20_000,
       metricsToken: undefined,
+      retentionEveryMinutes: 60,
     });
   });
 
@@ -44,6 +45,7 @@ describe('configFromEnv', () => {
         LIVENESS_ACTIONS: ' turn_left,blink, turn_right,blink ',
         SHUTDOWN_TIMEOUT: '2.5',
         METRICS_TOKEN: 'c2NyYXBlLW1lLWlmLXlvdS1jYW4=',
+        RETENTION_EVERY_MINUTES: '0',
       },
       '/srv',
     );
@@ -65,6 +67,7 @@ describe('configFromEnv', () => {
       livenessActions: ['turn_left', 'blink', 'turn_right'],
       shutdownTimeoutMs: 2500,
       metricsToken: 'c2NyYXBlLW1lLWlmLXlvdS1jYW4=',
+      retentionEveryMinutes: 0,
     });
   });
 
@@ -84,6 +87,8 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ LIVENESS_ACTIONS: 'blink' })).toThrow(/at least two/);
     expect(() => configFromEnv({ LIVENESS_ACTIONS: 'blink,blink' })).toThrow(/at least two/);
     expect(() => configFromEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => configFromEnv({ RETENTION_EVERY_MINUTES: 'hourly' })).toThrow(/RETENTION_EVERY_MINUTES/);
+    expect(() => configFromEnv({ RETENTION_EVERY_MINUTES: '-5' })).toThrow(/RETENTION_EVERY_MINUTES/);
     expect(() => configFromEnv({ METRICS_TOKEN: 'sixteen chars with spaces' })).toThrow(/METRICS_TOKEN/);
   });
 });

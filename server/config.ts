@@ -35,6 +35,11 @@ export interface ServerConfig {
    * caller on this machine (server/metrics.ts).
    */
   metricsToken: string | undefined;
+  /**
+   * RETENTION_EVERY_MINUTES (default 60; 0: never): how often the retention purge runs (server/retention/job.ts).
+   * A server started without it (tests) runs none.
+   */
+  retentionEveryMinutes: number;
 }
 
 /** Every action a liveness challenge can ask for (spec §7 challenges). */
@@ -125,6 +130,17 @@ function parseTtl(value: string | undefined): number {
   return ttl;
 }
 
+function parseRetentionEvery(value: string | undefined): number {
+  if (value === undefined || value === '') return 60;
+  const minutes = Number(value);
+  if (!Number.isInteger(minutes) || minutes < 0 || minutes > 10_080) {
+    throw new Error(
+      `RETENTION_EVERY_MINUTES must be whole minutes from 0 (never) to 10080 (a week): ${value}`,
+    );
+  }
+  return minutes;
+}
+
 /** Reads the environment; relative folders resolve against the working directory. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
   const dataDir = env.DATA_DIR || '.data';
@@ -147,5 +163,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = proces
     livenessActions: parseLivenessActions(env.LIVENESS_ACTIONS),
     shutdownTimeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
+    retentionEveryMinutes: parseRetentionEvery(env.RETENTION_EVERY_MINUTES),
   };
 }

@@ -13,6 +13,7 @@ import { createIdentityProviders } from './auth/provider';
 import { createApiAuth } from './auth/verify';
 import { createBackgroundWork } from './background';
 import { BACKUP_PATH, publishBackupAccess, serveBackup } from './backup/route';
+import { clockFromEnv } from './clock';
 import { compressDynamic } from './compression';
 import { configFromEnv, type ServerConfig } from './config';
 import type { AppDeps } from './context';
@@ -30,6 +31,7 @@ import { createKnownOrigins, type KnownOrigins } from './origins';
 import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
 import { createReadiness } from './readiness';
 import { chooseRequestId, trustsIncomingId, withRequestId } from './request-context';
+import { scheduleRetention } from './retention/job';
 import {
   applySecurityHeaders,
   isHttpsRequest,
@@ -337,10 +339,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (usesDataDir)
     backupAccess = publishBackupAccess(options.dataDir as string, options.listenHost ?? host, port);
 
+  const retentionEveryMs = (options.retentionEveryMinutes ?? 0) * 60_000;
+  const retention =
+    retentionEveryMs > 0
+      ? scheduleRetention({
+          db,
+          tenants,
+          publicDir,
+          logger,
+          clock: clockFromEnv(),
+          everyMs: retentionEveryMs,
+        })
+      : undefined;
+
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= (async () => {
       closing = true;
+      // A purge in progress ends at its next batch, before the database closes.
+      const retentionStopped = retention?.stop();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Responses not yet started will close their connection; idle keep-alive sockets go now.
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
@@ -370,6 +387,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       }
       await stopped;
       backupAccess?.withdraw();
+      await retentionStopped;
       // Waits for queries still running (even from requests cut above), then flushes and closes.
       await closeDb();
       metrics.close();

@@ -12,6 +12,21 @@ export const registerType = type(
 
 export const credentialType = type("'qr' | 'passport' | 'id_card' | 'biometric_qr' | 'embedding'");
 
+/**
+ * How long a tenant keeps personal data, in days (server/retention/; README "Retention"). Each is optional: a
+ * missing one takes its default (RETENTION_DEFAULTS in server/retention/rules.ts). At least a day, at most ten
+ * years, so that a typing slip (0, or days meant as hours) can neither empty the tenant nor keep data for ever.
+ */
+export const retentionSettings = type({
+  /** Document and selfie images, liveness frames: from the day they were taken. */
+  'evidenceDays?': '1 <= number.integer <= 3650',
+  /** Onboardings never finished: from their last step. */
+  'unfinishedOnboardingDays?': '1 <= number.integer <= 3650',
+  /** The access audit's rows (the doors' decisions). */
+  'auditDays?': '1 <= number.integer <= 3650',
+});
+export type RetentionSettings = typeof retentionSettings.infer;
+
 export const tenantSettings = type({
   tenant: /^[a-z0-9-]+$/,
   title: 'string > 0',
@@ -55,6 +70,8 @@ export const tenantSettings = type({
    * the browser's zone. Not in spec §3's list; a facility's own timezone still rules the times shown for it.
    */
   timeZone: "string = 'Europe/Madrid'",
+  /** Not in spec §3's list: how long biometric evidence, unfinished onboardings and the access audit are kept. */
+  'retention?': retentionSettings,
 });
 export type TenantSettings = typeof tenantSettings.infer;
 

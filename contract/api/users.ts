@@ -71,6 +71,15 @@ export const userDetail = userSummary.and({
   selfie_authenticity: verification,
   evidences: type("'selfie' | 'obverse' | 'reverse'").array(),
   /**
+   * The evidence images the tenant's retention rule deleted (settings retention.evidenceDays), with the instant:
+   * not in spec §3, absent from servers that keep every image. GET …/{kind} of one answers 410 evidence_deleted.
+   */
+  'deleted_evidences?': type({
+    kind: "'selfie' | 'obverse' | 'reverse'",
+    deleted_at: 'string',
+    deleted_by: "'retention'",
+  }).array(),
+  /**
    * The refusals of the person's pictures before they were accepted, oldest first: the spec §8 code and, for a
    * document check, the field and the rule it failed.
    */

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { createApp } from '../app';
-import type { Db } from '../db/db';
-import { openPglite } from '../db/pglite';
 import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, PUBLIC_DIR, person } from '../onboarding/testing/harness';
+import { onDisk, withPgliteAt } from '../testing/disk';
 import { createSiteFixture, prepareTestDb, testDeps } from '../testing/fixtures';
 
 // "Delete all users and their personal data" removes them from the disk, not only from query results: the
@@ -23,38 +22,11 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function filesOf(root: string): string[] {
-  return readdirSync(root).flatMap((name) => {
-    const path = join(root, name);
-    if (name === 'pg_wal') return [];
-    return statSync(path).isDirectory() ? filesOf(path) : [path];
-  });
-}
-
-/** Which of the byte strings appear in some file of the data directory (outside the write-ahead log). */
-function onDisk(needles: Record<string, Buffer>): string[] {
-  const found = new Set<string>();
-  for (const file of filesOf(dir)) {
-    const bytes = readFileSync(file);
-    for (const [name, needle] of Object.entries(needles)) if (bytes.includes(needle)) found.add(name);
-  }
-  return [...found].sort();
-}
-
-async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = await openPglite(dir);
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
-
 it('deleteAllData leaves no image and no personal field of the tenant in the database files', async () => {
   // Random bytes do not compress, so the selfie is stored as it is; the surname is short text, stored inline.
   const selfie = randomBytes(1500);
   const surname = `Zubizarreta${randomBytes(6).toString('hex')}`;
-  await withDb(async (db) => {
+  await withPgliteAt(dir, async (db) => {
     await prepareTestDb(db);
     const { rows } = await db.query<{ user_id: string }>(
       `select user_id::text as user_id from user_evidences where tenant = 'demo' and kind = 'selfie' limit 1`,
@@ -75,9 +47,9 @@ it('deleteAllData leaves no image and no personal field of the tenant in the dat
   });
   const needles = { selfie: selfie.subarray(200, 264), surname: Buffer.from(surname) };
   // Both are in the files before (or the search below could not fail).
-  expect(onDisk(needles)).toEqual(['selfie', 'surname']);
+  expect(onDisk(dir, needles)).toEqual(['selfie', 'surname']);
 
-  await withDb(async (db) => {
+  await withPgliteAt(dir, async (db) => {
     const app = createApp({
       ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
       auth: fakeAuth,
@@ -92,5 +64,5 @@ it('deleteAllData leaves no image and no personal field of the tenant in the dat
     expect(res.status).toBe(200);
     await db.query('checkpoint');
   });
-  expect(onDisk(needles)).toEqual([]);
+  expect(onDisk(dir, needles)).toEqual([]);
 }, 120_000);

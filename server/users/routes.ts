@@ -2,7 +2,8 @@
 //   GET    /public/users                      get_users_all | post_onboardings_assisted (pageSize, pageIndex, bookmark, filter, orderby,
 //                                             sorted, idNumber, birthDate)
 //   GET    /public/users/{id}                 get_users_all: every field of spec §3 User, and which evidences exist
-//   GET    /public/users/{id}/selfie|obverse|reverse   get_users_all: the evidence image
+//   GET    /public/users/{id}/selfie|obverse|reverse   get_users_all: the evidence image; 410 evidence_deleted
+//                                             (deleted_at, deleted_by) when the retention rule deleted it
 //   DELETE /public/users                      delete_users_all: every user record of the tenant (with credentials and
 //                                             evidences); the body names the tenant, { users, images }
 //   PUT    /public/users/deleteAllData        delete_users_all: also every onboarding, portrayal and image, and the
@@ -22,11 +23,12 @@ import {
 } from '../../contract/api/users';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
-import { HttpProblem } from '../http/problem';
+import { HttpProblem, makeProblem, problemResponse } from '../http/problem';
 import { intParam } from '../http/query';
 import { confirmTenant } from '../http/tenant-confirmation';
 import { isUuid, readBody } from '../http/validation';
 import { refusalsOf } from '../onboarding/store/portrayals';
+import { evidenceDeletionsOf } from '../retention/store';
 import { bookmarkOf, isIsoDate, MAX_PAGE_SIZE, normalIdNumber, pageOfBookmark, unquoteFilter } from './rules';
 import {
   completeOnboarding,
@@ -107,6 +109,7 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       ...summaryOf(row),
       onboarding_date: row.onboarding_date.toISOString(),
       evidences: EVIDENCE_KINDS.filter((kind) => evidences.includes(kind)),
+      deleted_evidences: await evidenceDeletionsOf(db, tenant, id),
       refusals: portrayalId ? await refusalsOf(db, tenant, portrayalId) : [],
     });
   });
@@ -116,7 +119,15 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       const id = c.req.param('id');
       if (!isUuid(id)) throw notFound();
       const image = await evidenceImage(db, c.get('tenant'), id, kind);
-      if (!image) throw new HttpProblem(404, `This user has no ${kind} image.`, 'not_found');
+      if (!image) {
+        const deletion = (await evidenceDeletionsOf(db, c.get('tenant'), id)).find((d) => d.kind === kind);
+        if (deletion) {
+          const { deleted_at, deleted_by } = deletion;
+          const detail = `The ${kind} image was deleted on ${deleted_at} by the retention rule.`;
+          return problemResponse(makeProblem(410, detail, 'evidence_deleted'), { deleted_at, deleted_by });
+        }
+        throw new HttpProblem(404, `This user has no ${kind} image.`, 'not_found');
+      }
       return c.body(new Uint8Array(image.bytes), 200, {
         'Content-Type': image.content_type,
         'Cache-Control': 'private, no-store',

@@ -70,6 +70,12 @@ export const object =
       check(v[key], at, p);
     }
   };
+export const integerBetween =
+  (min: number, max: number): Check =>
+  (v, path, p) => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      fail(p, path, `an integer from ${min} to ${max}`, v);
+  };
 export const integerAtLeastZero: Check = (v, path, p) => {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail(p, path, 'an integer ≥ 0', v);
 };

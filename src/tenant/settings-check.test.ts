@@ -43,6 +43,8 @@ const candidates: unknown[] = [
   false,
   0,
   3,
+  3650,
+  3651,
   -1,
   1.5,
   null,

@@ -4,6 +4,7 @@ import {
   boolean,
   type Check,
   integerAtLeastZero,
+  integerBetween,
   matching,
   nonEmpty,
   object,
@@ -20,18 +21,27 @@ import { TenantLoadError } from './tenant-error';
 
 const localeCode = oneOf('es', 'en', 'eu');
 const slug = matching(/^[a-z0-9-]+$/);
+const days = integerBetween(1, 3650);
 
-// The title per language: like the contract's arktype object of optional keys, any object (an array too) whose
-// es, en and eu, where present, are non-empty strings.
-const titles: Check = (v, path, p) => {
-  if (typeof v !== 'object' || v === null) {
-    object({})(v, path, p);
-    return;
-  }
-  for (const lang of ['es', 'en', 'eu']) {
-    if (lang in v) nonEmpty((v as Record<string, unknown>)[lang], `${path}.${lang}`, p);
-  }
-};
+/**
+ * Like the contract's arktype object of optional keys: any object (an array too) whose keys, where present, pass
+ * `check`.
+ */
+const optionalKeys =
+  (keys: readonly string[], check: Check): Check =>
+  (v, path, p) => {
+    if (typeof v !== 'object' || v === null) {
+      object({})(v, path, p);
+      return;
+    }
+    for (const key of keys) {
+      if (key in v) check((v as Record<string, unknown>)[key], `${path}.${key}`, p);
+    }
+  };
+
+// The title per language, and the retention day counts.
+const titles = optionalKeys(['es', 'en', 'eu'], nonEmpty);
+const retention = optionalKeys(['evidenceDays', 'unfinishedOnboardingDays', 'auditDays'], days);
 
 const tenantSettings = object({
   tenant: slug,
@@ -76,6 +86,7 @@ const tenantSettings = object({
   customImages: recordOf(string),
   knowMoreUrl: string,
   'timeZone?': string,
+  'retention?': retention,
 });
 
 const browserSettings = recordOf(

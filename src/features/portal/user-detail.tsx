@@ -164,22 +164,36 @@ function Loaded({
           <Tabs.Content value="credentials" className="pt-4">
             <Credentials id={id} data={data} reload={reload} />
           </Tabs.Content>
-          {EVIDENCE_KINDS.map((kind) => (
-            <Tabs.Content key={kind} value={kind} className="pt-4">
-              {data.user.evidences.includes(kind) ? (
-                <Evidence id={id} kind={kind} />
-              ) : (
-                <p data-testid={`user-evidence-${kind}-none`}>
-                  <FormattedMessage id="userDetail.noEvidence" />
-                </p>
-              )}
-            </Tabs.Content>
-          ))}
+          {EVIDENCE_KINDS.map((kind) => {
+            const deletedAt = retentionDeletionOf(data.user, kind);
+            return (
+              <Tabs.Content key={kind} value={kind} className="pt-4">
+                {data.user.evidences.includes(kind) ? (
+                  <Evidence id={id} kind={kind} />
+                ) : deletedAt ? (
+                  <p data-testid={`user-evidence-${kind}-deleted`}>
+                    <FormattedMessage
+                      id="userDetail.evidenceDeleted"
+                      values={{ date: formatDate(new Date(deletedAt)) }}
+                    />
+                  </p>
+                ) : (
+                  <p data-testid={`user-evidence-${kind}-none`}>
+                    <FormattedMessage id="userDetail.noEvidence" />
+                  </p>
+                )}
+              </Tabs.Content>
+            );
+          })}
         </Tabs.Root>
       )}
     </section>
   );
 }
+
+/** When the retention rule deleted the user's image of this kind, if it did. */
+const retentionDeletionOf = (user: UserDetail, kind: EvidenceKind) =>
+  user.deleted_evidences?.find((d) => d.kind === kind && d.deleted_by === 'retention')?.deleted_at;
 
 function shownValue(
   user: UserDetail,

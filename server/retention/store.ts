@@ -1,0 +1,156 @@
+// The retention purge's SQL (server/retention/job.ts): one batch of each kind of due rows per transaction, the
+// run's record, the lock that lets one process of a cluster purge, and the evidence deletions staff screens show.
+import type { EvidenceKind } from '../../contract/api/users';
+import type { Db, Queryable } from '../db/db';
+import type { Logger } from '../logger';
+import { reclaim } from '../users/store';
+import type { RetentionKind } from './rules';
+
+/** A bigint of its own among the advisory locks (migrations hold 7_215_318_001). */
+const RETENTION_LOCK = 7_215_318_022;
+
+// PGlite is one process's database: two jobs there can only be in this process, so a set of the databases being
+// purged is their lock.
+const purging = new WeakSet<Db>();
+
+/**
+ * Runs fn unless another process (PostgreSQL) or job (PGlite) is purging this database; then 'busy'. On PostgreSQL
+ * the lock is a transaction's (pg_try_advisory_xact_lock) held on one connection of the pool while fn's batches
+ * commit one by one on others: a process that dies mid-run lets go of it with its connection.
+ */
+export async function withPurgeLock<T>(db: Db, fn: () => Promise<T>): Promise<T | 'busy'> {
+  if (db.kind !== 'postgres') {
+    if (purging.has(db)) return 'busy';
+    purging.add(db);
+    try {
+      return await fn();
+    } finally {
+      purging.delete(db);
+    }
+  }
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ got: boolean }>('select pg_try_advisory_xact_lock($1) as got', [
+      RETENTION_LOCK,
+    ]);
+    return rows[0]?.got ? fn() : 'busy';
+  });
+}
+
+const count = async (db: Queryable, sql: string, params: readonly unknown[]) =>
+  (await db.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0;
+
+/**
+ * Up to `limit` of the tenant's evidence images taken before `cutoff`: a user's selfie, obverse and reverse
+ * (noted in evidence_deletions with `at`, for the staff screens) and a portrayal's images and liveness frames. The
+ * user's outcome and scores, the portrayal's result and the face credential's descriptor are other rows: they stay.
+ */
+export async function purgeEvidence(db: Db, tenant: string, cutoff: Date, at: Date, limit: number) {
+  return db.transaction(async (tx) => {
+    const users = await count(
+      tx,
+      `with due as (select user_id, kind from user_evidences where tenant = $1 and created_at < $2
+                     order by created_at limit $3 for update skip locked),
+            gone as (delete from user_evidences e using due
+                      where e.tenant = $1 and e.user_id = due.user_id and e.kind = due.kind
+                  returning e.user_id, e.kind),
+            noted as (insert into evidence_deletions (tenant, user_id, kind, deleted_at, deleted_by)
+                      select $1, user_id, kind, $4, 'retention' from gone
+                      on conflict (tenant, user_id, kind) do update set deleted_at = excluded.deleted_at,
+                         deleted_by = excluded.deleted_by
+                      returning 1)
+       select count(*)::int as n from noted`,
+      [tenant, cutoff, limit, at],
+    );
+    if (users >= limit) return users;
+    const portrayals = await count(
+      tx,
+      `with due as (select portrayal_id, kind, seq from portrayal_images where tenant = $1 and created_at < $2
+                     order by created_at limit $3 for update skip locked),
+            gone as (delete from portrayal_images p using due
+                      where p.tenant = $1 and p.portrayal_id = due.portrayal_id and p.kind = due.kind
+                        and p.seq = due.seq
+                  returning 1)
+       select count(*)::int as n from gone`,
+      [tenant, cutoff, limit - users],
+    );
+    return users + portrayals;
+  });
+}
+
+/** Up to `limit` of the tenant's onboardings never completed and untouched since `cutoff`, with their portrayals. */
+export async function purgeUnfinishedOnboardings(db: Db, tenant: string, cutoff: Date, limit: number) {
+  return count(
+    db,
+    `with due as (select onboarding_id from onboardings
+                   where tenant = $1 and status <> 'completed' and updated_at < $2
+                   order by updated_at limit $3 for update skip locked),
+          gone as (delete from onboardings o using due
+                    where o.tenant = $1 and o.onboarding_id = due.onboarding_id returning 1)
+     select count(*)::int as n from gone`,
+    [tenant, cutoff, limit],
+  );
+}
+
+/** Up to `limit` of the tenant's access audit rows older than `cutoff`. */
+export async function purgeAudit(db: Db, tenant: string, cutoff: Date, limit: number) {
+  return count(
+    db,
+    `with due as (select access_id from audit_accesses where tenant = $1 and created_at < $2
+                   order by created_at limit $3 for update skip locked),
+          gone as (delete from audit_accesses a using due
+                    where a.tenant = $1 and a.access_id = due.access_id returning 1)
+     select count(*)::int as n from gone`,
+    [tenant, cutoff, limit],
+  );
+}
+
+export interface RunRecord {
+  runId: string;
+  tenant: string;
+  kind: RetentionKind;
+  deleted: number;
+  startedAt: Date;
+  endedAt: Date;
+}
+
+export async function recordRun(db: Queryable, run: RunRecord) {
+  await db.query(
+    `insert into retention_runs (run_id, tenant, kind, deleted, started_at, ended_at)
+     values ($1::uuid, $2, $3, $4, $5, $6)`,
+    [run.runId, run.tenant, run.kind, run.deleted, run.startedAt, run.endedAt],
+  );
+}
+
+/** The tables each kind deletes from (onboardings cascade to portrayals, their images and codes). */
+const TABLES_OF: Record<RetentionKind, readonly string[]> = {
+  evidence: ['user_evidences', 'portrayal_images'],
+  unfinished_onboarding: ['onboardings', 'portrayals', 'portrayal_images', 'user_codes'],
+  audit: ['audit_accesses'],
+};
+
+/**
+ * The images must leave the database files, not only the query results: the tables a run deleted from are
+ * rewritten once per run (reclaim, VACUUM FULL, as deleteAllData does).
+ */
+export async function rewriteTables(db: Queryable, kinds: readonly RetentionKind[], logger: Logger) {
+  await reclaim(db, logger, [...new Set(kinds.flatMap((kind) => TABLES_OF[kind]))]);
+}
+
+export interface EvidenceDeletion {
+  kind: EvidenceKind;
+  deleted_at: string;
+  deleted_by: 'retention';
+}
+
+/** The user's evidence images the retention rule deleted and that no newer image of the same kind replaced. */
+export async function evidenceDeletionsOf(db: Queryable, tenant: string, userId: string) {
+  const { rows } = await db.query<{ kind: EvidenceKind; deleted_at: Date; deleted_by: 'retention' }>(
+    `select d.kind, d.deleted_at, d.deleted_by from evidence_deletions d
+      where d.tenant = $1 and d.user_id = $2::uuid
+        and not exists (select 1 from user_evidences e
+                         where e.tenant = d.tenant and e.user_id = d.user_id and e.kind = d.kind)
+      order by d.kind`,
+    [tenant, userId],
+  );
+  return rows.map((row): EvidenceDeletion => ({ ...row, deleted_at: row.deleted_at.toISOString() }));
+}
