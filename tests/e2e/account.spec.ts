@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type Browser, devices, expect, type Page, test } from '@playwright/test';
 import { unzip } from '../../server/routes/zip';
+import { expectFocusTrapped, tabThrough, tabTo, typeInto } from './keyboard';
 import {
   accessTokenOf,
   expectAccessible,
@@ -180,18 +181,35 @@ test.describe('the enrolled person’s account', () => {
     const username = member(4);
     await signInHome(page, username);
     await page.goto('/profile');
-    await page.getByTestId('profile-delete-account').click();
+    // With the keyboard alone: the profile's controls in reading order, then DeleteAccount.
+    await tabTo(page, page.getByTestId('profile-language'));
+    await tabThrough(page, [
+      page.getByTestId('profile-download-data'),
+      page.getByTestId('profile-reset-credentials'),
+      page.getByTestId('profile-delete-account'),
+    ]);
+    await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/delete-account$/);
+    const idNumber = page.getByTestId('delete-account-id-number');
 
     // A value no record can hold (other than letters and digits) never leaves the phone.
-    await page.getByTestId('delete-account-id-number').fill('1234/5');
-    await page.getByTestId('delete-account-submit').click();
+    await typeInto(page, idNumber, '1234/5');
+    await page.keyboard.press('Enter');
     await expect(page.getByText('El formato no es válido.')).toBeVisible();
 
-    await page.getByTestId('delete-account-id-number').fill('12345678Z');
-    await page.getByTestId('delete-account-submit').click();
-    await expect(page.getByTestId('delete-account-confirm')).toBeVisible();
-    await page.getByTestId('delete-account-confirm-yes').click();
+    // Enter in the field asks first; Escape leaves the dialog with the focus back in the field.
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('12345678Z');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByTestId('delete-account-confirm');
+    await expect(dialog).toBeVisible();
+    await expectFocusTrapped(page, dialog);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(idNumber).toBeFocused();
+    await page.keyboard.press('Enter');
+    await tabTo(page, page.getByTestId('delete-account-confirm-yes'));
+    await page.keyboard.press('Enter');
     const refused = page.getByTestId('delete-account-refused');
     await expect(refused).toHaveAttribute('data-refusal', 'id_mismatch');
     await expect(refused).toContainText('El DNI / NIE no coincide con el de su cuenta.');
@@ -201,9 +219,10 @@ test.describe('the enrolled person’s account', () => {
     await expectAccessible(page);
     await page.screenshot({ path: 'test-results/account-delete-refused-es.png', fullPage: true });
 
-    await page.getByTestId('delete-account-id-number').fill(dniOf(4));
-    await page.getByTestId('delete-account-submit').click();
-    await page.getByTestId('delete-account-confirm-yes').click();
+    await typeInto(page, idNumber, dniOf(4));
+    await page.keyboard.press('Enter');
+    await tabTo(page, page.getByTestId('delete-account-confirm-yes'));
+    await page.keyboard.press('Enter');
     // Signed out at the provider, on the public welcome.
     await expect(page).toHaveURL(`${base}/`, { timeout: 30_000 });
     await expect(page.getByTestId('login')).toBeVisible();

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { unzipSync, zipSync } from 'fflate';
 import { parseCsv } from '../../contract/domain/csv';
 import { seededUser } from '../../server/db/seed-users';
+import { tabTo } from './keyboard';
 import { expectAccessible, type Lang, openAs, t } from './support';
 
 // "Add users from photos" on a phone, as a user manager: the portal's entry leads to AddUsersFromPhotos; a metadata
@@ -16,12 +17,28 @@ const HEADER = 'email,first_name,last_name,acs_id,image\r\n';
 
 const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
-async function chooseMetadata(page: Page, text: string) {
-  await page.locator('#bulk-metadata').setInputFiles({
-    name: 'people.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from(text, 'utf8'),
-  });
+/** Reached with Tab (Shift+Tab with `back`), the file set on the focused chooser: a person opens it with Enter. */
+async function chooseFile(
+  page: Page,
+  id: string,
+  files: Parameters<Locator['setInputFiles']>[0],
+  back = false,
+) {
+  await tabTo(page, page.locator(`#${id}`), { back, max: 40 });
+  await page.locator(`#${id}:focus`).setInputFiles(files);
+}
+
+async function chooseMetadata(page: Page, text: string, back = false) {
+  await chooseFile(
+    page,
+    'bulk-metadata',
+    {
+      name: 'people.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(text, 'utf8'),
+    },
+    back,
+  );
 }
 
 for (const lang of ['es', 'en', 'eu'] as const) {
@@ -34,8 +51,10 @@ for (const lang of ['es', 'en', 'eu'] as const) {
     const jon = `jon-${id}@bulk.example.test`;
     const taken = seededUser('gambling', 23).email;
 
+    // With the keyboard alone until the results: the portal's entry, both choosers reached with Tab, Enter to send.
     await openAs(page, 'usermanager', '/portal-management', lang);
-    await page.getByTestId('portal-addFromPhotos').click();
+    await tabTo(page, page.getByTestId('portal-addFromPhotos'));
+    await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/bulk-registration$/);
     await expect(page.locator('[data-screen="AddUsersFromPhotos"]')).toBeVisible();
     await expect(page.getByRole('heading', { name: t(lang, 'screen.AddUsersFromPhotos') })).toBeVisible();
@@ -48,7 +67,7 @@ for (const lang of ['es', 'en', 'eu'] as const) {
         `not-an-email,Jon,Ruiz,BULK-${id}-2,photos/absent.jpg\r\n` +
         `${jon},Jon,Ruiz,BULK-${id}-1,photos/jon.jpg\r\n`,
     );
-    await page.locator('#bulk-media').setInputFiles(ZIP);
+    await chooseFile(page, 'bulk-media', ZIP);
     const invalid = page.getByTestId('bulk-invalid');
     await expect(invalid).toHaveAttribute('data-error', 'invalid_rows');
     await expect(page.getByTestId('bulk-problem-2')).toHaveCount(2);
@@ -65,10 +84,12 @@ for (const lang of ['es', 'en', 'eu'] as const) {
       `${HEADER}${ane},Ane,Etxeberria,BULK-${id}-1,photos/ane.jpg\r\n` +
         `${jon},Jon,Ruiz,BULK-${id}-2,photos/jon.jpg\r\n` +
         `${taken},Miren,Aranburu,BULK-${id}-3,photos/miren.jpg\r\n`,
+      true,
     );
     await expect(page.getByTestId('bulk-ready')).toBeVisible();
     await expectAccessible(page);
-    await page.getByRole('button', { name: t(lang, 'bulk.upload') }).click();
+    await tabTo(page, page.getByRole('button', { name: t(lang, 'bulk.upload') }));
+    await page.keyboard.press('Enter');
 
     const results = page.getByTestId('bulk-results');
     await expect(results).toBeVisible({ timeout: 30_000 });

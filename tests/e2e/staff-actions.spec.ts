@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { dniOf } from '../../server/db/seed-people';
 import { seededUser } from '../../server/db/seed-users';
+import { expectFocusTrapped, tabThrough, tabTo, typeInto } from './keyboard';
 import { accessTokenOf, expectAccessible, fixture, openAs, port, t } from './support';
 
 // Staff actions through the real portal on a phone: as `assistant`, ActivateUsers (no users found, then a region
@@ -65,27 +66,42 @@ test.describe('assistant', () => {
   test('cancels an account: a mismatching DNI/NIE is refused in the server’s words, the right one cancels it', async ({
     page,
   }) => {
+    // With the keyboard alone: each search and each DNI/NIE typed and sent with Enter, the dialog answered by keyboard.
     await openAs(page, 'assistant', '/delete-account-assistant', 'es');
-    await page.getByTestId('cancel-email').fill('nadie@gambling.example');
-    await page.getByTestId('cancel-find').click();
+    const email = page.getByTestId('cancel-email');
+    const idNumber = page.getByTestId('cancel-id-number');
+    await typeInto(page, email, 'nadie@gambling.example');
+    await tabThrough(page, [page.getByTestId('cancel-find')]);
+    await page.keyboard.press('Enter');
     await expect(page.getByTestId('cancel-not-found')).toBeVisible();
-    await page.getByTestId('cancel-email').fill('member-09@gambling.example');
-    await page.getByTestId('cancel-find').click();
+    await typeInto(page, email, 'member-09@gambling.example', { back: true });
+    await page.keyboard.press('Enter');
     await expect(page.getByTestId('cancel-account-username')).toHaveText('member-09');
     await expectAccessible(page);
-    await page.getByTestId('cancel-id-number').fill('1234');
-    await page.getByTestId('cancel-submit').click();
+    await typeInto(page, idNumber, '1234');
+    await page.keyboard.press('Enter');
     await expect(page.getByText(t('es', 'validation.nie.wrong_format'))).toBeVisible();
-    await page.getByTestId('cancel-id-number').fill('12345678Z');
-    await page.getByTestId('cancel-submit').click();
-    await expect(page.getByTestId('cancel-confirm')).toBeVisible();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('12345678Z');
+    await tabThrough(page, [page.getByTestId('cancel-submit')]);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByTestId('cancel-confirm');
+    await expect(dialog).toBeVisible();
     await expectAccessible(page);
-    await page.getByTestId('cancel-confirm-yes').click();
+    // The focus stays inside the dialog; Escape closes it and gives the focus back to the button that opened it.
+    await expectFocusTrapped(page, dialog);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId('cancel-submit')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await tabTo(page, page.getByTestId('cancel-confirm-yes'));
+    await page.keyboard.press('Enter');
     await expect(page.getByTestId('cancel-refused')).toHaveAttribute('data-refusal', 'id_mismatch');
     await expect(page.getByTestId('cancel-detail')).not.toBeEmpty();
-    await page.getByTestId('cancel-id-number').fill(dniOf(40_000_009));
-    await page.getByTestId('cancel-submit').click();
-    await page.getByTestId('cancel-confirm-yes').click();
+    await typeInto(page, idNumber, dniOf(40_000_009));
+    await page.keyboard.press('Enter');
+    await tabTo(page, page.getByTestId('cancel-confirm-yes'));
+    await page.keyboard.press('Enter');
     await expect(page.getByTestId('cancel-done')).toContainText('member-09');
     // The account has no user record any more: looking it up again finds it, unenrolled, and the DNI no longer matches.
     await page.getByTestId('cancel-email').fill('member-09@gambling.example');

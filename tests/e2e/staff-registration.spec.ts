@@ -1,5 +1,6 @@
 import { expect, type Page, request as requests, test } from '@playwright/test';
 import sharp from 'sharp';
+import { tabThrough, tabTo, typeDateOrTime, typeInto } from './keyboard';
 import { accessTokenOf, expectAccessible, jwtPayload, type Lang, openAs, port, t } from './support';
 
 // Staff registration: a user manager registers a person in each mode of SingleRegistration; while typing, an email
@@ -22,16 +23,32 @@ async function facePhoto(): Promise<Buffer> {
 
 const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
+const field = (page: Page, name: string) => page.locator(`[name="${name}"]`);
+
+/**
+ * The fields mode filled with the keyboard alone, every control reached with Tab in its reading order, and sent with
+ * Enter from the last field.
+ */
 async function registerFromFields(page: Page, lang: Lang, email: string, acsId: string) {
-  await page.locator('[name="first_name"]').fill('Itziar');
-  await page.locator('[name="last_name"]').fill('Goikoetxea');
-  await page.locator('[name="birth_date"]').fill('1985-06-21');
-  await page.locator('[name="document_number"]').fill(`DOC${stamp()}`.slice(0, 20).toUpperCase());
-  await page.locator('[name="email"]').fill(email);
-  await page.locator('[name="acs_id"]').fill(acsId);
+  await tabTo(page, page.locator('input[name="mode"][value="fields"]'));
+  await tabThrough(page, [field(page, 'first_name')]);
+  await page.keyboard.type('Itziar');
+  await tabThrough(page, [field(page, 'last_name')]);
+  await page.keyboard.type('Goikoetxea');
+  await tabThrough(page, [field(page, 'birth_date')]);
+  await typeDateOrTime(page, '1985-06-21');
+  await tabThrough(page, [field(page, 'document_type'), field(page, 'document_number')]);
+  await page.keyboard.type(`DOC${stamp()}`.slice(0, 20).toUpperCase());
+  await tabThrough(page, [field(page, 'id_number'), field(page, 'email')]);
+  await page.keyboard.type(email);
+  await tabThrough(page, [field(page, 'acs_id')]);
+  await page.keyboard.type(acsId);
+  await expect(field(page, 'birth_date')).toHaveValue('1985-06-21');
   await expect(page.getByText(t(lang, 'singles.free'))).toHaveCount(2);
-  await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('single-registered')).toContainText(t(lang, 'singles.registered'));
+  // The form went with the field that had the focus: the focus is on the screen, not lost to the page itself.
+  await expect(page.locator('main')).toBeFocused();
 }
 
 for (const lang of ['es', 'en', 'eu'] as const) {
@@ -51,16 +68,17 @@ for (const lang of ['es', 'en', 'eu'] as const) {
     await page.screenshot({ path: `test-results/single-registered-${lang}.png`, fullPage: true });
 
     // The same email and acs_id again: both are shown taken before sending.
-    await page.getByRole('button', { name: t(lang, 'singles.another') }).click();
-    await page.locator('[name="email"]').fill(email);
-    await page.locator('[name="acs_id"]').fill(acsId);
+    await tabTo(page, page.getByRole('button', { name: t(lang, 'singles.another') }));
+    await page.keyboard.press('Enter');
+    await typeInto(page, field(page, 'email'), email);
+    await typeInto(page, field(page, 'acs_id'), acsId);
     await expect(page.getByText(t(lang, 'common.errors.email_already_in_use'))).toBeVisible();
     await expect(page.getByText(t(lang, 'common.errors.acs_id_already_in_use'))).toBeVisible();
     await expect(page.locator('[name="email"]')).toHaveAttribute('aria-invalid', 'true');
     await expectAccessible(page);
     await page.screenshot({ path: `test-results/single-taken-${lang}.png`, fullPage: true });
     // Sending is refused in the browser while they are taken.
-    await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+    await page.keyboard.press('Enter');
     await expect(page.getByTestId('single-registered')).toHaveCount(0);
   });
 }
@@ -74,15 +92,23 @@ test('a user manager registers from username, acs_id, email and a photo; taken v
   const takenAcsId = `ACS-E2E-F${id}`.toUpperCase();
   await openRegistration(page, 'usermanager', '/new-user-credential', lang);
   await registerFromFields(page, lang, takenEmail, takenAcsId);
-  await page.getByRole('button', { name: t(lang, 'singles.another') }).click();
+  await tabTo(page, page.getByRole('button', { name: t(lang, 'singles.another') }));
+  await page.keyboard.press('Enter');
 
-  await page.getByLabel(t(lang, 'singles.mode.image')).check();
-  await page.locator('[name="username"]').fill(`photo.user.${id}`);
-  await page.locator('[name="email"]').fill(takenEmail);
-  await page.locator('[name="acs_id"]').fill(takenAcsId);
+  // The image mode chosen with an arrow key on the mode's radios, the photo's chooser reached with Tab.
+  await tabTo(page, page.locator('input[name="mode"][value="fields"]'));
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('input[name="mode"][value="image"]')).toBeChecked();
+  await tabThrough(page, [field(page, 'username')]);
+  await page.keyboard.type(`photo.user.${id}`);
+  await tabThrough(page, [field(page, 'email')]);
+  await page.keyboard.type(takenEmail);
+  await tabThrough(page, [field(page, 'acs_id')]);
+  await page.keyboard.type(takenAcsId);
   await expect(page.getByText(t(lang, 'common.errors.email_already_in_use'))).toBeVisible();
   await expect(page.getByText(t(lang, 'common.errors.acs_id_already_in_use'))).toBeVisible();
-  await page.locator('#single-image').setInputFiles({
+  await tabThrough(page, [page.locator('#single-image')]);
+  await page.locator('#single-image:focus').setInputFiles({
     name: 'face.jpg',
     mimeType: 'image/jpeg',
     buffer: await facePhoto(),
@@ -90,11 +116,15 @@ test('a user manager registers from username, acs_id, email and a photo; taken v
   await expectAccessible(page);
   await page.screenshot({ path: 'test-results/single-image-taken-en.png', fullPage: true });
 
-  await page.locator('[name="email"]').fill(`photo-${id}@example.test`);
-  await page.locator('[name="acs_id"]').fill(`ACS-E2E-P${id}`.toUpperCase());
+  await typeInto(page, field(page, 'email'), `photo-${id}@example.test`, { back: true });
+  await tabThrough(page, [field(page, 'acs_id')]);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(`ACS-E2E-P${id}`.toUpperCase());
   await expect(page.getByText(t(lang, 'singles.free'))).toHaveCount(2);
-  await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('single-registered')).toContainText(t(lang, 'singles.registered'));
+  // The form went with the field that had the focus: the focus is on the screen, not lost to the page itself.
+  await expect(page.locator('main')).toBeFocused();
 });
 
 test('a photo too small is refused in the browser before sending', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { seededUser } from '../../server/db/seed-users';
+import { expectFocusVisible, tabTo } from './keyboard';
 import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 
 // Staff users through the real portal: a user manager finds a seeded user by national id and by email, opens every
@@ -94,9 +95,26 @@ test.describe('staff users', () => {
       await expect(page.getByRole('heading', { name: t(lang, 'screen.PortalUsers') })).toBeVisible();
       await expect(page.getByTestId('users').locator('tbody tr').first()).toBeVisible();
       await expectAccessible(page);
-      await page.getByTestId('users').getByRole('link').first().click();
+      // By keyboard: the first person opened with Enter; the tabs are one stop, the arrows and Home/End move
+      // between them and show each panel.
+      await tabTo(page, page.getByTestId('users').getByRole('link').first(), { max: 40 });
+      await page.keyboard.press('Enter');
       await expect(page.getByTestId('user-personal')).toBeVisible();
       await expectAccessible(page);
+      await tabTo(page, page.getByTestId('user-tab-personal'));
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByTestId('user-tab-security')).toBeFocused();
+      await expect(page.getByTestId('user-tab-security')).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByTestId('user-security')).toBeVisible();
+      await expectFocusVisible(page);
+      await expectAccessible(page);
+      await page.keyboard.press('End');
+      const last = page.getByRole('tab').last();
+      await expect(last).toBeFocused();
+      await expect(last).toHaveAttribute('aria-selected', 'true');
+      await page.keyboard.press('Home');
+      await expect(page.getByTestId('user-tab-personal')).toBeFocused();
+      await expect(page.getByTestId('user-personal')).toBeVisible();
     });
   }
 

@@ -13,6 +13,7 @@ import {
 import sharp from 'sharp';
 import { zonedInstant } from '../../contract/domain/visits';
 import { chromiumWithCamera } from './camera';
+import { expectFocusVisible, openAndEscape, tabThrough, tabTo, typeDateOrTime } from './keyboard';
 import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 
 // The visits journeys through the real portal: a visitor requests a visit, the host accepts it from the mailbox
@@ -391,21 +392,83 @@ test.describe('visits', () => {
       await expect(page.locator('[name="title"]')).toHaveValue(`Rules ${lang}`);
     });
 
-    test(`the visitor's visit screens pass axe in ${lang}`, async ({ page }) => {
+    test(`the visitor's visit screens pass axe in ${lang}, and work with the keyboard alone`, async ({
+      page,
+    }) => {
       test.setTimeout(180_000);
       await openAs(page, 'visitor', '/my-visits', lang);
       await expect(page.getByTestId('visit-row').first()).toBeVisible();
       await expectAccessible(page);
-      await page.getByTestId('visit-row').first().getByRole('link').click();
+      // A visit still to be answered, opened from its row with Enter.
+      const pending = page
+        .getByTestId('visit-row')
+        .filter({ has: page.locator('[data-testid="visit-status"][data-status="requested"]') })
+        .first();
+      await tabTo(page, pending.getByRole('link'), { max: 80 });
+      await page.keyboard.press('Enter');
       await expect(page.getByTestId('visit-info')).toBeVisible();
       await expectAccessible(page);
-      await page.getByTestId('visit-tab-history').click();
+      // The tabs are one stop; the arrows move between them and show each one's panel.
+      await tabTo(page, page.getByTestId('visit-tab-info'));
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByTestId('visit-tab-history')).toBeFocused();
+      await expectFocusVisible(page);
       await expect(page.getByTestId('visit-history')).toBeVisible();
       await expectAccessible(page);
-      await page.goto('/new-visit');
-      await page.getByTestId('new-visit-submit').click();
-      await expect(page.getByText(t(lang, 'common.errors.required')).first()).toBeVisible();
+      await page.keyboard.press('ArrowLeft');
+      await expect(page.getByTestId('visit-tab-info')).toBeFocused();
+      await expect(page.getByTestId('visit-info')).toBeVisible();
+      // Cancelling asks first: Escape, or Keep it, and the visit stays as it was with the focus back on Cancel.
+      const cancel = page.getByTestId('visit-cancel');
+      const dialog = page.getByTestId('visit-cancel-dialog');
+      await openAndEscape(page, cancel, dialog, false);
+      // Again with Enter: axe on the open dialog, then "Keep it" with Space.
+      await page.keyboard.press('Enter');
+      await expect(dialog).toBeVisible();
       await expectAccessible(page);
+      await tabTo(page, dialog.getByRole('button', { name: t(lang, 'visits.cancelKeep') }));
+      await page.keyboard.press('Space');
+      await expect(dialog).toHaveCount(0);
+      await expect(cancel).toBeFocused();
+      await expect(page.getByTestId('visit-status')).toHaveAttribute('data-status', 'requested');
+
+      // NewVisit: Enter in the empty form refuses it in words and brings the focus to the first field to mend.
+      await page.goto('/new-visit');
+      const field = (name: string) => page.locator(`[name="${name}"]`);
+      await expect(field('location')).toBeVisible();
+      await tabTo(page, field('host'));
+      await page.keyboard.press('Enter');
+      await expect(page.getByText(t(lang, 'common.errors.required')).first()).toBeVisible();
+      await expect(field('host')).toBeFocused();
+      await expectAccessible(page);
+      // Every control in reading order, filled from the keyboard, and sent with Enter: the host is nobody.
+      await page.keyboard.type('nobody@gambling.example');
+      await tabThrough(page, [field('location')]);
+      await page.keyboard.press('ArrowDown');
+      await expect(field('location')).not.toHaveValue('');
+      const day = madrid(new Date(Date.now() + (40 + ['es', 'en', 'eu'].indexOf(lang)) * 86_400_000)).date;
+      await tabThrough(page, [field('date')]);
+      await typeDateOrTime(page, day);
+      await tabThrough(page, [field('startAt')]);
+      await typeDateOrTime(page, '10:00');
+      await tabThrough(page, [field('endAt')]);
+      await typeDateOrTime(page, '11:00');
+      await tabThrough(page, [field('title')]);
+      await page.keyboard.type(`Keyboard ${lang}`);
+      // The visitor's own name and email are read-only, and still reached to be read.
+      await tabThrough(page, [field('visitorName'), field('visitorEmail'), field('guests')]);
+      await page.keyboard.type('1');
+      await tabThrough(page, [field('planRead')]);
+      await page.keyboard.press('Space');
+      await expect(field('planRead')).toBeChecked();
+      await tabThrough(page, [page.getByTestId('new-visit-submit')]);
+      await page.keyboard.press('Enter');
+      await expect(page.getByText(t(lang, 'common.errors.host_not_found'), { exact: true })).toBeVisible();
+      await expect(field('date')).toHaveValue(day);
+      await expect(field('startAt')).toHaveValue('10:00');
+      await expect(field('endAt')).toHaveValue('11:00');
+      await expect(field('title')).toHaveValue(`Keyboard ${lang}`);
+      await expect(field('guests')).toHaveValue('1');
     });
 
     test(`reception's visit screens and VisitConfirmation pass axe in ${lang}`, async ({ page, request }) => {
@@ -443,8 +506,23 @@ test.describe('visits', () => {
         t(lang, 'common.errors.visitor_not_found'),
       );
       await expect(page.locator('[name="visitorEmail"]')).toHaveValue('');
-      await page.locator('[name="visitorName"]').fill('Otra Persona');
-      await expect(page.locator('[name="visitorName"]')).toHaveValue('Otra Persona');
+      // Reception types the visitor's name and email, reached in the form's order by keyboard.
+      const field = (name: string) => page.locator(`[name="${name}"]`);
+      await tabTo(page, field('host'));
+      await tabThrough(page, [
+        field('location'),
+        field('date'),
+        field('startAt'),
+        field('endAt'),
+        field('title'),
+      ]);
+      await tabThrough(page, [field('visitorName')]);
+      await page.keyboard.type('Otra Persona');
+      await tabThrough(page, [field('visitorEmail')]);
+      await page.keyboard.type('otra@example.org');
+      await tabThrough(page, [field('guests'), field('planRead'), page.getByTestId('new-visit-submit')]);
+      await expect(field('visitorName')).toHaveValue('Otra Persona');
+      await expect(field('visitorEmail')).toHaveValue('otra@example.org');
       await expect(page.getByTestId('new-visit-submit')).toBeEnabled();
       await expectAccessible(page);
       await page.screenshot({ path: `test-results/visits-visitor-missing-${lang}.png`, fullPage: true });

@@ -24,6 +24,7 @@ export function ScreenFrame({
 }) {
   const main = useRef<HTMLElement>(null);
   useFocusKeptOnScreenChange(main, screen);
+  useFocusKeptInScreen(main, layout);
   if (layout === 'bare') return children;
   return (
     <>
@@ -61,4 +62,33 @@ function useFocusKeptOnScreenChange(main: RefObject<HTMLElement | null>, screen:
     if (!focused || focused === document.body || !focused.isConnected)
       main.current?.focus({ preventScroll: true });
   }, [main, screen]);
+}
+
+/**
+ * Within a screen, when the element that had the focus goes (a form replaced by its result, a button its action
+ * took away), the focus goes to the main area instead of falling to the page itself, where the next Tab would start
+ * again at the header.
+ */
+export function useFocusKeptInScreen(main: RefObject<HTMLElement | null>, layout?: Layout) {
+  useEffect(() => {
+    const root = main.current;
+    if (!root || layout === 'bare') return;
+    let last: Element | null = null;
+    const track = (event: FocusEvent) => {
+      last = event.target instanceof Element ? event.target : null;
+    };
+    const observer = new MutationObserver(() => {
+      const focused = document.activeElement;
+      if (last && !last.isConnected && (!focused || focused === document.body)) {
+        last = null;
+        root.focus({ preventScroll: true });
+      }
+    });
+    root.addEventListener('focusin', track);
+    observer.observe(root, { childList: true, subtree: true });
+    return () => {
+      observer.disconnect();
+      root.removeEventListener('focusin', track);
+    };
+  }, [main, layout]);
 }

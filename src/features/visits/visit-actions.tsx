@@ -5,6 +5,7 @@ import type { ActorRefFrom } from 'xstate';
 import { displayDateIn, isVisitDay } from '../../../contract/domain/visits';
 import type { visitMachine } from '../../../machines/visit.machine';
 import { Button } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Refusal } from './parts';
 
 export type VisitActor = ActorRefFrom<typeof visitMachine>;
@@ -20,7 +21,7 @@ export function errorCodeOf(snapshot: { getMeta(): Record<string, unknown> }): s
 
 /**
  * Check-in, check-out and cancel where the role and the visit's state allow (spec §4 actions). Cancelling asks
- * once more; a refusal shows the server's reason and offers to load the visit again.
+ * once more, in the kit's dialog (focus kept inside, Escape keeps the visit, the focus back on Cancel); a refusal shows the server's reason and offers to load the visit again.
  */
 export function VisitActions({
   actor,
@@ -87,7 +88,7 @@ export function VisitActions({
             <FormattedMessage id="visits.checkOut" />
           </Button>
         )}
-        {canCancel && !confirming && (
+        {canCancel && (
           <Button
             size="sm"
             variant="secondary"
@@ -98,26 +99,21 @@ export function VisitActions({
             <FormattedMessage id="visits.cancel" />
           </Button>
         )}
-        {canCancel && confirming && (
-          <>
-            <Button
-              size="sm"
-              variant="danger"
-              disabled={view.busy}
-              data-testid="visit-cancel-confirm"
-              onClick={() => {
-                setConfirming(false);
-                actor.send({ type: 'visit.cancel' });
-              }}
-            >
-              <FormattedMessage id="visits.cancelConfirm" />
-            </Button>
-            <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
-              <FormattedMessage id="visits.cancelKeep" />
-            </Button>
-          </>
-        )}
       </div>
+      <ConfirmDialog
+        open={canCancel && confirming}
+        heading={<FormattedMessage id="visits.cancelHeading" />}
+        description={<FormattedMessage id="visits.cancelDetail" />}
+        confirmLabel={<FormattedMessage id="visits.cancelConfirm" />}
+        cancelLabel={<FormattedMessage id="visits.cancelKeep" />}
+        confirmTestId="visit-cancel-confirm"
+        data-testid="visit-cancel-dialog"
+        onConfirm={() => {
+          setConfirming(false);
+          actor.send({ type: 'visit.cancel' });
+        }}
+        onCancel={() => setConfirming(false)}
+      />
     </div>
   );
 }
