@@ -1,4 +1,4 @@
-// Reads the bulk import's multipart upload as it streams in (routes/bulk.ts): the `metadata` file into text and the
+// Reads the bulk import's multipart upload as it streams in (routes.ts): the `metadata` file into text and the
 // `media` zip through fflate's streaming reader, entry by entry, with every limit enforced while reading: the whole
 // body (BULK_MAX_UPLOAD_BYTES), the metadata (BULK_MAX_METADATA_BYTES), the number of entries, each picture's bytes
 // once inflated — by the size its header declares and by what it really inflates to, so a zip bomb is cut off after

@@ -15,17 +15,17 @@ import {
   type WatchlistUploadOutcome,
 } from '../../contract/api/audit';
 import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../contract/domain/watchlist';
-import { accessesCsv, decideAccess, facilityInScope, listAccesses } from '../audit/accesses';
-import { checkInterdiction } from '../audit/interdictions';
-import { auditSettingsLoader } from '../audit/settings';
-import { readWatchlistUpload } from '../audit/watchlist-upload';
-import { currentWatchlists, recordRefusal, replaceWatchlist, uploadOutcome } from '../audit/watchlists';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import { HttpProblem } from '../http/problem';
 import { DetailedProblem, isUuid, readBody, validationProblem } from '../http/validation';
 import { referenceEnforcement } from '../onboarding/enforcement';
 import type { OnboardingOptions } from '../onboarding/options';
+import { accessesCsv, decideAccess, facilityInScope, listAccesses } from './accesses';
+import { checkInterdiction } from './interdictions';
+import { auditSettingsLoader } from './settings';
+import { readWatchlistUpload } from './watchlist-upload';
+import { currentWatchlists, recordRefusal, replaceWatchlist, uploadOutcome } from './watchlists';
 
 export interface AuditOptions {
   now?: () => Date;
