@@ -19,7 +19,7 @@ import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
 import { HttpProblem } from '../http/problem';
 import { DetailedProblem, isUuid, readBody, validationProblem } from '../http/validation';
-import { referenceEnforcement } from '../onboarding/enforcement';
+import { referenceEnforcement } from '../enforcement/source';
 import type { OnboardingOptions } from '../onboarding/options';
 import { accessesCsv, decideAccess, facilityInScope, listAccesses } from './accesses';
 import { checkInterdiction } from './interdictions';
