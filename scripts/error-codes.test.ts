@@ -29,7 +29,7 @@ describe('collectServerCodes on the reference server', () => {
   });
 
   it.each([
-    // new HttpProblem(…, 'code') in server/onboarding and server/routes, and in the middleware and auth
+    // new HttpProblem(…, 'code') in server/onboarding and the resources' routes, and in the middleware and auth
     ['onboarding_completed', 'server/onboarding/runtime.ts'],
     ['image_not_expected', 'server/onboarding/routers/portrayal-images.ts'],
     ['onboarding_not_pending', 'server/users/routes.ts'],
@@ -42,15 +42,15 @@ describe('collectServerCodes on the reference server', () => {
     ['unsupported_document', 'server/onboarding/routers/portrayals.ts'],
     ['location_not_found', 'server/credentials/routes.ts'],
     ['selfie_not_provided', 'server/credentials/routes.ts'],
-    // a builder found by the fixpoint: bulk-upload.ts's `problem(status, detail, code)`
-    ['media_too_large', 'server/routes/bulk-upload.ts'],
+    // a builder found by the fixpoint: bulk/upload.ts's `problem(status, detail, code)`
+    ['media_too_large', 'server/bulk/upload.ts'],
     // a typed parameter: imageRefusal(code: ImageRefusalCode, …)
     ['image_too_many_pixels', 'server/onboarding/image-checks.ts'],
     ['image_unreadable', 'server/onboarding/image-checks.ts'],
     // a function's returns: validation.ts codeOf → CODES[…] ?? 'invalid'
     ['out_of_range', 'server/http/validation.ts'],
     // a template literal over a conditional: `${field}_already_in_use`
-    ['username_already_in_use', 'server/routes/singles.ts'],
+    ['username_already_in_use', 'server/singles/store.ts'],
     // a registration reason: conflict(reason: RegistrationReason), the contract's arktype list
     ['enforcement_source_unavailable', 'server/onboarding/routers/confirmation.ts'],
     // a declared dynamic site: the portrayal result's error code (PortrayalErrorCode)
@@ -71,7 +71,7 @@ describe('collectServerCodes on the reference server', () => {
       { file: 'server/app.ts', text: 'gone', covered: 'x' },
     ]);
     expect(result.undeclared).toEqual([
-      expect.objectContaining({ file: 'server/routes/singles.ts', text: 'refused.code' }),
+      expect.objectContaining({ file: 'server/singles/routes.ts', text: 'refused.code' }),
     ]);
     expect(result.stale).toEqual([expect.objectContaining({ file: 'server/app.ts', text: 'gone' })]);
   });

@@ -78,7 +78,7 @@ export const DYNAMIC_SITES: DynamicSiteDeclaration[] = [
   { file: 'server/onboarding/routers/portrayals.ts', text: 'error.code', type: PORTRAYAL_ERROR },
   // A single registration's image refused for its bytes (checkBytes).
   {
-    file: 'server/routes/singles.ts',
+    file: 'server/singles/routes.ts',
     text: 'refused.code',
     type: { name: 'ImageRefusalCode', from: 'server/onboarding/images.ts' },
   },
@@ -90,18 +90,18 @@ export const DYNAMIC_SITES: DynamicSiteDeclaration[] = [
   },
   // A bulk import's metadata that cannot be read (parseMetadata): the problem's reason.
   {
-    file: 'server/routes/bulk.ts',
+    file: 'server/bulk/routes.ts',
     text: 'code',
     type: { name: 'MetadataProblem', from: 'contract/domain/bulk.ts', property: 'code' },
   },
   // A watchlist file that is not a valid csv: its problem, and each invalid row's problems (joined by spaces).
   {
-    file: 'server/routes/audit.ts',
+    file: 'server/audit/routes.ts',
     text: 'parsed.problem',
     type: { name: 'WatchlistFileProblem', from: 'contract/domain/watchlist.ts' },
   },
   {
-    file: 'server/routes/audit.ts',
+    file: 'server/audit/routes.ts',
     text: "error.problems.join(' ')",
     type: { name: 'WatchlistRowProblem', from: 'contract/domain/watchlist.ts' },
   },
@@ -111,7 +111,7 @@ export const DYNAMIC_SITES: DynamicSiteDeclaration[] = [
     covered: 'the code of the first of the field errors it is given, each collected where it is built',
   },
   {
-    file: 'server/routes/bulk.ts',
+    file: 'server/bulk/store.ts',
     text: 'r.code',
     covered: "a bulk row's user registration code, the number 0-3 of spec §8, not a message code",
   },

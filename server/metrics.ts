@@ -77,36 +77,26 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   return given !== undefined && timingSafeEqual(digest(given), digest(token));
 }
 
-export function createMetrics(options: MetricsOptions): Metrics {
-  const { db, logger, token } = options;
-  const registry = new Registry();
-  const registers = [registry];
-  const routes = new WeakMap<IncomingMessage, string>();
-  const queues = new Set<HeavyWork>();
+/**
+ * Refuses a scrape the caller may not make, and says so. Without a token the metrics are this machine's business,
+ * and to anyone else there is nothing here (as for the development routes); with one, the caller is told a bearer
+ * is what it lacks.
+ */
+function refusedScrape(req: IncomingMessage, res: ServerResponse, token: string | undefined): boolean {
+  if (token === undefined ? fromThisMachine(req) : bearerMatches(req.headers.authorization, token))
+    return false;
+  if (token === undefined) sendRawError(res, 404, 'Not found.');
+  else {
+    const wrong = req.headers.authorization !== undefined;
+    sendRawError(res, 401, 'The metrics need the bearer token.', 'unauthorized', {
+      'WWW-Authenticate': wrong ? 'Bearer realm="metrics", error="invalid_token"' : 'Bearer realm="metrics"',
+    });
+  }
+  return true;
+}
 
-  const labelNames = ['route', 'method', 'status'] as const;
-  const requests = new Counter({
-    name: 'portal_http_requests_total',
-    help: 'Requests answered, by route template (unmatched: no route), method and status.',
-    labelNames,
-    registers,
-  });
-  const durations = new Histogram({
-    name: 'portal_http_request_duration_seconds',
-    help: 'Time from a request arriving to its answer ending, by route template, method and status.',
-    labelNames,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
-  const judgements = new Histogram({
-    name: 'portal_engine_judgement_duration_seconds',
-    help: 'Time the biometric engine took for one judgement (after its turn in the heavy-work queue), by kind and outcome (failed: the engine threw).',
-    labelNames: ['kind', 'outcome'] as const,
-    buckets: JUDGEMENT_BUCKETS,
-    registers,
-  });
-  for (const kind of ['portrayal', 'liveness'] as const) judgements.zero({ kind, outcome: 'judged' });
-
+/** The gauges of the load a scrape reads when it happens: the heavy-work queues, the database and its pool. */
+function registerLoadGauges(registers: Registry[], queues: Set<HeavyWork>, db: MetricsOptions['db']) {
   const sumOfQueues = (pick: (stats: ReturnType<HeavyWork['stats']>) => number) =>
     [...queues].reduce((sum, work) => sum + pick(work.stats()), 0);
   new Gauge({
@@ -163,6 +153,39 @@ export function createMetrics(options: MetricsOptions): Metrics {
     );
     pool('The most connections the pool opens.', 'portal_db_pool_max_connections', (s) => s.max);
   }
+}
+
+export function createMetrics(options: MetricsOptions): Metrics {
+  const { db, logger, token } = options;
+  const registry = new Registry();
+  const registers = [registry];
+  const routes = new WeakMap<IncomingMessage, string>();
+  const queues = new Set<HeavyWork>();
+
+  const labelNames = ['route', 'method', 'status'] as const;
+  const requests = new Counter({
+    name: 'portal_http_requests_total',
+    help: 'Requests answered, by route template (unmatched: no route), method and status.',
+    labelNames,
+    registers,
+  });
+  const durations = new Histogram({
+    name: 'portal_http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer ending, by route template, method and status.',
+    labelNames,
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const judgements = new Histogram({
+    name: 'portal_engine_judgement_duration_seconds',
+    help: 'Time the biometric engine took for one judgement (after its turn in the heavy-work queue), by kind and outcome (failed: the engine threw).',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: JUDGEMENT_BUCKETS,
+    registers,
+  });
+  for (const kind of ['portrayal', 'liveness'] as const) judgements.zero({ kind, outcome: 'judged' });
+
+  registerLoadGauges(registers, queues, db);
 
   const answer = async (res: ServerResponse, head: boolean) => {
     const scrape = Registry.merge([processRegistry(), registry]);
@@ -218,20 +241,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     },
 
     async serve(req, res) {
-      if (token === undefined ? !fromThisMachine(req) : !bearerMatches(req.headers.authorization, token)) {
-        // Without a token the metrics are this machine's business, and to anyone else there is nothing here (as
-        // for the development routes); with one, the caller is told a bearer is what it lacks.
-        if (token === undefined) sendRawError(res, 404, 'Not found.');
-        else {
-          const wrong = req.headers.authorization !== undefined;
-          sendRawError(res, 401, 'The metrics need the bearer token.', 'unauthorized', {
-            'WWW-Authenticate': wrong
-              ? 'Bearer realm="metrics", error="invalid_token"'
-              : 'Bearer realm="metrics"',
-          });
-        }
-        return;
-      }
+      if (refusedScrape(req, res, token)) return;
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         sendRawError(res, 405, 'Method not allowed.', undefined, { Allow: 'GET, HEAD' });
         return;

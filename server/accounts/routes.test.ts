@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../app';
+import { mailThrottle } from '../credential-resets/store';
 import type { Db } from '../db/db';
 import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
-import { mailThrottle } from '../routes/credential-reset';
-import { unzip } from '../routes/zip';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { unzip } from './zip';
 
 // The routes of the enrolled person's account (profile, data export, deletion, credential reset) through the real
 // app (app.ts mounts them when deps.auth is given), with the fake auth of the onboarding harness (claims from the

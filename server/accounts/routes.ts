@@ -31,7 +31,6 @@ import type { Db } from '../db/db';
 import { HttpProblem } from '../http/problem';
 import { intParam } from '../http/query';
 import { isUuid, readBody } from '../http/validation';
-import { zip } from '../routes/zip';
 import { idMismatchDetail } from './rules';
 import {
   anotherAdmin,
@@ -44,6 +43,7 @@ import {
   setAccountLocale,
   userOfAccount,
 } from './store';
+import { zip } from './zip';
 
 const MAX_PAGE_SIZE = 100;
 

@@ -5,8 +5,8 @@ import type { AccessReason, AuditAccess, AuditFilter } from '../../contract/api/
 import { AUDIT_CSV_COLUMNS } from '../../contract/api/audit';
 import { CSV_BOM, csvRow } from '../../contract/domain/csv';
 import type { Queryable } from '../db/db';
+import { type EnforcementSource, EnforcementUnavailableError } from '../enforcement/source';
 import { isUuid } from '../http/validation';
-import { type EnforcementSource, EnforcementUnavailableError } from '../onboarding/enforcement';
 import type { AuditLevel } from './settings';
 
 /** The audit list counts its matches up to this; beyond, total is this and totalIsLowerBound is true. */

@@ -3,7 +3,7 @@
 // lists of the tenant's legal domains.
 import type { InterdictionRequest, InterdictionResponse } from '../../contract/api/audit';
 import type { Queryable } from '../db/db';
-import { type EnforcementSource, EnforcementUnavailableError } from '../onboarding/enforcement';
+import { type EnforcementSource, EnforcementUnavailableError } from '../enforcement/source';
 
 export const ADULT_AGE = 18;
 

@@ -5,9 +5,9 @@
 // this machine (server/dev-routes.ts). The page has no script at all, so the site's CSP holds as it is.
 import { Hono } from 'hono';
 import type { AppDeps } from '../context';
+import { referenceEnforcement } from '../enforcement/source';
 import { esc } from '../http/html';
 import { HttpProblem, makeProblem, problemResponse } from '../http/problem';
-import { referenceEnforcement } from '../onboarding/enforcement';
 import { type Facility as DoorFacility, decideAccess } from './accesses';
 import { auditSettingsLoader } from './settings';
 

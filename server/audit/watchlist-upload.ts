@@ -3,6 +3,7 @@
 // is read: the whole body, the file's bytes, the length of a row. The work done between two turns of the event loop
 // is bounded by SLICE bytes, however large the chunks the body arrives in (a body limit that buffers, an in-process
 // request): a 10 MB file is never parsed in one go, and a file refused at its first row is not parsed further.
+import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { type WatchlistParse, WatchlistReader } from '../../contract/domain/watchlist';
 import { HttpProblem } from '../http/problem';
@@ -35,6 +36,64 @@ const SLICE = 64 * 1024;
 const FILE_FIELDS = ['upload', 'file'];
 
 const invalid = () => new HttpProblem(400, 'The multipart body cannot be read.', 'invalid_multipart');
+
+/**
+ * The csv part, parsed as it streams in: too large, not UTF-8 text (or holding a NUL), or refused by the reader
+ * stops the parsing, and the rest of the part is only counted.
+ */
+function readCsvPart(
+  stream: Readable,
+  file: { name: string; bytes: number },
+  upload: WatchlistUpload,
+  limits: WatchlistUploadLimits,
+  today: Date,
+) {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const reader = new WatchlistReader({
+    today,
+    previewRows: 0,
+    ...(limits.lineChars ? { maxLineChars: limits.lineChars } : {}),
+  });
+  /** Still parsing: nothing has refused the file yet. */
+  let reading = true;
+  stream.on('data', (chunk: Buffer) => {
+    file.bytes += chunk.length;
+    if (!reading) return;
+    if (file.bytes > limits.fileBytes) {
+      upload.fileTooLarge = true;
+      reading = false;
+      return;
+    }
+    let text: string;
+    try {
+      text = decoder.decode(chunk, { stream: true });
+    } catch {
+      upload.notUtf8 = true;
+      reading = false;
+      return;
+    }
+    if (text.includes('\u0000')) {
+      upload.notUtf8 = true;
+      reading = false;
+      return;
+    }
+    if (!reader.push(text)) reading = false;
+  });
+  stream.on('end', () => {
+    if (upload.fileTooLarge || upload.notUtf8) return;
+    if (reading) {
+      try {
+        const rest = decoder.decode();
+        if (rest.includes('\u0000')) throw new Error('NUL');
+        reader.push(rest);
+      } catch {
+        upload.notUtf8 = true;
+        return;
+      }
+    }
+    upload.parsed = reader.end();
+  });
+}
 
 /**
  * The upload of a watchlist, read as it streams. Throws 413 file_too_large (the body is larger than
@@ -107,51 +166,7 @@ export async function readWatchlistUpload(
     // The name is kept with the upload or its refusal: a NUL in it would make PostgreSQL refuse the row.
     const file = { name: (info.filename ?? '').replaceAll('\u0000', ''), bytes: 0 };
     upload.file = file;
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    const reader = new WatchlistReader({
-      today: options.today,
-      previewRows: 0,
-      ...(limits.lineChars ? { maxLineChars: limits.lineChars } : {}),
-    });
-    /** Still parsing: nothing has refused the file yet. */
-    let reading = true;
-    stream.on('data', (chunk: Buffer) => {
-      file.bytes += chunk.length;
-      if (!reading) return;
-      if (file.bytes > limits.fileBytes) {
-        upload.fileTooLarge = true;
-        reading = false;
-        return;
-      }
-      let text: string;
-      try {
-        text = decoder.decode(chunk, { stream: true });
-      } catch {
-        upload.notUtf8 = true;
-        reading = false;
-        return;
-      }
-      if (text.includes('\u0000')) {
-        upload.notUtf8 = true;
-        reading = false;
-        return;
-      }
-      if (!reader.push(text)) reading = false;
-    });
-    stream.on('end', () => {
-      if (upload.fileTooLarge || upload.notUtf8) return;
-      if (reading) {
-        try {
-          const rest = decoder.decode();
-          if (rest.includes('\u0000')) throw new Error('NUL');
-          reader.push(rest);
-        } catch {
-          upload.notUtf8 = true;
-          return;
-        }
-      }
-      upload.parsed = reader.end();
-    });
+    readCsvPart(stream, file, upload, limits, options.today);
   });
   bb.on('error', () => fail(invalid()));
   bb.on('close', () => {

@@ -13,11 +13,11 @@ const IMAGE_UPLOAD = /^\/api\/internal\/portrayals\/[^/]+\/(obverse|reverse|self
 /** No query parameter of the API needs more (a filter, an email, an id). */
 export const QUERY_VALUE_MAX_CHARS = 1024;
 
-/** POST /api/public/singles: a registration with an image, limited by its route (server/routes/singles.ts). */
+/** POST /api/public/singles: a registration with an image, limited by its route (server/singles/routes.ts). */
 const SINGLES = /^\/api\/public\/singles\/?$/;
-/** POST /api/public/singles/bulk: the bulk import's metadata and zip, limited while read (routes/bulk-upload.ts). */
+/** POST /api/public/singles/bulk: the bulk import's metadata and zip, limited while read (bulk/upload.ts). */
 const BULK = /^\/api\/public\/singles\/bulk\/?$/;
-/** POST /api/public/watchlists and /api/watchlists: a csv of up to 10 MB, limited by its route (routes/audit.ts). */
+/** POST /api/public/watchlists and /api/watchlists: a csv of up to 10 MB, limited by its route (audit/routes.ts). */
 const WATCHLIST_UPLOAD = /^\/api\/(?:public\/)?watchlists\/?$/;
 
 export const apiBodyLimit: MiddlewareHandler<AppEnv> = (c, next) =>

@@ -2,7 +2,7 @@
 // read them, so that neither imports the other.
 import type { ApiAuth } from '../auth/verify';
 import { type LivenessAction, parseLivenessActions } from '../config';
-import type { EnforcementSource, Faults } from './enforcement';
+import type { EnforcementSource, Faults } from '../enforcement/source';
 import type { BiometricEngine } from './engine';
 import { loadEngine } from './engine-choice';
 import { engineInThread } from './engine-thread';

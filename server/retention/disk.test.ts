@@ -11,7 +11,7 @@ import { runRetention } from './job';
 
 // The retention purge removes a due image from the disk, not only from query results: the database's own files
 // are searched byte for byte for a selfie before and after (server/testing/disk.ts), as
-// server/routes/delete-all-disk.test.ts does for deleteAllData.
+// server/users/delete-all-disk.test.ts does for deleteAllData.
 
 const dir = mkdtempSync(join(tmpdir(), 'retention-disk-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../contract/api/problem';
 import { type App, createApp } from '../app';
 import type { Db } from '../db/db';
-import type { Faults } from '../onboarding/enforcement';
+import type { Faults } from '../enforcement/source';
 import { basicEngine as referenceEngine } from '../onboarding/engine';
 import { seedProhibitedList } from '../onboarding/seed';
 import {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Browser, devices, expect, type Page, test } from '@playwright/test';
-import { unzip } from '../../server/routes/zip';
+import { unzip } from '../../server/accounts/zip';
 import { expectFocusTrapped, tabThrough, tabTo, typeInto } from './keyboard';
 import {
   accessTokenOf,

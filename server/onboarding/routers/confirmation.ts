@@ -12,9 +12,9 @@ import {
   type Verification,
 } from '../../../contract/api/onboarding';
 import type { AuthEnv } from '../../auth/verify';
+import { EnforcementUnavailableError } from '../../enforcement/source';
 import { HttpProblem } from '../../http/problem';
 import { DetailedProblem, isUuid, nonEmpty, readBody, validationProblem } from '../../http/validation';
-import { EnforcementUnavailableError } from '../enforcement';
 import { type EnforcementAnswer, isoDay, registrationOutcome } from '../outcome';
 import { legalTermsNotAccepted, notFound, type OnboardingRuntime, ownOnboarding } from '../runtime';
 import { type OnboardingRow, recordOutcome } from '../store/onboardings';

@@ -39,45 +39,6 @@ export function acsIdInUse(q: Queryable, tenant: string, acsId: string): Promise
   return exists(q, 'select 1 from users where tenant = $1 and acs_id = $2', [tenant, acsId]);
 }
 
-export interface ProhibitedPerson {
-  first_name: string;
-  last_name: string;
-  birth_date: string;
-  document_number: string;
-  id_number: string | null;
-}
-
-/**
- * The legal domain of an entry of a current watchlist (migration 013) of the tenant, restricted to its legal domains, that matches on
- * document number, on id number, or on first name, last name and birth date together (names without case).
- */
-export async function findProhibitedMatch(
-  q: Queryable,
-  tenant: string,
-  legalDomains: string[],
-  person: ProhibitedPerson,
-): Promise<{ legal_domain: string; watchlist_id: string } | null> {
-  const { rows } = await q.query<{ legal_domain: string; watchlist_id: string }>(
-    `select w.legal_domain, w.watchlist_id::text as watchlist_id from watchlist_entries e
-       join watchlists w on w.tenant = e.tenant and w.watchlist_id = e.watchlist_id and w.current
-      where e.tenant = $1 and w.legal_domain = any($2::text[])
-        and (upper(document_number) = upper($3)
-          or ($4::text is not null and upper(id_number) = upper($4))
-          or (birth_date = $5::date and lower(first_name) = lower($6) and lower(last_name) = lower($7)))
-      limit 1`,
-    [
-      tenant,
-      legalDomains,
-      person.document_number,
-      person.id_number,
-      person.birth_date,
-      person.first_name.trim(),
-      person.last_name.trim(),
-    ],
-  );
-  return rows[0] ?? null;
-}
-
 export interface NewUser {
   tenant: string;
   onboarding: {

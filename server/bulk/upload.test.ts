@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { BULK_LIMITS, type BulkLimits, readBulkUpload } from './bulk-upload';
+import { BULK_LIMITS, type BulkLimits, readBulkUpload } from './upload';
 
 // The streamed reading of a bulk import's upload: limits while reading, zip bombs, headers that lie.
 

@@ -1,4 +1,4 @@
-// Reads the bulk import's multipart upload as it streams in (routes/bulk.ts): the `metadata` file into text and the
+// Reads the bulk import's multipart upload as it streams in (routes.ts): the `metadata` file into text and the
 // `media` zip through fflate's streaming reader, entry by entry, with every limit enforced while reading: the whole
 // body (BULK_MAX_UPLOAD_BYTES), the metadata (BULK_MAX_METADATA_BYTES), the number of entries, each picture's bytes
 // once inflated — by the size its header declares and by what it really inflates to, so a zip bomb is cut off after
@@ -6,6 +6,7 @@
 // is then checked against the zip's central directory (kept from the last bytes of the stream): its CRC-32 and its
 // size once inflated. An entry that fails (a flipped byte, bad compressed data, missing from the directory) is
 // `damaged`: the rows naming it are refused one by one, the others go on.
+import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import busboy from 'busboy';
 import { Inflate, Unzip, type UnzipFile } from 'fflate';
@@ -115,22 +116,9 @@ function limitedDecoders(max: number) {
 
 const problem = (status: number, detail: string, code: string) => new HttpProblem(status, detail, code);
 
-/**
- * The upload of a bulk import, read as it streams. Throws 413 payload_too_large / metadata_too_large /
- * media_too_large, 422 too_many_elements (entries), 400 bad_request (not multipart).
- */
-export async function readBulkUpload(
-  request: Request,
-  limits: BulkLimits = BULK_LIMITS,
-): Promise<BulkUpload> {
-  const contentType = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data/i.test(contentType) || !request.body)
-    throw problem(400, 'Send the metadata and the zip as multipart/form-data.', 'bad_request');
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limits.uploadBytes)
-    throw problem(413, `The upload is larger than ${limits.uploadBytes} bytes.`, 'payload_too_large');
-
-  const upload: BulkUpload = {
+/** One upload being read: what it holds so far, the first limit it broke, and the zip's entries under way. */
+class UploadReading {
+  readonly upload: BulkUpload = {
     metadata: null,
     media: false,
     corrupt: false,
@@ -138,22 +126,79 @@ export async function readBulkUpload(
     damaged: new Map(),
     oversized: new Map(),
   };
-  let failure: HttpProblem | null = null;
-  const fail = (p: HttpProblem) => {
-    failure ??= p;
-  };
-  let inflatedTotal = 0;
-  let entries = 0;
-  const pending = new Set<string>();
+  failure: HttpProblem | null = null;
+  private inflatedTotal = 0;
+  private entries = 0;
+  private readonly pending = new Set<string>();
   /** CRC-32 of what each entry inflated to, computed as it streams. */
-  const crcs = new Map<string, number>();
+  private readonly crcs = new Map<string, number>();
   /** The last bytes of the zip (its central directory and end record), and how many bytes it had in all. */
-  const tail = new RollingTail(limits.directoryBytes + ZIP_END_MAX_BYTES);
+  private readonly tail: RollingTail;
 
-  const onEntry = (file: UnzipFile) => {
-    entries += 1;
-    if (entries > limits.entries) {
-      fail(problem(422, `The zip holds more than ${limits.entries} entries.`, 'too_many_elements'));
+  constructor(private readonly limits: BulkLimits) {
+    this.tail = new RollingTail(limits.directoryBytes + ZIP_END_MAX_BYTES);
+  }
+
+  fail(p: HttpProblem) {
+    this.failure ??= p;
+  }
+
+  /** The `metadata` part, kept as text unless it passes its limit. */
+  readMetadata(stream: Readable, filename: string | undefined) {
+    const { limits, upload } = this;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limits.metadataBytes) {
+        this.fail(
+          problem(413, `The metadata is larger than ${limits.metadataBytes} bytes.`, 'metadata_too_large'),
+        );
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on('end', () => {
+      if (size <= limits.metadataBytes)
+        upload.metadata = { name: filename ?? '', text: Buffer.concat(chunks).toString('utf8') };
+    });
+  }
+
+  /** The `media` part, through fflate's streaming reader; at its end, every entry against the central directory. */
+  readMedia(stream: Readable) {
+    const { upload } = this;
+    upload.media = true;
+    const unzip = new Unzip((file) => this.onEntry(file));
+    for (const decoder of limitedDecoders(this.limits.imageBytes)) unzip.register(decoder as never);
+    let seen = false;
+    stream.on('data', (chunk: Buffer) => {
+      if (upload.corrupt || this.failure) return;
+      seen = true;
+      this.tail.push(chunk);
+      try {
+        unzip.push(chunk, false);
+      } catch {
+        upload.corrupt = true;
+      }
+    });
+    stream.on('end', () => {
+      if (upload.corrupt || this.failure) return;
+      try {
+        if (seen) unzip.push(new Uint8Array(0), true);
+      } catch {
+        upload.corrupt = true;
+      }
+      // Nothing read, or an entry cut short: not a (whole) zip.
+      if (!seen || this.entries === 0 || this.pending.size > 0) upload.corrupt = true;
+      else checkAgainstDirectory(upload, this.crcs, this.tail);
+    });
+  }
+
+  private onEntry(file: UnzipFile) {
+    const { limits, upload, pending } = this;
+    this.entries += 1;
+    if (this.entries > limits.entries) {
+      this.fail(problem(422, `The zip holds more than ${limits.entries} entries.`, 'too_many_elements'));
       return;
     }
     const name = zipPathOf(file.name);
@@ -162,27 +207,25 @@ export async function readBulkUpload(
     let size = 0;
     let crc = 0;
     pending.add(name);
+    /** An entry given up on: oversized or damaged, its bytes so far dropped. */
+    const drop = (into: Map<string, number>, reported: number) => {
+      into.set(name, reported);
+      chunks.length = 0;
+      this.inflatedTotal -= size;
+      pending.delete(name);
+    };
     file.ondata = (error, data, final) => {
-      if (error instanceof TooLarge) {
-        upload.oversized.set(name, error.inflated);
-        chunks.length = 0;
-        inflatedTotal -= size;
-        pending.delete(name);
-        return;
-      }
       if (error) {
         // Bad compressed data: this entry only; the directory still tells where the next one starts.
-        upload.damaged.set(name, file.originalSize ?? size);
-        chunks.length = 0;
-        inflatedTotal -= size;
-        pending.delete(name);
+        if (error instanceof TooLarge) drop(upload.oversized, error.inflated);
+        else drop(upload.damaged, file.originalSize ?? size);
         return;
       }
       if (!directory && data.length > 0) {
         size += data.length;
-        inflatedTotal += data.length;
-        if (inflatedTotal > limits.inflatedBytes) {
-          fail(
+        this.inflatedTotal += data.length;
+        if (this.inflatedTotal > limits.inflatedBytes) {
+          this.fail(
             problem(
               413,
               `The pictures add up to more than ${limits.inflatedBytes} bytes.`,
@@ -198,7 +241,7 @@ export async function readBulkUpload(
         pending.delete(name);
         if (!directory) {
           upload.pictures.set(name, Buffer.concat(chunks));
-          crcs.set(name, crc);
+          this.crcs.set(name, crc);
         }
       }
     };
@@ -209,8 +252,45 @@ export async function readBulkUpload(
       file.ondata = () => {};
     }
     file.start();
-  };
+  }
+}
 
+/** Feeds the request's body to busboy, counting it against the upload's limit; stops at the first failure. */
+async function pump(request: Request, bb: busboy.Busboy, reading: UploadReading, limit: number) {
+  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > limit)
+      reading.fail(problem(413, `The upload is larger than ${limit} bytes.`, 'payload_too_large'));
+    if (reading.failure) {
+      await reader.cancel();
+      throw reading.failure;
+    }
+    if (!bb.write(value)) await new Promise((r) => bb.once('drain', r));
+  }
+  bb.end();
+}
+
+/**
+ * The upload of a bulk import, read as it streams. Throws 413 payload_too_large / metadata_too_large /
+ * media_too_large, 422 too_many_elements (entries), 400 bad_request (not multipart).
+ */
+export async function readBulkUpload(
+  request: Request,
+  limits: BulkLimits = BULK_LIMITS,
+): Promise<BulkUpload> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data/i.test(contentType) || !request.body)
+    throw problem(400, 'Send the metadata and the zip as multipart/form-data.', 'bad_request');
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limits.uploadBytes)
+    throw problem(413, `The upload is larger than ${limits.uploadBytes} bytes.`, 'payload_too_large');
+
+  const reading = new UploadReading(limits);
+  const invalid = () => problem(400, 'The multipart body is not valid.', 'bad_request');
   await new Promise<void>((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
@@ -219,92 +299,27 @@ export async function readBulkUpload(
         limits: { files: 2, fields: 8, parts: 10, fileSize: limits.uploadBytes },
       });
     } catch {
-      reject(problem(400, 'The multipart body is not valid.', 'bad_request'));
+      reject(invalid());
       return;
     }
     bb.on('file', (field, stream, info) => {
       // Busboy also emits a body cut short (no closing boundary, a client that drops) on the part's own stream:
       // an 'error' nobody listens to would end the process.
-      stream.on('error', () => reject(problem(400, 'The multipart body is not valid.', 'bad_request')));
-      if (field === 'metadata') {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        stream.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > limits.metadataBytes) {
-            fail(
-              problem(
-                413,
-                `The metadata is larger than ${limits.metadataBytes} bytes.`,
-                'metadata_too_large',
-              ),
-            );
-            return;
-          }
-          chunks.push(chunk);
-        });
-        stream.on('end', () => {
-          if (size <= limits.metadataBytes)
-            upload.metadata = { name: info.filename ?? '', text: Buffer.concat(chunks).toString('utf8') };
-        });
-      } else if (field === 'media') {
-        upload.media = true;
-        const unzip = new Unzip(onEntry);
-        for (const decoder of limitedDecoders(limits.imageBytes)) unzip.register(decoder as never);
-        let seen = false;
-        stream.on('data', (chunk: Buffer) => {
-          if (upload.corrupt || failure) return;
-          seen = true;
-          tail.push(chunk);
-          try {
-            unzip.push(chunk, false);
-          } catch {
-            upload.corrupt = true;
-          }
-        });
-        stream.on('end', () => {
-          if (upload.corrupt || failure) return;
-          try {
-            if (seen) unzip.push(new Uint8Array(0), true);
-          } catch {
-            upload.corrupt = true;
-          }
-          // Nothing read, or an entry cut short: not a (whole) zip.
-          if (!seen || entries === 0 || pending.size > 0) upload.corrupt = true;
-          else checkAgainstDirectory(upload, crcs, tail);
-        });
-      } else {
-        stream.resume();
-      }
+      stream.on('error', () => reject(invalid()));
+      if (field === 'metadata') reading.readMetadata(stream, info.filename);
+      else if (field === 'media') reading.readMedia(stream);
+      else stream.resume();
     });
-    bb.on('error', () => reject(problem(400, 'The multipart body is not valid.', 'bad_request')));
+    bb.on('error', () => reject(invalid()));
     bb.on('close', () => resolve());
-
-    (async () => {
-      const reader = (request.body as ReadableStream<Uint8Array>).getReader();
-      let total = 0;
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          total += value.length;
-          if (total > limits.uploadBytes)
-            fail(problem(413, `The upload is larger than ${limits.uploadBytes} bytes.`, 'payload_too_large'));
-          if (failure) {
-            await reader.cancel();
-            reject(failure);
-            return;
-          }
-          if (!bb.write(value)) await new Promise((r) => bb.once('drain', r));
-        }
-        bb.end();
-      } catch {
-        reject(problem(400, 'The upload was interrupted.', 'bad_request'));
-      }
-    })();
+    pump(request, bb, reading, limits.uploadBytes).catch((error: unknown) =>
+      reject(
+        error instanceof HttpProblem ? error : problem(400, 'The upload was interrupted.', 'bad_request'),
+      ),
+    );
   });
-  if (failure) throw failure;
-  return upload;
+  if (reading.failure) throw reading.failure;
+  return reading.upload;
 }
 
 /** The last `max` bytes of a stream, and how many it had. */

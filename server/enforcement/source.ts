@@ -1,7 +1,8 @@
-// The prohibited-list service (spec §8 user_interdicted, enforcement_source_unavailable): an external
-// enforcement source in production, the tenant's current watchlists (server/audit) in the reference backend.
+// The prohibited-list service (spec §8 user_interdicted, enforcement_source_unavailable): an external enforcement
+// source in production, the tenant's current watchlists in the reference backend. The enrolment asks it before it
+// registers a person, the access audit at every door and interdiction check; neither owns it.
 import type { Queryable } from '../db/db';
-import { findProhibitedMatch, type ProhibitedPerson } from './store/registration';
+import { faultSwitchedOn, findProhibitedMatch, type ProhibitedPerson } from './store';
 
 export type PersonData = ProhibitedPerson;
 
@@ -46,27 +47,7 @@ export async function faultOn(
   tenant: string,
   name: FaultName,
 ): Promise<boolean> {
-  if (faults[name]) return true;
-  const { rows } = await db.query('select 1 from fault_switches where tenant = $1 and name = $2', [
-    tenant,
-    name,
-  ]);
-  return rows.length > 0;
-}
-
-/** Switches a fault on or off for the tenant (development only). */
-export async function switchFault(
-  db: Queryable,
-  tenant: string,
-  name: FaultName,
-  on: boolean,
-): Promise<void> {
-  await db.query(
-    on
-      ? 'insert into fault_switches (tenant, name) values ($1, $2) on conflict do nothing'
-      : 'delete from fault_switches where tenant = $1 and name = $2',
-    [tenant, name],
-  );
+  return faults[name] || (await faultSwitchedOn(db, tenant, name));
 }
 
 /** The tenant's current watchlists restricted to its legal domains; unavailable while the fault switch is on. */

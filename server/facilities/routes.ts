@@ -2,12 +2,7 @@ import { Hono } from 'hono';
 import type { FacilityList } from '../../contract/api/facilities';
 import type { ApiAuth, AuthEnv } from '../auth/verify';
 import type { AppDeps } from '../context';
-
-export interface Facility {
-  facility_id: string;
-  alias: string;
-  timezone: string;
-}
+import { listFacilities } from './store';
 
 /**
  * GET /internal/facilities: the facilities of the request's tenant, for anyone signed in to it (the visit forms
@@ -17,14 +12,7 @@ export interface Facility {
 export function facilitiesRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
   return new Hono<AuthEnv>().get('/internal/facilities', auth.requireAuth(), async (c) => {
     const mine = c.req.query('mine') === '1';
-    const { rows } = await deps.db.query<Facility>(
-      `select f.facility_id, f.alias, f.timezone from facilities f
-        where f.tenant = $1
-          and ($2::text is null or exists (select 1 from account_facilities a
-                where a.tenant = f.tenant and a.facility_id = f.facility_id and a.account_id = $2))
-        order by f.alias, f.facility_id`,
-      [c.get('tenant'), mine ? c.get('auth').sub : null],
-    );
+    const rows = await listFacilities(deps.db, c.get('tenant'), mine ? c.get('auth').sub : null);
     return c.json<FacilityList>(rows);
   });
 }

@@ -7,7 +7,7 @@ import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, PUBLIC_DIR, paddedJpeg, person } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
-import { singlesRoutes } from './singles';
+import { singlesRoutes } from './routes';
 
 // POST /public/singles through the real app with the fake auth of the onboarding harness (spec §5, §7, §8).
 

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppDeps } from '../context';
 import type { AppEnv } from '../http/env';
 import { makeProblem, problemResponse } from '../http/problem';
+import { ping } from './store';
 
 const DB_TIMEOUT_MS = 2000;
 
@@ -18,7 +19,7 @@ export function healthRoutes(deps: AppDeps): Hono<AppEnv> {
   return new Hono<AppEnv>().get('/health', async (c) => {
     const version = deps.config.version;
     try {
-      await withTimeout(deps.db.query('select 1'), DB_TIMEOUT_MS);
+      await withTimeout(ping(deps.db), DB_TIMEOUT_MS);
     } catch (error) {
       deps.logger.log('error', 'health check failed', { reqId: c.get('reqId'), err: String(error) });
       return problemResponse(makeProblem(503, 'The database does not answer.', 'db_unavailable'), {

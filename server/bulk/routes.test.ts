@@ -15,7 +15,7 @@ import {
 } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
-import { bulkRoutes } from './bulk';
+import { bulkRoutes } from './routes';
 
 // POST /public/singles/bulk and GET /public/singles/bulk/{jobId} through the real app ("Add users from photos";
 // spec §5 1000 elements, metadata, zip; §8 user registration codes).
