@@ -133,16 +133,18 @@ function PersonalDataLoading({ label }: { label: string }) {
   return (
     <Section titleId="profile.personal.title">
       <div className="relative">
-        <dl className="grid gap-x-4 gap-y-2 sm:grid-cols-[max-content_1fr]" aria-hidden="true">
-          {ENROLLED_ROWS.map((row) => (
-            <div key={row.id} className="contents">
-              <dt className="text-sm font-medium text-slate-600">
-                <FormattedMessage {...row} />
-              </dt>
-              <dd className="h-6 w-2/3 rounded bg-slate-100" />
-            </div>
-          ))}
-        </dl>
+        <div aria-hidden="true">
+          <dl className="grid gap-x-4 gap-y-2 sm:grid-cols-[max-content_1fr]">
+            {ENROLLED_ROWS.map((row) => (
+              <div key={row.id} className="contents">
+                <dt className="text-sm font-medium text-slate-600">
+                  <FormattedMessage {...row} />
+                </dt>
+                <dd className="h-6 w-2/3 rounded bg-slate-100" />
+              </div>
+            ))}
+          </dl>
+        </div>
         <div className="absolute inset-0 flex items-center justify-center">
           <Spinner label={label} />
         </div>
