@@ -14,6 +14,17 @@ describe('npm run bench arguments', () => {
     expect(benchArgs(['--only=bytes', '--out=x.json'])).toEqual({ parts: ['bytes'], out: 'x.json' });
   });
 
+  it('names the screens Lighthouse runs on with --screens', () => {
+    expect(benchArgs(['--only', 'lighthouse', '--screens', 'UserHome, MyVisits'])).toEqual({
+      parts: ['lighthouse'],
+      out: 'bench/results/latest.json',
+      screens: ['UserHome', 'MyVisits'],
+    });
+    expect(benchArgs(['--screens=Welcome']).screens).toEqual(['Welcome']);
+    expect(benchArgs([]).screens).toBeUndefined();
+    expect(() => benchArgs(['--screens', 'UserHome,'])).toThrow(/--screens wants screen names/);
+  });
+
   it('refuses a part or an argument it does not know', () => {
     expect(() => benchArgs(['--only', 'lighthouse,speed'])).toThrow(/unknown bench part speed/);
     expect(() => benchArgs(['--fast'])).toThrow(/unknown argument --fast/);

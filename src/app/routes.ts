@@ -34,10 +34,14 @@ const visits = withMachines(
   () => import('../features/visits/screens'),
   () => import('./machines/visits').then((m) => m.visitMachines),
 );
+const accreditationMachines = () => import('./machines/accreditations').then((m) => m.accreditationMachines);
 const accreditations = withMachines(
   () => import('../features/accreditations/screens'),
-  () => import('./machines/accreditations').then((m) => m.accreditationMachines),
+  accreditationMachines,
 );
+// AccreditFace and AccreditProof capture a selfie with the enrolment's capture view: their own chunk keeps that code
+// off UserHome and MyAccreditations, an enrolled person's most opened screens.
+const accredit = withMachines(() => import('../features/accreditations/accredit'), accreditationMachines);
 const portal = withMachines(
   () => import('../features/portal/screens'),
   () => import('./machines/portal').then((m) => m.portalMachines),
@@ -84,8 +88,8 @@ export const screenComponents = {
   VisitDetail: lazyScreen(visits, 'VisitDetail'),
   MyAccreditations: lazyScreen(accreditations, 'MyAccreditations'),
   AccreditationDetail: lazyScreen(accreditations, 'AccreditationDetail'),
-  AccreditFace: lazyScreen(accreditations, 'AccreditFace'),
-  AccreditProof: lazyScreen(accreditations, 'AccreditProof'),
+  AccreditFace: lazyScreen(accredit, 'AccreditFace'),
+  AccreditProof: lazyScreen(accredit, 'AccreditProof'),
   PortalManagement: lazyScreen(portal, 'PortalManagement'),
   PortalAccounts: lazyScreen(portal, 'PortalAccounts'),
   PortalUsers: lazyScreen(portal, 'PortalUsers'),

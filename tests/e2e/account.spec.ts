@@ -6,10 +6,12 @@ import {
   accessTokenOf,
   expectAccessible,
   jwtPayload,
+  layoutShiftOf,
   logIn,
   openAs,
   port,
   signInFromWelcome,
+  watchLayoutShifts,
 } from './support';
 
 // The enrolled person's account: UserProfile, download my data, the language saved to the account, ResetCredentials
@@ -53,10 +55,16 @@ async function phone(browser: Browser) {
 }
 
 test.describe('the enrolled person’s account', () => {
-  test('the profile shows their data, and "download my data" saves a zip that holds their selfie', async ({
+  test('the profile shows their data, and "download my data" saves a zip that holds their selfie; neither home nor profile moves as it loads', async ({
     page,
   }) => {
+    // On a phone, the QR of home and the profile's data arrive after the screen is drawn: what was drawn before
+    // them stays where it was (a layout shift of 0.05 at most; 0.1 is where a person notices).
+    await watchLayoutShifts(page);
     await signInHome(page, member(1));
+    await expect(page.getByTestId('accreditation-qr')).toBeVisible();
+    await expect(page.getByTestId('home-profile')).toBeVisible();
+    expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.05);
     await page.getByTestId('menu-toggle').click();
     await page.getByRole('dialog').getByRole('link', { name: 'Mi perfil' }).click();
     await expect(page).toHaveURL(/\/profile$/);
@@ -84,6 +92,12 @@ test.describe('the enrolled person’s account', () => {
     expect([...selfie.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
     const user = JSON.parse(new TextDecoder().decode(entries.get('user.json'))) as { id_number: string };
     expect(user.id_number).toBe(dniOf(1));
+
+    // The profile opened as a page of its own (a link from elsewhere, a reload): no click just before the data.
+    await page.reload();
+    await expect(page.getByTestId('profile-personal-data')).toContainText(dniOf(1));
+    await expect(page.getByTestId('profile-download-data')).toBeEnabled();
+    expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.05);
   });
 
   test('a language chosen in the profile comes back after signing out and in again', async ({

@@ -322,3 +322,42 @@ const catalogue = Object.fromEntries(
 
 /** A message of the catalogue of `lang`, by id. */
 export const t = (lang: Lang, id: string) => catalogue[lang][id] as string;
+
+/**
+ * Records the layout shifts of every document the page opens from now on (PerformanceObserver, buffered, so the
+ * shifts before the script's observer existed count too); layoutShiftOf reads their sum.
+ */
+export async function watchLayoutShifts(page: Page) {
+  await page.addInitScript(() => {
+    const shifts = { total: 0 };
+    (window as { __layoutShift?: typeof shifts }).__layoutShift = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+      })[]) {
+        if (!entry.hadRecentInput) shifts.total += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/**
+ * The sum of the layout shifts of the page's document so far that no input caused (a stricter figure than
+ * Lighthouse's CLS, which takes the worst window of them), once two more frames have been drawn and their shifts
+ * reported.
+ */
+export async function layoutShiftOf(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() =>
+            setTimeout(() =>
+              resolve((window as { __layoutShift?: { total: number } }).__layoutShift?.total ?? -1),
+            ),
+          ),
+        ),
+      ),
+  );
+}

@@ -53,7 +53,7 @@ export function UserProfile() {
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id="screen.UserProfile" />
       </h1>
-      {view === 'loading' && <Spinner label={intl.formatMessage({ id: 'profile.loading' })} />}
+      {view === 'loading' && <PersonalDataLoading label={intl.formatMessage({ id: 'profile.loading' })} />}
       {view === 'failed' && (
         <Alert message={intl.formatMessage({ id: 'profile.failed' })}>
           <div>
@@ -65,7 +65,9 @@ export function UserProfile() {
       )}
       {view === 'ready' && profile && <PersonalData profile={profile} />}
       <LanguageChoice />
-      {view === 'ready' && hasRole(roles, 'get_all_data_me') && <MyData actor={actor} />}
+      {view !== 'failed' && hasRole(roles, 'get_all_data_me') && (
+        <MyData actor={actor} loading={view === 'loading'} />
+      )}
       {hasRole(roles, 'show_reset_credentials_button_me') && (
         <Section titleId="profile.reset.title">
           <p className="text-slate-700">
@@ -107,6 +109,47 @@ function Section({ titleId, children }: { titleId: string; children: ReactNode }
       </h2>
       <div className="mt-3">{children}</div>
     </Card>
+  );
+}
+
+// An enrolled person's rows (UserProfile is theirs): what PersonalData shows once the profile is here.
+const ENROLLED_ROWS = [
+  m.name,
+  m.idNumber,
+  m.document,
+  m.nationality,
+  m.birthDate,
+  m.expiryDate,
+  m.email,
+  m.acsId,
+  m.enrolledOn,
+];
+
+/**
+ * The personal data's card while the profile loads: its title and its labels, a bar of one line in place of each
+ * value, the spinner over them, so the cards below keep their place when the values come.
+ */
+function PersonalDataLoading({ label }: { label: string }) {
+  return (
+    <Section titleId="profile.personal.title">
+      <div className="relative">
+        <div aria-hidden="true">
+          <dl className="grid gap-x-4 gap-y-2 sm:grid-cols-[max-content_1fr]">
+            {ENROLLED_ROWS.map((row) => (
+              <div key={row.id} className="contents">
+                <dt className="text-sm font-medium text-slate-600">
+                  <FormattedMessage {...row} />
+                </dt>
+                <dd className="h-6 w-2/3 rounded bg-slate-100" />
+              </div>
+            ))}
+          </dl>
+        </div>
+        <div className="absolute inset-0 flex items-center justify-center">
+          <Spinner label={label} />
+        </div>
+      </div>
+    </Section>
   );
 }
 
@@ -175,7 +218,8 @@ function LanguageChoice() {
   );
 }
 
-function MyData({ actor }: { actor: ProfileActor }) {
+/** "Download my data"; drawn while the profile loads too (its button waits), so it does not appear late. */
+function MyData({ actor, loading }: { actor: ProfileActor; loading: boolean }) {
   const exporting = useSelector(actor, (s) => s.hasTag('exporting'));
   const outcome = useSelector(actor, (s) =>
     s.matches({ ready: 'exported' }) ? 'exported' : s.matches({ ready: 'exportFailed' }) ? 'failed' : null,
@@ -187,7 +231,7 @@ function MyData({ actor }: { actor: ProfileActor }) {
       </p>
       <Button
         className="mt-4 w-full sm:w-auto"
-        disabled={exporting}
+        disabled={exporting || loading}
         aria-busy={exporting}
         data-testid="profile-download-data"
         onClick={() => actor.send({ type: 'data.export' })}

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { formatDateTime } from '../../../contract/domain/dates';
@@ -109,16 +109,28 @@ export function useWakeLock(active: boolean): void {
 export function QrImage({ image, holder }: { image: Blob | null; holder: string | null }) {
   const intl = useIntl();
   const url = useObjectUrl(image);
-  if (!url) return null;
+  // The picture comes after the credential: its square is kept until then, so nothing below it moves.
+  if (!url) return <QrPlaceholder />;
   return (
     <img
       src={url}
       alt={intl.formatMessage({ id: 'accreditation.qr.alt' }, { name: holder ?? '' })}
       width={288}
       height={288}
-      className="mx-auto aspect-square w-full max-w-72 rounded-xl border-4 border-black bg-white p-2 [image-rendering:pixelated]"
+      className={cn(QR_BOX, 'border-black bg-white p-2 [image-rendering:pixelated]')}
       data-testid="accreditation-qr"
     />
+  );
+}
+
+const QR_BOX = 'mx-auto aspect-square w-full max-w-72 rounded-xl border-4';
+
+/** The QR's square before its picture is here (and, given children, what is shown in it meanwhile). */
+export function QrPlaceholder({ children }: { children?: ReactNode }) {
+  return (
+    <div className={cn(QR_BOX, 'flex items-center justify-center border-slate-200 bg-slate-50')}>
+      {children}
+    </div>
   );
 }
 

@@ -11,6 +11,7 @@ import { useRuntime, useTenant } from '../../runtime/context';
 import {
   AccreditationProblem,
   QrImage,
+  QrPlaceholder,
   StatusBadge,
   useAccountId,
   useAccreditation,
@@ -78,7 +79,17 @@ function Home({ accountId }: { accountId: string }) {
         <h2 className="text-lg font-semibold">
           <FormattedMessage id="home.qr.heading" />
         </h2>
-        {view === 'loading' && <Spinner label={intl.formatMessage({ id: 'home.qr.loading' })} />}
+        {view === 'loading' && (
+          // The credential's place while it loads: its square with the spinner in it, and the height of the
+          // lines under the QR (the hint, the badge, the validity and the detail link, with the card's gaps), so
+          // the entries below do not move when it comes.
+          <>
+            <QrPlaceholder>
+              <Spinner label={intl.formatMessage({ id: 'home.qr.loading' })} />
+            </QrPlaceholder>
+            <div aria-hidden="true" className="h-[184px] w-full" />
+          </>
+        )}
         {showing && credential && (
           <>
             <QrImage image={qrImage} holder={name} />
