@@ -1,4 +1,10 @@
 import { useState } from 'react';
+import type { PromiseActorLogic } from 'xstate';
+import type { CredentialState } from '../../contract/api/credentials';
+import type { Facility } from '../../contract/api/facilities';
+import type { EvidenceKind, UserDetail } from '../../contract/api/users';
+import type { VisitArrival } from '../../contract/api/visits';
+import type { NewVisitForm } from '../../contract/domain/visits';
 import type { accountDeletionMachine } from '../../machines/account-deletion.machine';
 import type { accountProfileMachine } from '../../machines/account-profile.machine';
 import type { accreditationMachine } from '../../machines/accreditation.machine';
@@ -23,7 +29,7 @@ import { type Runtime, useRuntime } from './context';
 // implementation: src/app registers, per area, the machines with their actors provided, and a screen asks for
 // one by machine id. This module sits below the features, so it names machines only by their pure type.
 
-/** Where the audit export reports the bytes and rows it has read (src/actors/audit.ts ExportProgressStore). */
+/** Where the audit export reports the bytes and rows it has read (src/runtime/export-progress.ts). */
 export interface ExportProgressSink {
   report(read: { bytes: number; lines: number }, force?: boolean): void;
 }
@@ -33,7 +39,44 @@ export interface OnboardingContinuation {
   send(event: { type: 'onboarding.continue'; onboardingId: string }): void;
 }
 
-/** Every machine a screen starts, by machine id: the runtime and what the screen knows give its real logic. */
+/** PortalUserDetail's person: the user, their credentials and locations, and the tenant's facilities to name them. */
+export interface UserWithCredentials {
+  user: UserDetail;
+  credentials: {
+    sid: string;
+    credential_type: string;
+    state: string;
+    ends_at: string | null;
+    valid: boolean;
+  }[];
+  activated: boolean;
+  /** The facility ids added to the credentials (spec §3 locations), and the tenant's facilities to name them. */
+  locations: string[];
+  facilities: { facility_id: string; alias: string }[];
+}
+
+/** Activate or deactivate the user; revoke, or extend (set active again) a credential. */
+export type CredentialChange =
+  | { kind: 'user'; active: boolean }
+  | { kind: 'credential'; sid: string; state: CredentialState };
+
+/** Reception's lookup of a read code: today's visit, or why there is none (refusals are outcomes, not errors). */
+export type ArrivalOutcome =
+  | { kind: 'found'; arrival: VisitArrival }
+  | { kind: 'refused'; code: 'no_visit_today' | 'credential_not_valid' | 'unknown' };
+
+/** NewVisit's typed values, kept per tenant and person for the tab's life (a reload keeps them). */
+export interface NewVisitDraftStore {
+  load(tenant: string, userId: string): NewVisitForm;
+  save(tenant: string, userId: string, form: NewVisitForm): void;
+  clear(tenant: string, userId: string): void;
+}
+
+/**
+ * Every machine a screen starts, by machine id: the runtime and what the screen knows give its real logic. The
+ * one-shot calls a page starts beside its machine (a promise actor: the screen reads its status and output) and
+ * NewVisit's draft store are here too, so no feature imports src/actors.
+ */
 export interface MachineImplementations {
   accountDeletion: (runtime: Runtime) => typeof accountDeletionMachine;
   accountProfile: (runtime: Runtime) => typeof accountProfileMachine;
@@ -41,15 +84,24 @@ export interface MachineImplementations {
   /** `subject`: the account the accreditation is asked for. */
   accreditationRequest: (runtime: Runtime, subject: string) => typeof accreditationRequestMachine;
   activateUsers: (runtime: Runtime) => typeof activateUsersMachine;
+  /** Adds a facility to the user's credentials; gives the credentials' locations after it. */
+  addLocation: (runtime: Runtime) => PromiseActorLogic<string[], { id: string; location: string }>;
   administration: (runtime: Runtime) => typeof administrationMachine;
   assistantAccountCancellation: (runtime: Runtime) => typeof assistantAccountCancellationMachine;
   auditExport: (runtime: Runtime, progress: ExportProgressSink) => typeof auditExportMachine;
+  /** The facilities of the audit's filter: every one of the tenant, or only the caller's own (`mine`). */
+  auditFacilities: (runtime: Runtime, mine: boolean) => PromiseActorLogic<Facility[]>;
   bulkRegistration: (runtime: Runtime) => typeof bulkRegistrationMachine;
+  /** PortalAccounts: completes an account's onboarding. */
+  completeOnboarding: (runtime: Runtime) => PromiseActorLogic<void, { accountId: string }>;
+  credentialChange: (runtime: Runtime) => PromiseActorLogic<void, { id: string; change: CredentialChange }>;
   credentialReset: (runtime: Runtime) => typeof credentialResetMachine;
   deviceHandoff: (runtime: Runtime) => typeof deviceHandoffMachine;
   interdictionCheck: (runtime: Runtime) => typeof interdictionCheckMachine;
   // The list machine pages through several lists: one entry per list, `list.<what it lists>`.
   'list.accounts': (runtime: Runtime) => typeof listMachine;
+  /** MyAccreditations: `accountId`'s credentials, one page that holds them all. */
+  'list.accreditations': (runtime: Runtime, accountId: string) => typeof listMachine;
   /** `now`: where the default range ends (the first page and the first export share it). */
   'list.audit': (runtime: Runtime, timeZone: string, now: () => Date) => typeof listMachine;
   'list.users': (runtime: Runtime) => typeof listMachine;
@@ -59,8 +111,19 @@ export interface MachineImplementations {
     enrolment: () => OnboardingContinuation | undefined,
   ) => typeof phoneHandoffMachine;
   singleRegistration: (runtime: Runtime) => typeof singleRegistrationMachine;
+  /** PortalUserDetail's person, loaded again after each change. */
+  userDetail: (runtime: Runtime) => PromiseActorLogic<UserWithCredentials, { id: string }>;
+  /** One evidence image of a user as an object URL, fetched only when its tab opens. */
+  userEvidence: (runtime: Runtime) => PromiseActorLogic<string, { id: string; kind: EvidenceKind }>;
   visit: (runtime: Runtime) => typeof visitMachine;
+  /** ProcessVisit: today's visit of the person whose code reception read. */
+  visitArrival: (runtime: Runtime) => PromiseActorLogic<ArrivalOutcome, { code: string }>;
+  /** The visitor's QR of a visit as an object URL, or null when they hold no valid one. */
+  visitQr: (runtime: Runtime) => PromiseActorLogic<string | null, { visitId: string }>;
   visitConfirmation: (runtime: Runtime) => typeof visitConfirmationMachine;
+  visitDraft: (runtime: Runtime) => NewVisitDraftStore;
+  /** `locations`: the tenant's visits.locations (none: every facility). */
+  visitFacilities: (runtime: Runtime, locations: readonly string[]) => PromiseActorLogic<Facility[]>;
   /** `onSent`: the request became a visit (NewVisit forgets its draft). */
   visitRequest: (runtime: Runtime, onSent: () => void) => typeof visitRequestMachine;
 }
