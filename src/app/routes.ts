@@ -1,5 +1,5 @@
 import type { ScreenName } from '../domain/screens';
-import { type MachineImplementations, registerMachines } from '../runtime/machines';
+import { type MachineImplementations, registerMachineLoader, registerMachines } from '../runtime/machines';
 import { lazyScreen } from './lazy-screen';
 
 // The lazy component of every screen of src/domain/screens.ts: one chunk per area, loaded on first use.
@@ -17,6 +17,10 @@ const withMachines =
 const onboardingSteps = () => import('../features/onboarding/steps');
 // Landing, a first screen, apart from the other steps: it loads only what it draws.
 const landing = () => import('../features/onboarding/landing');
+// Its picker of existing users loads only when an assistant opens it, and the users list's calls with it.
+registerMachineLoader(['list.users'], () =>
+  import('./machines/onboarding').then((m) => m.onboardingMachines),
+);
 const documents = () => import('../features/onboarding/documents');
 const capture = () => import('../features/onboarding/capture-screens');
 const review = () => import('../features/onboarding/review');

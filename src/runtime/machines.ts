@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { use, useState } from 'react';
 import type { PromiseActorLogic } from 'xstate';
 import type { CredentialState } from '../../contract/api/credentials';
 import type { Facility } from '../../contract/api/facilities';
@@ -132,10 +132,36 @@ export type MachineId = keyof MachineImplementations;
 type Rest<F> = F extends (runtime: Runtime, ...rest: infer R) => unknown ? R : never;
 
 const registry: Partial<MachineImplementations> = {};
+const loaders = new Map<MachineId, () => Promise<Partial<MachineImplementations>>>();
+const loading = new Map<MachineId, Promise<void>>();
 
 /** src/app calls it as an area's screens load, with the implementations of the machines they start. */
 export function registerMachines(implementations: Partial<MachineImplementations>): void {
   Object.assign(registry, implementations);
+}
+
+/**
+ * For a part a screen loads on its own (Landing's picker of existing users): src/app names where the machines
+ * `ids` come from, and the first screen asking for one waits (Suspense) until they have loaded.
+ */
+export function registerMachineLoader(
+  ids: readonly MachineId[],
+  load: () => Promise<Partial<MachineImplementations>>,
+): void {
+  for (const id of ids) loaders.set(id, load);
+}
+
+function loadingOf(id: MachineId): Promise<void> | undefined {
+  const load = loaders.get(id);
+  if (!load) return undefined;
+  let pending = loading.get(id);
+  if (!pending) {
+    pending = load().then(registerMachines);
+    // A failed load (the network) is tried again by the next screen that asks.
+    pending.catch(() => loading.delete(id));
+    loading.set(id, pending);
+  }
+  return pending;
 }
 
 /** The real logic of machine `id`, built once for the screen that starts it. */
@@ -144,6 +170,8 @@ export function useScreenMachine<K extends MachineId>(
   ...rest: Rest<MachineImplementations[K]>
 ): ReturnType<MachineImplementations[K]> {
   const runtime = useRuntime();
+  const pending = registry[id] ? undefined : loadingOf(id);
+  if (pending) use(pending);
   const [logic] = useState(() => {
     const implement = registry[id] as
       | ((runtime: Runtime, ...rest: unknown[]) => ReturnType<MachineImplementations[K]>)
