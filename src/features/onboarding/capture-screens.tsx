@@ -331,14 +331,11 @@ function LivenessProof({
     return (
       <>
         <ScreenTitle titleId="takeSelfieAlive.title" />
-        <Card role="alert" className="flex flex-col gap-3">
-          <p>
-            <FormattedMessage id="takeSelfieAlive.challengeFailed" />
-          </p>
+        <Alert message={intl.formatMessage({ id: 'takeSelfieAlive.challengeFailed' })}>
           <Button onClick={() => actor.send({ type: 'challenge.retry' })}>
             <FormattedMessage id="enrolment.retry" />
           </Button>
-        </Card>
+        </Alert>
         <CancelEnrolment actor={actor} />
       </>
     );
@@ -373,14 +370,11 @@ function LivenessProof({
     return (
       <>
         <ScreenTitle titleId="takeSelfieAlive.title" />
-        <Card role="alert" className="flex flex-col gap-4">
-          <p className="font-medium">
-            <FormattedMessage id="upload.failed" />
-          </p>
+        <Alert message={intl.formatMessage({ id: 'upload.failed' })}>
           <Button onClick={() => actor.send({ type: 'upload.retry' })}>
             <FormattedMessage id="upload.retry" />
           </Button>
-        </Card>
+        </Alert>
       </>
     );
   }
