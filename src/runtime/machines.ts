@@ -1,5 +1,5 @@
 import { use, useState } from 'react';
-import type { PromiseActorLogic } from 'xstate';
+import type { Actor, PromiseActorLogic } from 'xstate';
 import type { CredentialState } from '../../contract/api/credentials';
 import type { Facility } from '../../contract/api/facilities';
 import type { EvidenceKind, UserDetail } from '../../contract/api/users';
@@ -23,6 +23,7 @@ import type { singleRegistrationMachine } from '../../machines/single-registrati
 import type { visitMachine } from '../../machines/visit.machine';
 import type { visitConfirmationMachine } from '../../machines/visit-confirmation.machine';
 import type { visitRequestMachine } from '../../machines/visit-request.machine';
+import type { watchlistUploadMachine } from '../../machines/watchlist-upload.machine';
 import { type Runtime, useRuntime } from './context';
 
 // Page screens start their own machine (ARCHITECTURE.md, "Two kinds of screen"), but never build its real
@@ -126,6 +127,8 @@ export interface MachineImplementations {
   visitFacilities: (runtime: Runtime, locations: readonly string[]) => PromiseActorLogic<Facility[]>;
   /** `onSent`: the request became a visit (NewVisit forgets its draft). */
   visitRequest: (runtime: Runtime, onSent: () => void) => typeof visitRequestMachine;
+  /** The watchlist upload flow: one running actor per runtime, which UploadWatchlist and its result share. */
+  watchlistUpload: (runtime: Runtime) => Actor<typeof watchlistUploadMachine>;
 }
 
 export type MachineId = keyof MachineImplementations;

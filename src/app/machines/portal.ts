@@ -16,6 +16,7 @@ import {
   userDetailLogic,
   usersListLogic,
 } from '../../actors/users';
+import { watchlistUploadOf } from '../../actors/watchlists';
 import type { MachineImplementations } from '../../runtime/machines';
 
 /**
@@ -39,4 +40,5 @@ export const portalMachines = {
   activateUsers: activateUsersLogic,
   assistantAccountCancellation: assistantAccountCancellationLogic,
   administration: administrationLogic,
+  watchlistUpload: watchlistUploadOf,
 } satisfies Partial<MachineImplementations>;
