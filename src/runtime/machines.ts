@@ -25,6 +25,7 @@ import type { visitConfirmationMachine } from '../../machines/visit-confirmation
 import type { visitRequestMachine } from '../../machines/visit-request.machine';
 import type { watchlistUploadMachine } from '../../machines/watchlist-upload.machine';
 import { type Runtime, useRuntime } from './context';
+import type { EnrolmentRuntime } from './enrolment';
 
 // Page screens start their own machine (ARCHITECTURE.md, "Two kinds of screen"), but never build its real
 // implementation: src/app registers, per area, the machines with their actors provided, and a screen asks for
@@ -98,6 +99,8 @@ export interface MachineImplementations {
   credentialChange: (runtime: Runtime) => PromiseActorLogic<void, { id: string; change: CredentialChange }>;
   credentialReset: (runtime: Runtime) => typeof credentialResetMachine;
   deviceHandoff: (runtime: Runtime) => typeof deviceHandoffMachine;
+  /** The enrolment flow: one handle per runtime, its actor the signed-in person's enrolment. */
+  enrolment: (runtime: Runtime) => EnrolmentRuntime;
   interdictionCheck: (runtime: Runtime) => typeof interdictionCheckMachine;
   // The list machine pages through several lists: one entry per list, `list.<what it lists>`.
   'list.accounts': (runtime: Runtime) => typeof listMachine;
@@ -165,6 +168,14 @@ function loadingOf(id: MachineId): Promise<void> | undefined {
     loading.set(id, pending);
   }
   return pending;
+}
+
+/** Outside React (Landing's Start, before the flow's screens have loaded): machine `id`'s implementation. */
+export async function loadMachine<K extends MachineId>(id: K): Promise<MachineImplementations[K]> {
+  if (!registry[id]) await loadingOf(id);
+  const implement = registry[id];
+  if (!implement) throw new Error(`No implementation of the ${id} machine is registered (src/app/machines)`);
+  return implement as MachineImplementations[K];
 }
 
 /** The real logic of machine `id`, built once for the screen that starts it. */

@@ -2,12 +2,12 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { CapturedPhoto } from '../../../machines/capture.machine';
-import type { EnrolmentActor, EnrolmentRuntime } from '../../actors/enrolment';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
+import type { EnrolmentActor, EnrolmentRuntime } from '../../runtime/enrolment';
 import { CaptureView } from './capture/capture-view';
 import {
   CancelEnrolment,
