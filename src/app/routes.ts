@@ -26,7 +26,17 @@ registerMachineLoader(['list.users'], () =>
   import('./machines/onboarding').then((m) => m.onboardingMachines),
 );
 const documents = withMachines(() => import('../features/onboarding/documents'), enrolmentMachines);
-const capture = withMachines(() => import('../features/onboarding/capture-screens'), enrolmentMachines);
+// The capture view's machine: beside the capture steps, and for AccreditFace when its camera first shows.
+const captureMachines = () => import('./machines/capture').then((m) => m.captureMachines);
+registerMachineLoader(['capture'], captureMachines);
+const capture = withMachines(
+  () => import('../features/onboarding/capture-screens'),
+  () =>
+    Promise.all([enrolmentMachines(), captureMachines()]).then(([enrolment, camera]) => ({
+      ...enrolment,
+      ...camera,
+    })),
+);
 const review = withMachines(() => import('../features/onboarding/review'), enrolmentMachines);
 const finish = withMachines(() => import('../features/onboarding/finish'), enrolmentMachines);
 // A phone enrolling never sees DeviceDetect (nor its hand-off machine): its own chunk keeps it off that path.

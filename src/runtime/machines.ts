@@ -14,6 +14,7 @@ import type { administrationMachine } from '../../machines/administration.machin
 import type { assistantAccountCancellationMachine } from '../../machines/assistant-account-cancellation.machine';
 import type { auditExportMachine } from '../../machines/audit-export.machine';
 import type { bulkRegistrationMachine } from '../../machines/bulk-registration.machine';
+import type { captureMachine } from '../../machines/capture.machine';
 import type { credentialResetMachine } from '../../machines/credential-reset.machine';
 import type { deviceHandoffMachine } from '../../machines/device-handoff.machine';
 import type { interdictionCheckMachine } from '../../machines/interdiction-check.machine';
@@ -94,6 +95,8 @@ export interface MachineImplementations {
   /** The facilities of the audit's filter: every one of the tenant, or only the caller's own (`mine`). */
   auditFacilities: (runtime: Runtime, mine: boolean) => PromiseActorLogic<Facility[]>;
   bulkRegistration: (runtime: Runtime) => typeof bulkRegistrationMachine;
+  /** The camera, the frame scorer and the photo checks of this browser; `shownVideo`: the view's video element. */
+  capture: (runtime: Runtime, shownVideo: () => HTMLVideoElement | null) => typeof captureMachine;
   /** PortalAccounts: completes an account's onboarding. */
   completeOnboarding: (runtime: Runtime) => PromiseActorLogic<void, { accountId: string }>;
   credentialChange: (runtime: Runtime) => PromiseActorLogic<void, { id: string; change: CredentialChange }>;
