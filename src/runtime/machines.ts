@@ -150,8 +150,9 @@ export function registerMachines(implementations: Partial<MachineImplementations
 }
 
 /**
- * For a part a screen loads on its own (Landing's picker of existing users): src/app names where the machines
- * `ids` come from, and the first screen asking for one waits (Suspense) until they have loaded.
+ * For a part that loads apart from its area (Landing's picker of existing users, AccreditFace's camera, the
+ * enrolment Landing starts): src/app names where the machines `ids` come from, and the first screen asking for one
+ * waits (Suspense) until they have loaded.
  */
 export function registerMachineLoader(
   ids: readonly MachineId[],
