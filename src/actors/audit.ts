@@ -1,5 +1,5 @@
 // The effects of AuditAccesses (spec §2, §7 Visits and audit): the list machine's pages of the access audit, the
-// facilities of its filter, and the csv export (streamed, its progress kept here for the screen to show).
+// facilities of its filter, and the csv export (streamed, its progress reported to the screen's src/runtime/export-progress.ts store).
 import type { AuditFilter } from '../../contract/api/audit';
 import type { Facility } from '../../contract/api/facilities';
 import { type AuditExportFile, auditExportMachine } from '../../machines/audit-export.machine';
@@ -8,6 +8,7 @@ import { exportAuditAccesses, listAuditAccesses } from '../api/audit';
 import { listFacilities } from '../api/facilities';
 import { apiFilterOf, decodeAuditFilter } from '../domain/audit';
 import type { Runtime } from '../runtime/context';
+import type { ExportProgressSink } from '../runtime/machines';
 import { fromPromise } from './promise';
 
 type Api = Pick<Runtime, 'apiClient'>;
@@ -36,32 +37,6 @@ export function auditFacilitiesLogic(runtime: Api, mine: boolean) {
   );
 }
 
-/** How far the export has read: bytes and csv lines (the header is one of them). */
-export interface ExportProgress {
-  bytes: number;
-  lines: number;
-}
-
-/** The progress of the export running, read by the screen with useSyncExternalStore. */
-export class ExportProgressStore {
-  private value: ExportProgress = { bytes: 0, lines: 0 };
-  private listeners = new Set<() => void>();
-  private last = 0;
-  readonly get = () => this.value;
-  readonly subscribe = (listener: () => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-  /** At most one repaint every 100 ms: a 20 MB file arrives in hundreds of chunks. */
-  report(value: ExportProgress, force = false) {
-    const at = performance.now();
-    if (!force && at - this.last < 100) return;
-    this.last = at;
-    this.value = value;
-    for (const listener of this.listeners) listener();
-  }
-}
-
 /** Hands a file to the browser as a download. */
 function saveBlob(file: Blob, name: string) {
   const url = URL.createObjectURL(file);
@@ -80,14 +55,14 @@ const exportName = (now: Date) =>
   `audit-accesses-${now.toISOString().slice(0, 16).replace(/[:T]/g, '-')}.csv`;
 
 /** The export machine with the streamed POST /public/audit_accesses and the download. */
-export function auditExportLogic(runtime: Api, progress: Pick<ExportProgressStore, 'report'>) {
+export function auditExportLogic(runtime: Api, progress: ExportProgressSink) {
   let file: Blob | null = null;
   return auditExportMachine.provide({
     actors: {
       exportCsv: fromPromise<AuditExportFile, { filter: AuditFilter; expected: number | null }>(
         async ({ input, signal }) => {
           progress.report({ bytes: 0, lines: 0 }, true);
-          let last: ExportProgress = { bytes: 0, lines: 0 };
+          let last: { bytes: number; lines: number } = { bytes: 0, lines: 0 };
           const blob = await exportAuditAccesses(
             await runtime.apiClient(),
             input.filter,

@@ -13,7 +13,7 @@ import {
 import { cameraFailureOf, closeCamera, grabFrame, openCamera, takePhoto } from '../media/camera';
 import { findFaces } from '../media/face-detect';
 import { judgeFaces } from '../media/face-detector';
-import { scoreFrame } from '../media/frame-score';
+import { canScoreFrames, scoreFrame } from '../media/frame-score';
 import { ImagePreparationError, type PrepareFailure, prepareImage } from '../media/prepare-image';
 import { SHARP_THRESHOLD } from '../media/sharpness';
 import { fromPromise } from './promise';
@@ -126,11 +126,6 @@ export async function checkPhoto(file: Blob): Promise<CapturedPhoto> {
       error instanceof ImagePreparationError ? IMAGE_CHECK_ERRORS[error.problem] : 'image_not_available',
     );
   }
-}
-
-/** Whether this browser can score frames off the main thread (auto-capture); the manual button always works. */
-export function canScoreFrames(): boolean {
-  return typeof createImageBitmap === 'function' && typeof Worker === 'function';
 }
 
 /** Whether the current video frame is sharp enough to count towards auto-capture. */

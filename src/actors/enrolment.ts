@@ -2,7 +2,7 @@
 // them). Loaded with the onboarding chunk, one actor per signed-in person and tenant, its snapshot kept in
 // localStorage (spec §3: the onboarding state persists) so that a reload resumes the same step. Captured pictures
 // live only in memory, in the image store beside the actor.
-import { type ActorRefFrom, createActor, type Snapshot } from 'xstate';
+import { createActor, type Snapshot } from 'xstate';
 import { IMAGE_REFUSAL_CODES, type ImageRefusalCode } from '../../contract/api/image-refusals';
 import { postEnrolmentScreen } from '../../contract/domain/enrolment';
 import {
@@ -23,28 +23,9 @@ import { homeScreen, registerMode, type Session } from '../auth/access';
 import { checkBrowser, parseUserAgent } from '../domain/browser-check';
 import { pathFor, type ScreenName } from '../domain/screens';
 import type { Runtime } from '../runtime/context';
-import { enrolmentStorageKey } from './enrolment-storage';
+import type { EnrolmentActor, EnrolmentRuntime, ImageStore } from '../runtime/enrolment';
+import { enrolmentStorageKey } from '../runtime/enrolment-storage';
 import { fromPromise } from './promise';
-
-export type EnrolmentActor = ActorRefFrom<typeof enrolmentMachine>;
-
-/** Pictures by ref: one photo, or the frames of a liveness proof. */
-export type ImageStore = Map<string, Blob | Blob[]>;
-
-/** Upload progress (0–1) of the picture being sent, for the screens; null when nothing is uploading. */
-export interface UploadProgress {
-  get(): number | null;
-  subscribe(listener: () => void): () => void;
-}
-
-export interface EnrolmentRuntime {
-  /** The enrolment of whoever is signed in (made, or restored from storage, on first use). */
-  actor(): EnrolmentActor | undefined;
-  images: ImageStore;
-  progress: UploadProgress;
-  /** Keeps a picture in the store and returns its ref for `image.captured`. */
-  keep(image: Blob | Blob[]): CapturedImage;
-}
 
 // The API calls and their response schemas (arktype) load with the first call: Landing, which makes none,
 // draws without them.

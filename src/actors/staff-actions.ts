@@ -10,7 +10,6 @@ import {
 import { deleteAccount, findAccountsByEmail } from '../api/accounts';
 import { addUserLocation } from '../api/credentials';
 import { isApiError } from '../api/errors';
-import { listFacilities } from '../api/facilities';
 import { activateUsers } from '../api/users';
 import type { Runtime } from '../runtime/context';
 import { fromPromise } from './promise';
@@ -78,12 +77,6 @@ export function assistantAccountCancellationLogic(runtime: StaffRuntime) {
     },
   });
 }
-
-/** The tenant's facilities, for the add-location choice. */
-export const facilitiesLogic = ({ apiClient }: Pick<Runtime, 'apiClient'>) =>
-  fromPromise<{ facility_id: string; alias: string }[]>(async ({ signal }) =>
-    listFacilities(await apiClient(), { signal }),
-  );
 
 /** Adds a facility to the user's credentials (post_credentials_location). */
 export const addLocationLogic = ({ apiClient }: Pick<Runtime, 'apiClient'>) =>

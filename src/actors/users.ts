@@ -1,7 +1,6 @@
 // Staff users: the list machine's fetchPage for PortalUsers, the user detail and its evidences for PortalUserDetail,
 // the Administration machine's runAction, and completing an onboarding for PortalAccounts.
-import type { CredentialState } from '../../contract/api/credentials';
-import type { EvidenceKind, UserDetail } from '../../contract/api/users';
+import type { EvidenceKind } from '../../contract/api/users';
 import { nationalIdProblem } from '../../contract/domain/dni';
 import {
   type AdminAction,
@@ -22,6 +21,7 @@ import {
   setUserActive,
 } from '../api/users';
 import type { Runtime } from '../runtime/context';
+import type { CredentialChange, UserWithCredentials } from '../runtime/machines';
 import { fromPromise } from './promise';
 
 type Deps = Pick<Runtime, 'apiClient'>;
@@ -47,21 +47,6 @@ export function fetchUsersPage({ apiClient }: Deps) {
 
 export const usersListLogic = (runtime: Deps) =>
   listMachine.provide({ actors: { fetchPage: fetchUsersPage(runtime) } });
-
-export interface UserWithCredentials {
-  user: UserDetail;
-  credentials: {
-    sid: string;
-    credential_type: string;
-    state: string;
-    ends_at: string | null;
-    valid: boolean;
-  }[];
-  activated: boolean;
-  /** The facility ids added to the credentials (spec §3 locations), and the tenant's facilities to name them. */
-  locations: string[];
-  facilities: { facility_id: string; alias: string }[];
-}
 
 /** The user and their credentials (loaded again after each change). */
 export const userDetailLogic = ({ apiClient }: Deps) =>
@@ -92,10 +77,6 @@ export const evidenceLogic = ({ apiClient }: Deps) =>
   fromPromise<string, { id: string; kind: EvidenceKind }>(async ({ input, signal }) =>
     URL.createObjectURL(await getUserEvidence(await apiClient(), input.id, input.kind, { signal })),
   );
-
-export type CredentialChange =
-  | { kind: 'user'; active: boolean }
-  | { kind: 'credential'; sid: string; state: CredentialState };
 
 /** Activate or deactivate the user; revoke, or extend (set active again: a new 15-day window) a credential. */
 export const credentialChangeLogic = ({ apiClient }: Deps) =>

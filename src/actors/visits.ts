@@ -3,7 +3,6 @@
 // sessionStorage so that what was typed survives a reload (spec §3: only auth and onboarding state go to
 // localStorage).
 import type { Facility } from '../../contract/api/facilities';
-import type { VisitArrival } from '../../contract/api/visits';
 import {
   decodeVisitFilter,
   emptyNewVisitForm,
@@ -29,6 +28,7 @@ import {
   visitQr,
 } from '../api/visits';
 import type { Runtime } from '../runtime/context';
+import type { ArrivalOutcome, NewVisitDraftStore } from '../runtime/machines';
 import { fromPromise } from './promise';
 
 // The server names request fields (spec §3 New visit request); the form names its own.
@@ -163,10 +163,6 @@ export function facilitiesLogic(runtime: Api, locations: readonly string[]) {
   });
 }
 
-export type ArrivalOutcome =
-  | { kind: 'found'; arrival: VisitArrival }
-  | { kind: 'refused'; code: 'no_visit_today' | 'credential_not_valid' | 'unknown' };
-
 /** Reception: today's visit of the person whose code was read; refusals as outcomes, not errors. */
 export function arrivalLogic(runtime: Api) {
   return fromPromise<ArrivalOutcome, { code: string }>(async ({ input, signal }) => {
@@ -196,7 +192,7 @@ export function visitQrLogic(runtime: Api) {
 const draftKey = (tenant: string, userId: string) => `visits.draft.${tenant}.${userId}`;
 
 /** NewVisit's typed values, kept per tenant and person for the tab's life (a reload keeps them). */
-export const newVisitDraft = {
+export const newVisitDraft: NewVisitDraftStore = {
   load(tenant: string, userId: string): NewVisitForm {
     try {
       const raw = sessionStorage.getItem(draftKey(tenant, userId));

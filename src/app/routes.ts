@@ -1,5 +1,5 @@
 import type { ScreenName } from '../domain/screens';
-import { type MachineImplementations, registerMachines } from '../runtime/machines';
+import { type MachineImplementations, registerMachineLoader, registerMachines } from '../runtime/machines';
 import { lazyScreen } from './lazy-screen';
 
 // The lazy component of every screen of src/domain/screens.ts: one chunk per area, loaded on first use.
@@ -12,19 +12,41 @@ const withMachines =
     registerMachines(implementations);
     return module;
   };
+// The enrolment flow's handle (src/actors/enrolment.ts): every onboarding step loads it beside its own chunk, and
+// Landing asks for it (loadMachine) only when the person starts or resumes.
+const enrolmentMachines = () => import('./machines/enrolment').then((m) => m.enrolmentMachines);
+registerMachineLoader(['enrolment'], enrolmentMachines);
 // The onboarding area is a chunk per step: Landing, a signed-in first screen, loads neither the camera nor
 // the forms, and each step brings its code when the person reaches it.
-const onboardingSteps = () => import('../features/onboarding/steps');
+const onboardingSteps = withMachines(() => import('../features/onboarding/steps'), enrolmentMachines);
 // Landing, a first screen, apart from the other steps: it loads only what it draws.
 const landing = () => import('../features/onboarding/landing');
-const documents = () => import('../features/onboarding/documents');
-const capture = () => import('../features/onboarding/capture-screens');
-const review = () => import('../features/onboarding/review');
-const finish = () => import('../features/onboarding/finish');
+// Its picker of existing users loads only when an assistant opens it, and the users list's calls with it.
+registerMachineLoader(['list.users'], () =>
+  import('./machines/onboarding').then((m) => m.onboardingMachines),
+);
+const documents = withMachines(() => import('../features/onboarding/documents'), enrolmentMachines);
+// The capture view's machine: beside the capture steps, and for AccreditFace when its camera first shows.
+const captureMachines = () => import('./machines/capture').then((m) => m.captureMachines);
+registerMachineLoader(['capture'], captureMachines);
+const capture = withMachines(
+  () => import('../features/onboarding/capture-screens'),
+  () =>
+    Promise.all([enrolmentMachines(), captureMachines()]).then(([enrolment, camera]) => ({
+      ...enrolment,
+      ...camera,
+    })),
+);
+const review = withMachines(() => import('../features/onboarding/review'), enrolmentMachines);
+const finish = withMachines(() => import('../features/onboarding/finish'), enrolmentMachines);
 // A phone enrolling never sees DeviceDetect (nor its hand-off machine): its own chunk keeps it off that path.
 const deviceDetect = withMachines(
   () => import('../features/onboarding/device-detect'),
-  () => import('./machines/device-handoff').then((m) => m.deviceHandoffMachines),
+  () =>
+    Promise.all([
+      import('./machines/device-handoff').then((m) => m.deviceHandoffMachines),
+      enrolmentMachines(),
+    ]).then(([handoff, enrolment]) => ({ ...handoff, ...enrolment })),
 );
 const account = withMachines(
   () => import('../features/account/screens'),

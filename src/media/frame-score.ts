@@ -4,6 +4,11 @@ let worker: Worker | undefined;
 let nextId = 0;
 const pending = new Map<number, { resolve: (score: number) => void; reject: (error: Error) => void }>();
 
+/** Whether this browser can score frames off the main thread (auto-capture); the manual button always works. */
+export function canScoreFrames(): boolean {
+  return typeof createImageBitmap === 'function' && typeof Worker === 'function';
+}
+
 /** The sharpness score of a camera frame, computed in a worker (the bitmap is transferred). */
 export function scoreFrame(frame: ImageBitmap): Promise<number> {
   if (!worker) {

@@ -1,22 +1,44 @@
 import { accountsListLogic } from '../../actors/accounts';
-import { auditExportLogic, auditListLogic } from '../../actors/audit';
+import { auditExportLogic, auditFacilitiesLogic, auditListLogic } from '../../actors/audit';
 import { bulkRegistrationLogic } from '../../actors/bulk';
 import { interdictionCheckLogic } from '../../actors/interdictions';
 import { singleRegistrationLogic } from '../../actors/singles';
-import { activateUsersLogic, assistantAccountCancellationLogic } from '../../actors/staff-actions';
-import { administrationLogic, usersListLogic } from '../../actors/users';
+import {
+  activateUsersLogic,
+  addLocationLogic,
+  assistantAccountCancellationLogic,
+} from '../../actors/staff-actions';
+import {
+  administrationLogic,
+  completeOnboardingLogic,
+  credentialChangeLogic,
+  evidenceLogic,
+  userDetailLogic,
+  usersListLogic,
+} from '../../actors/users';
+import { watchlistUploadOf } from '../../actors/watchlists';
 import type { MachineImplementations } from '../../runtime/machines';
 
-/** The machines of the staff portal's screens (users, accounts, registration, audit) with their real calls. */
+/**
+ * The machines of the staff portal's screens (users, accounts, registration, audit), and the calls they start
+ * beside them, with their real effects.
+ */
 export const portalMachines = {
   'list.accounts': accountsListLogic,
   'list.users': usersListLogic,
   'list.audit': auditListLogic,
   auditExport: auditExportLogic,
+  auditFacilities: auditFacilitiesLogic,
+  completeOnboarding: completeOnboardingLogic,
+  userDetail: userDetailLogic,
+  userEvidence: evidenceLogic,
+  credentialChange: credentialChangeLogic,
+  addLocation: addLocationLogic,
   interdictionCheck: interdictionCheckLogic,
   singleRegistration: singleRegistrationLogic,
   bulkRegistration: bulkRegistrationLogic,
   activateUsers: activateUsersLogic,
   assistantAccountCancellation: assistantAccountCancellationLogic,
   administration: administrationLogic,
+  watchlistUpload: watchlistUploadOf,
 } satisfies Partial<MachineImplementations>;

@@ -1,10 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { UserCredentials } from '../../../contract/api/credentials';
-import { listMachine } from '../../../machines/list.machine';
-import { fetchAccreditations } from '../../actors/accreditations';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -16,7 +14,8 @@ import {
   statusOf,
 } from '../../domain/accreditations';
 import { pathFor } from '../../domain/screens';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import {
   type AccreditationActor,
   AccreditationProblem,
@@ -42,11 +41,8 @@ export function MyAccreditations() {
 
 function Accreditations({ accountId }: { accountId: string }) {
   const intl = useIntl();
-  const runtime = useRuntime();
   const { settings } = useTenant();
-  const [logic] = useState(() =>
-    listMachine.provide({ actors: { fetchPage: fetchAccreditations(runtime, accountId) } }),
-  );
+  const logic = useScreenMachine('list.accreditations', accountId);
   const list = useActorRef(logic, { input: { pageSize: 1 } });
   const state = useSelector(list, (s) =>
     s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',

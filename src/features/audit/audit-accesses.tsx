@@ -5,7 +5,6 @@ import { Link } from 'wouter';
 import type { AuditAccess } from '../../../contract/api/audit';
 import { formatDate } from '../../../contract/domain/dates';
 import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract/domain/visits';
-import { auditFacilitiesLogic, ExportProgressStore } from '../../actors/audit';
 import { hasRole } from '../../auth/access';
 import { ListScreen } from '../../components/list-screen';
 import { PresetButtons } from '../../components/preset-buttons';
@@ -22,6 +21,7 @@ import {
 } from '../../domain/audit';
 import { toSafeSameOriginPath } from '../../domain/safe-link';
 import { useRuntime, useTenant } from '../../runtime/context';
+import { ExportProgressStore } from '../../runtime/export-progress';
 import { useScreenMachine } from '../../runtime/machines';
 import { useSettledSelector } from '../../runtime/settled-selector';
 
@@ -225,7 +225,7 @@ export function AuditAccesses() {
   const [initial] = useState(() => new Date());
   const logic = useScreenMachine('list.audit', tenantZone, () => initial);
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
-  const [facilitiesLogic] = useState(() => auditFacilitiesLogic(runtime, mine));
+  const facilitiesLogic = useScreenMachine('auditFacilities', mine);
   const facilitiesActor = useActorRef(facilitiesLogic);
   const facilities = useSettledSelector(facilitiesActor, (s) => (s.status === 'done' ? s.output : []));
   const state = useSelector(list, (s) =>

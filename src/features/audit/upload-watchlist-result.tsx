@@ -4,11 +4,11 @@ import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { useParams } from 'wouter';
 import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract/domain/visits';
 import { WATCHLIST_FILE_PROBLEMS, WATCHLIST_MAX_LINE_CHARS } from '../../../contract/domain/watchlist';
-import { watchlistUploadOf } from '../../actors/watchlists';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { useRuntime, useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import { useScreenMirror } from '../../runtime/screen-mirror';
 import { errorCodeOf, uploadParamsOf } from './upload-watchlist';
 
@@ -34,7 +34,7 @@ export function UploadWatchlistResult() {
   const intl = useIntl();
   const { settings } = useTenant();
   const runtime = useRuntime();
-  const actor = watchlistUploadOf(runtime);
+  const actor = useScreenMachine('watchlistUpload');
   const { id } = useParams<{ id?: string }>();
   // The URL becomes an event before the mirror reads the machine, so a reload does not bounce to the form first;
   // the machine ignores the id it already shows.

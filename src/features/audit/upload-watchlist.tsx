@@ -4,13 +4,13 @@ import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { SnapshotFrom } from 'xstate';
 import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../../contract/domain/watchlist';
 import { shownUploadId, type watchlistUploadMachine } from '../../../machines/watchlist-upload.machine';
-import { watchlistUploadOf } from '../../actors/watchlists';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
 
 type UploadSnapshot = SnapshotFrom<typeof watchlistUploadMachine>;
@@ -35,9 +35,8 @@ const MAX_MB = WATCHLIST_MAX_BYTES / (1024 * 1024);
  */
 export function UploadWatchlist() {
   const intl = useIntl();
-  const runtime = useRuntime();
   const { settings } = useTenant();
-  const actor = watchlistUploadOf(runtime);
+  const actor = useScreenMachine('watchlistUpload');
   // Coming back to the form after a result (a typed URL, the back button) starts a new upload.
   useState(() => {
     const snapshot = actor.getSnapshot();

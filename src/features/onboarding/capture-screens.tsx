@@ -2,12 +2,12 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { CapturedPhoto } from '../../../machines/capture.machine';
-import type { EnrolmentActor, EnrolmentRuntime } from '../../actors/enrolment';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
+import type { EnrolmentActor, EnrolmentRuntime } from '../../runtime/enrolment';
 import { CaptureView } from './capture/capture-view';
 import {
   CancelEnrolment,
@@ -331,14 +331,11 @@ function LivenessProof({
     return (
       <>
         <ScreenTitle titleId="takeSelfieAlive.title" />
-        <Card role="alert" className="flex flex-col gap-3">
-          <p>
-            <FormattedMessage id="takeSelfieAlive.challengeFailed" />
-          </p>
+        <Alert message={intl.formatMessage({ id: 'takeSelfieAlive.challengeFailed' })}>
           <Button onClick={() => actor.send({ type: 'challenge.retry' })}>
             <FormattedMessage id="enrolment.retry" />
           </Button>
-        </Card>
+        </Alert>
         <CancelEnrolment actor={actor} />
       </>
     );
@@ -373,14 +370,11 @@ function LivenessProof({
     return (
       <>
         <ScreenTitle titleId="takeSelfieAlive.title" />
-        <Card role="alert" className="flex flex-col gap-4">
-          <p className="font-medium">
-            <FormattedMessage id="upload.failed" />
-          </p>
+        <Alert message={intl.formatMessage({ id: 'upload.failed' })}>
           <Button onClick={() => actor.send({ type: 'upload.retry' })}>
             <FormattedMessage id="upload.retry" />
           </Button>
-        </Card>
+        </Alert>
       </>
     );
   }

@@ -4,11 +4,12 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { enrolmentMachine } from '../../../machines/enrolment.machine';
 import type { imageUploadMachine } from '../../../machines/image-upload.machine';
-import { type EnrolmentActor, type EnrolmentRuntime, enrolmentRuntimeOf } from '../../actors/enrolment';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { checkBrowser, parseUserAgent } from '../../domain/browser-check';
-import { type Runtime, useRuntime, useTenant } from '../../runtime/context';
+import { useRuntime, useTenant } from '../../runtime/context';
+import type { EnrolmentActor, EnrolmentRuntime } from '../../runtime/enrolment';
+import { useScreenMachine } from '../../runtime/machines';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
 
 export type EnrolmentSnapshot = SnapshotFrom<typeof enrolmentMachine>;
@@ -18,16 +19,12 @@ export type ImageUploadSnapshot = SnapshotFrom<typeof imageUploadMachine>;
 /** The enrolment runtime and actor of whoever is signed in (undefined while signed out). */
 export function useEnrolment(): { enrolment: EnrolmentRuntime; actor: EnrolmentActor | undefined } {
   const runtime = useRuntime();
-  const enrolment = enrolmentRuntimeOf(runtime);
+  const enrolment = useScreenMachine('enrolment');
   const userId = useSelector(runtime.session, (s) => s.context.session?.userId ?? null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new actor for each signed-in person.
   const actor = useMemo(() => enrolment.actor(), [enrolment, userId]);
   return { enrolment, actor };
 }
-
-/** The signed-in person's enrolment actor outside React: Landing's Start, sent before this module had loaded. */
-export const enrolmentActorOf = (runtime: Runtime): EnrolmentActor | undefined =>
-  enrolmentRuntimeOf(runtime).actor();
 
 /** The meta of the screen the enrolment is on (screen, side, error codes). */
 export const metaOf = (snapshot: EnrolmentSnapshot): Record<string, string> => screenMeta(snapshot) ?? {};

@@ -4,12 +4,11 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { UserSummary } from '../../../contract/api/users';
 import { nationalIdProblem } from '../../../contract/domain/dni';
 import { isEmail } from '../../../contract/domain/email';
-import { usersListLogic } from '../../actors/users';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { useRuntime } from '../../runtime/context';
+import { useScreenMachine } from '../../runtime/machines';
 
 const PAGE_SIZE = 5;
 
@@ -25,8 +24,7 @@ export function ExistingUserPicker({
   onPick: (user: UserSummary) => void;
 }) {
   const intl = useIntl();
-  const runtime = useRuntime();
-  const [logic] = useState(() => usersListLogic(runtime));
+  const logic = useScreenMachine('list.users');
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const loading = useSelector(list, (s) => s.hasTag('busy'));
   const failed = useSelector(list, (s) => s.hasTag('error'));

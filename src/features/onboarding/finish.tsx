@@ -3,12 +3,12 @@ import { useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
 import { REGISTRATION_ERROR_CODE_LIST, type RegistrationErrorCode } from '../../../contract/domain/enrolment';
-import type { EnrolmentActor } from '../../actors/enrolment';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { useRuntime } from '../../runtime/context';
+import type { EnrolmentActor } from '../../runtime/enrolment';
 import { EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 
 // The end of an enrolment (spec §2, §8): success, success with the new QR credential (spec §1: valid 15 days),

@@ -2,7 +2,6 @@ import { useSelector } from '@xstate/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { isEmail } from '../../../contract/domain/email';
-import { hasStoredEnrolment } from '../../actors/enrolment-storage';
 import { registerMode } from '../../auth/access';
 import { KnowMoreLink } from '../../components/know-more-link';
 import { Button } from '../../components/ui/button';
@@ -10,6 +9,8 @@ import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { useRuntime, useTenant } from '../../runtime/context';
+import { hasStoredEnrolment } from '../../runtime/enrolment-storage';
+import { loadMachine } from '../../runtime/machines';
 import { LANDING_IMAGE } from './landing-image';
 
 // Landing, a signed-in first screen, is a chunk of its own: the other steps' code (Markdown, the privacy checks)
@@ -21,8 +22,9 @@ type FrameModule = typeof import('./enrolment-frame');
 let frameModule: FrameModule | undefined;
 let frameLoading: Promise<FrameModule> | undefined;
 function loadFrame(): Promise<FrameModule> {
-  frameLoading ??= import('./enrolment-frame')
-    .then((module) => {
+  // The flow's handle (src/app registers where it comes from) loads beside the frame.
+  frameLoading ??= Promise.all([import('./enrolment-frame'), loadMachine('enrolment')])
+    .then(([module]) => {
       frameModule = module;
       return module;
     })
@@ -95,10 +97,10 @@ export function Landing() {
         busy={starting}
         onStart={(event) => {
           setStarting(true);
-          void loadFrame().then(
-            (module) => {
+          void Promise.all([loadFrame(), loadMachine('enrolment')]).then(
+            ([module, enrolment]) => {
               // The person's enrolment actor, in notEnrolled, hears the Start the card sent.
-              module.enrolmentActorOf(runtime)?.send(event);
+              enrolment(runtime).actor()?.send(event);
               setFrame(module);
             },
             () => setStarting(false),

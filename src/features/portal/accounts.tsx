@@ -3,12 +3,10 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { IamAccount } from '../../../contract/api/accounts';
 import { formatDate } from '../../../contract/domain/dates';
-import { completeOnboardingLogic } from '../../actors/users';
 import { ListScreen } from '../../components/list-screen';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
-import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import { useSettledSelector } from '../../runtime/settled-selector';
 
@@ -142,8 +140,7 @@ function CompleteRunner({
   onFailed: () => void;
 }) {
   const intl = useIntl();
-  const runtime = useRuntime();
-  const [logic] = useState(() => completeOnboardingLogic(runtime));
+  const logic = useScreenMachine('completeOnboarding');
   const actor = useActorRef(logic, { input: { accountId } });
   const status = useSettledSelector(actor, (s) => s.status);
   useEffect(() => {

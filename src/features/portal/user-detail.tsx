@@ -7,19 +7,12 @@ import { FAILED_CHECKS, type FailedCheck } from '../../../contract/api/onboardin
 import { EVIDENCE_KINDS, type EvidenceKind, type UserDetail } from '../../../contract/api/users';
 import { formatDate, fromApiDate } from '../../../contract/domain/dates';
 import { isPortrayalErrorCode } from '../../../contract/domain/enrolment';
-import { addLocationLogic } from '../../actors/staff-actions';
-import {
-  type CredentialChange,
-  credentialChangeLogic,
-  evidenceLogic,
-  type UserWithCredentials,
-  userDetailLogic,
-} from '../../actors/users';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { useRuntime } from '../../runtime/context';
+import { type CredentialChange, type UserWithCredentials, useScreenMachine } from '../../runtime/machines';
 import { useSettledSelector } from '../../runtime/settled-selector';
 
 const PERSONAL_FIELDS = [
@@ -87,8 +80,7 @@ function Loaded({
   reload: () => void;
 }) {
   const intl = useIntl();
-  const runtime = useRuntime();
-  const [logic] = useState(() => userDetailLogic(runtime));
+  const logic = useScreenMachine('userDetail');
   const actor = useActorRef(logic, { input: { id } });
   const status = useSettledSelector(actor, (s) => s.status);
   const data = useSettledSelector(actor, (s) => s.output as UserWithCredentials | undefined);
@@ -268,8 +260,7 @@ function Refusals({ refusals }: { refusals: UserDetail['refusals'] }) {
 /** Loaded only when its tab opens (Radix mounts the content of the open tab only). */
 function Evidence({ id, kind }: { id: string; kind: EvidenceKind }) {
   const intl = useIntl();
-  const runtime = useRuntime();
-  const [logic] = useState(() => evidenceLogic(runtime));
+  const logic = useScreenMachine('userEvidence');
   const actor = useActorRef(logic, { input: { id, kind } });
   const url = useSettledSelector(actor, (s) => s.output);
   const status = useSettledSelector(actor, (s) => s.status);
@@ -376,8 +367,7 @@ function ChangeRunner({
   onFailed: () => void;
 }) {
   const intl = useIntl();
-  const runtime = useRuntime();
-  const [logic] = useState(() => credentialChangeLogic(runtime));
+  const logic = useScreenMachine('credentialChange');
   const actor = useActorRef(logic, { input: { id, change } });
   const status = useSettledSelector(actor, (s) => s.status);
   useEffect(() => {
@@ -493,8 +483,7 @@ function LocationRunner({
   onFailed: () => void;
   label: string;
 }) {
-  const runtime = useRuntime();
-  const [logic] = useState(() => addLocationLogic(runtime));
+  const logic = useScreenMachine('addLocation');
   const actor = useActorRef(logic, { input: { id, location } });
   const status = useSettledSelector(actor, (s) => s.status);
   useEffect(() => {

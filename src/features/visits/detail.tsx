@@ -1,15 +1,13 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearch } from 'wouter';
 import type { Visit } from '../../../contract/api/visits';
-import { visitQrLogic } from '../../actors/visits';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
-import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import { useScreenMirror } from '../../runtime/screen-mirror';
 import { useSettledSelector } from '../../runtime/settled-selector';
@@ -82,7 +80,6 @@ function PrintSheet({ visit, qr }: { visit: Visit; qr: string | null }) {
 /** VisitDetail (visit-detail?data={visitId}): tabs info and history, the actions, print-QR (spec §2). */
 export function VisitDetail() {
   const intl = useIntl();
-  const runtime = useRuntime();
   const session = useSession();
   const reception = isReceptionist(session);
   const visitId = new URLSearchParams(useSearch()).get('data') ?? '';
@@ -93,7 +90,7 @@ export function VisitDetail() {
   const visit = useSelector(actor, (s) => s.context.visit);
   const loading = useSelector(actor, (s) => s.hasTag('busy'));
   const failed = useSelector(actor, (s) => s.matches('failed') && s.context.visit === null);
-  const [qrLogic] = useState(() => visitQrLogic(runtime));
+  const qrLogic = useScreenMachine('visitQr');
   const qrActor = useActorRef(qrLogic, { input: { visitId } });
   const qr = useSettledSelector(qrActor, (s) => (s.status === 'done' ? s.output : null));
   useEffect(() => () => (qr ? URL.revokeObjectURL(qr) : undefined), [qr]);

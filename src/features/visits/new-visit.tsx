@@ -11,7 +11,6 @@ import {
   visitFormErrors,
   zonedInstant,
 } from '../../../contract/domain/visits';
-import { facilitiesLogic, newVisitDraft } from '../../actors/visits';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -19,7 +18,7 @@ import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { errorText } from '../../i18n/error-text';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import { useSettledSelector } from '../../runtime/settled-selector';
 import { detailHref } from './list';
@@ -60,7 +59,6 @@ function toRequest(form: NewVisitForm, facility: Facility): NewVisitRequest {
  */
 export function NewVisit() {
   const intl = useIntl();
-  const runtime = useRuntime();
   const { tenant, settings } = useTenant();
   const session = useSession();
   const userKey = session?.userId ?? 'anonymous';
@@ -71,6 +69,7 @@ export function NewVisit() {
   // says, so the form shows those (read-only) rather than what a draft or the person typed.
   const ownName = reception ? undefined : (session?.name ?? '');
   const ownEmail = reception ? undefined : (session?.email ?? '');
+  const newVisitDraft = useScreenMachine('visitDraft');
   const [form, setForm] = useState<NewVisitForm>(() => {
     const draft = newVisitDraft.load(tenant, userKey);
     if (ownName !== undefined && ownEmail !== undefined) {
@@ -81,7 +80,7 @@ export function NewVisit() {
   });
   const [touched, setTouched] = useState<Partial<Record<VisitField, boolean>>>({});
   const [submitted, setSubmitted] = useState<NewVisitForm | null>(null);
-  const [facilitiesActor] = useState(() => facilitiesLogic(runtime, settings.visits.locations));
+  const facilitiesActor = useScreenMachine('visitFacilities', settings.visits.locations);
   const facilitiesRef = useActorRef(facilitiesActor);
   const facilities = useSettledSelector(facilitiesRef, (s) => (s.status === 'done' ? s.output : undefined));
   const facilitiesFailed = useSettledSelector(facilitiesRef, (s) => s.status === 'error');
@@ -123,7 +122,7 @@ export function NewVisit() {
 
   useEffect(() => {
     if (view.drafting) newVisitDraft.save(tenant, userKey, form);
-  }, [form, tenant, userKey, view.drafting]);
+  }, [newVisitDraft, form, tenant, userKey, view.drafting]);
 
   const localErrors: VisitFieldErrors = useMemo(
     () =>

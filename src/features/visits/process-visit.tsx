@@ -3,7 +3,6 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { VisitArrival } from '../../../contract/api/visits';
-import { arrivalLogic } from '../../actors/visits';
 import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
@@ -11,7 +10,6 @@ import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { startQrScan } from '../../media/qr-scan';
-import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import { useSettledSelector } from '../../runtime/settled-selector';
 import { Refusal, StatusBadge, VisitTitle, VisitWhen } from './parts';
@@ -93,8 +91,7 @@ function ArrivedVisit({ arrival }: { arrival: VisitArrival }) {
 
 function Lookup({ code }: { code: string }) {
   const intl = useIntl();
-  const runtime = useRuntime();
-  const [logic] = useState(() => arrivalLogic(runtime));
+  const logic = useScreenMachine('visitArrival');
   const actor = useActorRef(logic, { input: { code } });
   const outcome = useSettledSelector(actor, (s) => (s.status === 'done' ? s.output : undefined));
   if (!outcome) return <Spinner label={intl.formatMessage({ id: 'processVisit.looking' })} />;

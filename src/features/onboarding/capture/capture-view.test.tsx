@@ -7,7 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromCallback, fromPromise } from 'xstate';
 import { type CapturedPhoto, captureMachine } from '../../../../machines/capture.machine';
 import { CameraOpenError, captureImplementations, ImageCheckFailure } from '../../../actors/capture';
+import { captureMachines } from '../../../app/machines/capture';
 import es from '../../../i18n/messages/es.json';
+import { type Runtime, RuntimeProvider } from '../../../runtime/context';
+import { registerMachines } from '../../../runtime/machines';
 import { CaptureView } from './capture-view';
 
 const jpeg = (bytes = 16) => new File([new Uint8Array(bytes)], 'photo.jpg', { type: 'image/jpeg' });
@@ -50,10 +53,14 @@ function fakeMachine(options: {
   return { machine, spies };
 }
 
+// The view asks the registry for its machine (the tests hand it theirs); the capture machine needs no runtime.
+registerMachines(captureMachines);
+const runtime = {} as Runtime;
+
 function intl(children: ReactNode) {
   return (
     <IntlProvider locale="es" defaultLocale="es" messages={es}>
-      {children}
+      <RuntimeProvider runtime={runtime}>{children}</RuntimeProvider>
     </IntlProvider>
   );
 }

@@ -12,10 +12,12 @@ import {
 import { type MessageDescriptor, useIntl } from 'react-intl';
 import type { ActorRefFrom, SnapshotFrom, StateValue } from 'xstate';
 import type { CapturedPhoto, CaptureError, captureMachine } from '../../../../machines/capture.machine';
-import { canScoreFrames, captureLogic, stopCamera } from '../../../actors/capture';
 import { Button, buttonVariants } from '../../../components/ui/button';
 import { cn } from '../../../components/ui/cn';
 import { Spinner } from '../../../components/ui/spinner';
+import { closeCamera } from '../../../media/camera';
+import { canScoreFrames } from '../../../media/frame-score';
+import { useScreenMachine } from '../../../runtime/machines';
 import {
   type CapturePurpose,
   faceHints,
@@ -102,7 +104,8 @@ export function CaptureView({ facing, purpose, onPhoto, busy = false, machine }:
   const intl = useIntl();
   const videoRef = useRef<HTMLVideoElement>(null);
   const rootRef = useRef<HTMLElement>(null);
-  const [logic] = useState(() => machine ?? captureLogic(() => videoRef.current));
+  const real = useScreenMachine('capture', () => videoRef.current);
+  const [logic] = useState(() => machine ?? real);
   // A selfie takes itself only from frames with a face large enough (a document held up must not).
   const actor = useActorRef(logic, { input: { facing, requireFace: purpose === 'selfie' } });
 
@@ -445,7 +448,7 @@ function useCameraCleanup(actor: CaptureActor) {
     return () => {
       mounted.current = false;
       setTimeout(() => {
-        if (!mounted.current) stopCamera(actor.getSnapshot().context.stream);
+        if (!mounted.current) closeCamera(actor.getSnapshot().context.stream ?? undefined);
       }, 0);
     };
   }, [actor]);

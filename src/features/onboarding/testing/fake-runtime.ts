@@ -4,8 +4,13 @@ import { vi } from 'vitest';
 import { createActor, createMachine, type StateValue } from 'xstate';
 import type { BrowserSettings } from '../../../../contract/api/settings';
 import { type EnrolmentContext, enrolmentMachine } from '../../../../machines/enrolment.machine';
+import { enrolmentMachines } from '../../../app/machines/enrolment';
 import type { Session } from '../../../auth/access';
 import type { Runtime } from '../../../runtime/context';
+import { registerMachines } from '../../../runtime/machines';
+
+// The onboarding screens get the enrolment flow's handle from the registry, as src/app gives it them.
+registerMachines(enrolmentMachines);
 
 /** The API client as the runtime hands it to src/actors (screens never import src/api). */
 type ApiClient = Awaited<ReturnType<Runtime['apiClient']>>;

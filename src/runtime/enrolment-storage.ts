@@ -1,7 +1,8 @@
 // Where an enrolment in progress is kept (spec §3: the onboarding state persists), apart from the enrolment runtime
 // (src/actors/enrolment.ts) so that Landing can tell whether there is one to resume without loading the enrolment
-// machine and its child machines (they load only when the person starts or resumes, keeping Landing small).
-import type { Runtime } from '../runtime/context';
+// machine and its child machines (they load only when the person starts or resumes, keeping Landing small). Only a
+// read of the browser's storage: the runtime layer holds it, below both the screens and the actors.
+import type { Runtime } from './context';
 
 const STORAGE_PREFIX = 'portal.enrolment';
 
