@@ -7,14 +7,18 @@ import { memoryLocation } from 'wouter/memory-location';
 import { createActor, createMachine } from 'xstate';
 import type { UserCredentials } from '../../../contract/api/credentials';
 import type { UserDetail } from '../../../contract/api/users';
+import { portalMachines } from '../../app/machines/portal';
 import en from '../../i18n/messages/en.json';
 import { type Runtime, RuntimeProvider } from '../../runtime/context';
+import { registerMachines } from '../../runtime/machines';
 import { PortalUserDetail } from './user-detail';
 
 // An evidence image the tenant's retention rule deleted is not "no such image": PortalUserDetail says when and
 // by what, from the detail's deleted_evidences (GET /public/users/{id}), and does not ask for the image.
 
 const messages: Record<string, string> = en;
+
+registerMachines(portalMachines);
 
 const user: UserDetail = {
   user_id: 'user-1',
