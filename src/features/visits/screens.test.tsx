@@ -4,13 +4,12 @@ import { IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { createActor, createMachine } from 'xstate';
 import { ApiError } from '../../api/errors';
 import { visitMachines } from '../../app/machines/visits';
-import type { Session } from '../../auth/access';
 import catalogue from '../../i18n/messages/es.json';
 import { type Runtime, RuntimeProvider } from '../../runtime/context';
 import { registerMachines } from '../../runtime/machines';
+import { type FakeApi, fakeRuntime } from '../onboarding/testing/fake-runtime';
 import { VisitDetail } from './detail';
 import { NewVisit } from './new-visit';
 
@@ -24,24 +23,6 @@ const es = (id: string, values: Record<string, string> = {}) =>
     (text, [key, value]) => text.replace(`{${key}}`, value),
     messages[id] as string,
   );
-
-const SESSION: Session = {
-  accessToken: 'token',
-  issuedAt: 0,
-  expiresAt: 4_000_000_000,
-  roles: ['get_visits_me', 'post_visits_me'],
-  email: 'visitor@gambling.example',
-  userName: 'visitor',
-  profile: null,
-  userId: 'account-1',
-  enrolled: true,
-  acsId: null,
-  userType: 'user',
-  locale: 'es',
-  claims: null,
-  firstName: 'Vera',
-  name: 'Vera Visitante',
-};
 
 const UNKNOWN = { code: 'a_code_nobody_knows', detail: 'Una razón que el portal no conoce' };
 
@@ -59,30 +40,14 @@ const refusal = (status: number, problem: { code?: string; detail?: string; titl
 type Call = (path: string, options?: unknown) => Promise<unknown>;
 const pending = () => new Promise<never>(() => {});
 
-function runtimeWith(api: { get?: Call; post?: Call }) {
-  const session = createActor(
-    createMachine({
-      id: 'session',
-      context: { session: SESSION },
-      initial: 'authenticated',
-      states: { authenticated: { initial: 'active', states: { active: {} } } },
-    }),
-  ).start();
-  const app = createActor(
-    createMachine({
-      id: 'app',
-      context: {
-        locale: 'es',
-        tenant: {
-          tenant: 'gambling',
-          settings: { domain: 'gambling', visits: { locations: [], mustAcceptPlan: false } },
-        },
-      },
-    }),
-  ).start();
-  const client = { get: api.get ?? pending, post: api.post ?? pending, put: pending, delete: pending };
-  return { app, session, apiClient: () => Promise.resolve(client), navigate: vi.fn() } as unknown as Runtime;
-}
+/** A visitor signed in, on a tenant that books visits at any of its places; the API answers as the test says. */
+const runtimeWith = (api: { get?: Call; post?: Call }) =>
+  fakeRuntime({
+    signedIn: true,
+    session: { roles: ['get_visits_me', 'post_visits_me'], email: 'visitor@gambling.example', name: 'Vera' },
+    settings: { visits: { locations: [], mustAcceptPlan: false } },
+    api: api as FakeApi,
+  });
 
 function renderAt(path: string, runtime: Runtime) {
   const [pathname, search = ''] = path.split('?');
