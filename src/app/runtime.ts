@@ -258,8 +258,12 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
     inspect,
     start() {
       notifications.start();
-      showKeptNotice();
       app.start();
+      // A notice kept for this page waits for the screens and their words: shown while the page boots, it could
+      // leave before anything drew it.
+      void waitFor(app, (s) => s.matches({ boot: 'ready' }) || s.matches({ boot: 'failed' })).then(
+        showKeptNotice,
+      );
       session.start();
       // Another tab renewed or ended the session (spec: the user is kept in localStorage).
       window.addEventListener('storage', (event) => {
