@@ -18,7 +18,6 @@ function start(options: {
     goToRoot: vi.fn(),
     notifySessionExpired: vi.fn(),
     keepSessionExpiredNotice: vi.fn(),
-    showKeptNotice: vi.fn(),
     signIn: vi.fn<(input: SignInRequest) => void>(),
     signOut: vi.fn(),
   };
@@ -45,7 +44,6 @@ function start(options: {
         goToRoot: spies.goToRoot,
         notifySessionExpired: spies.notifySessionExpired,
         keepSessionExpiredNotice: spies.keepSessionExpiredNotice,
-        showKeptNotice: spies.showKeptNotice,
       },
       delays: { renewalDue: 60_000 },
     }),
@@ -127,7 +125,6 @@ describe('session machine', () => {
     // Said on the page the sign-out ends on, not before it leaves.
     expect(spies.keepSessionExpiredNotice).toHaveBeenCalledOnce();
     expect(spies.notifySessionExpired).not.toHaveBeenCalled();
-    expect(spies.showKeptNotice).toHaveBeenCalledOnce();
   });
 
   it('a guarded screen the account may not see asks the provider for its login page', async () => {

@@ -119,8 +119,6 @@ export const sessionMachine = setup({
      * the page the provider's sign-out replaces.
      */
     keepSessionExpiredNotice: () => {},
-    /** Show a notice kept for this page, once (the sign-out could not leave the page, or it came back). */
-    showKeptNotice: () => {},
   },
   guards: {
     onPublicRoute: ({ context }) => context.onPublicRoute,
@@ -251,7 +249,7 @@ export const sessionMachine = setup({
     },
     signedOut: {
       description: 'Logged out: everything personal kept in the browser is forgotten and the root shows.',
-      entry: ['clearSession', 'goToRoot', 'showKeptNotice'],
+      entry: ['clearSession', 'goToRoot'],
       always: 'anonymous',
     },
   },

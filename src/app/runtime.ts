@@ -94,7 +94,12 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
           storeLocale(context.locale);
           saveLocaleOfAccount(context.locale);
         },
-        clearErrorNotices: () => notifications.send({ type: 'errors.clear' }),
+        // A notice kept for this page (a sign-out that replaced the last one) shows once the navigation that
+        // lands here has cleared the last page's: before it, that clearing would take it too.
+        clearErrorNotices: () => {
+          notifications.send({ type: 'errors.clear' });
+          showKeptNotice();
+        },
         notifyLocaleUnavailable: () =>
           notifications.send({ type: 'notify', level: 'error', messageId: 'header.language.unavailable' }),
         goToRoot: () => navigate('/', { replace: true }),
@@ -174,7 +179,6 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
         notifySessionExpired: () =>
           notifications.send({ type: 'notify', level: 'warning', messageId: 'session.expired' }),
         keepSessionExpiredNotice: () => keptNotice.keep('session.expired'),
-        showKeptNotice: () => showKeptNotice(),
       },
       delays: {
         renewalDue: ({ context }) =>
@@ -259,11 +263,6 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
     start() {
       notifications.start();
       app.start();
-      // A notice kept for this page waits for the screens and their words: shown while the page boots, it could
-      // leave before anything drew it.
-      void waitFor(app, (s) => s.matches({ boot: 'ready' }) || s.matches({ boot: 'failed' })).then(
-        showKeptNotice,
-      );
       session.start();
       // Another tab renewed or ended the session (spec: the user is kept in localStorage).
       window.addEventListener('storage', (event) => {
