@@ -17,6 +17,7 @@ function start(options: {
     goHome: vi.fn(),
     goToRoot: vi.fn(),
     notifySessionExpired: vi.fn(),
+    keepSessionExpiredNotice: vi.fn(),
     signIn: vi.fn<(input: SignInRequest) => void>(),
     signOut: vi.fn(),
   };
@@ -42,6 +43,7 @@ function start(options: {
         goHome: spies.goHome,
         goToRoot: spies.goToRoot,
         notifySessionExpired: spies.notifySessionExpired,
+        keepSessionExpiredNotice: spies.keepSessionExpiredNotice,
       },
       delays: { renewalDue: 60_000 },
     }),
@@ -84,7 +86,7 @@ describe('session machine', () => {
     expect(actor.getSnapshot().matches({ authenticated: 'active' })).toBe(true);
   });
 
-  it('a failed renewal on a guarded route clears the credentials and asks for the password again, to come back', async () => {
+  it('a failed renewal on a guarded route clears the credentials and asks for the password again, to come back, with no notice to flash before the login page', async () => {
     const { actor, spies } = start({
       stored: { session, expired: true },
       renew: async () => {
@@ -93,7 +95,7 @@ describe('session machine', () => {
     });
     await waitFor(actor, (s) => s.matches('signingIn'));
     expect(spies.clearSession).toHaveBeenCalledOnce();
-    expect(spies.notifySessionExpired).toHaveBeenCalledOnce();
+    expect(spies.notifySessionExpired).not.toHaveBeenCalled();
     expect(spies.signIn).toHaveBeenCalledWith({ returnTo: '/accounts', forceLogin: true });
     expect(actor.getSnapshot().context.session).toBeNull();
   });
@@ -109,6 +111,7 @@ describe('session machine', () => {
     await waitFor(actor, (s) => s.matches('anonymous'));
     expect(spies.clearSession).toHaveBeenCalledOnce();
     expect(spies.signIn).not.toHaveBeenCalled();
+    expect(spies.notifySessionExpired).toHaveBeenCalledOnce();
   });
 
   it('a 401 clears the stored session and logs out at the provider', async () => {
@@ -119,6 +122,9 @@ describe('session machine', () => {
     expect(spies.clearSession).toHaveBeenCalledOnce();
     expect(spies.signOut).toHaveBeenCalledOnce();
     expect(spies.goToRoot).toHaveBeenCalledOnce();
+    // Said on the page the sign-out ends on, not before it leaves.
+    expect(spies.keepSessionExpiredNotice).toHaveBeenCalledOnce();
+    expect(spies.notifySessionExpired).not.toHaveBeenCalled();
   });
 
   it('a guarded screen the account may not see asks the provider for its login page', async () => {

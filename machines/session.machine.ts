@@ -114,6 +114,11 @@ export const sessionMachine = setup({
     clearSession: () => {},
     notifySignInFailed: () => {},
     notifySessionExpired: () => {},
+    /**
+     * Keep "session expired" for the page the sign-out ends on: said before it, the notice would flash and go with
+     * the page the provider's sign-out replaces.
+     */
+    keepSessionExpiredNotice: () => {},
   },
   guards: {
     onPublicRoute: ({ context }) => context.onPublicRoute,
@@ -191,7 +196,7 @@ export const sessionMachine = setup({
       initial: 'active',
       on: {
         'session.logout': 'signingOut',
-        'session.unauthorized': 'signingOut',
+        'session.unauthorized': { target: 'signingOut', actions: 'keepSessionExpiredNotice' },
         'session.ended': '#session.signedOut',
         'session.updated': { actions: 'storeUpdatedSession' },
         'route.changed': [
@@ -227,12 +232,16 @@ export const sessionMachine = setup({
     // again, and brings the person back to where they were.
     expired: {
       description:
-        'The renewal failed: the stored credentials are cleared, a warning notification (session.expired) shows, and the login page follows unless the person is on a public route.',
-      entry: ['clearSession', 'prepareSignInAgain', 'notifySessionExpired'],
-      always: [{ guard: 'onPublicRoute', target: 'anonymous' }, { target: 'signingIn' }],
+        'The renewal failed: the stored credentials are cleared and the login page follows; on a public route the person stays, and a warning notification (session.expired) says why. The login page is told by itself: a notice before it would only flash.',
+      entry: ['clearSession', 'prepareSignInAgain'],
+      always: [
+        { guard: 'onPublicRoute', target: 'anonymous', actions: 'notifySessionExpired' },
+        { target: 'signingIn' },
+      ],
     },
     signingOut: {
-      description: 'Logging out at the identity provider, which then sends the browser back to the root.',
+      description:
+        'Logging out at the identity provider, which then sends the browser back to the root; after a 401 the root says once that the session expired (session.expired), and nothing is said before the page leaves.',
       // Ends the provider's session (the stored user goes with it) and the provider sends the browser
       // back to the root; if the provider cannot be reached, the local session is cleared all the same.
       invoke: { id: 'signOut', src: 'signOut', onDone: 'signedOut', onError: 'signedOut' },

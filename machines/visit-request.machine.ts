@@ -19,6 +19,9 @@ export interface VisitRequestContext {
   visit: Visit | null;
   fieldErrors: Record<string, string>;
   reason: string | null;
+  /** A refusal without fields: its code and the server's text (spec §8 fallback for a code with no words). */
+  code: string | null;
+  serverText: string | null;
 }
 
 export type VisitRequestEvent = { type: 'visit.submit'; request: NewVisitRequest } | { type: 'visit.edit' };
@@ -39,11 +42,21 @@ export const visitRequestMachine = setup({
     }),
   },
   actions: {
-    storeVisit: assign(({ event }) => ({ visit: outputOf<Visit>(event), fieldErrors: {}, reason: null })),
+    storeVisit: assign(({ event }) => ({
+      visit: outputOf<Visit>(event),
+      fieldErrors: {},
+      reason: null,
+      code: null,
+      serverText: null,
+    })),
     storeVisitor: assign({ visitor: ({ event }) => outputOf<VisitVisitor>(event) }),
     storeFieldErrors: assign({ fieldErrors: ({ event }) => visitCallErrorOf(event).fieldErrors ?? {} }),
-    storeReason: assign({ reason: ({ event }) => visitCallErrorOf(event).detail ?? null }),
-    forgetReason: assign({ reason: null, fieldErrors: {} }),
+    storeReason: assign(({ event }) => ({
+      reason: visitCallErrorOf(event).detail ?? null,
+      code: visitCallErrorOf(event).code ?? null,
+      serverText: visitCallErrorOf(event).text ?? null,
+    })),
+    forgetReason: assign({ reason: null, fieldErrors: {}, code: null, serverText: null }),
     /** The request became a visit; the draft store hears it (provided by src/actors/visits.ts). */
     visitChanged: () => {},
   },
@@ -51,6 +64,8 @@ export const visitRequestMachine = setup({
     isForVisitor: ({ context }) => context.visitorId !== null,
     hasFieldErrors: ({ event }) => Object.keys(visitCallErrorOf(event).fieldErrors ?? {}).length > 0,
     isNotFound: ({ event }) => visitCallErrorOf(event).status === 404,
+    hasStatusIn: ({ event }, params: { statuses: number[] }) =>
+      params.statuses.includes(visitCallErrorOf(event).status ?? 0),
   },
 }).createMachine({
   id: 'visitRequest',
@@ -62,6 +77,8 @@ export const visitRequestMachine = setup({
     visit: null,
     fieldErrors: {},
     reason: null,
+    code: null,
+    serverText: null,
   }),
   initial: 'draft',
   states: {
@@ -120,6 +137,12 @@ export const visitRequestMachine = setup({
             onDone: { target: '#visitRequest.sent', actions: ['storeVisit', 'visitChanged'] },
             onError: [
               { guard: 'hasFieldErrors', target: 'invalid', actions: 'storeFieldErrors' },
+              // Refusals the API client leaves to the screen (src/actors/visits.ts): said on the form.
+              {
+                guard: { type: 'hasStatusIn', params: { statuses: [400, 404, 409, 410, 422] } },
+                target: 'refused',
+                actions: 'storeReason',
+              },
               { target: 'failed', actions: 'storeReason' },
             ],
           },
@@ -128,6 +151,16 @@ export const visitRequestMachine = setup({
           description:
             'Error validation: the server refused the request (422), each wrong field shows its rule (host_not_found, host_busy, visit_date_past…); the form keeps what was typed.',
           meta: { screen: 'NewVisit', errorCode: 'validation' },
+          tags: ['error'],
+          on: {
+            'visit.edit': 'editing',
+            'visit.submit': { target: 'submitting', actions: 'forgetReason' },
+          },
+        },
+        refused: {
+          description:
+            "NewVisit: the server refused the request with no field to point at (404, 409 with its code…): the code's words, else the server's own text (spec §8: detail, else title, else status text) in the person's sentence; the form keeps what was typed, Send again.",
+          meta: { screen: 'NewVisit' },
           tags: ['error'],
           on: {
             'visit.edit': 'editing',

@@ -13,6 +13,8 @@ export interface VisitCallError {
   code: string | null;
   /** The server's reason (spec §8: read from the response). */
   detail: string | null;
+  /** What the person reads for a code that has no words: the detail, else the title, else the status text. */
+  text?: string | null;
   /** 422: field → code (spec §5), for NewVisit. */
   fieldErrors: Record<string, string>;
 }
@@ -31,6 +33,9 @@ export interface VisitContext {
   visitId: string;
   visit: Visit | null;
   reason: string | null;
+  /** The last refusal's code and the server's text (spec §8 fallback), for a refusal no state names. */
+  code: string | null;
+  serverText: string | null;
 }
 
 export type VisitEvent =
@@ -63,17 +68,24 @@ export const visitMachine = setup({
   actions: {
     storeVisit: assign(({ event }) => {
       const visit = outputOf<Visit>(event);
-      return { visit, visitId: visit.id, reason: null };
+      return { visit, visitId: visit.id, reason: null, code: null, serverText: null };
     }),
-    storeReason: assign({ reason: ({ event }) => visitCallErrorOf(event).detail ?? null }),
+    storeReason: assign(({ event }) => ({
+      reason: visitCallErrorOf(event).detail ?? null,
+      code: visitCallErrorOf(event).code ?? null,
+      serverText: visitCallErrorOf(event).text ?? null,
+    })),
     /** The visit changed; lists hear it (provided by src/actors/visits.ts). */
     visitChanged: () => {},
   },
   guards: {
     isKnown: ({ context }) => context.visit !== null,
+    hasNoVisitId: ({ context }) => context.visitId === '',
     hasStatus: ({ context }, params: { status: VisitStatus }) => context.visit?.status === params.status,
     hasCode: ({ event }, params: { code: string }) => errorCodeOf(event) === params.code,
     isNotFound: ({ event }) => visitCallErrorOf(event).status === 404,
+    hasStatusIn: ({ event }, params: { statuses: number[] }) =>
+      params.statuses.includes(visitCallErrorOf(event).status ?? 0),
   },
 }).createMachine({
   id: 'visit',
@@ -83,12 +95,19 @@ export const visitMachine = setup({
     visitId: input.visitId,
     visit: input.visit ?? null,
     reason: null,
+    code: null,
+    serverText: null,
   }),
   initial: 'start',
   states: {
     start: {
-      description: 'A visit a list already holds is shown as it is; any other is loaded first.',
-      always: [{ guard: 'isKnown', target: 'status' }, { target: 'loading' }],
+      description:
+        'A visit a list already holds is shown as it is; without a visit id there is nothing to load; any other is loaded first.',
+      always: [
+        { guard: 'isKnown', target: 'status' },
+        { guard: 'hasNoVisitId', target: 'missing' },
+        { target: 'loading' },
+      ],
     },
     loading: {
       description: 'VisitDetail: a spinner while the visit loads.',
@@ -100,15 +119,34 @@ export const visitMachine = setup({
         input: ({ context }) => ({ visitId: context.visitId }),
         onDone: { target: 'status', actions: 'storeVisit' },
         onError: [
-          { guard: 'isNotFound', target: 'missing' },
+          { guard: 'isNotFound', target: 'notFound', actions: 'storeReason' },
+          // Refusals the API client leaves to the screen (src/actors/visits.ts): said here, in their words.
+          {
+            guard: { type: 'hasStatusIn', params: { statuses: [400, 409, 410, 422] } },
+            target: 'loadRefused',
+            actions: 'storeReason',
+          },
           { target: 'failed', actions: 'storeReason' },
         ],
       },
     },
     missing: {
-      description: 'VisitDetail without a visit (spec §2: a missing data param goes to MyVisits): not found.',
+      description: 'VisitDetail without a visit id (spec §2: a missing data param goes to MyVisits).',
       meta: { screen: 'MyVisits' },
       type: 'final',
+    },
+    notFound: {
+      description:
+        'Error not_found: the server knows no such visit for this person (404); VisitDetail says so with the way back to the list, and no Retry (loading it again cannot find it).',
+      meta: { screen: 'VisitDetail', errorCode: 'not_found' },
+      tags: ['error'],
+    },
+    loadRefused: {
+      description:
+        "VisitDetail: the server refused to show the visit with a code (409, 422…): the code's words, else the server's own text (spec §8: detail, else title, else status text) in the person's sentence; Retry.",
+      meta: { screen: 'VisitDetail' },
+      tags: ['error'],
+      on: { 'visit.reload': 'loading' },
     },
     status: {
       description: 'The visit as the server last said, by its status.',

@@ -13,7 +13,7 @@ import { listMachine, type Page, type PageQuery } from '../../machines/list.mach
 import { type VisitCallError, visitMachine } from '../../machines/visit.machine';
 import { visitConfirmationMachine } from '../../machines/visit-confirmation.machine';
 import { visitRequestMachine } from '../../machines/visit-request.machine';
-import { type ApiError, isApiError } from '../api/errors';
+import { type ApiError, isApiError, serverText } from '../api/errors';
 import { listFacilities } from '../api/facilities';
 import {
   cancelVisit,
@@ -41,15 +41,16 @@ const FORM_FIELD: Record<string, string> = {
   'extra_fields.emergency_instructions': 'planRead',
 };
 
-/** What the machine sees of a failed call: status, the server's code and reason, the 422 fields. */
+/** What the machine sees of a failed call: status, the server's code, reason and text, the 422 fields. */
 export function visitCallError(error: unknown): VisitCallError {
-  if (!isApiError(error)) return { status: 0, code: null, detail: null, fieldErrors: {} };
+  if (!isApiError(error)) return { status: 0, code: null, detail: null, text: null, fieldErrors: {} };
   const fieldErrors: Record<string, string> = {};
   for (const e of error.problem?.errors ?? []) fieldErrors[FORM_FIELD[e.field] ?? e.field] = e.code;
   return {
     status: error.status,
     code: error.problem?.code ?? null,
     detail: error.problem?.detail ?? null,
+    text: error.kind === 'http' ? serverText(error) || null : null,
     fieldErrors,
   };
 }
@@ -74,8 +75,6 @@ export function visitLogic(runtime: Api) {
   return visitMachine.provide({
     actors: {
       fetchVisit: fromPromise(async ({ input, signal }) => {
-        // VisitDetail without its data param (spec §2): no visit, as if not found.
-        if (!input.visitId) throw { status: 404, code: 'not_found', detail: null, fieldErrors: {} };
         return call(async () => getVisit(await runtime.apiClient(), input.visitId, { signal, ...REFUSALS }));
       }),
       cancelVisit: fromPromise(async ({ input, signal }) =>

@@ -244,14 +244,13 @@ describe('loading indicator', () => {
 });
 
 describe('401', () => {
-  it('logs out once and warns', async () => {
+  it('logs out once, and leaves the warning to the page the sign-out ends on', async () => {
     const { api, deps } = setup(() => problem(401, { detail: 'expired' }));
     const error = await failure(api.get('/x'));
     expect(error.status).toBe(401);
     expect(deps.onUnauthorized).toHaveBeenCalledTimes(1);
     expect(deps.renewOnce).not.toHaveBeenCalled();
-    expect(deps.notify).toHaveBeenCalledTimes(1);
-    expect(deps.notify).toHaveBeenCalledWith({ level: 'warning', messageId: 'common.http.unauthorized' });
+    expect(deps.notify).not.toHaveBeenCalled();
   });
 
   it('logs out even when silent, without a notice', async () => {

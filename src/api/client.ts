@@ -330,10 +330,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       error.handledBy = 'none';
       return;
     }
-    // Only a call that carried the session can prove the session is gone.
-    if (error.kind === 'http' && error.status === 401 && options.auth !== false) {
-      safely(() => deps.onUnauthorized());
-    }
+    // Only a call that carried the session can prove the session is gone. The session then signs the person out
+    // and says why on the page that follows: a notice here would flash as the sign-out replaces the page.
+    const sessionGone = error.kind === 'http' && error.status === 401 && options.auth !== false;
+    if (sessionGone) safely(() => deps.onUnauthorized());
     const { handlers } = options;
     const byStatus = error.kind === 'http' ? handlers?.[error.status] : undefined;
     if (typeof byStatus === 'function') {
@@ -362,7 +362,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     }
     error.handledBy = 'general';
     const notice = generalNotice(error);
-    if (notice && !options.silent) safely(() => deps.notify(notice));
+    if (notice && !options.silent && !sessionGone) safely(() => deps.notify(notice));
   }
 
   async function request<T = unknown>(

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../auth/access';
-import { afterSignInPath, isPublicPath } from './runtime';
+import { afterSignInPath, isPublicPath, keptNotice } from './runtime';
 
 const staff = {
   roles: ['get_users_all'],
@@ -38,5 +38,13 @@ describe('isPublicPath', () => {
     expect(isPublicPath('/users')).toBe(false);
     expect(isPublicPath('/user-detail/42')).toBe(false);
     expect(isPublicPath('/nowhere')).toBe(true);
+  });
+});
+
+describe('keptNotice', () => {
+  it('hands a notice kept before a page leaves to the next page once', () => {
+    keptNotice.keep('session.expired');
+    expect(keptNotice.take()).toBe('session.expired');
+    expect(keptNotice.take()).toBeNull();
   });
 });

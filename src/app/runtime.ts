@@ -39,6 +39,30 @@ export function afterSignInPath(session: Session, returnTo: string | null, domai
 }
 
 /** The long-lived actors of the application, wired to their real effects. */
+/**
+ * A notice for the next page this tab shows (sessionStorage): a sign-out the provider ends on the root replaces the
+ * page, and a notice shown before it would only flash.
+ */
+export const keptNotice = {
+  key: 'portal.keptNotice',
+  keep(messageId: string): void {
+    try {
+      window.sessionStorage.setItem(keptNotice.key, messageId);
+    } catch {
+      // No storage: the root shows without the notice.
+    }
+  },
+  take(): string | null {
+    try {
+      const messageId = window.sessionStorage.getItem(keptNotice.key);
+      window.sessionStorage.removeItem(keptNotice.key);
+      return messageId;
+    } catch {
+      return null;
+    }
+  },
+};
+
 export function createRuntime(navigate: Navigate = browserNavigate, inspect?: Inspect): Runtime {
   const notifications = createActor(notificationsMachine, { inspect });
 
@@ -70,7 +94,12 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
           storeLocale(context.locale);
           saveLocaleOfAccount(context.locale);
         },
-        clearErrorNotices: () => notifications.send({ type: 'errors.clear' }),
+        // A notice kept for this page (a sign-out that replaced the last one) shows once the navigation that
+        // lands here has cleared the last page's: before it, that clearing would take it too.
+        clearErrorNotices: () => {
+          notifications.send({ type: 'errors.clear' });
+          showKeptNotice();
+        },
         notifyLocaleUnavailable: () =>
           notifications.send({ type: 'notify', level: 'error', messageId: 'header.language.unavailable' }),
         goToRoot: () => navigate('/', { replace: true }),
@@ -149,6 +178,7 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
           notifications.send({ type: 'notify', level: 'error', messageId: 'session.signInFailed' }),
         notifySessionExpired: () =>
           notifications.send({ type: 'notify', level: 'warning', messageId: 'session.expired' }),
+        keepSessionExpiredNotice: () => keptNotice.keep('session.expired'),
       },
       delays: {
         renewalDue: ({ context }) =>
@@ -182,6 +212,11 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
         // Kept in this browser all the same; the next change tries again.
         accountLocale = null;
       });
+  }
+
+  function showKeptNotice() {
+    const messageId = keptNotice.take();
+    if (messageId) notifications.send({ type: 'notify', level: 'warning', messageId });
   }
 
   /** One renewal for the API client's 403 rule: true when it produced a fresh token. */

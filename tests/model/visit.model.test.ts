@@ -83,6 +83,7 @@ function requestEvents(): EventObject[] {
       error: { status: 422, code: 'validation', detail: null, fieldErrors: { host: 'host_not_found' } },
     },
     { type: 'xstate.error.actor.createVisit', error: refusal(null, 0) },
+    { type: 'xstate.error.actor.createVisit', error: refusal('a_code_nobody_knows', 409) },
     {
       type: 'xstate.done.actor.fetchVisitor',
       output: { id: 'a-1', name: 'Vera Visitante', email: 'visitor@gambling.example' },
@@ -102,6 +103,7 @@ function visitEvents(): EventObject[] {
     { type: 'visit.reload' } satisfies VisitEvent,
     ...statuses.map((status) => ({ type: 'xstate.done.actor.fetchVisit', output: visitWith(status) })),
     { type: 'xstate.error.actor.fetchVisit', error: refusal('not_found', 404) },
+    { type: 'xstate.error.actor.fetchVisit', error: refusal('a_code_nobody_knows', 409) },
     { type: 'xstate.error.actor.fetchVisit', error: refusal(null, 500) },
     { type: 'xstate.done.actor.cancelVisit', output: visitWith('cancelled') },
     { type: 'xstate.done.actor.checkIn', output: visitWith('checked_in') },
@@ -146,7 +148,10 @@ const visitSpec = (input: VisitInput): ModelSpec<typeof visitMachine> => ({
         checkOut: control.actor('checkOut'),
       },
     }),
-  errorCodes: { expected: [...new Set(Object.values(VISIT_CODES).flat())], read: codesInMeta('errorCode') },
+  errorCodes: {
+    expected: [...new Set([...Object.values(VISIT_CODES).flat(), 'not_found'])],
+    read: codesInMeta('errorCode'),
+  },
 });
 
 const confirmationSpec = (input: VisitConfirmationInput): ModelSpec<typeof visitConfirmationMachine> => ({
@@ -169,6 +174,8 @@ describe('visit machines (generated paths)', () => {
     const report = await coverMachine([
       visitSpec({ visitId: 'v-1' }),
       visitSpec({ visitId: 'v-1', visit: visitWith('accepted') }),
+      // VisitDetail without its data param.
+      visitSpec({ visitId: '' }),
     ]);
     expect(report.missing).toEqual([]);
     expect(report.errorCodes?.missing).toEqual([]);

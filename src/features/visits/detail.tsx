@@ -8,6 +8,7 @@ import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
+import { errorText } from '../../i18n/error-text';
 import { useScreenMachine } from '../../runtime/machines';
 import { useScreenMirror } from '../../runtime/screen-mirror';
 import { useSettledSelector } from '../../runtime/settled-selector';
@@ -89,7 +90,13 @@ export function VisitDetail() {
   useScreenMirror(actor);
   const visit = useSelector(actor, (s) => s.context.visit);
   const loading = useSelector(actor, (s) => s.hasTag('busy'));
-  const failed = useSelector(actor, (s) => s.matches('failed') && s.context.visit === null);
+  // A load that failed: the API client's notice said why, or (a refusal, a visit not found) the screen says it.
+  const failure = useSelector(actor, (s) => {
+    if (s.context.visit !== null) return null;
+    if (s.matches('notFound')) return { retry: false, why: 'not_found' };
+    if (s.matches('loadRefused')) return { retry: true, why: s.context.code, text: s.context.serverText };
+    return s.matches('failed') ? { retry: true } : null;
+  });
   const qrLogic = useScreenMachine('visitQr');
   const qrActor = useActorRef(qrLogic, { input: { visitId } });
   const qr = useSettledSelector(qrActor, (s) => (s.status === 'done' ? s.output : null));
@@ -109,14 +116,21 @@ export function VisitDetail() {
         </Link>
       </div>
       {loading && !visit && <Spinner label={intl.formatMessage({ id: 'visits.loading' })} />}
-      {failed && (
-        <Card className="mt-4">
+      {failure && (
+        <Card className="mt-4" role="alert" data-testid="visit-load-failure">
           <p>
-            <FormattedMessage id="visits.failed" />
+            <FormattedMessage id="visits.loadFailed" />
           </p>
-          <Button className="mt-4" variant="secondary" onClick={() => actor.send({ type: 'visit.reload' })}>
-            <FormattedMessage id="visits.retry" />
-          </Button>
+          {'why' in failure && (
+            <p className="mt-2 text-slate-700">
+              {errorText(intl, failure.why, { serverText: failure.text })}
+            </p>
+          )}
+          {failure.retry && (
+            <Button className="mt-4" variant="secondary" onClick={() => actor.send({ type: 'visit.reload' })}>
+              <FormattedMessage id="visits.retry" />
+            </Button>
+          )}
         </Card>
       )}
       {visit && (

@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
+import type { PromiseActorLogic } from 'xstate';
 import type { Facility } from '../../../contract/api/facilities';
 import type { NewVisitRequest } from '../../../contract/api/visits';
 import {
@@ -52,6 +53,24 @@ function toRequest(form: NewVisitForm, facility: Facility): NewVisitRequest {
   };
 }
 
+type FacilitiesLoad = { facilities?: Facility[]; failed: boolean };
+
+/** One load of the places (a Retry mounts a new one, which calls again); it reports each change of its state. */
+function FacilitiesLoader({
+  logic,
+  onChange,
+}: {
+  logic: PromiseActorLogic<Facility[]>;
+  onChange: (load: FacilitiesLoad) => void;
+}) {
+  const ref = useActorRef(logic);
+  const facilities = useSettledSelector(ref, (s) => (s.status === 'done' ? s.output : undefined));
+  const failed = useSettledSelector(ref, (s) => s.status === 'error');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: report the load's state, not a new callback.
+  useEffect(() => onChange(facilities ? { facilities, failed } : { failed }), [facilities, failed]);
+  return null;
+}
+
 /**
  * NewVisit (new-visit/{userId?}): every rule of spec §5 is checked as the person types (a field shows its
  * message once touched, all of them on Send) and again by the server (422 codes on the same fields). What was
@@ -81,9 +100,10 @@ export function NewVisit() {
   const [touched, setTouched] = useState<Partial<Record<VisitField, boolean>>>({});
   const [submitted, setSubmitted] = useState<NewVisitForm | null>(null);
   const facilitiesActor = useScreenMachine('visitFacilities', settings.visits.locations);
-  const facilitiesRef = useActorRef(facilitiesActor);
-  const facilities = useSettledSelector(facilitiesRef, (s) => (s.status === 'done' ? s.output : undefined));
-  const facilitiesFailed = useSettledSelector(facilitiesRef, (s) => s.status === 'error');
+  const [facilitiesAttempt, setFacilitiesAttempt] = useState(0);
+  const [{ facilities, failed: facilitiesFailed }, setFacilitiesLoad] = useState<FacilitiesLoad>({
+    failed: false,
+  });
   const logic = useScreenMachine('visitRequest', () => newVisitDraft.clear(tenant, userKey));
   const visit = useActorRef(logic, {
     input: reception && userId ? { userId } : {},
@@ -95,7 +115,9 @@ export function NewVisit() {
     visitorNotFound: s.matches({ draft: 'visitorNotFound' }),
     invalid: s.matches({ draft: 'invalid' }),
     failed: s.matches({ draft: 'failed' }),
+    refused: s.matches({ draft: 'refused' }),
   }));
+  const refusal = useSelector(visit, (s) => ({ code: s.context.code, text: s.context.serverText }));
   const serverErrors = useSelector(visit, (s) => s.context.fieldErrors);
   const created = useSelector(visit, (s) => s.context.visit);
   const visitor = useSelector(visit, (s) => s.context.visitor);
@@ -145,7 +167,7 @@ export function NewVisit() {
   const change = (field: VisitField, value: string | boolean) => {
     setForm((current) => ({ ...current, [field]: value }));
     setTouched((current) => ({ ...current, [field]: true }));
-    if (view.invalid || view.failed) visit.send({ type: 'visit.edit' });
+    if (view.invalid || view.failed || view.refused) visit.send({ type: 'visit.edit' });
   };
   const text = (field: Exclude<VisitField, 'planRead'>) => ({
     name: field,
@@ -229,6 +251,14 @@ export function NewVisit() {
         />
       )}
       {view.failed && <Alert className="mt-4" message={intl.formatMessage({ id: 'newVisit.failed' })} />}
+      {view.refused && (
+        <Alert
+          className="mt-4"
+          title={intl.formatMessage({ id: 'newVisit.failed' })}
+          message={errorText(intl, refusal.code, { serverText: refusal.text })}
+          data-testid="new-visit-refused"
+        />
+      )}
       <form noValidate onSubmit={submit} className="mt-4 flex flex-col gap-4" data-testid="new-visit-form">
         <Field
           label={intl.formatMessage({ id: 'newVisit.host' })}
@@ -243,8 +273,26 @@ export function NewVisit() {
           {facilities === undefined && !facilitiesFailed && (
             <Spinner label={intl.formatMessage({ id: 'newVisit.loadingLocations' })} />
           )}
+          <FacilitiesLoader key={facilitiesAttempt} logic={facilitiesActor} onChange={setFacilitiesLoad} />
           {facilitiesFailed && (
-            <Alert className="text-sm" message={intl.formatMessage({ id: 'newVisit.locationsFailed' })} />
+            <Alert
+              className="text-sm"
+              message={intl.formatMessage({ id: 'newVisit.locationsFailed' })}
+              data-testid="new-visit-locations-failed"
+            >
+              <Button
+                type="button"
+                variant="secondary"
+                size="sm"
+                className="mt-2"
+                onClick={() => {
+                  setFacilitiesLoad({ failed: false });
+                  setFacilitiesAttempt((n) => n + 1);
+                }}
+              >
+                <FormattedMessage id="newVisit.locationsRetry" />
+              </Button>
+            </Alert>
           )}
           {facilities !== undefined && (
             <select

@@ -54,20 +54,32 @@ export function fakeRuntime({
   signedIn,
   api,
   browsers,
+  session: person,
+  settings,
 }: {
   signedIn: boolean;
   api?: FakeApi;
   browsers?: BrowserSettings;
+  /** What differs from SESSION for the signed-in person. */
+  session?: Partial<Session>;
+  /** Tenant settings beside SETTINGS (another area's screens read their own). */
+  settings?: Record<string, unknown>;
 }) {
   const session = createActor(
     createMachine({
       id: 'session',
-      context: { session: signedIn ? SESSION : null },
+      context: { session: signedIn ? { ...SESSION, ...person } : null },
       initial: signedIn ? 'authenticated' : 'anonymous',
       states: { anonymous: {}, authenticated: { initial: 'active', states: { active: {} } } },
     }),
   ).start();
-  const app = createActor(createMachine({ id: 'app', context: { tenant: tenantWith(browsers) } })).start();
+  const tenant = tenantWith(browsers);
+  const app = createActor(
+    createMachine({
+      id: 'app',
+      context: { tenant: { ...tenant, settings: { ...tenant.settings, ...settings } } },
+    }),
+  ).start();
   const pending = () => new Promise<never>(() => {});
   const client = { get: pending, post: pending, put: pending, delete: pending, request: pending, ...api };
   const runtime = {
