@@ -34,7 +34,9 @@ const TEXTS = {
 /** AccreditFace (accredit-face, spec §2): ask for the face accreditation, and renew the selfie behind it. */
 export function AccreditFace() {
   const accountId = useAccountId();
-  if (!accountId) return <Spinner label="…" />;
+  const intl = useIntl();
+  // The session gives the account id a moment after the screen mounts; the wait says so in words.
+  if (!accountId) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
   return <Accredit kind="face" accountId={accountId} />;
 }
 

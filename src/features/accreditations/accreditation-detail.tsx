@@ -28,7 +28,9 @@ import {
 export function AccreditationDetail() {
   const { accreditationId = '' } = useParams<{ accreditationId: string }>();
   const accountId = useAccountId();
-  if (!accountId) return <Spinner label="…" />;
+  const intl = useIntl();
+  // The session gives the account id a moment after the screen mounts; the wait says so in words.
+  if (!accountId) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
   return <Detail key={accreditationId} accountId={accountId} sid={accreditationId} />;
 }
 

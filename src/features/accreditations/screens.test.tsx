@@ -177,6 +177,18 @@ describe('UserHome', () => {
   });
 });
 
+describe('before the session names the account', () => {
+  it.each(['/home', '/my-accreditations', '/accreditation-detail/sid-1'])(
+    '%s says it is loading in words, never a bare ellipsis',
+    (path) => {
+      const runtime = runtimeWith({ get: () => new Promise<never>(() => {}) });
+      const noAccount = createActor(createMachine({ id: 'session', context: { session: null } })).start();
+      renderAt(path, { ...runtime, session: noAccount } as Runtime);
+      expect(screen.getByRole('status')).toHaveTextContent('Cargando…');
+    },
+  );
+});
+
 describe('AccreditationDetail', () => {
   it('revokes only after the confirmation dialog', async () => {
     const put = vi.fn((_path: string, _options: unknown) =>

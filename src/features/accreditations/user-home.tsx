@@ -40,7 +40,9 @@ export function saloonOf(search: string): string | null {
  */
 export function UserHome() {
   const accountId = useAccountId();
-  if (!accountId) return <Spinner label="…" />;
+  const intl = useIntl();
+  // The session gives the account id a moment after the screen mounts; the wait says so in words.
+  if (!accountId) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
   return <Home accountId={accountId} />;
 }
 
