@@ -183,7 +183,7 @@ describe('before the session names the account', () => {
     (path) => {
       const runtime = runtimeWith({ get: () => new Promise<never>(() => {}) });
       const noAccount = createActor(createMachine({ id: 'session', context: { session: null } })).start();
-      renderAt(path, { ...runtime, session: noAccount } as Runtime);
+      renderAt(path, { ...runtime, session: noAccount } as unknown as Runtime);
       expect(screen.getByRole('status')).toHaveTextContent('Cargando…');
     },
   );
