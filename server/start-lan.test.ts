@@ -68,11 +68,11 @@ describe('the certificate', () => {
   it('is made on the first run for the address and localhost, its key readable by this account only', async () => {
     const dir = lanCertificateDir(join(root, 'data'));
     expect(dir).toBe(join(root, 'data.lan-tls'));
-    const made = await lanCertificate(dir, LAN_HOST, ['192.0.2.10']);
+    const made = await lanCertificate(dir, LAN_HOST, ['127.0.0.8']);
     expect(made.created).toBe(true);
     const cert = new X509Certificate(made.cert);
     expect(cert.subjectAltName).toContain(`IP Address:${LAN_HOST}`);
-    expect(cert.subjectAltName).toContain('IP Address:192.0.2.10');
+    expect(cert.subjectAltName).toContain('IP Address:127.0.0.8');
     expect(cert.subjectAltName).toContain('DNS:localhost');
     expect(made.fingerprint).toBe(cert.fingerprint256);
     expect(statSync(join(dir, 'key.pem')).mode & 0o777).toBe(0o600);
@@ -253,8 +253,8 @@ describe('npm run start:lan', () => {
     const banner = await lanBanner(server.url);
     expect(banner[0]).toContain(server.url);
     expect(banner.filter((line) => /[█▀▄]/.test(line)).length).toBeGreaterThan(10);
-    // On a network address the mailbox is off unless asked for, and then on https://localhost only.
-    const lanUrl = 'https://192.0.2.10:8443';
+    // On a network name or address the mailbox is off unless asked for, and then on https://localhost only.
+    const lanUrl = 'https://portal-lan.test:8443';
     expect(readyBanner({ NODE_ENV: 'test' }, lanUrl).join('\n')).not.toMatch(/localhost|mailbox/i);
     expect(readyBanner({ NODE_ENV: 'test', HOST: '0.0.0.0', DEV_MAILBOX: '1' }, lanUrl)).toContain(
       'Mailbox (password reset links, from this machine only): https://localhost:8443/dev/mailbox',
