@@ -10,9 +10,11 @@ export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results',
   fullyParallel: true,
-  // Two workers, one Chromium each, beside the two servers: on 2 cores the journeys wait on the servers,
-  // timers and the fake camera more than on the CPU. E2E_WORKERS=1 for a machine with one core to spare.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // Three workers, one Chromium each, beside the two servers: on 2 cores the journeys wait on the servers,
+  // timers and the filmed poses often enough that a third browser fills the gaps (measured on a fresh clone:
+  // the journeys 15.7 → 14.0 min, the machine's idle time over the whole run 429 → 189 CPU-s; docs/testing.md).
+  // E2E_WORKERS=1 for a machine with one core to spare.
+  workers: Number(process.env.E2E_WORKERS ?? 3),
   retries: 0,
   reporter: [['list']],
   // Hang guards, not speed limits: on 2 cores shared with other work a step can take several times its

@@ -16,13 +16,13 @@ async function enrolWithPassport(page: Page) {
   await startEnrolment(page);
   // The passport's data page from a picture file: the fake camera films an ID card, whose MRZ the reference
   // engine rightly refuses under "passport" (document_classification_error).
-  await expect(page.getByTestId('capture-file')).toBeAttached({ timeout: 15_000 });
+  await expect(page.getByTestId('capture-file')).toBeAttached({ timeout: 60_000 });
   await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
   await page.getByTestId('capture-use').click();
   await expect(page).toHaveURL(/\/take-selfie$/);
   await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
   await page.getByTestId('capture-use').click();
-  await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
   await page.getByLabel(/^Nombre/).fill('Itziar');
   await page.getByLabel(/^Apellidos/).fill('Acreditada Zubiri');
   await page.getByLabel(/^Fecha de nacimiento/).fill('01/01/1985');
@@ -33,7 +33,7 @@ async function enrolWithPassport(page: Page) {
   await page.getByTestId('review-confirm').click();
   await expect(page).toHaveURL(/\/register-form$/);
   await page.getByTestId('form-submit').click();
-  await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 60_000 });
 }
 
 /** The sizes (width x height) of the images drawn in a PDF, read with pdf-lib. */

@@ -577,14 +577,14 @@ test.describe('enrolment against an uploaded list', () => {
       await expect(page.getByRole('heading', { name: side })).toBeVisible();
       const take = page.getByTestId('capture-take');
       const use = page.getByTestId('capture-use');
-      await expect(take.or(use)).toBeVisible({ timeout: 15_000 });
+      await expect(take.or(use)).toBeVisible({ timeout: 60_000 });
       if (await take.isVisible()) await take.click({ timeout: 2_000 }).catch(() => undefined);
       await use.click();
     }
     await expect(page).toHaveURL(/\/take-selfie$/);
     await page.getByTestId('capture-file').setInputFiles('tests/fixtures/generated/selfie.jpg');
     await page.getByTestId('capture-use').click();
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
     await page.getByLabel(/^Nombre/).fill('Carmen');
     await page.getByLabel(/^Apellidos/).fill('Española Española');
     await page.getByLabel(/^Fecha de nacimiento/).fill('01/01/1980');
@@ -593,7 +593,7 @@ test.describe('enrolment against an uploaded list', () => {
     await page.getByTestId('review-confirm').click();
     await expect(page).toHaveURL(/\/register-form$/);
     await page.getByTestId('form-submit').click();
-    await expect(page).toHaveURL(/\/finish-register-error\/forbidden-list$/, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/finish-register-error\/forbidden-list$/, { timeout: 60_000 });
     await expect(page.getByRole('alert')).toContainText(/prohibid/i);
   });
 });

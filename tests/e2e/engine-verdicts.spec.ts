@@ -55,7 +55,7 @@ test.describe('verified or refused', () => {
     // Nothing of the refused page reached the review: the retry takes the pictures again.
     await page.getByTestId('scan-retry').click();
     await sendPictures(page, 'check-passport.jpg');
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByLabel(/^Nombre/)).toHaveValue('MIREN');
     await expect(page.getByLabel(/^Apellidos/)).toHaveValue('GARAY ETXEBERRIA');
     await expect(page.getByLabel(/^Fecha de nacimiento/)).toHaveValue('14/07/1992');
@@ -117,7 +117,7 @@ test.describe("the person's way out", () => {
     await signInFromWelcome(page, newcomer(18));
     await startEnrolment(page);
     await sendPictures(page, 'check-passport.jpg');
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
     const unique = `E2E${Date.now().toString(36).toUpperCase()}`;
     await page.getByLabel(/^Número de documento/).fill(unique);
     await page.getByLabel(/^DNI \/ NIE/).fill('316381005');

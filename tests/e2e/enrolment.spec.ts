@@ -39,7 +39,7 @@ async function passportFromFile(page: Page) {
 async function capture(page: Page) {
   const take = page.getByTestId('capture-take');
   const use = page.getByTestId('capture-use');
-  await expect(take.or(use)).toBeVisible({ timeout: 15_000 });
+  await expect(take.or(use)).toBeVisible({ timeout: 60_000 });
   if (await take.isVisible()) await take.click({ timeout: 2_000 }).catch(() => undefined);
   await use.click();
 }
@@ -65,7 +65,7 @@ async function enrolUntilReview(page: Page, username: string) {
   await expect(page).toHaveURL(/\/take-selfie$/);
   await selfieFromFile(page);
   await expect(page).toHaveURL(/\/review-register$/);
-  await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
 }
 
 interface Details {
@@ -108,7 +108,7 @@ test.describe('self-enrolment', () => {
     await expect(page.getByLabel(/^Nombre/)).toHaveValue('Carmen');
     await page.getByLabel(/^DNI \/ NIE/).fill('');
     await confirmDetails(page, { documentNumber: uniqueDocument() }, { checkForm: true });
-    await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 60_000 });
     await expect(page.getByRole('img', { name: /QR/i })).toBeVisible();
     await expectAccessibleInEachLanguage(page);
     // Leaving is a transition of the enrolment to the person's home screen; the URL follows it.
@@ -147,7 +147,7 @@ test.describe('self-enrolment', () => {
       test.setTimeout(120_000);
       await enrolUntilReview(page, newcomer(reason.account));
       await confirmDetails(page, { documentNumber: uniqueDocument(), ...reason.details });
-      await expect(page).toHaveURL(new RegExp(`/finish-register-error/${reason.code}$`), { timeout: 20_000 });
+      await expect(page).toHaveURL(new RegExp(`/finish-register-error/${reason.code}$`), { timeout: 60_000 });
       await expect(page.getByRole('alert')).toContainText(reason.text);
       await expect(page.getByRole('button', { name: /reintentar|volver a intentar/i })).toHaveCount(0);
       // One of the reasons is checked in each language (the screen is the same for all of them).
@@ -168,9 +168,9 @@ test.describe('self-enrolment', () => {
     await passportFromFile(page);
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
     await confirmDetails(page, { documentNumber: uniqueDocument() });
-    await expect(page).toHaveURL(/\/finish-register-error\/already-registered$/, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/finish-register-error\/already-registered$/, { timeout: 60_000 });
   });
 
   test('camera denied: the failure says so and a file completes the scan', async ({ page }) => {
@@ -188,7 +188,7 @@ test.describe('self-enrolment', () => {
     await expect(page).toHaveURL(/\/take-selfie$/);
     await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
     await page.getByTestId('capture-use').click();
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
   });
 
   test('a blurred document is sent back with the blurred-scan hint, and a retry goes on', async ({
@@ -206,14 +206,14 @@ test.describe('self-enrolment', () => {
     await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
     await page.getByTestId('capture-use').click();
     await expect(page.getByTestId('scan-failure')).toHaveAttribute('data-scan-error', 'blurred', {
-      timeout: 20_000,
+      timeout: 60_000,
     });
     await expect(page.getByRole('heading', { name: 'La foto está borrosa' })).toBeVisible();
     await page.getByTestId('scan-retry').click();
     await passportFromFile(page);
     await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
     await page.getByTestId('capture-use').click();
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
   });
 });
 
@@ -257,7 +257,7 @@ test.describe('enforcement source unavailable (20-second-token server)', () => {
     await passportFromFile(page);
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
     // The fault switch needs the tenant admin's token.
     const admin = await accessTokenOf(other, 'gambling');
     const fault = (on: boolean) =>
@@ -269,13 +269,13 @@ test.describe('enforcement source unavailable (20-second-token server)', () => {
     try {
       await confirmDetails(page, { documentNumber: uniqueDocument() });
       await expect(page).toHaveURL(/\/finish-register-error\/enforcement-source-unavailable$/, {
-        timeout: 20_000,
+        timeout: 60_000,
       });
     } finally {
       await fault(false);
     }
     await page.getByRole('button', { name: /reintentar|volver a intentar/i }).click();
-    await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/finish-register\/[\w-]+\/[\w-]+$/, { timeout: 60_000 });
   });
 });
 
@@ -290,7 +290,7 @@ test.describe('the reference engine reads the document and judges the selfie', (
     await page.getByTestId('capture-use').click();
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByLabel(/^Nombre/)).toHaveValue('CARMEN');
     await expect(page.getByLabel(/^Apellidos/)).toHaveValue('ESPANOLA ESPANOLA');
     await expect(page.getByLabel(/^Fecha de nacimiento/)).toHaveValue('01/01/1980');
@@ -336,7 +336,7 @@ test.describe('the reference engine reads the document and judges the selfie', (
     // The retake goes back to the selfie alone, and the holder's own selfie goes through.
     await page.getByTestId('selfie-retry').click();
     await selfieFromFile(page);
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
   });
 
   test('the camera showing the document at the selfie step gets the "no face" message and a retry', async ({
@@ -356,7 +356,7 @@ test.describe('the reference engine reads the document and judges the selfie', (
     await page.getByTestId('selfie-retry').click();
     await expect(page).toHaveURL(/\/take-selfie$/);
     await selfieFromFile(page);
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
   });
 });
 
@@ -385,13 +385,13 @@ test.describe('desktop', () => {
     await mobile.getByLabel(/^usuario/i).fill(username);
     await mobile.getByLabel(/^contraseña/i).fill(username);
     await mobile.getByRole('button', { name: 'Entrar' }).click();
-    await expect(mobile).toHaveURL(/\/privacy-onboarding$/, { timeout: 15_000 });
+    await expect(mobile).toHaveURL(/\/privacy-onboarding$/, { timeout: 60_000 });
     await mobile.getByLabel(/acepto las condiciones/i).check();
     await mobile.getByTestId('privacy-accept').click();
     await expect(mobile).toHaveURL(/\/register-documents$/);
     // The computer follows the phone's progress.
     await expect(page.locator('[data-step="legalTerms"]')).toHaveAttribute('data-done', 'true', {
-      timeout: 15_000,
+      timeout: 60_000,
     });
     await phone.close();
   });

@@ -34,7 +34,7 @@ test.describe('a camera that films a document page (no face)', () => {
     await page.getByTestId('capture-retry').click();
     await expect(hint).toBeVisible({ timeout: 30_000 });
     await page.getByTestId('capture-take').click();
-    await expect(page.getByTestId('capture-use')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId('capture-use')).toBeVisible({ timeout: 60_000 });
   });
 
   for (const lang of ['en', 'eu'] as const) {

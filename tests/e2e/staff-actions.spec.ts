@@ -20,7 +20,7 @@ async function picturesUntilReview(page: Page) {
   for (let attempt = 0; attempt < 3; attempt++) {
     await page.getByTestId('capture-file').setInputFiles(fixture('passport.jpg'));
     await page.getByTestId('capture-use').click();
-    await expect(page).toHaveURL(/\/take-selfie$/, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/take-selfie$/, { timeout: 60_000 });
     await page.getByTestId('capture-file').setInputFiles(fixture('selfie.jpg'));
     await page.getByTestId('capture-use').click();
     await expect(review.or(page.getByTestId('scan-failure'))).toBeVisible({ timeout: 40_000 });

@@ -12,7 +12,7 @@ const NEWCOMER = 'newcomer-24';
 async function capture(page: Page) {
   const take = page.getByTestId('capture-take');
   const use = page.getByTestId('capture-use');
-  await expect(take.or(use)).toBeVisible({ timeout: 15_000 });
+  await expect(take.or(use)).toBeVisible({ timeout: 60_000 });
   if (await take.isVisible()) await take.click({ timeout: 2_000 }).catch(() => undefined);
   await use.click();
 }
@@ -44,7 +44,7 @@ test('a newcomer who enrols is registered in a region, where ActivateUsers finds
     await expect(page).toHaveURL(/\/take-selfie$/);
     await page.getByTestId('capture-file').setInputFiles('tests/fixtures/generated/selfie.jpg');
     await page.getByTestId('capture-use').click();
-    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Revise sus datos' })).toBeVisible({ timeout: 60_000 });
     await page.getByLabel(/^Nombre/).fill('Itziar');
     await page.getByLabel(/^Apellidos/).fill('Región Andaluza');
     await page.getByLabel(/^Fecha de nacimiento/).fill('03/04/1985');
