@@ -17,12 +17,12 @@ import { pathFor } from '../../domain/screens';
 import { useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import {
+  AccountGate,
   type AccreditationActor,
   AccreditationProblem,
   displayDateTime,
   KIND_MESSAGES,
   StatusBadge,
-  useAccountId,
   useAccreditation,
   ValidityWindow,
   viewOf,
@@ -34,11 +34,7 @@ import {
  * tenant's credentialTypesWhitelist when it is set; an expired qr one is shown as expired, with extend.
  */
 export function MyAccreditations() {
-  const accountId = useAccountId();
-  const intl = useIntl();
-  // The session gives the account id a moment after the screen mounts; the wait says so in words.
-  if (!accountId) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
-  return <Accreditations accountId={accountId} />;
+  return <AccountGate>{(accountId) => <Accreditations accountId={accountId} />}</AccountGate>;
 }
 
 function Accreditations({ accountId }: { accountId: string }) {

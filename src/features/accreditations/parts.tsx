@@ -7,6 +7,7 @@ import type { accreditationMachine } from '../../../machines/accreditation.machi
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
+import { Spinner } from '../../components/ui/spinner';
 import type { AccreditationKind, AccreditationStatus } from '../../domain/accreditations';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
@@ -18,6 +19,17 @@ export type AccreditationSnapshot = SnapshotFrom<typeof accreditationMachine>;
 export function useAccountId(): string | null {
   const { session } = useRuntime();
   return useSelector(session, (s) => s.context.session?.userId ?? null);
+}
+
+/**
+ * The person's screens need their account id, which the session gives a moment after the screen mounts: until
+ * then the gate says "Loading…" in the person's language, then renders the screen for that account.
+ */
+export function AccountGate({ children }: { children: (accountId: string) => ReactNode }) {
+  const accountId = useAccountId();
+  const intl = useIntl();
+  if (!accountId) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
+  return children(accountId);
 }
 
 /** An accreditation machine for this screen: the person's current QR (sid null) or one credential. */
