@@ -11,6 +11,7 @@ import {
   type AccreditationItem,
   accreditationItems,
   allowedKinds,
+  holderOf,
   statusOf,
 } from '../../domain/accreditations';
 import { pathFor } from '../../domain/screens';
@@ -45,7 +46,9 @@ function Accreditations({ accountId }: { accountId: string }) {
   const state = useSelector(list, (s) =>
     s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
-  const all = useSelector(list, (s) => (s.context.items[0] as UserCredentials | undefined)?.credentials);
+  const loaded = useSelector(list, (s) => s.context.items[0] as UserCredentials | undefined);
+  const all = loaded?.credentials;
+  const holder = loaded ? holderOf(loaded.metadata) : null;
   const kinds = allowedKinds(settings.credentialTypesWhitelist);
   const items = all ? accreditationItems(all, kinds) : [];
   const held = new Set(items.filter((item) => item.status !== 'revoked').map((item) => item.kind));
@@ -77,7 +80,7 @@ function Accreditations({ accountId }: { accountId: string }) {
           <ul className="flex flex-col gap-3" data-testid="accreditations">
             {items.map((item) => (
               <li key={item.sid}>
-                <AccreditationRow item={item} accountId={accountId} />
+                <AccreditationRow item={item} accountId={accountId} holder={holder} />
               </li>
             ))}
           </ul>
@@ -116,9 +119,16 @@ function Accreditations({ accountId }: { accountId: string }) {
   );
 }
 
-function AccreditationRow({ item, accountId }: { item: AccreditationItem; accountId: string }) {
+interface RowProps {
+  item: AccreditationItem;
+  accountId: string;
+  /** The holder's name from the list: the row's machine does not ask for the list again. */
+  holder: string | null;
+}
+
+function AccreditationRow({ item, accountId, holder }: RowProps) {
   if (item.kind === 'qr' && item.status === 'expired')
-    return <ExpiredQrRow item={item} accountId={accountId} />;
+    return <ExpiredQrRow item={item} accountId={accountId} holder={holder} />;
   return (
     <RowFrame item={item}>
       <Link
@@ -160,8 +170,8 @@ function RowFrame({ item, children }: { item: AccreditationItem; children: React
 }
 
 /** An expired QR, extended right in the list: its accreditation machine, from expired to a new window. */
-function ExpiredQrRow({ item, accountId }: { item: AccreditationItem; accountId: string }) {
-  const actor = useAccreditation(accountId, item.sid);
+function ExpiredQrRow({ item, accountId, holder }: RowProps) {
+  const actor = useAccreditation(accountId, item.sid, holder);
   const credential = useSelector(actor, (s) => s.context.credential);
   const shown: AccreditationItem = credential
     ? { ...item, status: statusOf(credential), startsAt: credential.starts_at, endsAt: credential.ends_at }

@@ -32,12 +32,19 @@ export function AccountGate({ children }: { children: (accountId: string) => Rea
   return children(accountId);
 }
 
-/** An accreditation machine for this screen: the person's current QR (sid null) or one credential. */
-export function useAccreditation(userId: string, sid: string | null): AccreditationActor {
+/**
+ * An accreditation machine for this screen: the person's current QR (sid null) or one credential; `holder` when the
+ * screen knows the holder's name already.
+ */
+export function useAccreditation(
+  userId: string,
+  sid: string | null,
+  holder: string | null = null,
+): AccreditationActor {
   const runtime = useRuntime();
   const logic = useScreenMachine('accreditation');
   return useActorRef(logic, {
-    input: { userId, sid },
+    input: { userId, sid, holder },
     ...(runtime.inspect ? { inspect: runtime.inspect } : {}),
   });
 }
