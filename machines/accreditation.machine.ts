@@ -27,6 +27,11 @@ export interface AccreditationInput {
   userId: string;
   /** The credential's sid; null means the person's current QR credential (UserHome). */
   sid: string | null;
+  /**
+   * The holder's name when the screen has it already (MyAccreditations' list): with a sid, only that credential
+   * is asked for, not the person's whole list again.
+   */
+  holder?: string | null;
 }
 
 export interface AccreditationContext extends AccreditationInput {
@@ -51,7 +56,10 @@ export const accreditationMachine = setup({
     input: {} as AccreditationInput,
   },
   actors: {
-    loadAccreditation: fromPromise<LoadedAccreditation, { userId: string; sid: string | null }>(async () => {
+    loadAccreditation: fromPromise<
+      LoadedAccreditation,
+      { userId: string; sid: string | null; holder: string | null }
+    >(async () => {
       throw new Error('loadAccreditation is provided by src/actors/accreditations.ts');
     }),
     changeAccreditationState: fromPromise<
@@ -97,7 +105,7 @@ export const accreditationMachine = setup({
     userId: input.userId,
     sid: input.sid,
     credential: null,
-    holder: null,
+    holder: input.holder ?? null,
     qrImage: null,
     pdfMode: 'download',
   }),
@@ -110,7 +118,7 @@ export const accreditationMachine = setup({
       invoke: {
         id: 'loadAccreditation',
         src: 'loadAccreditation',
-        input: ({ context }) => ({ userId: context.userId, sid: context.sid }),
+        input: ({ context }) => ({ userId: context.userId, sid: context.sid, holder: context.holder }),
         onDone: { target: 'checking', actions: 'storeAccreditation' },
         onError: [
           { guard: { type: 'hasCode', params: { code: 'credential_not_found' } }, target: 'notFound' },

@@ -20,7 +20,7 @@ import {
 } from '../api/credentials';
 import { isApiError } from '../api/errors';
 import { createSelfiePortrayal, uploadPortrayalImage } from '../api/portrayals';
-import { currentQrSid, msUntilExpiry } from '../domain/accreditations';
+import { currentQrSid, holderOf, msUntilExpiry } from '../domain/accreditations';
 import type { Runtime } from '../runtime/context';
 import { fromPromise } from './promise';
 
@@ -66,9 +66,13 @@ export function accreditationLogic({ apiClient, app }: Deps) {
       loadAccreditation: fromPromise(async ({ input, signal }) => {
         try {
           const api = await apiClient();
-          const all = await getUserCredentials(api, input.userId, { signal });
-          const holder = [all.metadata.first_name, all.metadata.last_name].filter(Boolean).join(' ');
-          const sid = input.sid ?? currentQrSid(all.credentials);
+          // A known credential of a known holder needs no list: MyAccreditations has just fetched it.
+          const all =
+            input.sid !== null && input.holder !== null
+              ? null
+              : await getUserCredentials(api, input.userId, { signal });
+          const holder = all ? holderOf(all.metadata) : (input.holder ?? '');
+          const sid = input.sid ?? (all ? currentQrSid(all.credentials) : null);
           // No QR at all is the screen's to tell, not a notice.
           if (sid === null) throw { code: 'credential_not_found' } satisfies AccreditationError;
           const credential = await getCredential(api, input.userId, sid, { signal });

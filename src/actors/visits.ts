@@ -12,6 +12,7 @@ import {
 import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
 import { type VisitCallError, visitMachine } from '../../machines/visit.machine';
 import { visitConfirmationMachine } from '../../machines/visit-confirmation.machine';
+import { visitFacilitiesMachine } from '../../machines/visit-facilities.machine';
 import { visitRequestMachine } from '../../machines/visit-request.machine';
 import { type ApiError, isApiError, serverText } from '../api/errors';
 import { listFacilities } from '../api/facilities';
@@ -152,13 +153,20 @@ export function visitListLogic(runtime: Api, timeZone: string, now: () => Date =
   });
 }
 
-/** The facilities a visit can be booked at (GET /internal/facilities), limited to the tenant's visits.locations. */
+/**
+ * NewVisit's places machine: the facilities a visit can be booked at (GET /internal/facilities), limited to the
+ * tenant's visits.locations.
+ */
 export function facilitiesLogic(runtime: Api, locations: readonly string[]) {
-  return fromPromise<Facility[]>(async ({ signal }) => {
-    const all = await listFacilities(await runtime.apiClient(), { signal });
-    return locations.length === 0
-      ? all
-      : all.filter((f) => locations.includes(f.facility_id) || locations.includes(f.alias));
+  return visitFacilitiesMachine.provide({
+    actors: {
+      loadFacilities: fromPromise<Facility[]>(async ({ signal }) => {
+        const all = await listFacilities(await runtime.apiClient(), { signal });
+        return locations.length === 0
+          ? all
+          : all.filter((f) => locations.includes(f.facility_id) || locations.includes(f.alias));
+      }),
+    },
   });
 }
 

@@ -98,6 +98,11 @@ export function accreditationItems(
   );
 }
 
+/** The holder's name as the credentials give it: first and last name, either of them, or nothing. */
+export function holderOf(metadata: UserCredentials['metadata']): string {
+  return [metadata.first_name, metadata.last_name].filter(Boolean).join(' ');
+}
+
 /** The person's current QR credential: the valid one, else the newest (expired or revoked), else none. */
 export function currentQrSid(credentials: UserCredentials['credentials']): string | null {
   const qrs = Object.entries(credentials).filter(([, c]) => c.credential_type === 'qr');

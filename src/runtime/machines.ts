@@ -23,6 +23,7 @@ import type { phoneHandoffMachine } from '../../machines/phone-handoff.machine';
 import type { singleRegistrationMachine } from '../../machines/single-registration.machine';
 import type { visitMachine } from '../../machines/visit.machine';
 import type { visitConfirmationMachine } from '../../machines/visit-confirmation.machine';
+import type { visitFacilitiesMachine } from '../../machines/visit-facilities.machine';
 import type { visitRequestMachine } from '../../machines/visit-request.machine';
 import type { watchlistUploadMachine } from '../../machines/watchlist-upload.machine';
 import { type Runtime, useRuntime } from './context';
@@ -129,8 +130,8 @@ export interface MachineImplementations {
   visitQr: (runtime: Runtime) => PromiseActorLogic<string | null, { visitId: string }>;
   visitConfirmation: (runtime: Runtime) => typeof visitConfirmationMachine;
   visitDraft: (runtime: Runtime) => NewVisitDraftStore;
-  /** `locations`: the tenant's visits.locations (none: every facility). */
-  visitFacilities: (runtime: Runtime, locations: readonly string[]) => PromiseActorLogic<Facility[]>;
+  /** NewVisit's places; `locations`: the tenant's visits.locations (none: every facility). */
+  visitFacilities: (runtime: Runtime, locations: readonly string[]) => typeof visitFacilitiesMachine;
   /** `onSent`: the request became a visit (NewVisit forgets its draft). */
   visitRequest: (runtime: Runtime, onSent: () => void) => typeof visitRequestMachine;
   /** The watchlist upload flow: one running actor per runtime, which UploadWatchlist and its result share. */

@@ -150,6 +150,24 @@ test.describe('accreditations', () => {
     await expect(page.getByTestId('accredit-result')).toHaveAttribute('data-result', 'alreadyHeld');
   });
 
+  test('MyAccreditations asks for the person’s credentials once, its expired QR included', async ({
+    page,
+  }) => {
+    await signInFromWelcome(page, 'user');
+    await expect(page).toHaveURL(/\/home$/);
+    // The production build (no StrictMode): what a person's browser really asks for.
+    const lists: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (request.method() === 'GET' && /^\/api\/public\/credentials\/[^/]+$/.test(pathname))
+        lists.push(pathname);
+    });
+    await page.goto('/my-accreditations');
+    // The expired QR's extend is enabled once its row knows the credential: every call of the screen is made.
+    await expect(page.getByTestId('accreditation-extend')).toBeEnabled();
+    expect(lists).toHaveLength(1);
+  });
+
   test('the seeded user’s expired QR is shown as expired with extend; the screens pass axe in es, en and eu', async ({
     page,
   }) => {

@@ -112,9 +112,10 @@ describe('accreditation machine: expiry by time', () => {
     const calls: { sid: string; state: string }[] = [];
     const actor = createActor(
       provideWith({
-        loadAccreditation: fromPromise<LoadedAccreditation, { userId: string; sid: string | null }>(
-          async () => ({ credential: c, holder: 'Unai Usuario', qrImage: null }),
-        ),
+        loadAccreditation: fromPromise<
+          LoadedAccreditation,
+          { userId: string; sid: string | null; holder: string | null }
+        >(async () => ({ credential: c, holder: 'Unai Usuario', qrImage: null })),
         changeAccreditationState: fromPromise(async ({ input }) => {
           calls.push({ sid: input.sid, state: input.state });
           return credential({ ends_at: new Date(NOW + 15 * DAY).toISOString() });

@@ -11,7 +11,7 @@ import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import { CaptureView } from '../onboarding/capture/capture-view';
 import { useSessionPresence } from '../onboarding/finish';
-import { displayDateTime, StatusBadge, useAccountId } from './parts';
+import { AccountGate, displayDateTime, StatusBadge, useAccountId } from './parts';
 
 type Kind = 'face' | 'proof';
 const ACTIONS: Record<Kind, RightAction> = { face: 'access_face', proof: 'access_proof' };
@@ -33,11 +33,7 @@ const TEXTS = {
 
 /** AccreditFace (accredit-face, spec §2): ask for the face accreditation, and renew the selfie behind it. */
 export function AccreditFace() {
-  const accountId = useAccountId();
-  const intl = useIntl();
-  // The session gives the account id a moment after the screen mounts; the wait says so in words.
-  if (!accountId) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
-  return <Accredit kind="face" accountId={accountId} />;
+  return <AccountGate>{(accountId) => <Accredit kind="face" accountId={accountId} />}</AccountGate>;
 }
 
 /**

@@ -9,12 +9,12 @@ import { Spinner } from '../../components/ui/spinner';
 import { KIND_OF_TYPE, statusOf } from '../../domain/accreditations';
 import { pathFor } from '../../domain/screens';
 import {
+  AccountGate,
   type AccreditationActor,
   AccreditationProblem,
   KIND_MESSAGES,
   QrImage,
   StatusBadge,
-  useAccountId,
   useAccreditation,
   useWakeLock,
   ValidityWindow,
@@ -27,11 +27,11 @@ import {
  */
 export function AccreditationDetail() {
   const { accreditationId = '' } = useParams<{ accreditationId: string }>();
-  const accountId = useAccountId();
-  const intl = useIntl();
-  // The session gives the account id a moment after the screen mounts; the wait says so in words.
-  if (!accountId) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
-  return <Detail key={accreditationId} accountId={accountId} sid={accreditationId} />;
+  return (
+    <AccountGate>
+      {(accountId) => <Detail key={accreditationId} accountId={accountId} sid={accreditationId} />}
+    </AccountGate>
+  );
 }
 
 function Detail({ accountId, sid }: { accountId: string; sid: string }) {

@@ -11,18 +11,19 @@ import {
   type AccreditationItem,
   accreditationItems,
   allowedKinds,
+  holderOf,
   statusOf,
 } from '../../domain/accreditations';
 import { pathFor } from '../../domain/screens';
 import { useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import {
+  AccountGate,
   type AccreditationActor,
   AccreditationProblem,
   displayDateTime,
   KIND_MESSAGES,
   StatusBadge,
-  useAccountId,
   useAccreditation,
   ValidityWindow,
   viewOf,
@@ -34,11 +35,7 @@ import {
  * tenant's credentialTypesWhitelist when it is set; an expired qr one is shown as expired, with extend.
  */
 export function MyAccreditations() {
-  const accountId = useAccountId();
-  const intl = useIntl();
-  // The session gives the account id a moment after the screen mounts; the wait says so in words.
-  if (!accountId) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
-  return <Accreditations accountId={accountId} />;
+  return <AccountGate>{(accountId) => <Accreditations accountId={accountId} />}</AccountGate>;
 }
 
 function Accreditations({ accountId }: { accountId: string }) {
@@ -49,7 +46,9 @@ function Accreditations({ accountId }: { accountId: string }) {
   const state = useSelector(list, (s) =>
     s.hasTag('busy') ? 'loading' : s.hasTag('error') ? 'failed' : 'ready',
   );
-  const all = useSelector(list, (s) => (s.context.items[0] as UserCredentials | undefined)?.credentials);
+  const loaded = useSelector(list, (s) => s.context.items[0] as UserCredentials | undefined);
+  const all = loaded?.credentials;
+  const holder = loaded ? holderOf(loaded.metadata) : null;
   const kinds = allowedKinds(settings.credentialTypesWhitelist);
   const items = all ? accreditationItems(all, kinds) : [];
   const held = new Set(items.filter((item) => item.status !== 'revoked').map((item) => item.kind));
@@ -81,7 +80,7 @@ function Accreditations({ accountId }: { accountId: string }) {
           <ul className="flex flex-col gap-3" data-testid="accreditations">
             {items.map((item) => (
               <li key={item.sid}>
-                <AccreditationRow item={item} accountId={accountId} />
+                <AccreditationRow item={item} accountId={accountId} holder={holder} />
               </li>
             ))}
           </ul>
@@ -120,9 +119,16 @@ function Accreditations({ accountId }: { accountId: string }) {
   );
 }
 
-function AccreditationRow({ item, accountId }: { item: AccreditationItem; accountId: string }) {
+interface RowProps {
+  item: AccreditationItem;
+  accountId: string;
+  /** The holder's name from the list: the row's machine does not ask for the list again. */
+  holder: string | null;
+}
+
+function AccreditationRow({ item, accountId, holder }: RowProps) {
   if (item.kind === 'qr' && item.status === 'expired')
-    return <ExpiredQrRow item={item} accountId={accountId} />;
+    return <ExpiredQrRow item={item} accountId={accountId} holder={holder} />;
   return (
     <RowFrame item={item}>
       <Link
@@ -164,8 +170,8 @@ function RowFrame({ item, children }: { item: AccreditationItem; children: React
 }
 
 /** An expired QR, extended right in the list: its accreditation machine, from expired to a new window. */
-function ExpiredQrRow({ item, accountId }: { item: AccreditationItem; accountId: string }) {
-  const actor = useAccreditation(accountId, item.sid);
+function ExpiredQrRow({ item, accountId, holder }: RowProps) {
+  const actor = useAccreditation(accountId, item.sid, holder);
   const credential = useSelector(actor, (s) => s.context.credential);
   const shown: AccreditationItem = credential
     ? { ...item, status: statusOf(credential), startsAt: credential.starts_at, endsAt: credential.ends_at }

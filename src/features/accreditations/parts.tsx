@@ -7,6 +7,7 @@ import type { accreditationMachine } from '../../../machines/accreditation.machi
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../components/ui/cn';
+import { Spinner } from '../../components/ui/spinner';
 import type { AccreditationKind, AccreditationStatus } from '../../domain/accreditations';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
@@ -20,12 +21,30 @@ export function useAccountId(): string | null {
   return useSelector(session, (s) => s.context.session?.userId ?? null);
 }
 
-/** An accreditation machine for this screen: the person's current QR (sid null) or one credential. */
-export function useAccreditation(userId: string, sid: string | null): AccreditationActor {
+/**
+ * The person's screens need their account id, which the session gives a moment after the screen mounts: until
+ * then the gate says "Loading…" in the person's language, then renders the screen for that account.
+ */
+export function AccountGate({ children }: { children: (accountId: string) => ReactNode }) {
+  const accountId = useAccountId();
+  const intl = useIntl();
+  if (!accountId) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
+  return children(accountId);
+}
+
+/**
+ * An accreditation machine for this screen: the person's current QR (sid null) or one credential; `holder` when the
+ * screen knows the holder's name already.
+ */
+export function useAccreditation(
+  userId: string,
+  sid: string | null,
+  holder: string | null = null,
+): AccreditationActor {
   const runtime = useRuntime();
   const logic = useScreenMachine('accreditation');
   return useActorRef(logic, {
-    input: { userId, sid },
+    input: { userId, sid, holder },
     ...(runtime.inspect ? { inspect: runtime.inspect } : {}),
   });
 }

@@ -240,4 +240,15 @@ describe('MyAccreditations', () => {
     const row = screen.getAllByTestId('accreditation-item')[1];
     expect(row?.querySelector('[data-status]')?.getAttribute('data-status')).toBe('active');
   });
+
+  it('asks for the person’s credentials once, the expired QR’s row included', async () => {
+    const expired = { ...qr, sid: 'sid-old', ends_at: new Date(NOW - DAY).toISOString(), valid: false };
+    const get = vi.fn(answering(listOf(qr, expired), expired));
+    renderAt('/my-accreditations', runtimeWith({ get }));
+    // The extend button is enabled once the row's machine has its credential: every call has been made.
+    await waitFor(() => expect(screen.getByTestId('accreditation-extend')).toBeEnabled());
+    const paths = get.mock.calls.map(([path]) => path);
+    expect(paths.filter((path) => path === '/public/credentials/account-1')).toHaveLength(1);
+    expect(paths).toContain('/public/credentials/account-1/sids/sid-old');
+  });
 });

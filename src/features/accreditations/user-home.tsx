@@ -9,11 +9,11 @@ import { Spinner } from '../../components/ui/spinner';
 import { pathFor, type ScreenName, screens } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
 import {
+  AccountGate,
   AccreditationProblem,
   QrImage,
   QrPlaceholder,
   StatusBadge,
-  useAccountId,
   useAccreditation,
   useWakeLock,
   ValidityWindow,
@@ -39,11 +39,7 @@ export function saloonOf(search: string): string | null {
  * the tenant's "know more" link.
  */
 export function UserHome() {
-  const accountId = useAccountId();
-  const intl = useIntl();
-  // The session gives the account id a moment after the screen mounts; the wait says so in words.
-  if (!accountId) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
-  return <Home accountId={accountId} />;
+  return <AccountGate>{(accountId) => <Home accountId={accountId} />}</AccountGate>;
 }
 
 function Home({ accountId }: { accountId: string }) {

@@ -79,8 +79,9 @@ export function EnrolmentFrame({
     enrolment: EnrolmentRuntime;
   }) => ReactNode;
 }) {
+  const intl = useIntl();
   const { enrolment, actor } = useEnrolment();
-  if (!actor) return <Spinner label="…" />;
+  if (!actor) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
   return (
     <Mirrored actor={actor} screen={screen}>
       {(snapshot) => children({ actor, snapshot, enrolment })}

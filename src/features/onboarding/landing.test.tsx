@@ -1,11 +1,13 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import catalogue from '../../i18n/messages/es.json';
 import { RuntimeProvider } from '../../runtime/context';
+import { EnrolmentFrame } from './enrolment-frame';
 import { Landing } from './landing';
 import { type FakeApi, fakeRuntime, storeEnrolment } from './testing/fake-runtime';
 
@@ -38,6 +40,30 @@ function renderLanding(userRegisterEnabled: boolean, api?: FakeApi) {
 }
 
 afterEach(() => localStorage.clear());
+
+describe('before the session is known', () => {
+  function renderSignedOut(tree: ReactNode) {
+    render(
+      <IntlProvider locale="es" messages={messages}>
+        <RuntimeProvider runtime={fakeRuntime({ signedIn: false })}>
+          <Router hook={memoryLocation({ path: '/landing' }).hook}>{tree}</Router>
+        </RuntimeProvider>
+      </IntlProvider>,
+    );
+  }
+
+  it('Landing says it is loading in words, never a bare ellipsis', () => {
+    renderSignedOut(<Landing />);
+    expect(screen.getByRole('status')).toHaveTextContent(messages['common.loading'] as string);
+    expect(screen.getByRole('status').textContent).not.toBe('…');
+  });
+
+  it('the enrolment frame says it is loading in words while it has no enrolment to show', () => {
+    renderSignedOut(<EnrolmentFrame screen="DocumentScan">{() => <p>step</p>}</EnrolmentFrame>);
+    expect(screen.getByRole('status')).toHaveTextContent(messages['common.loading'] as string);
+    expect(screen.queryByText('step')).toBeNull();
+  });
+});
 
 describe('Landing and userRegisterEnabled', () => {
   it('offers the start while self-registration is open', async () => {

@@ -63,6 +63,7 @@ const CLOSED = defineMessages({
 /** Landing (spec §2): image, title, description and a Start button that begins enrolment. */
 export function Landing() {
   const runtime = useRuntime();
+  const intl = useIntl();
   const [frame, setFrame] = useState(frameModule);
   const [starting, setStarting] = useState(false);
   const form = useLandingForm();
@@ -87,7 +88,7 @@ export function Landing() {
       </EnrolmentFrame>
     );
   }
-  if (resume || !signedIn) return <Spinner label="…" />;
+  if (resume || !signedIn) return <Spinner label={intl.formatMessage({ id: 'common.loading' })} />;
   // The machine's first state, drawn without it (the same section the frame draws).
   return (
     <section data-screen="Landing" data-state={JSON.stringify('notEnrolled')} className="flex flex-col gap-6">

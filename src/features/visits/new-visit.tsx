@@ -2,7 +2,6 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
-import type { PromiseActorLogic } from 'xstate';
 import type { Facility } from '../../../contract/api/facilities';
 import type { NewVisitRequest } from '../../../contract/api/visits';
 import {
@@ -21,7 +20,6 @@ import { pathFor } from '../../domain/screens';
 import { errorText } from '../../i18n/error-text';
 import { useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
-import { useSettledSelector } from '../../runtime/settled-selector';
 import { detailHref } from './list';
 import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
 
@@ -53,24 +51,6 @@ function toRequest(form: NewVisitForm, facility: Facility): NewVisitRequest {
   };
 }
 
-type FacilitiesLoad = { facilities?: Facility[]; failed: boolean };
-
-/** One load of the places (a Retry mounts a new one, which calls again); it reports each change of its state. */
-function FacilitiesLoader({
-  logic,
-  onChange,
-}: {
-  logic: PromiseActorLogic<Facility[]>;
-  onChange: (load: FacilitiesLoad) => void;
-}) {
-  const ref = useActorRef(logic);
-  const facilities = useSettledSelector(ref, (s) => (s.status === 'done' ? s.output : undefined));
-  const failed = useSettledSelector(ref, (s) => s.status === 'error');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: report the load's state, not a new callback.
-  useEffect(() => onChange(facilities ? { facilities, failed } : { failed }), [facilities, failed]);
-  return null;
-}
-
 /**
  * NewVisit (new-visit/{userId?}): every rule of spec §5 is checked as the person types (a field shows its
  * message once touched, all of them on Send) and again by the server (422 codes on the same fields). What was
@@ -99,11 +79,11 @@ export function NewVisit() {
   });
   const [touched, setTouched] = useState<Partial<Record<VisitField, boolean>>>({});
   const [submitted, setSubmitted] = useState<NewVisitForm | null>(null);
-  const facilitiesActor = useScreenMachine('visitFacilities', settings.visits.locations);
-  const [facilitiesAttempt, setFacilitiesAttempt] = useState(0);
-  const [{ facilities, failed: facilitiesFailed }, setFacilitiesLoad] = useState<FacilitiesLoad>({
-    failed: false,
-  });
+  const placesLogic = useScreenMachine('visitFacilities', settings.visits.locations);
+  const places = useActorRef(placesLogic);
+  const facilities = useSelector(places, (s) => (s.matches('loaded') ? s.context.facilities : undefined));
+  const facilitiesLoading = useSelector(places, (s) => s.hasTag('busy'));
+  const facilitiesFailed = useSelector(places, (s) => s.hasTag('error'));
   const logic = useScreenMachine('visitRequest', () => newVisitDraft.clear(tenant, userKey));
   const visit = useActorRef(logic, {
     input: reception && userId ? { userId } : {},
@@ -270,10 +250,7 @@ export function NewVisit() {
           <label htmlFor="visit-location" className="text-sm font-medium text-slate-800">
             <FormattedMessage id="newVisit.location" />
           </label>
-          {facilities === undefined && !facilitiesFailed && (
-            <Spinner label={intl.formatMessage({ id: 'newVisit.loadingLocations' })} />
-          )}
-          <FacilitiesLoader key={facilitiesAttempt} logic={facilitiesActor} onChange={setFacilitiesLoad} />
+          {facilitiesLoading && <Spinner label={intl.formatMessage({ id: 'newVisit.loadingLocations' })} />}
           {facilitiesFailed && (
             <Alert
               className="text-sm"
@@ -285,10 +262,7 @@ export function NewVisit() {
                 variant="secondary"
                 size="sm"
                 className="mt-2"
-                onClick={() => {
-                  setFacilitiesLoad({ failed: false });
-                  setFacilitiesAttempt((n) => n + 1);
-                }}
+                onClick={() => places.send({ type: 'facilities.retry' })}
               >
                 <FormattedMessage id="newVisit.locationsRetry" />
               </Button>

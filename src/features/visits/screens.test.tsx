@@ -151,7 +151,8 @@ describe('NewVisit, when something fails', () => {
     await waitFor(() => expect(post).toHaveBeenCalledTimes(2));
   });
 
-  it('loads the places again when the person asks, after they failed', async () => {
+  it('loads the places again when the person asks, after they failed, keeping what was typed', async () => {
+    sessionStorage.clear();
     let fail = true;
     const get = vi.fn(async () => {
       if (fail) throw new ApiError({ kind: 'network', method: 'GET', path: '/internal/facilities' });
@@ -161,9 +162,13 @@ describe('NewVisit, when something fails', () => {
     expect(await screen.findByTestId('new-visit-locations-failed')).toHaveTextContent(
       es('newVisit.locationsFailed'),
     );
+    fireEvent.change(screen.getByLabelText(es('newVisit.host')), {
+      target: { value: 'host@gambling.example' },
+    });
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: es('newVisit.locationsRetry') }));
     expect(await screen.findByRole('option', { name: 'Sala Bilbao (Europe/Madrid)' })).toBeInTheDocument();
+    expect(screen.getByLabelText(es('newVisit.host'))).toHaveValue('host@gambling.example');
     expect(screen.queryByTestId('new-visit-locations-failed')).toBeNull();
     expect(get).toHaveBeenCalledTimes(2);
   });
