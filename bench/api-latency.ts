@@ -60,7 +60,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Migrates and seeds the database the server will open, and returns the seeded enrolled user's id. */
-async function prepareData(dataDir: string): Promise<string> {
+export async function prepareData(dataDir: string): Promise<string> {
   const db = await openDb({ dataDir });
   try {
     const { wasNew } = await migrate(db);

@@ -9,6 +9,7 @@ export const PARTS = [
   'api',
   'engine',
   'export',
+  'retention',
   'uploads',
   'watchlist',
   'cluster',

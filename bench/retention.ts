@@ -1,0 +1,234 @@
+// The retention purge on 100,000 due evidence rows while the API serves a steady load: a temporary data folder
+// seeded as `npm start` does, then grown with liveness frames (portrayal_images) taken 120 days ago (past the default
+// retention.evidenceDays of 90) and as many taken today (not due); the seeded users' evidence images are made
+// 120 days old too. The server runs in its own process as `npm run server` does, with RETENTION_EVERY_MINUTES=1, so
+// its own schedule starts the purge a minute after start, while autocannon reads the enrolled person's credential at
+// a fixed rate from this process. Measured: the purge's wall time (its first run record's start to the log line
+// that ends the run, which includes rewriting the tables so the images leave the files), the rows each kind
+// deleted, what is left (nothing due, every fresh row), and the read's p99 over the requests sent while the purge
+// ran, against the API budget (bench/api-latency.ts). Frames are BENCH_RETENTION_KB (4) of random bytes each, so
+// the bench's database stays under a gigabyte; real frames are larger, which makes the table rewrite longer.
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { openDb } from '../server/db/open-db';
+import { signIn } from '../server/testing/oidc';
+import {
+  API_P99_BUDGET_MS,
+  freePort,
+  prepareData,
+  startServerProcess,
+  stopServerProcess,
+} from './api-latency';
+
+export const RETENTION_ROWS = 100_000;
+const TENANT = 'gambling';
+const FRAMES_PER_PORTRAYAL = 10;
+const RATE = 200;
+
+export interface RetentionBench {
+  dueRows: number;
+  freshRows: number;
+  deleted: Record<string, number>;
+  dueLeft: number;
+  freshLeft: number;
+  purgeSeconds: number;
+  requests: number;
+  errors: number;
+  baselineP99: number;
+  purgeP99: number;
+  purgeMax: number;
+  purgeRequests: number;
+  longestSilenceMs: number;
+  ok: boolean;
+}
+
+/** Adds `rows` due frames and as many fresh ones; ages the seeded users' evidence. Returns the due count. */
+export async function grow(dataDir: string, rows: number, kb: number): Promise<{ due: number; fresh: number }> {
+  const db = await openDb({ dataDir });
+  try {
+    const portrayals = Math.ceil(rows / FRAMES_PER_PORTRAYAL);
+    const blob = randomBytes(kb * 1024);
+    for (const [owner, age] of [
+      ['bench-due', '120 days'],
+      ['bench-fresh', '0 days'],
+    ] as const) {
+      await db.query(
+        `insert into portrayals (tenant, owner_id, portrayal_type, life_proofing, created_at)
+         select $1, $2, 'selfie', true, now() - $3::interval from generate_series(1, $4::int)`,
+        [TENANT, owner, age, portrayals],
+      );
+      // Each frame its own bytes (the blob and its number), so that no two rows compress together.
+      await db.query(
+        `insert into portrayal_images (tenant, portrayal_id, kind, seq, content_type, bytes, created_at)
+         select p.tenant, p.portrayal_id, 'lifeproof', s, 'image/jpeg', $3::bytea || int4send(s), p.created_at
+           from portrayals p, generate_series(0, $4::int - 1) as s
+          where p.tenant = $1 and p.owner_id = $2`,
+        [TENANT, owner, blob, FRAMES_PER_PORTRAYAL],
+      );
+    }
+    await db.query(`update user_evidences set created_at = now() - interval '120 days' where tenant = $1`, [
+      TENANT,
+    ]);
+    await db.query('analyze portrayal_images');
+    const n = async (sql: string) => (await db.query<{ n: number }>(sql, [TENANT])).rows[0]?.n ?? 0;
+    const due =
+      (await n(
+        `select count(*)::int as n from portrayal_images where tenant = $1 and created_at < now() - interval '90 days'`,
+      )) + (await n(`select count(*)::int as n from user_evidences where tenant = $1`));
+    const fresh = await n(
+      `select count(*)::int as n from portrayal_images where tenant = $1 and created_at > now() - interval '1 day'`,
+    );
+    return { due, fresh };
+  } finally {
+    await db.close();
+  }
+}
+
+/** What the run deleted (retention_runs), when it started, and what is left. */
+async function outcome(dataDir: string) {
+  const db = await openDb({ dataDir });
+  try {
+    const { rows } = await db.query<{ kind: string; deleted: number; started_at: Date }>(
+      `select kind, deleted, started_at from retention_runs where tenant = $1 order by started_at`,
+      [TENANT],
+    );
+    const n = async (sql: string) => (await db.query<{ n: number }>(sql, [TENANT])).rows[0]?.n ?? 0;
+    return {
+      deleted: Object.fromEntries(rows.map((r) => [r.kind, r.deleted])),
+      startedAt: rows[0]?.started_at.getTime(),
+      dueLeft:
+        (await n(
+          `select count(*)::int as n from portrayal_images where tenant = $1 and created_at < now() - interval '90 days'`,
+        )) + (await n(`select count(*)::int as n from user_evidences where tenant = $1`)),
+      freshLeft: await n(
+        `select count(*)::int as n from portrayal_images where tenant = $1 and created_at > now() - interval '1 day'`,
+      ),
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+/** The time of the server's "retention run" log line (the end of a run, table rewrite included), if written. */
+function runEndedAt(log: string): number | undefined {
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    if (!line.includes('"retention run"')) continue;
+    try {
+      return Date.parse((JSON.parse(line) as { time: string }).time);
+    } catch {
+      // a line cut short by the process's end
+    }
+  }
+  return undefined;
+}
+
+const p99Of = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+};
+
+export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBench> {
+  const kb = Number(process.env.BENCH_RETENTION_KB ?? 4);
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-retention-'));
+  const log = join(dataDir, 'server.log');
+  const port = await freePort();
+  let server: ChildProcess | undefined;
+  try {
+    const userId = await prepareData(dataDir);
+    const { due, fresh } = await grow(dataDir, rows, kb);
+    server = await startServerProcess(port, dataDir, log, {
+      RETENTION_EVERY_MINUTES: '1',
+      LOG_LEVEL: 'info',
+    });
+    const base = `http://localhost:${port}`;
+    const { access_token } = await signIn(base, TENANT, 'user');
+    const headers = {
+      authorization: `Bearer ${access_token}`,
+      'tenant-id': TENANT,
+      accept: 'application/json',
+    };
+    // Every response with the time it ended (so when it was sent), from before the purge starts until its run has ended.
+    const sent: { at: number; ms: number }[] = [];
+    let finished: (result: autocannon.Result) => void = () => {};
+    const done = new Promise<autocannon.Result>((resolve) => {
+      finished = resolve;
+    });
+    const load = autocannon(
+      {
+        url: `${base}/api/public/credentials/${userId}`,
+        headers,
+        connections: 10,
+        overallRate: RATE,
+        duration: 600,
+        timeout: 10,
+      },
+      (error, result) => (error ? finished({ ...result, errors: result?.errors ?? 1 }) : finished(result)),
+    );
+    load.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
+      sent.push({ at: Date.now(), ms });
+    });
+    let ended: number | undefined;
+    const deadline = Date.now() + 540_000;
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      ended = runEndedAt(log);
+      if (ended) break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    load.stop();
+    const run = await done;
+    await stopServerProcess(server);
+    server = undefined;
+    const result = await outcome(dataDir);
+    const started = result.startedAt ?? Number.POSITIVE_INFINITY;
+    // A request belongs to the purge when it was waiting for its answer while the purge ran (autocannon sends a
+    // connection's next request only after the answer, so a server that stalls shows as few requests that wait long).
+    const sentAt = (r: { at: number; ms: number }) => r.at - r.ms;
+    const end = ended ?? 0;
+    const during = sent.filter((r) => r.at >= started && sentAt(r) <= end).map((r) => r.ms);
+    const before = sent.filter((r) => r.at < started).map((r) => r.ms);
+    // The longest time the server answered nothing while the purge ran.
+    const answers = sent.map((r) => r.at).filter((at) => at >= started && at <= end + 2000);
+    const longestSilenceMs = Math.round(
+      Math.max(0, ...[started, ...answers].map((at, i, all) => (all[i + 1] ?? end) - at)),
+    );
+    const errors = run.errors + run.timeouts + run.non2xx;
+    const purgeP99 = p99Of(during);
+    return {
+      dueRows: due,
+      freshRows: fresh,
+      deleted: result.deleted,
+      dueLeft: result.dueLeft,
+      freshLeft: result.freshLeft,
+      purgeSeconds: ended && result.startedAt ? (ended - result.startedAt) / 1000 : Number.NaN,
+      requests: run.requests.total,
+      errors,
+      baselineP99: p99Of(before),
+      purgeP99,
+      purgeMax: Math.max(0, ...during),
+      purgeRequests: during.length,
+      longestSilenceMs,
+      ok:
+        ended !== undefined &&
+        result.dueLeft === 0 &&
+        result.freshLeft === fresh &&
+        errors === 0 &&
+        during.length > 0 &&
+        purgeP99 <= API_P99_BUDGET_MS,
+    };
+  } finally {
+    if (server) await stopServerProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// `npx tsx bench/retention.ts [rows]`: only this part of the bench.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await benchRetention(Number(process.argv[2] ?? RETENTION_ROWS));
+  console.log(JSON.stringify(r, null, 2));
+  process.exitCode = r.ok ? 0 : 1;
+}
