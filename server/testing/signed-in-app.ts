@@ -1,15 +1,17 @@
 // The set-up of the API route tests: the real app (tenant middleware, problem bodies, every router) on a test
 // database, signed in through the fake auth of the onboarding harness (claims from the x-test-claims header),
-// and one request helper. No socket is opened: requests go through app.request.
+// and one request helper; no socket is opened, requests go through app.request. And for the tests that sign in
+// through the identity provider, one real server per file.
 import { afterAll, beforeAll } from 'vitest';
 import { type App, createApp } from '../app';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/db';
+import { type RunningServer, type StartServerOptions, startServer } from '../main';
 import { basicEngine } from '../onboarding/engine';
 import type { OnboardingOptions } from '../onboarding/routes';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR } from '../onboarding/testing/harness';
 import { createKnownOrigins, type KnownOrigins } from '../origins';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from './fixtures';
+import { createSiteFixture, createTestDb, type SiteFixture, testDeps, testServerOptions } from './fixtures';
 
 export interface SignedInAppOptions {
   /** Over the basic engine in development mode (the reference engine's models take seconds to load). */
@@ -120,5 +122,52 @@ export function signedInAppForFile(options: SignedInAppOptions = {}): SignedInAp
     call: (...args) => ready().call(...args),
     another: (other) => ready().another(other),
     close: () => ready().close(),
+  };
+}
+
+/** A real server on loopback (testServerOptions) over a site fixture, and the base URL its sign-in pages use. */
+export interface StartedServer {
+  server: RunningServer;
+  site: SiteFixture;
+  /** http://localhost:<port> */
+  base: string;
+}
+
+/**
+ * One real server for the whole test file, started before its first test and stopped after its last; `extra`
+ * over testServerOptions; `timeoutMs` for the start when the file's hook timeout is too short. Its fields can be read
+ * inside tests and hooks only.
+ */
+export function startedServerForFile(extra: StartServerOptions = {}, timeoutMs?: number): StartedServer {
+  let current: StartedServer | undefined;
+  beforeAll(async () => {
+    const site = createSiteFixture();
+    try {
+      const server = await startServer(testServerOptions({ distDir: site.distDir }, extra));
+      current = { server, site, base: `http://localhost:${server.port}` };
+    } catch (error) {
+      site.remove();
+      throw error;
+    }
+  }, timeoutMs);
+  afterAll(async () => {
+    if (!current) return;
+    await current.server.close();
+    current.site.remove();
+  });
+  const ready = (): StartedServer => {
+    if (!current) throw new Error('the server is started in beforeAll: use it inside tests and hooks');
+    return current;
+  };
+  return {
+    get server() {
+      return ready().server;
+    },
+    get site() {
+      return ready().site;
+    },
+    get base() {
+      return ready().base;
+    },
   };
 }
