@@ -14,6 +14,7 @@ export const POSTGRES_TESTS = [
   'server/onboarding/routes.test.ts',
   'server/credentials/routes.test.ts',
   'server/accounts/routes.test.ts',
+  'server/credential-resets/routes.test.ts',
   'server/visits/routes.test.ts',
   'server/retention/retention.test.ts',
 ];

@@ -1,23 +1,11 @@
 // Compressed delivery through a real socket: the identity provider's pages, the API's JSON, and keep-alive.
 import { Agent, request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './main';
-import { createSiteFixture, type SiteFixture, testServerOptions } from './testing/fixtures';
+import { describe, expect, it } from 'vitest';
 import { Browser, openLogin, signIn } from './testing/oidc';
+import { startedServerForFile } from './testing/signed-in-app';
 
-let site: SiteFixture;
-let server: RunningServer;
-
-beforeAll(async () => {
-  site = createSiteFixture();
-  server = await startServer(testServerOptions({ distDir: site.distDir }));
-});
-
-afterAll(async () => {
-  await server.close();
-  site.remove();
-});
+const started = startedServerForFile();
 
 interface Raw {
   status: number;
@@ -32,9 +20,9 @@ function get(path: string, headers: Record<string, string>, agent?: Agent): Prom
     const req = httpRequest(
       {
         host: '127.0.0.1',
-        port: server.port,
+        port: started.server.port,
         path,
-        headers: { host: `localhost:${server.port}`, ...headers },
+        headers: { host: `localhost:${started.server.port}`, ...headers },
         agent: agent ?? false,
       },
       (res) => {
@@ -58,7 +46,7 @@ function get(path: string, headers: Record<string, string>, agent?: Agent): Prom
 describe('compressed delivery on a real server', () => {
   it('sends the identity provider’s login page in Brotli or gzip, and plain to a client that asks nothing', async () => {
     const browser = new Browser();
-    const login = await openLogin(browser, server.url, 'demo', 'v'.repeat(43));
+    const login = await openLogin(browser, started.server.url, 'demo', 'v'.repeat(43));
     for (const [accept, coding] of [
       ['gzip, deflate, br', 'br'],
       ['gzip', 'gzip'],
@@ -75,7 +63,7 @@ describe('compressed delivery on a real server', () => {
   });
 
   it('compresses the API’s JSON over 1 KB for a signed-in staff member', async () => {
-    const { access_token } = await signIn(server.url, 'demo', 'admin');
+    const { access_token } = await signIn(started.server.url, 'demo', 'admin');
     const headers = { 'tenant-id': 'demo', authorization: `Bearer ${access_token}` };
     const plain = await get('/api/public/accounts?pageSize=50', headers);
     expect(plain.status).toBe(200);

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -11,10 +11,9 @@ import { reportLoginClashes } from './auth/logins';
 import { mailboxRoutes } from './auth/mailbox';
 import { createIdentityProviders } from './auth/provider';
 import { createApiAuth } from './auth/verify';
-import { createBackgroundWork } from './background';
-import { BACKUP_PATH, publishBackupAccess, serveBackup } from './backup/route';
+import { type BackgroundWork, createBackgroundWork } from './background';
+import { type PublishedBackup, publishBackupAccess } from './backup/route';
 import { clockFromEnv } from './clock';
-import { compressDynamic } from './compression';
 import { configFromEnv, type ServerConfig } from './config';
 import type { AppDeps } from './context';
 import { type DataDirLock, lockDataDir } from './data-lock';
@@ -22,22 +21,16 @@ import type { Db } from './db/db';
 import { migrate } from './db/migrate';
 import { openDb } from './db/open-db';
 import { seed } from './db/seed';
-import { devRequestAllowed, devRoutesPolicy, isDevPath } from './dev-routes';
-import { makeProblem, PROBLEM_CONTENT_TYPE, problemJson, sendRawError } from './http/problem';
+import { type DevRoutesPolicy, devRoutesPolicy } from './dev-routes';
+import { makeProblem, PROBLEM_CONTENT_TYPE, problemJson } from './http/problem';
 import { createLogger, errorField, type Logger, logUnexpected } from './logger';
-import { createMetrics, METRICS_PATH } from './metrics';
+import { createMetrics, type Metrics } from './metrics';
 import type { OnboardingOptions } from './onboarding/options';
 import { createKnownOrigins, type KnownOrigins } from './origins';
-import { createRawHandlers, type RawHandlers, stripPrefix } from './raw-handlers';
-import { createReadiness } from './readiness';
-import { chooseRequestId, trustsIncomingId, withRequestId } from './request-context';
-import { scheduleRetention } from './retention/job';
-import {
-  applySecurityHeaders,
-  isHttpsRequest,
-  isSubresourceAsset,
-  STRICT_TRANSPORT_SECURITY,
-} from './security-headers';
+import { createRawHandlers, type RawHandlers } from './raw-handlers';
+import { createReadiness, type Readiness } from './readiness';
+import { requestListener, type Traffic } from './request-listener';
+import { type RetentionJob, scheduleRetention } from './retention/job';
 import { type LanListener, prepareLan } from './start-lan';
 import { loadTenants } from './tenants';
 import { VERSION } from './version';
@@ -49,7 +42,6 @@ export { lanBanner } from './start-lan';
 
 /** SHUTDOWN_TIMEOUT's default (server/config.ts), for servers started without the environment (tests). */
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
-const DYNAMIC_PATH = /^\/(?:api|dev|health)(?:[/?]|$)/i;
 
 export interface StartServerOptions extends Partial<ServerConfig> {
   logger?: Logger;
@@ -109,14 +101,19 @@ export function adapterErrorAnswer(logger: Logger): (error: unknown) => Response
   };
 }
 
-export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger({ nodeEnv: options.nodeEnv, level: options.logLevel });
-  const publicDir = options.publicDir ?? 'public';
-  const tenants = loadTenants(publicDir);
-  if (tenants.length === 0) logger.log('warn', 'no tenants found', { publicDir });
+/** The database of the server, with the data folder's lock held while it is open. */
+interface OpenedDatabase {
+  db: Db;
+  /** The server keeps its data in a folder (PGlite), not in memory nor on PostgreSQL. */
+  usesDataDir: boolean;
+  /** Closes the database, then lets go of the data folder. */
+  close(): Promise<void>;
+}
 
-  const host = options.host ?? '127.0.0.1';
-  const devRoutes = devRoutesPolicy({ nodeEnv: options.nodeEnv, host, devMailbox: options.devMailbox });
+async function openDatabase(
+  options: StartServerOptions,
+  tenants: readonly string[],
+): Promise<OpenedDatabase> {
   const usesDataDir =
     !options.databaseUrl && options.dataDir !== undefined && options.dataDir !== 'memory://';
   const lock: DataDirLock | undefined = usesDataDir ? lockDataDir(options.dataDir as string) : undefined;
@@ -131,198 +128,237 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     lock?.release();
     throw error;
   }
-  const closeDb = async () => {
+  const close = async () => {
     try {
       await db.close();
     } finally {
       lock?.release();
     }
   };
-  let app: App;
+  return { db, usesDataDir, close };
+}
+
+/** What the app is made of besides the options: the parts startServer owns and closes. */
+interface AppParts {
+  db: Db;
+  tenants: readonly string[];
+  publicDir: string;
+  logger: Logger;
+  devRoutes: DevRoutesPolicy;
+  rawHandlers: RawHandlers;
+  readiness: Readiness;
+  background: BackgroundWork;
+  metrics: Metrics;
+  /** The port the server listens on, once it does. */
+  listeningPort: () => number | undefined;
+}
+
+/**
+ * Migrates and seeds the database, then makes the identity providers, the app with its routes (the development
+ * mailbox and terminal where allowed) and the raw /auth handler.
+ */
+async function assembleApp(
+  options: StartServerOptions,
+  parts: AppParts,
+): Promise<{ app: App; origins: KnownOrigins }> {
+  const { db, tenants, publicDir, logger } = parts;
+  const migration = await migrate(db);
+  const seeded = await seed(db, { isNewDb: migration.wasNew, nodeEnv: options.nodeEnv, tenants });
+  logger.log('info', 'database ready', { kind: db.kind, applied: migration.applied, seed: seeded });
+  // Logins shared from before the database refused them: said at every start until an administrator resolves them.
+  await reportLoginClashes(db, logger);
   // Without PUBLIC_URL the origins are on the port the browser uses: PUBLIC_PORT, else the one we listen on.
-  let listeningPort: number | undefined;
-  let origins: KnownOrigins;
-  const rawHandlers = options.rawHandlers ?? createRawHandlers();
-  const readiness = createReadiness();
-  const background = createBackgroundWork();
-  const metrics = createMetrics({ db, logger, token: options.metricsToken });
-  try {
-    const migration = await migrate(db);
-    const seeded = await seed(db, { isNewDb: migration.wasNew, nodeEnv: options.nodeEnv, tenants });
-    logger.log('info', 'database ready', { kind: db.kind, applied: migration.applied, seed: seeded });
-    // Logins shared from before the database refused them: said at every start until an administrator resolves them.
-    await reportLoginClashes(db, logger);
-    origins = createKnownOrigins({
-      publicUrls: options.publicUrls,
-      tenants,
-      port: () => options.publicPort ?? listeningPort ?? options.port ?? 8080,
-      lanHost: options.lan?.host,
-    });
-    const idp = createIdentityProviders({
-      db,
-      tenants,
+  const origins = createKnownOrigins({
+    publicUrls: options.publicUrls,
+    tenants,
+    port: () => options.publicPort ?? parts.listeningPort() ?? options.port ?? 8080,
+    lanHost: options.lan?.host,
+  });
+  const trustProxy = options.trustProxy ?? false;
+  const idp = createIdentityProviders({
+    db,
+    tenants,
+    publicDir,
+    logger,
+    accessTokenTtl: options.accessTokenTtl ?? 300,
+    trustProxy,
+    origins,
+  });
+  const deps: AppDeps = {
+    db,
+    tenants,
+    logger,
+    auth: createApiAuth(idp),
+    origins,
+    trustProxy,
+    readiness: parts.readiness,
+    background: parts.background,
+    metrics: parts.metrics,
+    ...(options.onboarding ? { onboarding: options.onboarding } : {}),
+    config: {
+      distDir: options.distDir ?? 'dist',
       publicDir,
-      logger,
-      accessTokenTtl: options.accessTokenTtl ?? 300,
-      trustProxy: options.trustProxy ?? false,
-      origins,
+      serveSpa: options.serveSpa ?? true,
+      version: VERSION,
+    },
+  };
+  const app = createApp(deps);
+  if (parts.devRoutes !== 'off') {
+    app.route('/', mailboxRoutes(db));
+    app.route('/', terminalRoutes(deps));
+  }
+  parts.rawHandlers.mount('/auth', createAuthHandler(idp, { trustProxy }));
+  options.configureApp?.(app, deps);
+  return { app, origins };
+}
+
+/** Binds the socket; rejects when the port is taken or the address is not this machine's. */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
     });
-    const deps: AppDeps = {
-      db,
-      tenants,
-      logger,
-      auth: createApiAuth(idp),
-      origins,
-      trustProxy: options.trustProxy ?? false,
-      readiness,
-      background,
-      metrics,
-      ...(options.onboarding ? { onboarding: options.onboarding } : {}),
-      config: {
-        distDir: options.distDir ?? 'dist',
-        publicDir,
-        serveSpa: options.serveSpa ?? true,
-        version: VERSION,
-      },
-    };
-    app = createApp(deps);
-    if (devRoutes !== 'off') {
-      app.route('/', mailboxRoutes(db));
-      app.route('/', terminalRoutes(deps));
-    }
-    rawHandlers.mount('/auth', createAuthHandler(idp, { trustProxy: options.trustProxy ?? false }));
-    options.configureApp?.(app, deps);
+  });
+}
+
+/** The periodic purge of data past its retention, when RETENTION_EVERY_MINUTES asks for one. */
+function startRetention(options: StartServerOptions, parts: AppParts): RetentionJob | undefined {
+  const everyMs = (options.retentionEveryMinutes ?? 0) * 60_000;
+  if (everyMs <= 0) return undefined;
+  const { db, tenants, publicDir, logger } = parts;
+  return scheduleRetention({ db, tenants, publicDir, logger, clock: clockFromEnv(), everyMs });
+}
+
+/** What stopping the server lets finish, and then closes. */
+interface Stopping {
+  server: Server;
+  traffic: Traffic;
+  background: BackgroundWork;
+  retention: RetentionJob | undefined;
+  backupAccess: () => PublishedBackup | undefined;
+  closeDb: () => Promise<void>;
+  metrics: Metrics;
+  logger: Logger;
+  timeoutMs: number;
+}
+
+/**
+ * Lets the requests in flight and the work they started after their answer (the engine's judgements) finish, for
+ * at most `timeoutMs`, then cuts what is still open.
+ */
+async function drain({ server, traffic, background, logger, timeoutMs }: Stopping): Promise<void> {
+  const { inFlight } = traffic;
+  if (inFlight.size === 0 && background.size() === 0) return;
+  logger.log('info', 'stopping: finishing work in flight', {
+    requests: inFlight.size,
+    background: background.size(),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const requestsDone =
+    inFlight.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (traffic.onIdle = resolve));
+  // The requests first: one still running may start a judgement after its answer.
+  await Promise.race([
+    requestsDone.then(() => background.idle()),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  if (inFlight.size > 0 || background.size() > 0) {
+    logger.log('warn', 'shutdown timeout: closing open connections', {
+      open: inFlight.size,
+      background: background.size(),
+    });
+    server.closeAllConnections();
+  }
+}
+
+/** The server's close(): stops accepting, drains, then closes the database and the metrics. Idempotent. */
+function shutdown(stopping: Stopping): () => Promise<void> {
+  const { server, traffic, logger } = stopping;
+  let closed: Promise<void> | undefined;
+  return () => {
+    closed ??= (async () => {
+      traffic.closing = true;
+      // A purge in progress ends at its next batch, before the database closes.
+      const retentionStopped = stopping.retention?.stop();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Responses not yet started will close their connection; idle keep-alive sockets go now.
+      for (const res of traffic.inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      traffic.onRequestEnd = () => {
+        server.closeIdleConnections();
+        if (traffic.inFlight.size === 0) traffic.onIdle?.();
+      };
+      server.closeIdleConnections();
+      await drain(stopping);
+      await stopped;
+      stopping.backupAccess()?.withdraw();
+      await retentionStopped;
+      // Waits for queries still running (even from requests cut above), then flushes and closes.
+      await stopping.closeDb();
+      stopping.metrics.close();
+      logger.log('info', 'server stopped', {});
+    })();
+    return closed;
+  };
+}
+
+/** Config → database → app → listen → background jobs; the running server and how to stop it. */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger({ nodeEnv: options.nodeEnv, level: options.logLevel });
+  const publicDir = options.publicDir ?? 'public';
+  const tenants = loadTenants(publicDir);
+  if (tenants.length === 0) logger.log('warn', 'no tenants found', { publicDir });
+  const host = options.host ?? '127.0.0.1';
+  const trustProxy = options.trustProxy ?? false;
+  const devRoutes = devRoutesPolicy({ nodeEnv: options.nodeEnv, host, devMailbox: options.devMailbox });
+
+  const database = await openDatabase(options, tenants);
+  const { db } = database;
+  let listeningPort: number | undefined;
+  const parts: AppParts = {
+    db,
+    tenants,
+    publicDir,
+    logger,
+    devRoutes,
+    rawHandlers: options.rawHandlers ?? createRawHandlers(),
+    readiness: createReadiness(),
+    background: createBackgroundWork(),
+    metrics: createMetrics({ db, logger, token: options.metricsToken }),
+    listeningPort: () => listeningPort,
+  };
+  let assembled: { app: App; origins: KnownOrigins };
+  try {
+    assembled = await assembleApp(options, parts);
   } catch (error) {
-    await closeDb();
+    await database.close();
     throw error;
   }
-
-  const honoListener = getRequestListener(app.fetch, { errorHandler: adapterErrorAnswer(logger) });
-
-  /**
-   * A client that goes away mid-request: expected, not a fault of the server. ABORT_ERR is the request body's
-   * reader giving up on a connection the client closed.
-   */
-  const CLIENT_GONE = new Set([
-    'ECONNRESET',
-    'ECONNABORTED',
-    'EPIPE',
-    'ERR_STREAM_PREMATURE_CLOSE',
-    'ABORT_ERR',
-  ]);
+  const { app, origins } = assembled;
 
   // Published once the port is known; until then the path is the app's 404.
-  let backupAccess: ReturnType<typeof publishBackupAccess> | undefined;
-  const inFlight = new Set<ServerResponse>();
-  let closing = false;
-  let onIdle: (() => void) | undefined;
-
-  const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    inFlight.add(res);
-    metrics.track(req, res);
-    // Named before anything runs, so that the raw handlers, the app and whatever either starts (the engine's queue,
-    // a judgement after the answer) log and answer with the same id (request-context.ts).
-    const reqId = chooseRequestId(
-      req.headers['x-request-id'],
-      trustsIncomingId(options.trustProxy ?? false, req.socket.remoteAddress),
-    );
-    res.setHeader('X-Request-Id', reqId);
-    // An 'error' on a request's own streams with no listener would end the process (a handler writing after the
-    // end, a stream it handed on that fails later, a client gone mid-upload): each is logged with the request's
-    // id instead, and the process goes on.
-    const onStreamError = (stream: 'request' | 'response') => (error: unknown) => {
-      const fields = {
-        reqId,
-        method: req.method,
-        path: new URL(req.url ?? '/', 'http://localhost').pathname,
-        stream,
-        err: errorField(error),
-      };
-      const code = (error as { code?: unknown } | null)?.code;
-      if (typeof code === 'string' && CLIENT_GONE.has(code)) logger.log('info', 'client went away', fields);
-      else logUnexpected(logger, 'error on a request stream', fields);
-    };
-    req.on('error', onStreamError('request'));
-    res.on('error', onStreamError('response'));
-    res.on('close', () => {
-      inFlight.delete(res);
-      if (closing) {
-        server.closeIdleConnections();
-        if (inFlight.size === 0) onIdle?.();
-      }
-    });
-    // Set before any handler so raw handlers and adapter-level errors carry them too; handlers may override.
-    // A hashed script or stylesheet gets nosniff only (Hono's middleware puts the full set back on a miss).
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-    applySecurityHeaders(res, isSubresourceAsset(pathname));
-    if (isHttpsRequest(req, options.trustProxy ?? false))
-      res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
-    if (closing) res.setHeader('Connection', 'close');
-    withRequestId(reqId, () => route(req, res, reqId, pathname));
+  let backupAccess: PublishedBackup | undefined;
+  const traffic: Traffic = {
+    inFlight: new Set(),
+    closing: false,
+    onIdle: undefined,
+    onRequestEnd: undefined,
   };
-
-  const route = (req: IncomingMessage, res: ServerResponse, reqId: string, pathname: string): void => {
-    if (isDevPath(pathname) && !devRequestAllowed(devRoutes, req)) {
-      sendRawError(res, 404, 'Not found.');
-      return;
-    }
-    if (pathname === BACKUP_PATH && backupAccess) {
-      metrics.nameRoute(req, BACKUP_PATH);
-      serveBackup(req, res, { db, key: backupAccess.key, logger }).catch((error: unknown) => {
-        logger.log('warn', 'backup not delivered', { reqId, err: errorField(error) });
-        res.destroy();
-      });
-      return;
-    }
-    if (pathname === METRICS_PATH) {
-      metrics.nameRoute(req, METRICS_PATH);
-      compressDynamic(req, res);
-      void metrics.serve(req, res);
-      return;
-    }
-    const mount = rawHandlers.match(req);
-    if (!mount) {
-      // Static files choose their own coding (server/static-files.ts); the API and dev pages are dynamic.
-      if (DYNAMIC_PATH.test(req.url ?? '')) compressDynamic(req, res);
-      void honoListener(req, res);
-      return;
-    }
-    // The identity provider's paths hold tenants, uids and codes: one fixed label per mount keeps the series few.
-    metrics.nameRoute(req, mount.prefix === '/' ? '/*' : `${mount.prefix}/*`);
-    const started = performance.now();
-    res.on('finish', () => {
-      logger.log(res.statusCode >= 500 ? 'error' : 'info', 'request', {
-        method: req.method,
-        path: pathname,
-        status: res.statusCode,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        tenant: null,
-        reqId,
-      });
-    });
-    compressDynamic(req, res);
-    if (mount.stripPrefix) stripPrefix(req, mount.prefix);
-    Promise.resolve()
-      .then(() => mount.handler(req, res))
-      .catch((error: unknown) => {
-        logUnexpected(logger, 'raw handler failed', { reqId, path: pathname, err: errorField(error) });
-        sendRawError(res, 500, 'An unexpected error occurred.');
-      });
-  };
-
+  const listener = requestListener({
+    ...parts,
+    trustProxy,
+    traffic,
+    honoListener: getRequestListener(app.fetch, { errorHandler: adapterErrorAnswer(logger) }),
+    backupAccess: () => backupAccess,
+  });
   const server: Server = options.lan
     ? createHttpsServer({ key: options.lan.key, cert: options.lan.cert }, listener)
     : createServer(listener);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 8080, options.listenHost ?? host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, options.port ?? 8080, options.listenHost ?? host);
   } catch (error) {
-    await closeDb();
+    await database.close();
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
@@ -332,73 +368,27 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     origins.all();
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await closeDb();
+    await database.close();
     throw error;
   }
   // Only a data folder needs this server to copy it (PGlite is locked to it); PostgreSQL has pg_dump.
-  if (usesDataDir)
+  if (database.usesDataDir)
     backupAccess = publishBackupAccess(options.dataDir as string, options.listenHost ?? host, port);
 
-  const retentionEveryMs = (options.retentionEveryMinutes ?? 0) * 60_000;
-  const retention =
-    retentionEveryMs > 0
-      ? scheduleRetention({
-          db,
-          tenants,
-          publicDir,
-          logger,
-          clock: clockFromEnv(),
-          everyMs: retentionEveryMs,
-        })
-      : undefined;
-
-  let closed: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closed ??= (async () => {
-      closing = true;
-      // A purge in progress ends at its next batch, before the database closes.
-      const retentionStopped = retention?.stop();
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Responses not yet started will close their connection; idle keep-alive sockets go now.
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-      server.closeIdleConnections();
-      if (inFlight.size > 0 || background.size() > 0) {
-        logger.log('info', 'stopping: finishing work in flight', {
-          requests: inFlight.size,
-          background: background.size(),
-        });
-        const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
-        let timer: NodeJS.Timeout | undefined;
-        const requestsDone =
-          inFlight.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onIdle = resolve));
-        // The requests first: one still running may start a judgement after its answer.
-        await Promise.race([
-          requestsDone.then(() => background.idle()),
-          new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-        ]);
-        clearTimeout(timer);
-        if (inFlight.size > 0 || background.size() > 0) {
-          logger.log('warn', 'shutdown timeout: closing open connections', {
-            open: inFlight.size,
-            background: background.size(),
-          });
-          server.closeAllConnections();
-        }
-      }
-      await stopped;
-      backupAccess?.withdraw();
-      await retentionStopped;
-      // Waits for queries still running (even from requests cut above), then flushes and closes.
-      await closeDb();
-      metrics.close();
-      logger.log('info', 'server stopped', {});
-    })();
-    return closed;
-  };
-
-  const ready = readiness.ready();
+  const close = shutdown({
+    server,
+    traffic,
+    background: parts.background,
+    retention: startRetention(options, parts),
+    backupAccess: () => backupAccess,
+    closeDb: database.close,
+    metrics: parts.metrics,
+    logger,
+    timeoutMs: options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  });
+  const ready = parts.readiness.ready();
   const url = options.lan ? `https://${options.lan.host}:${port}` : `http://localhost:${port}`;
-  return { url, port, db, app, server, rawHandlers, origins, ready, close };
+  return { url, port, db, app, server, rawHandlers: parts.rawHandlers, origins, ready, close };
 }
 
 /**

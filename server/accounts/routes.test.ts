@@ -1,116 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../app';
-import { mailThrottle } from '../credential-resets/store';
-import type { Db } from '../db/db';
-import { basicEngine } from '../onboarding/engine';
-import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
-import { createKnownOrigins } from '../origins';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { headersOf, type Person, person } from '../onboarding/testing/harness';
+import { type Enrolled, enrolledPerson, ownerOf, problem } from '../testing/enrolled-person';
+import { signedInAppForFile } from '../testing/signed-in-app';
 import { unzip } from './zip';
 
-// The routes of the enrolled person's account (profile, data export, deletion, credential reset) through the real
-// app (app.ts mounts them when deps.auth is given), with the fake auth of the onboarding harness (claims from the
-// x-test-claims header) and the seeded accounts. Each test that changes a person uses one of its own, made here as
-// an enrolled account with evidences and a QR.
+// The routes of the enrolled person's account (profile, data export, deletion) through the real app (app.ts mounts
+// them when deps.auth is given), with the fake auth of the onboarding harness (claims from the x-test-claims header)
+// and the seeded accounts. Each test that changes a person uses one of its own (testing/enrolled-person.ts).
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
+const portal = signedInAppForFile({ origins: 'default' });
 
-beforeAll(async () => {
-  db = await createTestDb();
-  site = createSiteFixture();
-  app = createApp({
-    ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-    auth: fakeAuth,
-    onboarding: { engine: basicEngine, production: false },
-    origins: createKnownOrigins({ tenants: ['gambling', 'demo'], port: () => 8080 }),
-  });
-});
-
-afterAll(async () => {
-  await db.close();
-  site.remove();
-});
-
-interface Enrolled {
-  accountId: string;
-  userId: string;
-  sid: string;
-  email: string;
-  tenant: string;
-  idNumber: string;
-}
-
-const LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
-let serial = 0;
-
-/** A new enrolled person: account, user record with a DNI, a QR credential and a selfie. */
-async function enrolled(tenant = 'gambling'): Promise<Enrolled> {
-  serial += 1;
-  const n = 30_000_000 + serial;
-  const idNumber = `${n}${LETTERS[n % 23]}`;
-  const email = `person-${serial}@${tenant}.test`;
-  const account = await db.query<{ id: string }>(
-    `insert into accounts (tenant, username, first_name, last_name, email, password_hash, roles, enrolled, acs_id)
-     values ($1, $2, 'Ane', 'Prueba', $3, 'x', array['user'], true, $4) returning id::text as id`,
-    [tenant, `person-${serial}`, email, `ACS-T-${serial}`],
-  );
-  const accountId = account.rows[0]?.id ?? '';
-  const user = await db.query<{ user_id: string }>(
-    `insert into users (tenant, account_id, first_name, last_name, email, acs_id, id_number, birth_date,
-       document_number, document_type, onboarding_state, register_mode, life_proofing_result,
-       identity_proofing_result, ocr_integrity, document_validity, selfie_authenticity)
-     values ($1, $2, 'Ane', 'Prueba', $3, $4, $5, '1990-01-01', $6, 'id_card', 'completed', 'auto',
-       'passing', 'passing', 'passing', 'passing', 'passing') returning user_id::text as user_id`,
-    [tenant, accountId, email, `ACS-T-${serial}`, idNumber, `DOC-T-${serial}`],
-  );
-  const userId = user.rows[0]?.user_id ?? '';
-  await db.query(
-    `insert into user_evidences (tenant, user_id, kind, content_type, bytes) values ($1, $2, 'selfie', 'image/jpeg', $3)`,
-    [tenant, userId, Buffer.from('selfie-bytes')],
-  );
-  const credential = await db.query<{ sid: string }>(
-    `insert into credentials (tenant, user_id, credential_type, ends_at) values ($1, $2, 'qr', now() + interval '15 days')
-     returning sid::text as sid`,
-    [tenant, userId],
-  );
-  return { accountId, userId, sid: credential.rows[0]?.sid ?? '', email, tenant, idNumber };
-}
-
-const OWN = [
-  'get_users_me',
-  'get_all_data_me',
-  'delete_accounts_me',
-  'show_reset_credentials_button_me',
-  'can_view_accreditations',
-];
-const ownerOf = (who: Enrolled, roles = OWN) => person(who.accountId, who.tenant, roles);
-
-function call(
-  method: string,
-  path: string,
-  who: Person | undefined,
-  body?: unknown,
-  tenant?: string,
-): Promise<Response> {
-  const headers: Record<string, string> = headersOf(who, tenant);
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  return Promise.resolve(
-    app.request(`/api${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    }),
-  );
-}
-
-async function problem(res: Response, status: number, code: string) {
-  const body = (await res.json()) as { status: number; code?: string; detail: string };
-  expect(res.status, JSON.stringify(body)).toBe(status);
-  expect(body.code).toBe(code);
-  return body;
-}
+const call = portal.call;
 
 describe('GET /internal/accounts (existence checks)', () => {
   const staff = person('staff-1', 'gambling', ['get_accounts_all']);
@@ -144,7 +44,7 @@ describe('POST /internal/accounts', () => {
     expect((await call('POST', '/internal/accounts', assistant, { email: 'not-an-email' })).status).toBe(422);
   });
   it('is refused without a staff right', async () => {
-    const who = await enrolled();
+    const who = await enrolledPerson(portal.db);
     await problem(
       await call('POST', '/internal/accounts', ownerOf(who), { email: 'x@example.test' }),
       403,
@@ -155,9 +55,9 @@ describe('POST /internal/accounts', () => {
 
 describe('GET /internal/accounts/{id}/profile and /export', () => {
   it('gives the person their profile and a zip with everything, selfie included', async () => {
-    const who = await enrolled();
+    const who = await enrolledPerson(portal.db);
     // The person shows their QR at a door: the decision is part of their data.
-    const facility = await db.query<{ facility_id: string }>(
+    const facility = await portal.db.query<{ facility_id: string }>(
       "select facility_id from facilities where tenant = 'gambling' order by facility_id limit 1",
     );
     const door = await call(
@@ -211,8 +111,8 @@ describe('GET /internal/accounts/{id}/profile and /export', () => {
   });
 
   it("answers 404 for another person's account, another tenant and a made-up id", async () => {
-    const who = await enrolled();
-    const other = await enrolled();
+    const who = await enrolledPerson(portal.db);
+    const other = await enrolledPerson(portal.db);
     for (const path of ['profile', 'export']) {
       await problem(
         await call('GET', `/internal/accounts/${other.accountId}/${path}`, ownerOf(who)),
@@ -225,7 +125,7 @@ describe('GET /internal/accounts/{id}/profile and /export', () => {
         'not_found',
       );
     }
-    const demo = await enrolled('demo');
+    const demo = await enrolledPerson(portal.db, 'demo');
     // A demo token on a gambling call is refused before any lookup (the fake auth: 401, the real one: 403).
     expect(
       (await call('GET', `/internal/accounts/${demo.accountId}/export`, ownerOf(demo), undefined, 'gambling'))
@@ -243,7 +143,7 @@ describe('GET /internal/accounts/{id}/profile and /export', () => {
 describe('DELETE /internal/accounts/{id}', () => {
   let who: Enrolled;
   beforeEach(async () => {
-    who = await enrolled();
+    who = await enrolledPerson(portal.db);
   });
   const del = (body?: unknown, as: Person = ownerOf(who), id = who.accountId) =>
     call('DELETE', `/internal/accounts/${id}`, as, body);
@@ -251,7 +151,7 @@ describe('DELETE /internal/accounts/{id}', () => {
   it('refuses a wrong DNI/NIE with 422 and a detail, a missing or malformed one with 400', async () => {
     const mismatch = await problem(await del({ id_number: '12345678Z' }), 422, 'id_mismatch');
     expect(mismatch.detail).toMatch(/DNI\/NIE does not match/);
-    const spanish = await app.request(`/api/internal/accounts/${who.accountId}`, {
+    const spanish = await portal.app.request(`/api/internal/accounts/${who.accountId}`, {
       method: 'DELETE',
       headers: { ...headersOf(ownerOf(who)), 'content-type': 'application/json', 'accept-language': 'es' },
       body: JSON.stringify({ id_number: '12345678Z' }),
@@ -268,11 +168,11 @@ describe('DELETE /internal/accounts/{id}', () => {
   });
 
   it('refuses while a visit is in progress: checked in, or accepted within its window', async () => {
-    const facility = await db.query<{ facility_id: string }>(
+    const facility = await portal.db.query<{ facility_id: string }>(
       "select facility_id from facilities where tenant = 'gambling' limit 1",
     );
     const visit = (status: string, fromMinutes: number, toMinutes: number) =>
-      db.query(
+      portal.db.query(
         `insert into visits (tenant, title, expected_at, leaving_at, host_email, facility_id, visitor_account_id, status)
          values ('gambling', 'Reunión', now() + make_interval(mins => $1), now() + make_interval(mins => $2),
            'host@gambling.example', $3, $4, $5)`,
@@ -283,12 +183,12 @@ describe('DELETE /internal/accounts/{id}', () => {
     await visit('checked_out', -120, -60);
     await visit('accepted', -30, 30);
     await problem(await del({ id_number: who.idNumber }), 409, 'visit_in_progress');
-    await db.query(
+    await portal.db.query(
       "update visits set status = 'checked_in', leaving_at = now() - interval '1 minute' where visitor_account_id = $1 and status = 'accepted' and expected_at < now()",
       [who.accountId],
     );
     await problem(await del({ id_number: who.idNumber }), 409, 'visit_in_progress');
-    await db.query(
+    await portal.db.query(
       "update visits set status = 'checked_out' where visitor_account_id = $1 and status = 'checked_in'",
       [who.accountId],
     );
@@ -297,7 +197,7 @@ describe('DELETE /internal/accounts/{id}', () => {
 
   it('accepts exactly the stored value when it is not a valid DNI/NIE: its owner is never locked in', async () => {
     // A record whose id_number an engine misread (the J of 31638100J as 5), or a staff typo.
-    await db.query('update users set id_number = $3 where tenant = $1 and account_id = $2', [
+    await portal.db.query('update users set id_number = $3 where tenant = $1 and account_id = $2', [
       who.tenant,
       who.accountId,
       '316381005',
@@ -311,9 +211,9 @@ describe('DELETE /internal/accounts/{id}', () => {
   });
 
   it("answers 404 for another person's account unless staff, and for another tenant's", async () => {
-    const other = await enrolled();
+    const other = await enrolledPerson(portal.db);
     await problem(await del({ id_number: other.idNumber }, ownerOf(who), other.accountId), 404, 'not_found');
-    const demo = await enrolled('demo');
+    const demo = await enrolledPerson(portal.db, 'demo');
     const staff = person('staff-2', 'gambling', ['delete_accounts_one']);
     await problem(await del({}, staff, demo.accountId), 404, 'not_found');
     // Staff may delete a person of their tenant with that person's DNI/NIE (AssistantAccountCancellation).
@@ -323,29 +223,29 @@ describe('DELETE /internal/accounts/{id}', () => {
   });
 
   it('removes images, personal data, credentials, onboarding and sessions, keeping an unenrolled account', async () => {
-    await db.query(
+    await portal.db.query(
       `insert into oidc_payloads (tenant, model, id, payload, grant_id) values ('gambling', 'Grant', $1, $2, $1),
          ('gambling', 'Session', $3, $2, null)`,
       [`grant-${who.accountId}`, JSON.stringify({ accountId: who.accountId }), `session-${who.accountId}`],
     );
-    const onboarding = await db.query<{ onboarding_id: string }>(
+    const onboarding = await portal.db.query<{ onboarding_id: string }>(
       `insert into onboardings (tenant, mode, account_id, created_by, register_mode, identity_proofing, life_proofing,
          biometric_qr, supported_docs) values ('gambling', 'auto', $1, $1, 'auto', false, false, true, '[]')
        returning onboarding_id::text as onboarding_id`,
       [who.accountId],
     );
-    const portrayal = await db.query<{ portrayal_id: string }>(
+    const portrayal = await portal.db.query<{ portrayal_id: string }>(
       `insert into portrayals (tenant, onboarding_id, owner_id, portrayal_type) values ('gambling', $1, $2, 'selfie')
        returning portrayal_id::text as portrayal_id`,
       [onboarding.rows[0]?.onboarding_id, who.accountId],
     );
-    await db.query(
+    await portal.db.query(
       `insert into portrayal_images (tenant, portrayal_id, kind, content_type, bytes) values ('gambling', $1, 'selfie', 'image/jpeg', $2)`,
       [portrayal.rows[0]?.portrayal_id, Buffer.from('x')],
     );
-    const someoneElse = await enrolled();
+    const someoneElse = await enrolledPerson(portal.db);
     // Their rows, and someone else's, in a staff member's "add users from photos" results.
-    await db.query(
+    await portal.db.query(
       `with job as (insert into bulk_imports (tenant, created_by, total, status) values ('gambling', 'staff', 2, 'done')
          returning job_id)
        insert into bulk_import_rows (tenant, job_id, row_number, email, outcome, user_id)
@@ -357,7 +257,7 @@ describe('DELETE /internal/accounts/{id}', () => {
     expect((await del({ id_number: who.idNumber.toLowerCase() })).status).toBe(204);
 
     const count = async (sql: string, params: unknown[]) =>
-      (await db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, params)).rows[0]?.n;
+      (await portal.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, params)).rows[0]?.n;
     expect(await count("users where tenant = 'gambling' and account_id = $1", [who.accountId])).toBe(0);
     expect(await count("user_evidences where tenant = 'gambling' and user_id = $1", [who.userId])).toBe(0);
     expect(await count("credentials where tenant = 'gambling' and user_id = $1", [who.userId])).toBe(0);
@@ -370,7 +270,7 @@ describe('DELETE /internal/accounts/{id}', () => {
     expect(
       await count("oidc_payloads where tenant = 'gambling' and payload->>'accountId' = $1", [who.accountId]),
     ).toBe(0);
-    const account = await db.query(
+    const account = await portal.db.query(
       "select first_name, last_name, enrolled, acs_id, onboarding_status, email from accounts where tenant = 'gambling' and id = $1",
       [who.accountId],
     );
@@ -382,7 +282,7 @@ describe('DELETE /internal/accounts/{id}', () => {
       onboarding_status: 'none',
       email: who.email,
     });
-    const bulkRows = await db.query(
+    const bulkRows = await portal.db.query(
       "select row_number, email, user_id, outcome from bulk_import_rows where tenant = 'gambling' order by row_number",
     );
     expect(bulkRows.rows).toEqual([
@@ -400,153 +300,5 @@ describe('DELETE /internal/accounts/{id}', () => {
 
   it('is refused without a deletion right', async () => {
     await problem(await del({ id_number: who.idNumber }, ownerOf(who, ['get_users_me'])), 403, 'forbidden');
-  });
-});
-
-describe('credential reset', () => {
-  const mails = async (recipient: string) =>
-    (
-      await db.query<{ link: string; subject: string }>(
-        'select link, subject from outbox where lower(recipient) = lower($1) order by created_at',
-        [recipient],
-      )
-    ).rows;
-  const tokenOf = (link: string) => new URL(link).searchParams.get('token') ?? '';
-
-  it('answers the same whether or not the email exists, and mails a link of a known origin', async () => {
-    const who = await enrolled();
-    const known = await call('POST', '/public/credential-resets', undefined, {
-      email: who.email.toUpperCase(),
-      locale: 'en',
-    });
-    const unknown = await call('POST', '/public/credential-resets', undefined, {
-      email: 'nobody@example.test',
-    });
-    expect(known.status).toBe(202);
-    expect(unknown.status).toBe(202);
-    expect(await known.json()).toEqual(await unknown.json());
-    const sent = await mails(who.email);
-    expect(sent).toHaveLength(1);
-    expect(sent[0]?.subject).toBe('Reset your credentials');
-    expect(sent[0]?.link).toMatch(/^http:\/\/localhost:8080\/reset-credentials\?token=[\w-]{40,}$/);
-    expect(await mails('nobody@example.test')).toHaveLength(0);
-  });
-
-  it('never builds the link from the Host header', async () => {
-    const who = await enrolled('demo');
-    const res = await app.request('/api/public/credential-resets', {
-      method: 'POST',
-      headers: { 'tenant-id': 'demo', host: 'evil.example', 'content-type': 'application/json' },
-      body: JSON.stringify({ email: who.email }),
-    });
-    expect(res.status).toBe(202);
-    expect((await mails(who.email))[0]?.link).toMatch(
-      /^http:\/\/demo\.localhost:8080\/reset-credentials\?token=/,
-    );
-  });
-
-  it('is throttled per address: beyond three mails the answer is the same and nothing is sent', async () => {
-    const who = await enrolled();
-    for (let i = 0; i < 5; i++) {
-      expect((await call('POST', '/public/credential-resets', undefined, { email: who.email })).status).toBe(
-        202,
-      );
-    }
-    expect(await mails(who.email)).toHaveLength(3);
-  });
-
-  it('counts mails in the database: two app instances on one database share the limit', async () => {
-    // A second server process over the same database: the mails sent through either count for both.
-    const second = createApp({
-      ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-      auth: fakeAuth,
-      onboarding: { engine: basicEngine, production: false },
-      origins: createKnownOrigins({ tenants: ['gambling', 'demo'], port: () => 8080 }),
-    });
-    const who = await enrolled();
-    const ask = (through: App) =>
-      through.request('/api/public/credential-resets', {
-        method: 'POST',
-        headers: { ...headersOf(undefined), 'content-type': 'application/json' },
-        body: JSON.stringify({ email: who.email }),
-      });
-    for (const through of [app, second, app, second, app]) expect((await ask(through)).status).toBe(202);
-    expect(await mails(who.email)).toHaveLength(3);
-    const { rows } = await db.query<{ n: number }>(
-      "select count(*)::int as n from mail_throttle where tenant = 'gambling' and key = $1",
-      [`reset|address|${who.email}`],
-    );
-    expect(rows[0]?.n).toBe(3);
-  });
-
-  it('limits a tenant across processes and forgets mails older than the window', async () => {
-    let at = new Date('2030-01-01T10:00:00Z');
-    const options = { perAddress: 3, perTenant: 2, windowMs: 30 * 60_000, now: () => at };
-    const first = mailThrottle(options);
-    const second = mailThrottle(options);
-    const tenant = `throttle-${serial++}`;
-    const send = (throttle: typeof first, email: string) =>
-      db.transaction((tx) => throttle(tx, tenant, email));
-    expect(await send(first, 'a@x.test')).toBe(true);
-    expect(await send(second, 'b@x.test')).toBe(true);
-    expect(await send(first, 'c@x.test')).toBe(false);
-    expect(await send(second, 'd@x.test')).toBe(false);
-    // Another tenant has its own count.
-    expect(await db.transaction((tx) => first(tx, `${tenant}-other`, 'a@x.test'))).toBe(true);
-    at = new Date(at.getTime() + 30 * 60_000 + 1);
-    expect(await send(second, 'c@x.test')).toBe(true);
-  });
-
-  it('redeems once for the same person: every credential revoked, a new 15-day QR', async () => {
-    const who = await enrolled();
-    await call('POST', '/public/credential-resets', undefined, { email: who.email });
-    const token = tokenOf((await mails(who.email))[0]?.link ?? '');
-    const other = await enrolled();
-    await problem(
-      await call('POST', '/internal/credential-resets/redeem', ownerOf(other), { token }),
-      404,
-      'reset_link_not_found',
-    );
-    await problem(
-      await call('POST', '/internal/credential-resets/redeem', ownerOf(who), { token: 'x'.repeat(43) }),
-      404,
-      'reset_link_not_found',
-    );
-    const res = await call('POST', '/internal/credential-resets/redeem', ownerOf(who), { token });
-    expect(res.status).toBe(200);
-    const redeemed = (await res.json()) as {
-      sid: string;
-      starts_at: string;
-      ends_at: string;
-      revoked: number;
-    };
-    expect(redeemed.revoked).toBe(1);
-    expect(redeemed.sid).not.toBe(who.sid);
-    const days = (Date.parse(redeemed.ends_at) - Date.parse(redeemed.starts_at)) / 86_400_000;
-    expect(days).toBe(15);
-    const old = await call('GET', `/public/credentials/${who.userId}/sids/${who.sid}`, ownerOf(who));
-    expect(await old.json()).toMatchObject({ state: 'revoked', valid: false });
-    const fresh = await call('GET', `/public/credentials/${who.userId}/sids/${redeemed.sid}`, ownerOf(who));
-    expect(await fresh.json()).toMatchObject({ state: 'active', valid: true });
-    await problem(
-      await call('POST', '/internal/credential-resets/redeem', ownerOf(who), { token }),
-      409,
-      'reset_link_used',
-    );
-  });
-
-  it('refuses an expired link with 410', async () => {
-    const who = await enrolled();
-    await call('POST', '/public/credential-resets', undefined, { email: who.email });
-    const token = tokenOf((await mails(who.email))[0]?.link ?? '');
-    await db.query(
-      "update credential_resets set expires_at = now() - interval '1 second' where account_id = $1",
-      [who.accountId],
-    );
-    await problem(
-      await call('POST', '/internal/credential-resets/redeem', ownerOf(who), { token }),
-      410,
-      'reset_link_expired',
-    );
   });
 });

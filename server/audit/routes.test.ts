@@ -1,50 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUDIT_CSV_COLUMNS } from '../../contract/api/audit';
 import { parseCsv } from '../../contract/domain/csv';
-import { type App, createApp } from '../app';
-import type { Db } from '../db/db';
-import { basicEngine } from '../onboarding/engine';
-import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { person } from '../onboarding/testing/harness';
+import { signedInAppForFile } from '../testing/signed-in-app';
 
 // Doors, the audit, the csv export, interdiction checks and watchlist uploads through the real app, with the fake
 // auth of the onboarding harness and the seeded enrolled `user` of each tenant.
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
 const faults = { enforcement: false };
-
-beforeAll(async () => {
-  db = await createTestDb();
-  site = createSiteFixture();
-  app = createApp({
-    ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-    auth: fakeAuth,
-    onboarding: { engine: basicEngine, production: false, faults },
-  });
-});
-
-afterAll(async () => {
-  await db.close();
-  site.remove();
-});
+const portal = signedInAppForFile({ onboarding: { faults } });
 
 const admin = (tenant = 'demo') => person('admin-1', tenant, ['post_watchlists', 'post_audit_accesses_all']);
 const auditor = (tenant = 'demo') => person('auditor-1', tenant, ['post_audit_accesses_all']);
 const scoped = (tenant = 'demo') => person('assistant-1', tenant, ['post_accesses_myscope']);
 const checker = (tenant = 'gambling') => person('assistant-2', tenant, ['post_external_enforcements']);
 
-function call(method: string, path: string, who: Person | undefined, body?: unknown) {
-  const headers = headersOf(who);
-  const init: RequestInit = { method, headers };
-  if (body instanceof FormData) init.body = body;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
-  return app.request(`/api${path}`, init);
-}
+const call = portal.call;
 
 interface Holder {
   userId: string;
@@ -55,7 +26,7 @@ interface Holder {
 }
 
 async function seededUser(tenant: string, username = 'user'): Promise<Holder> {
-  const { rows } = await db.query<Holder>(
+  const { rows } = await portal.db.query<Holder>(
     `select u.user_id::text as "userId", c.sid::text as sid, u.id_number as "idNumber",
             to_char(u.birth_date, 'YYYY-MM-DD') as "birthDate", u.document_number as "documentNumber"
        from users u join credentials c on c.tenant = u.tenant and c.user_id = u.user_id and c.credential_type = 'qr'
@@ -68,7 +39,7 @@ async function seededUser(tenant: string, username = 'user'): Promise<Holder> {
 }
 
 async function facilities(tenant: string): Promise<{ facility_id: string; alias: string }[]> {
-  const { rows } = await db.query<{ facility_id: string; alias: string }>(
+  const { rows } = await portal.db.query<{ facility_id: string; alias: string }>(
     'select facility_id, alias from facilities where tenant = $1 order by alias',
     [tenant],
   );
@@ -93,12 +64,12 @@ describe('watchlist upload', () => {
     );
     expect(res.status, await res.clone().text()).toBe(201);
     expect(await res.json()).toMatchObject({ legal_domain: 'es-demo', row_count: 1 });
-    const lists = await db.query<{ current: boolean; row_count: number }>(
+    const lists = await portal.db.query<{ current: boolean; row_count: number }>(
       "select current, row_count from watchlists where tenant = 'demo' and legal_domain = 'es-demo' order by created_at",
     );
     expect(lists.rows.map((row) => row.current)).toEqual([false, true]);
     // The seeded entry was in the previous version only: no longer on the list.
-    const seeded = await db.query(
+    const seeded = await portal.db.query(
       `select 1 from watchlist_entries e join watchlists w using (tenant, watchlist_id)
         where e.tenant = 'demo' and w.current and e.document_number = 'PROHIB001'`,
     );
@@ -106,7 +77,7 @@ describe('watchlist upload', () => {
   });
 
   it('stores nothing when a row is bad, reporting the rows', async () => {
-    const before = await db.query<{ watchlist_id: string }>(
+    const before = await portal.db.query<{ watchlist_id: string }>(
       "select watchlist_id from watchlists where tenant = 'demo' and current",
     );
     const res = await call(
@@ -122,7 +93,7 @@ describe('watchlist upload', () => {
       valid: 1,
       errors: [{ row: 3 }, { row: 4 }],
     });
-    const after = await db.query<{ watchlist_id: string }>(
+    const after = await portal.db.query<{ watchlist_id: string }>(
       "select watchlist_id from watchlists where tenant = 'demo' and current",
     );
     expect(after.rows).toEqual(before.rows);
@@ -271,7 +242,7 @@ describe('doors and the audit', () => {
     });
     // The refusal links to the list version that held the person, a same-origin path of the portal; the others
     // were not decided by a list.
-    const current = await db.query<{ watchlist_id: string }>(
+    const current = await portal.db.query<{ watchlist_id: string }>(
       "select watchlist_id::text as watchlist_id from watchlists where tenant = 'demo' and legal_domain = 'es-demo' and current",
     );
     const sources = body.items
@@ -308,7 +279,7 @@ describe('doors and the audit', () => {
   it('a caller with post_accesses_myscope sees and uses only their facilities; another tenant’s facility is 404', async () => {
     const [mine, other] = await facilities('demo');
     if (!mine || !other) throw new Error('two facilities needed');
-    await db.query(
+    await portal.db.query(
       "insert into account_facilities (tenant, account_id, facility_id) values ('demo', 'assistant-1', $1)",
       [mine.facility_id],
     );
@@ -345,7 +316,7 @@ describe('doors and the audit', () => {
 
   it('counts matches exactly up to 10,000, then says the total is a lower bound', async () => {
     const [facility] = await facilities('gambling');
-    await db.query(
+    await portal.db.query(
       `insert into audit_accesses (tenant, created_at, facility_id, doc_type, granted, reason)
        select 'gambling', timestamptz '2000-01-01T00:00:00Z' + g * interval '1 minute', $1, 'denied', false,
               'credential_not_found'
@@ -415,7 +386,7 @@ describe('interdiction check', () => {
 
 describe('seed', () => {
   it('seeds a month of accesses per tenant and the assistant’s facility', async () => {
-    const { rows } = await db.query<{ tenant: string; n: number; denied: number; days: number }>(
+    const { rows } = await portal.db.query<{ tenant: string; n: number; denied: number; days: number }>(
       `select tenant, count(*)::int as n, count(*) filter (where not granted)::int as denied,
               extract(day from max(created_at) - min(created_at))::int as days
          from audit_accesses where sid is not null and created_at < now() - interval '1 minute' group by tenant order by tenant`,
@@ -426,12 +397,12 @@ describe('seed', () => {
       expect(row.denied).toBeGreaterThan(200);
       expect(row.days).toBeGreaterThanOrEqual(28);
     }
-    const scope = await db.query(
+    const scope = await portal.db.query(
       "select 1 from account_facilities f join accounts a on a.id::text = f.account_id and a.tenant = f.tenant where a.username = 'assistant'",
     );
     expect(scope.rows).toHaveLength(2);
     // Seeded refusals by a list link to the tenant's seeded list; nothing else links.
-    const links = await db.query<{ reason: string; linked: number; total: number }>(
+    const links = await portal.db.query<{ reason: string; linked: number; total: number }>(
       `select reason, count(enforcement_watchlist_id)::int as linked, count(*)::int as total from audit_accesses
         where sid is not null and created_at < now() - interval '1 minute' group by reason`,
     );

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningServer, startServer } from '../main';
-import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { startServer } from '../main';
+import { testServerOptions } from '../testing/fixtures';
 import { apiCall, Browser, openLogin as openLoginAt, signIn as signInAt, type Tokens } from '../testing/oidc';
+import { startedServerForFile } from '../testing/signed-in-app';
 import { SEED_ACCOUNTS } from './accounts';
 import { hashPassword, passwordProblems, verifyPassword } from './passwords';
 import { API_RESOURCE } from './provider';
@@ -15,27 +16,14 @@ import { createThrottle } from './throttle';
 // A real server and scrypt on a shared machine take longer than vitest's 5 s / 10 s defaults.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
-let site: SiteFixture;
-let server: RunningServer;
-let base: string;
+const started = startedServerForFile({ accessTokenTtl: 60 });
 
-beforeAll(async () => {
-  site = createSiteFixture();
-  server = await startServer(testServerOptions({ distDir: site.distDir }, { accessTokenTtl: 60 }));
-  base = `http://localhost:${server.port}`;
-});
-
-afterAll(async () => {
-  await server.close();
-  site.remove();
-});
-
-const realm = (tenant: string) => `${base}/auth/realms/${tenant}`;
+const realm = (tenant: string) => `${started.base}/auth/realms/${tenant}`;
 
 const openLogin = (browser: Browser, tenant: string, verifier: string, extra = '') =>
-  openLoginAt(browser, base, tenant, verifier, extra);
+  openLoginAt(browser, started.base, tenant, verifier, extra);
 const signIn = (tenant: string, username: string, password = username): Promise<Tokens> =>
-  signInAt(base, tenant, username, password);
+  signInAt(started.base, tenant, username, password);
 
 function refresh(tenant: string, refreshToken: string) {
   return new Browser().post(`${realm(tenant)}/token`, {
@@ -46,7 +34,7 @@ function refresh(tenant: string, refreshToken: string) {
 }
 
 const api = (path: string, tenant: string, token?: string, init: RequestInit = {}) =>
-  apiCall(base, path, tenant, token, init);
+  apiCall(started.base, path, tenant, token, init);
 
 describe('roles', () => {
   it('maps role names to the permission strings of spec §6, admin holding every one', () => {
@@ -114,12 +102,14 @@ describe('identity provider', () => {
         expect.arrayContaining(['authorization_code', 'refresh_token']),
       );
     }
-    expect((await fetch(`${base}/auth/realms/nowhere/.well-known/openid-configuration`)).status).toBe(404);
+    expect((await fetch(`${started.base}/auth/realms/nowhere/.well-known/openid-configuration`)).status).toBe(
+      404,
+    );
   });
 
   it('refuses a code request without PKCE', async () => {
     const res = await fetch(
-      `${realm('gambling')}/auth?client_id=portal&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(`${base}/callback`)}`,
+      `${realm('gambling')}/auth?client_id=portal&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(`${started.base}/callback`)}`,
       { redirect: 'manual' },
     );
     expect(res.status).toBe(303);
@@ -313,7 +303,7 @@ describe('password reset', () => {
     ).text();
     expect(unknown).toContain('If an account exists');
 
-    const mailbox = await (await fetch(`${base}/dev/mailbox`)).text();
+    const mailbox = await (await fetch(`${started.base}/dev/mailbox`)).text();
     expect(mailbox).toContain('usermanager@gambling.example');
     expect(mailbox).not.toContain('nobody');
     const link = /href="(http:\/\/localhost:\d+\/auth\/realms\/gambling\/reset\/[\w-]+\?lang=en)"/.exec(
@@ -347,7 +337,7 @@ describe('password reset', () => {
 describe('production', () => {
   it('seeds no accounts and serves no mailbox', async () => {
     const production = await startServer(
-      testServerOptions({ distDir: site.distDir }, { nodeEnv: 'production' }),
+      testServerOptions({ distDir: started.site.distDir }, { nodeEnv: 'production' }),
     );
     try {
       const { rows } = await production.db.query('select count(*)::int as n from accounts');

@@ -66,6 +66,205 @@ export function issuerOf(origin: string, tenant: string): string {
   return `${origin}${REALMS_PREFIX}/${tenant}`;
 }
 
+type Theme = ReturnType<typeof readTheme>;
+
+/** What a tenant's provider at one origin is made from. */
+interface ProviderSetting {
+  db: Db;
+  tenant: string;
+  origin: string;
+  keys: TenantKeys;
+  theme: Theme;
+  /** Access-token lifetime in seconds. */
+  ttl: number;
+}
+
+/** The language the portal asked for (ui_locales), also when resuming an interaction that carried it. */
+function languageOf(theme: Theme, ctx: KoaContextWithOIDC) {
+  return pickLanguage(
+    theme,
+    (ctx.oidc?.params?.ui_locales ?? ctx.oidc?.entities?.Interaction?.params?.ui_locales) as
+      | string
+      | undefined,
+    ctx.get('accept-language'),
+  );
+}
+
+/** Sign-out in two pages of the tenant's look (confirm, then signed out), back to the portal at `origin`. */
+function logoutPages({ origin, theme }: ProviderSetting) {
+  return {
+    async logoutSource(ctx: KoaContextWithOIDC, form: string) {
+      const lang = languageOf(theme, ctx);
+      ctx.body = page({
+        theme,
+        lang,
+        title: text(lang, 'logoutTitle'),
+        body: `${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">${esc(text(lang, 'logout'))}</button>`,
+        scripts: [LOGOUT_SCRIPT],
+      });
+    },
+    async postLogoutSuccessSource(ctx: KoaContextWithOIDC) {
+      const lang = languageOf(theme, ctx);
+      ctx.body = page({
+        theme,
+        lang,
+        title: text(lang, 'logout'),
+        body: messageBody(text(lang, 'loggedOut'), 'ok', {
+          href: `${origin}/`,
+          label: text(lang, 'backToPortal'),
+        }),
+      });
+    },
+  };
+}
+
+/** The provider's error page, in the tenant's look and the person's language, with a way back to the portal. */
+function errorPage({ origin, theme }: ProviderSetting): NonNullable<Configuration['renderError']> {
+  return async (ctx, out) => {
+    const lang = languageOf(theme, ctx);
+    ctx.type = 'html';
+    const detail =
+      typeof out.error_description === 'string' ? out.error_description : String(out.error ?? '');
+    ctx.body = page({
+      theme,
+      lang,
+      title: text(lang, 'errorTitle'),
+      body: `${messageBody(text(lang, 'unknown'), 'alert', { href: `${origin}/`, label: text(lang, 'backToPortal') })}<p><small>${esc(detail)}</small></p>`,
+    });
+  };
+}
+
+/** Revocation, sign-out pages, and access tokens for the reference API only (JWTs of `ttl` seconds). */
+function providerFeatures(setting: ProviderSetting): Configuration['features'] {
+  return {
+    devInteractions: { enabled: false },
+    revocation: { enabled: true },
+    rpInitiatedLogout: { enabled: true, ...logoutPages(setting) },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => API_RESOURCE,
+      useGrantedResource: () => true,
+      getResourceServerInfo(_ctx, resource) {
+        if (resource !== API_RESOURCE) throw new errors.InvalidTarget();
+        return {
+          scope: PORTAL_SCOPE,
+          audience: API_RESOURCE,
+          accessTokenTTL: setting.ttl,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        };
+      },
+    },
+  };
+}
+
+/** The portal is the tenant's own application: signing in grants it the portal scope without a consent page. */
+const loadPortalGrant: NonNullable<Configuration['loadExistingGrant']> = async (ctx) => {
+  const session = ctx.oidc.session;
+  const client = ctx.oidc.client;
+  if (!session || !client) return undefined;
+  const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+  if (grantId) {
+    const existing = await ctx.oidc.provider.Grant.find(grantId);
+    if (existing) return existing;
+  }
+  if (!session.accountId) return undefined;
+  const grant = new ctx.oidc.provider.Grant({
+    clientId: client.clientId,
+    accountId: session.accountId,
+  });
+  grant.addOIDCScope(`${PORTAL_SCOPE} offline_access`);
+  grant.addResourceScope(API_RESOURCE, PORTAL_SCOPE);
+  await grant.save();
+  session.ensureClientContainer(client.clientId);
+  session.grantIdFor(client.clientId, grant.jti);
+  return grant;
+};
+
+/** The portal as the one public client of the tenant at `origin`. */
+function portalClient({ origin, theme }: ProviderSetting): NonNullable<Configuration['clients']>[number] {
+  return {
+    client_id: CLIENT_ID,
+    client_name: theme.title,
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: [`${origin}/callback`, `${origin}/silent`],
+    post_logout_redirect_uris: [`${origin}/`],
+  };
+}
+
+function providerConfiguration(setting: ProviderSetting): Configuration {
+  const { db, tenant, origin, keys, ttl } = setting;
+  return {
+    adapter: databaseAdapter(db, tenant),
+    clients: [portalClient(setting)],
+    jwks: keys.jwks as Configuration['jwks'],
+    // Cross-origin calls (token, revocation, userinfo) only from the portal itself: the origin of its redirect URIs.
+    clientBasedCORS: (_ctx, requestOrigin) => requestOrigin === origin,
+    cookies: {
+      keys: keys.cookieKeys,
+      names: {
+        session: `_session.${tenant}`,
+        interaction: `_interaction.${tenant}`,
+        resume: `_interaction_resume.${tenant}`,
+      },
+    },
+    // Code flow only (spec §1): the discovery document then lists no implicit or hybrid response type.
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'roles'],
+    claims: Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]])),
+    conformIdTokenClaims: false,
+    routes: { userinfo: USERINFO_PATH },
+    async findAccount(_ctx, sub) {
+      const claims = await accountClaims(db, tenant, sub);
+      if (!claims) return undefined;
+      return { accountId: claims.sub, claims: async () => claims };
+    },
+    interactions: {
+      url: (_ctx, interaction) => `${REALMS_PREFIX}/${tenant}/interaction/${interaction.uid}`,
+    },
+    features: providerFeatures(setting),
+    async extraTokenClaims(_ctx, token) {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const account = await findAccountById(db, tenant, token.accountId);
+      return account ? { ...tokenClaimsOf(account, tenant), [GRANT_ID_CLAIM]: token.grantId } : undefined;
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Public client: every refresh spends the token and returns a new one; a spent token is refused and
+    // revokes the grant.
+    rotateRefreshToken: () => true,
+    loadExistingGrant: loadPortalGrant,
+    ttl: {
+      AccessToken: ttl,
+      IdToken: ttl,
+      AuthorizationCode: 60,
+      Interaction: 60 * 60,
+      Session: 8 * 60 * 60,
+      Grant: 8 * 60 * 60,
+      RefreshToken: 8 * 60 * 60,
+    },
+    renderError: errorPage(setting),
+  };
+}
+
+/**
+ * oidc-provider answers every CORS preflight by echoing the Origin (the client is known only on the real
+ * request). No other origin than the portal's gets an Access-Control-* header: its browser then never sends the
+ * request.
+ */
+function onlyPortalCors(provider: Provider, origin: string): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    const requestOrigin = ctx.get('Origin');
+    if (!requestOrigin || requestOrigin === origin) return;
+    for (const name of Object.keys(ctx.response.headers)) {
+      if (name.toLowerCase().startsWith('access-control-')) ctx.remove(name);
+    }
+  });
+}
+
 export function createIdentityProviders(options: IdentityProviderOptions) {
   const { db, logger } = options;
   const keys = new Map<string, Promise<TenantKeys>>();
@@ -75,169 +274,18 @@ export function createIdentityProviders(options: IdentityProviderOptions) {
     getOrCreatePromise(keys, tenant, () => loadTenantKeys(db, tenant));
 
   async function build(origin: string, tenant: string): Promise<Provider> {
-    const tenantKeys = await keysOf(tenant);
-    const theme = readTheme(options.publicDir, tenant);
-    const ttl = options.accessTokenTtl;
-    // The language the portal asked for (ui_locales), also when resuming an interaction that carried it.
-    const languageOf = (ctx: KoaContextWithOIDC) =>
-      pickLanguage(
-        theme,
-        (ctx.oidc?.params?.ui_locales ?? ctx.oidc?.entities?.Interaction?.params?.ui_locales) as
-          | string
-          | undefined,
-        ctx.get('accept-language'),
-      );
-
-    const configuration: Configuration = {
-      adapter: databaseAdapter(db, tenant),
-      clients: [
-        {
-          client_id: CLIENT_ID,
-          client_name: theme.title,
-          token_endpoint_auth_method: 'none',
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-          redirect_uris: [`${origin}/callback`, `${origin}/silent`],
-          post_logout_redirect_uris: [`${origin}/`],
-        },
-      ],
-      jwks: tenantKeys.jwks as Configuration['jwks'],
-      // Cross-origin calls (token, revocation, userinfo) only from the portal itself: the origin of its redirect URIs.
-      clientBasedCORS: (_ctx, requestOrigin) => requestOrigin === origin,
-      cookies: {
-        keys: tenantKeys.cookieKeys,
-        names: {
-          session: `_session.${tenant}`,
-          interaction: `_interaction.${tenant}`,
-          resume: `_interaction_resume.${tenant}`,
-        },
-      },
-      // Code flow only (spec §1): the discovery document then lists no implicit or hybrid response type.
-      responseTypes: ['code'],
-      pkce: { required: () => true },
-      scopes: ['openid', 'offline_access', 'profile', 'email', 'roles'],
-      claims: Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]])),
-      conformIdTokenClaims: false,
-      routes: { userinfo: USERINFO_PATH },
-      async findAccount(_ctx, sub) {
-        const claims = await accountClaims(db, tenant, sub);
-        if (!claims) return undefined;
-        return { accountId: claims.sub, claims: async () => claims };
-      },
-      interactions: {
-        url: (_ctx, interaction) => `${REALMS_PREFIX}/${tenant}/interaction/${interaction.uid}`,
-      },
-      features: {
-        devInteractions: { enabled: false },
-        revocation: { enabled: true },
-        rpInitiatedLogout: {
-          enabled: true,
-          async logoutSource(ctx, form) {
-            const lang = languageOf(ctx);
-            ctx.body = page({
-              theme,
-              lang,
-              title: text(lang, 'logoutTitle'),
-              body: `${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">${esc(text(lang, 'logout'))}</button>`,
-              scripts: [LOGOUT_SCRIPT],
-            });
-          },
-          async postLogoutSuccessSource(ctx) {
-            const lang = languageOf(ctx);
-            ctx.body = page({
-              theme,
-              lang,
-              title: text(lang, 'logout'),
-              body: messageBody(text(lang, 'loggedOut'), 'ok', {
-                href: `${origin}/`,
-                label: text(lang, 'backToPortal'),
-              }),
-            });
-          },
-        },
-        resourceIndicators: {
-          enabled: true,
-          defaultResource: () => API_RESOURCE,
-          useGrantedResource: () => true,
-          getResourceServerInfo(_ctx, resource) {
-            if (resource !== API_RESOURCE) throw new errors.InvalidTarget();
-            return {
-              scope: PORTAL_SCOPE,
-              audience: API_RESOURCE,
-              accessTokenTTL: ttl,
-              accessTokenFormat: 'jwt',
-              jwt: { sign: { alg: 'RS256' } },
-            };
-          },
-        },
-      },
-      async extraTokenClaims(_ctx, token) {
-        if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
-        const account = await findAccountById(db, tenant, token.accountId);
-        return account ? { ...tokenClaimsOf(account, tenant), [GRANT_ID_CLAIM]: token.grantId } : undefined;
-      },
-      issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-      // Public client: every refresh spends the token and returns a new one; a spent token is refused and
-      // revokes the grant.
-      rotateRefreshToken: () => true,
-      // The portal is the tenant's own application: signing in grants it the portal scope without a consent page.
-      async loadExistingGrant(ctx) {
-        const session = ctx.oidc.session;
-        const client = ctx.oidc.client;
-        if (!session || !client) return undefined;
-        const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
-        if (grantId) {
-          const existing = await ctx.oidc.provider.Grant.find(grantId);
-          if (existing) return existing;
-        }
-        if (!session.accountId) return undefined;
-        const grant = new ctx.oidc.provider.Grant({
-          clientId: client.clientId,
-          accountId: session.accountId,
-        });
-        grant.addOIDCScope(`${PORTAL_SCOPE} offline_access`);
-        grant.addResourceScope(API_RESOURCE, PORTAL_SCOPE);
-        await grant.save();
-        session.ensureClientContainer(client.clientId);
-        session.grantIdFor(client.clientId, grant.jti);
-        return grant;
-      },
-      ttl: {
-        AccessToken: ttl,
-        IdToken: ttl,
-        AuthorizationCode: 60,
-        Interaction: 60 * 60,
-        Session: 8 * 60 * 60,
-        Grant: 8 * 60 * 60,
-        RefreshToken: 8 * 60 * 60,
-      },
-      async renderError(ctx, out) {
-        const lang = languageOf(ctx);
-        ctx.type = 'html';
-        const detail =
-          typeof out.error_description === 'string' ? out.error_description : String(out.error ?? '');
-        ctx.body = page({
-          theme,
-          lang,
-          title: text(lang, 'errorTitle'),
-          body: `${messageBody(text(lang, 'unknown'), 'alert', { href: `${origin}/`, label: text(lang, 'backToPortal') })}<p><small>${esc(detail)}</small></p>`,
-        });
-      },
+    const setting: ProviderSetting = {
+      db,
+      tenant,
+      origin,
+      keys: await keysOf(tenant),
+      theme: readTheme(options.publicDir, tenant),
+      ttl: options.accessTokenTtl,
     };
-
-    const provider = new Provider(issuerOf(origin, tenant), configuration);
+    const provider = new Provider(issuerOf(origin, tenant), providerConfiguration(setting));
     // Koa's ctx.secure then follows X-Forwarded-Proto, and oidc-provider marks its cookies Secure over https.
     provider.proxy = options.trustProxy ?? false;
-    // oidc-provider answers every CORS preflight by echoing the Origin (the client is known only on the real
-    // request). No other origin gets an Access-Control-* header: its browser then never sends the request.
-    provider.use(async (ctx, next) => {
-      await next();
-      const requestOrigin = ctx.get('Origin');
-      if (!requestOrigin || requestOrigin === origin) return;
-      for (const name of Object.keys(ctx.response.headers)) {
-        if (name.toLowerCase().startsWith('access-control-')) ctx.remove(name);
-      }
-    });
+    onlyPortalCors(provider, origin);
     provider.on('server_error', (_ctx, error) =>
       logger.log('error', 'identity provider error', { tenant, err: String(error) }),
     );

@@ -1,8 +1,7 @@
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type RunningServer, startServer } from '../main';
-import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
+import { describe, expect, it, vi } from 'vitest';
 import { Browser, realmOf, signIn } from '../testing/oidc';
+import { startedServerForFile } from '../testing/signed-in-app';
 
 // UserInfo (OpenID Connect Core §5.3) with the access token a client gets by signing in: the client here is
 // openid-client, a certified relying party that knows nothing of this project (discovery, the authorization URL,
@@ -12,24 +11,11 @@ import { Browser, realmOf, signIn } from '../testing/oidc';
 // A real server and scrypt on a shared machine take longer than vitest's 5 s / 10 s defaults.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
-let site: SiteFixture;
-let server: RunningServer;
-let base: string;
-
-beforeAll(async () => {
-  site = createSiteFixture();
-  server = await startServer(testServerOptions({ distDir: site.distDir }));
-  base = `http://localhost:${server.port}`;
-});
-
-afterAll(async () => {
-  await server.close();
-  site.remove();
-});
+const started = startedServerForFile();
 
 /** The provider's configuration as openid-client discovers it (plain http is fine on loopback). */
 function discover(tenant: string) {
-  return oidc.discovery(new URL(realmOf(base, tenant)), 'portal', undefined, oidc.None(), {
+  return oidc.discovery(new URL(realmOf(started.base, tenant)), 'portal', undefined, oidc.None(), {
     execute: [oidc.allowInsecureRequests],
   });
 }
@@ -38,11 +24,11 @@ function discover(tenant: string) {
 async function personSignsIn(authorizationUrl: URL, username: string): Promise<URL> {
   const browser = new Browser();
   let res = await browser.fetch(authorizationUrl.toString());
-  let location = new URL(res.headers.get('location') ?? '', base);
+  let location = new URL(res.headers.get('location') ?? '', started.base);
   expect(location.pathname).toMatch(/\/interaction\/[\w-]+$/);
   res = await browser.post(`${location}/login`, { username, password: username });
   for (let hops = 0; res.status >= 300 && res.status < 400; hops++) {
-    location = new URL(res.headers.get('location') ?? '', base);
+    location = new URL(res.headers.get('location') ?? '', started.base);
     if (location.pathname === '/callback' || hops > 5) break;
     res = await browser.fetch(location.toString());
   }
@@ -57,7 +43,7 @@ async function codeFlow(tenant: string, username: string, scope: string) {
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
   const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: `${base}/callback`,
+    redirect_uri: `${started.base}/callback`,
     scope,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
@@ -96,7 +82,7 @@ describe('UserInfo (OpenID Connect Core §5.3)', () => {
     });
     expect(info.roles).toEqual(expect.arrayContaining(['get_users_me', 'can_view_accreditations']));
     // The same token still opens the API: one access token serves both.
-    const me = await fetch(`${base}/api/public/credentials/${claims.sub}`, {
+    const me = await fetch(`${started.base}/api/public/credentials/${claims.sub}`, {
       headers: { authorization: `Bearer ${tokens.access_token}`, 'tenant-id': 'gambling' },
     });
     expect(me.status).not.toBe(401);
@@ -112,7 +98,7 @@ describe('UserInfo (OpenID Connect Core §5.3)', () => {
   });
 
   it('accepts the token the portal itself gets', async () => {
-    const tokens = await signIn(base, 'gambling', 'admin');
+    const tokens = await signIn(started.base, 'gambling', 'admin');
     const res = await userInfoRaw('gambling', `Bearer ${tokens.access_token}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -142,11 +128,11 @@ describe('UserInfo (OpenID Connect Core §5.3)', () => {
     };
     await refusedWith(await userInfoRaw('gambling'), 'none');
     await refusedWith(await userInfoRaw('gambling', 'Bearer not.a.token'), 'invalid_token');
-    const demo = await signIn(base, 'demo', 'user');
+    const demo = await signIn(started.base, 'demo', 'user');
     await refusedWith(await userInfoRaw('gambling', `Bearer ${demo.access_token}`), 'invalid_token');
     // Revoking the refresh token ends the grant; its access tokens then open nothing.
-    const gambling = await signIn(base, 'gambling', 'visitor');
-    const revoked = await new Browser().post(`${realmOf(base, 'gambling')}/token/revocation`, {
+    const gambling = await signIn(started.base, 'gambling', 'visitor');
+    const revoked = await new Browser().post(`${realmOf(started.base, 'gambling')}/token/revocation`, {
       token: gambling.refresh_token,
       client_id: 'portal',
     });

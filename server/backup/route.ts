@@ -43,15 +43,17 @@ function loopbackUrl(host: string, port: number): string {
   return `http://${isLoopbackAddress(host) ? host : '127.0.0.1'}:${port}`;
 }
 
+/** The key a backup request must present, as published for this start of the server. */
+export interface PublishedBackup {
+  key: string;
+  withdraw(): void;
+}
+
 /**
  * Writes a new key (owner-only) for this start of the server; `withdraw` removes it when the server stops, unless
  * another server has written its own since.
  */
-export function publishBackupAccess(
-  dataDir: string,
-  host: string,
-  port: number,
-): { key: string; withdraw(): void } {
+export function publishBackupAccess(dataDir: string, host: string, port: number): PublishedBackup {
   const file = backupAccessFileOf(dataDir);
   const access: BackupAccess = {
     pid: process.pid,

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { zipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../app';
-import type { Db } from '../db/db';
-import { basicEngine } from '../onboarding/engine';
+import { describe, expect, it } from 'vitest';
+import type { App } from '../app';
 import {
   fakeAuth,
   fixture,
@@ -13,32 +11,14 @@ import {
   paddedJpeg,
   person,
 } from '../onboarding/testing/harness';
-import { createKnownOrigins } from '../origins';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { testDeps } from '../testing/fixtures';
+import { signedInAppForFile } from '../testing/signed-in-app';
 import { bulkRoutes } from './routes';
 
 // POST /public/singles/bulk and GET /public/singles/bulk/{jobId} through the real app ("Add users from photos";
 // spec §5 1000 elements, metadata, zip; §8 user registration codes).
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
-
-beforeAll(async () => {
-  db = await createTestDb();
-  site = createSiteFixture();
-  app = createApp({
-    ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-    auth: fakeAuth,
-    onboarding: { engine: basicEngine, production: false },
-    origins: createKnownOrigins({ tenants: ['gambling', 'demo'], port: () => 8080 }),
-  });
-});
-
-afterAll(async () => {
-  await db.close();
-  site.remove();
-});
+const portal = signedInAppForFile({ origins: 'default' });
 
 const manager = person('bulk-manager', 'gambling', ['get_users_all', 'post_singles']);
 const otherManager = person('bulk-manager-2', 'gambling', ['post_singles']);
@@ -64,7 +44,7 @@ function form(metadata: string | null, media: Uint8Array | null, metadataName = 
   return body;
 }
 
-function post(body: FormData, who: Person = manager, target: App = app) {
+function post(body: FormData, who: Person = manager, target: App = portal.app) {
   return target.request('/api/public/singles/bulk', { method: 'POST', headers: headersOf(who), body });
 }
 
@@ -85,7 +65,7 @@ interface Job {
   }[];
 }
 
-async function finished(jobId: string, who: Person = manager, target: App = app): Promise<Job> {
+async function finished(jobId: string, who: Person = manager, target: App = portal.app): Promise<Job> {
   for (let i = 0; i < 400; i++) {
     const res = await target.request(`/api/public/singles/bulk/${jobId}`, { headers: headersOf(who) });
     expect(res.status).toBe(200);
@@ -102,7 +82,7 @@ async function accepted(res: Response): Promise<string> {
   return body.job_id;
 }
 
-const count = async (sql: string, params: unknown[]) => (await db.query(sql, params)).rows.length;
+const count = async (sql: string, params: unknown[]) => (await portal.db.query(sql, params)).rows.length;
 
 describe('POST /public/singles/bulk', () => {
   it('registers the good rows, each with its picture and QR, and reports the bad ones per row', async () => {
@@ -149,7 +129,7 @@ describe('POST /public/singles/bulk', () => {
       [8, 'accepted', null, null, 0],
     ]);
 
-    const ane = await db.query<{ register_mode: string; assisted_by: string; user_id: string }>(
+    const ane = await portal.db.query<{ register_mode: string; assisted_by: string; user_id: string }>(
       "select register_mode, assisted_by, user_id::text as user_id from users where tenant = 'gambling' and email = $1",
       ['ane@bulk.test'],
     );
@@ -212,7 +192,7 @@ describe('POST /public/singles/bulk', () => {
     expect(
       await count("select 1 from users where tenant = 'gambling' and email = $1", ['crc-b@bulk.test']),
     ).toBe(0);
-    const { rows } = await db.query<{ bytes: Uint8Array }>(
+    const { rows } = await portal.db.query<{ bytes: Uint8Array }>(
       `select e.bytes from user_evidences e join users u on u.tenant = e.tenant and u.user_id = e.user_id
         where u.tenant = 'gambling' and u.email = 'crc-c@bulk.test' and e.kind = 'selfie'`,
     );
@@ -282,7 +262,7 @@ describe('POST /public/singles/bulk', () => {
   });
 
   it('refuses an upload that says it is larger than the limit before reading it', async () => {
-    const res = await app.request('/api/public/singles/bulk', {
+    const res = await portal.app.request('/api/public/singles/bulk', {
       method: 'POST',
       headers: {
         ...headersOf(manager),
@@ -303,11 +283,12 @@ describe('POST /public/singles/bulk', () => {
     );
     await finished(jobId);
     for (const who of [otherManager, demoManager]) {
-      const res = await app.request(`/api/public/singles/bulk/${jobId}`, { headers: headersOf(who) });
+      const res = await portal.app.request(`/api/public/singles/bulk/${jobId}`, { headers: headersOf(who) });
       expect(res.status).toBe(404);
     }
     expect(
-      (await app.request('/api/public/singles/bulk/not-a-uuid', { headers: headersOf(manager) })).status,
+      (await portal.app.request('/api/public/singles/bulk/not-a-uuid', { headers: headersOf(manager) }))
+        .status,
     ).toBe(404);
     // Another tenant: the same email and acs_id are free there, and the row lands in demo only.
     const demoJob = await accepted(
@@ -321,13 +302,13 @@ describe('POST /public/singles/bulk', () => {
   });
 
   it('reports a job that stopped moving (its process restarted) as failed, with the rows it had done', async () => {
-    const { rows } = await db.query<{ job_id: string }>(
+    const { rows } = await portal.db.query<{ job_id: string }>(
       `insert into bulk_imports (tenant, created_by, total, updated_at)
        values ('gambling', 'bulk-manager', 5, now() - interval '10 minutes') returning job_id::text as job_id`,
       [],
     );
     const jobId = rows[0]?.job_id as string;
-    await db.query(
+    await portal.db.query(
       `insert into bulk_import_rows (tenant, job_id, row_number, email, outcome, code) values ('gambling', $1, 1, 'x@bulk.test', 'accepted', 0)`,
       [jobId],
     );
@@ -344,7 +325,7 @@ describe('POST /public/singles/bulk', () => {
     });
     bare.route(
       '/api',
-      bulkRoutes(testDeps(db, site, { publicDir: PUBLIC_DIR }), fakeAuth, {
+      bulkRoutes(testDeps(portal.db, portal.site, { publicDir: PUBLIC_DIR }), fakeAuth, {
         qr: () => Promise.reject(new Error('no qr')),
       }),
     );

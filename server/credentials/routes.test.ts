@@ -1,36 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../app';
-import type { Db } from '../db/db';
-import { basicEngine as referenceEngine } from '../onboarding/engine';
-import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
+import { describe, expect, it } from 'vitest';
+import { headersOf, type Person, person } from '../onboarding/testing/harness';
 import { qrDataUrl, qrPng } from '../qr';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { signedInAppForFile } from '../testing/signed-in-app';
 import { credentialPayload, isValidCredential } from './rules';
 
 // The credentials API through the real app (app.ts mounts it when deps.auth is given), with the fake auth of
 // the onboarding harness (claims from the x-test-claims header) and the seeded enrolled accounts.
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
-
-beforeAll(async () => {
-  db = await createTestDb();
-  site = createSiteFixture();
-  app = createApp({
-    ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-    auth: fakeAuth,
-    onboarding: { engine: referenceEngine, production: false },
-  });
-});
-
-afterAll(async () => {
-  await db.close();
-  site.remove();
-});
+const portal = signedInAppForFile();
 
 interface Enrolled {
   accountId: string;
@@ -42,7 +22,7 @@ interface Enrolled {
 
 /** The seeded account, its user record and its QR credential. */
 async function enrolled(username: string, tenant = 'gambling'): Promise<Enrolled> {
-  const { rows } = await db.query<Enrolled>(
+  const { rows } = await portal.db.query<Enrolled>(
     `select a.id::text as "accountId", u.user_id::text as "userId", c.sid::text as sid, u.acs_id as "acsId",
             a.tenant as tenant
        from accounts a
@@ -67,13 +47,13 @@ const staff = (tenant = 'gambling') => person('staff-usermanager', tenant, ['get
 function get(path: string, who: Person | undefined, init: { tenant?: string; accept?: string } = {}) {
   const headers = headersOf(who, init.tenant);
   if (init.accept) headers.accept = init.accept;
-  return app.request(`/api${path}`, { headers });
+  return portal.app.request(`/api${path}`, { headers });
 }
 
 const credentialPath = (who: Enrolled, sid = who.sid) => `/public/credentials/${who.userId}/sids/${sid}`;
 
 async function sidOf(userId: string, type: string): Promise<string> {
-  const { rows } = await db.query<{ sid: string }>(
+  const { rows } = await portal.db.query<{ sid: string }>(
     `select sid::text as sid from credentials where user_id = $1 and credential_type = $2 and state = 'active'
       order by created_at desc limit 1`,
     [userId, type],
@@ -244,7 +224,7 @@ describe('GET /public/credentials/{userId}/sids/{sid}', () => {
   it('says valid: false for a revoked or expired QR, and has no image for a non-QR credential', async () => {
     const visitor = await enrolled('visitor');
     const insert = async (type: string, state: string, endsAt: string | null) => {
-      const { rows } = await db.query<{ sid: string }>(
+      const { rows } = await portal.db.query<{ sid: string }>(
         `insert into credentials (tenant, user_id, credential_type, state, starts_at, ends_at)
          values ('gambling', $1, $2, $3, now() - interval '20 days', $4::timestamptz) returning sid::text as sid`,
         [visitor.userId, type, state, endsAt],
@@ -316,7 +296,7 @@ describe('GET /public/credentials/{userId}', () => {
 
   it('shows a deactivated user as activated: false', async () => {
     const demoVisitor = await enrolled('visitor', 'demo');
-    await db.query('update users set active = false where tenant = $1 and user_id = $2', [
+    await portal.db.query('update users set active = false where tenant = $1 and user_id = $2', [
       'demo',
       demoVisitor.userId,
     ]);
@@ -327,7 +307,7 @@ describe('GET /public/credentials/{userId}', () => {
   it('lists several credentials oldest first, and none as an empty object (one query for both)', async () => {
     // A person of their own (one 15-day qr): the seeded ones hold several credentials, and this test deletes.
     const demoUser = await freshPerson('demo');
-    const { rows } = await db.query<{ sid: string }>(
+    const { rows } = await portal.db.query<{ sid: string }>(
       `insert into credentials (tenant, user_id, credential_type, starts_at, ends_at, created_at)
        values ($1, $2, 'embedding', now(), null, now() + interval '1 minute') returning sid::text as sid`,
       ['demo', demoUser.userId],
@@ -337,7 +317,10 @@ describe('GET /public/credentials/{userId}', () => {
     expect(Object.keys(body.credentials)).toEqual([demoUser.sid, rows[0]?.sid]);
     expect(body.credentials[rows[0]?.sid ?? '']?.credential_type).toBe('embedding');
 
-    await db.query('delete from credentials where tenant = $1 and user_id = $2', ['demo', demoUser.userId]);
+    await portal.db.query('delete from credentials where tenant = $1 and user_id = $2', [
+      'demo',
+      demoUser.userId,
+    ]);
     const none = await get(`/public/credentials/${demoUser.userId}`, ownerOf(demoUser));
     expect(none.status).toBe(200);
     expect(await none.json()).toMatchObject({ user_id: demoUser.userId, activated: true, credentials: {} });
@@ -348,12 +331,12 @@ describe('GET /public/credentials/{userId}', () => {
 async function freshPerson(tenant = 'gambling'): Promise<Enrolled> {
   const accountId = randomUUID();
   const tag = accountId.slice(0, 8);
-  await db.query(
+  await portal.db.query(
     `insert into accounts (tenant, id, username, first_name, last_name, enrolled, acs_id, location)
      values ($1, $2, $3, 'Miren', 'Zubia', true, $4, 'Sala Las Palmas')`,
     [tenant, accountId, `fresh-${tag}`, `ACS-FRESH-${tag}`],
   );
-  const { rows } = await db.query<{ user_id: string }>(
+  const { rows } = await portal.db.query<{ user_id: string }>(
     `insert into users (tenant, account_id, username, first_name, last_name, acs_id, birth_date, document_number,
        document_type, onboarding_state, register_mode, life_proofing_result, identity_proofing_result, ocr_integrity,
        document_validity, selfie_authenticity)
@@ -362,7 +345,7 @@ async function freshPerson(tenant = 'gambling'): Promise<Enrolled> {
     [tenant, accountId, `fresh-${tag}`, `ACS-FRESH-${tag}`, `FRESH${tag}`],
   );
   const userId = rows[0]?.user_id as string;
-  const { rows: qr } = await db.query<{ sid: string }>(
+  const { rows: qr } = await portal.db.query<{ sid: string }>(
     `insert into credentials (tenant, user_id, credential_type, starts_at, ends_at)
      values ($1, $2, 'qr', now() - interval '20 days', now() - interval '5 days') returning sid::text as sid`,
     [tenant, userId],
@@ -372,7 +355,7 @@ async function freshPerson(tenant = 'gambling'): Promise<Enrolled> {
 
 function send(method: 'PUT' | 'POST', path: string, who: Person | undefined, body?: unknown) {
   const headers: Record<string, string> = { ...headersOf(who), 'content-type': 'application/json' };
-  return app.request(`/api${path}`, {
+  return portal.app.request(`/api${path}`, {
     method,
     headers,
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -407,7 +390,7 @@ async function pdfPageText(bytes: Uint8Array): Promise<{ text: string; images: s
 describe('GET /public/credentials/{userId}/sids/{sid} as PDF', () => {
   it('gives the printable credential: the name, the QR image and the window in the facility’s timezone', async () => {
     const who = await freshPerson();
-    await db.query(
+    await portal.db.query(
       `update credentials set starts_at = '2026-03-10T08:05:00Z', ends_at = '2026-03-25T08:05:00Z' where sid = $1`,
       [who.sid],
     );
@@ -442,9 +425,10 @@ describe('GET /public/credentials/{userId}/sids/{sid} as PDF', () => {
 
   it('uses the tenant’s first facility when the person has no location', async () => {
     const user = await enrolled('user');
-    const { rows } = await db.query<{ ends_at: Date }>('select ends_at from credentials where sid = $1', [
-      user.sid,
-    ]);
+    const { rows } = await portal.db.query<{ ends_at: Date }>(
+      'select ends_at from credentials where sid = $1',
+      [user.sid],
+    );
     const end = rows[0]?.ends_at as Date;
     const madrid = new Intl.DateTimeFormat('en-GB', {
       timeZone: 'Europe/Madrid',
@@ -538,7 +522,7 @@ describe('PUT /public/credentials/active|inactive (all users)', () => {
     const admin = person('admin', 'demo', ['put_credentials_state_all']);
     const res = await send('PUT', '/public/credentials/inactive', admin, { confirm: 'demo' });
     expect(await res.json()).toMatchObject({ activated: false });
-    const after = await db.query<{ tenant: string; active: boolean }>(
+    const after = await portal.db.query<{ tenant: string; active: boolean }>(
       "select tenant, bool_or(active) as active from users where tenant in ('gambling', 'demo') group by tenant order by tenant",
     );
     expect(after.rows).toEqual([
@@ -550,7 +534,7 @@ describe('PUT /public/credentials/active|inactive (all users)', () => {
     ).toMatchObject({
       activated: true,
     });
-    const again = await db.query<{ active: boolean }>(
+    const again = await portal.db.query<{ active: boolean }>(
       "select bool_and(active) as active from users where tenant = 'demo'",
     );
     expect(again.rows[0]?.active).toBe(true);
@@ -612,7 +596,7 @@ describe('POST /internal/rights', () => {
     const who = await freshPerson();
     await send('POST', '/internal/rights', ownerOf(who), right(who, 'access_face'));
     const portrayalId = randomUUID();
-    await db.query(
+    await portal.db.query(
       `insert into portrayals (tenant, portrayal_id, owner_id, user_id, portrayal_type, process)
        values ('gambling', $1, $2, $2, 'selfie', 'renew_selfie')`,
       [portrayalId, who.accountId],
@@ -625,7 +609,7 @@ describe('POST /internal/rights', () => {
       right(who, 'access_face', { portrayal_id: portrayalId }),
     );
     expect(early.status).toBe(422);
-    await db.query(
+    await portal.db.query(
       `insert into portrayal_images (tenant, portrayal_id, kind, content_type, bytes)
        values ('gambling', $1, 'selfie', 'image/jpeg', $2)`,
       [portrayalId, Buffer.from('new selfie bytes')],
@@ -637,7 +621,7 @@ describe('POST /internal/rights', () => {
       right(who, 'access_face', { portrayal_id: portrayalId }),
     );
     expect(res.status).toBe(201);
-    const { rows } = await db.query<{ state: string; portrayal: string | null }>(
+    const { rows } = await portal.db.query<{ state: string; portrayal: string | null }>(
       `select state, metadata->>'portrayal_id' as portrayal from credentials
         where user_id = $1 and credential_type = 'embedding' order by created_at`,
       [who.userId],
@@ -646,7 +630,7 @@ describe('POST /internal/rights', () => {
       { state: 'revoked', portrayal: null },
       { state: 'active', portrayal: portrayalId },
     ]);
-    const evidence = await db.query<{ bytes: Uint8Array }>(
+    const evidence = await portal.db.query<{ bytes: Uint8Array }>(
       "select bytes from user_evidences where user_id = $1 and kind = 'selfie'",
       [who.userId],
     );

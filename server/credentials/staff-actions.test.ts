@@ -1,32 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../app';
-import type { Db } from '../db/db';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seededUser } from '../db/seed-users';
-import { basicEngine } from '../onboarding/engine';
-import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { type Person, person } from '../onboarding/testing/harness';
+import { signedInAppForFile } from '../testing/signed-in-app';
 
 // Staff actions: add location, activate/deactivate all recorded with what changed, ActivateUsers by region, and
 // assisted_by shown by name, through the real app with the fake auth of the onboarding harness and the seed.
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
-
-beforeAll(async () => {
-  db = await createTestDb();
-  site = createSiteFixture();
-  app = createApp({
-    ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-    auth: fakeAuth,
-    onboarding: { engine: basicEngine, production: false },
-  });
-});
-
-afterAll(async () => {
-  await db.close();
-  site.remove();
-});
+const portal = signedInAppForFile();
 
 const ASSISTANT_ROLES = [
   'post_onboardings_assisted',
@@ -45,18 +25,10 @@ const locator = (tenant = 'gambling') =>
 const admin = (tenant = 'gambling') =>
   person('staff-admin', tenant, ['get_users_all', 'put_credentials_state_all', 'delete_users_all']);
 
-function call(method: string, path: string, who: Person | undefined, body?: unknown, tenant?: string) {
-  const headers = headersOf(who, tenant);
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  return app.request(`/api${path}`, {
-    method,
-    headers,
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-}
+const call = portal.call;
 
 async function userIdOf(index: number, tenant = 'gambling') {
-  const { rows } = await db.query<{ user_id: string }>(
+  const { rows } = await portal.db.query<{ user_id: string }>(
     'select user_id::text as user_id from users where tenant = $1 and acs_id = $2',
     [tenant, seededUser(tenant, index).acs_id],
   );
@@ -66,7 +38,7 @@ async function userIdOf(index: number, tenant = 'gambling') {
 }
 
 async function facility(tenant: string, alias: string) {
-  const { rows } = await db.query<{ facility_id: string }>(
+  const { rows } = await portal.db.query<{ facility_id: string }>(
     'select facility_id from facilities where tenant = $1 and alias = $2',
     [tenant, alias],
   );
@@ -134,7 +106,7 @@ describe('POST /public/credentials/{userId}/locations (add location)', () => {
 
 describe('POST /public/users/activation (ActivateUsers)', () => {
   beforeAll(async () => {
-    await db.query(
+    await portal.db.query(
       `insert into account_facilities (tenant, account_id, facility_id)
        select 'gambling', 'staff-assistant', facility_id from facilities where tenant = 'gambling' and alias = 'Sala Bilbao'`,
     );
@@ -142,8 +114,8 @@ describe('POST /public/users/activation (ActivateUsers)', () => {
 
   it('activates the users of a region and adds the assistant’s facility to their locations', async () => {
     const bilbao = await facility('gambling', 'Sala Bilbao');
-    await db.query("update users set active = false where tenant = 'gambling' and region = 'es-ct'");
-    const { rows } = await db.query<{ count: number }>(
+    await portal.db.query("update users set active = false where tenant = 'gambling' and region = 'es-ct'");
+    const { rows } = await portal.db.query<{ count: number }>(
       "select count(*)::int as count from users where tenant = 'gambling' and region = 'es-ct'",
     );
     const expected = rows[0]?.count ?? 0;
@@ -156,7 +128,7 @@ describe('POST /public/users/activation (ActivateUsers)', () => {
       facility_id: bilbao,
       alias: 'Sala Bilbao',
     });
-    const after = await db.query<{ active: boolean; has: boolean }>(
+    const after = await portal.db.query<{ active: boolean; has: boolean }>(
       `select u.active, exists (select 1 from user_locations l where l.tenant = u.tenant and l.user_id = u.user_id
                                    and l.facility_id = $1) as has
          from users u where u.tenant = 'gambling' and u.region = 'es-ct'`,
@@ -164,7 +136,7 @@ describe('POST /public/users/activation (ActivateUsers)', () => {
     );
     expect(after.rows.every((row) => row.active && row.has)).toBe(true);
     // The other tenant's users are untouched.
-    const demo = await db.query<{ count: number }>(
+    const demo = await portal.db.query<{ count: number }>(
       "select count(*)::int as count from user_locations where tenant = 'demo' and facility_id = $1",
       [bilbao],
     );
@@ -172,13 +144,13 @@ describe('POST /public/users/activation (ActivateUsers)', () => {
   });
 
   it('narrows to one DNI/NIE, and answers 404 no_users_found when nobody matches', async () => {
-    const { rows } = await db.query<{ id_number: string; region: string }>(
+    const { rows } = await portal.db.query<{ id_number: string; region: string }>(
       "select id_number, region from users where tenant = 'gambling' and acs_id = $1",
       [seededUser('gambling', 20).acs_id],
     );
     const one = rows[0];
     if (!one) throw new Error('no user 20');
-    await db.query("update users set active = false where tenant = 'gambling' and id_number = $1", [
+    await portal.db.query("update users set active = false where tenant = 'gambling' and id_number = $1", [
       one.id_number,
     ]);
     const res = await call('POST', '/public/users/activation', assistant(), {
@@ -219,14 +191,14 @@ describe('POST /public/users/activation (ActivateUsers)', () => {
 describe('PUT /public/credentials/active|inactive (Administration)', () => {
   const activeUsers = async (tenant: string) =>
     (
-      await db.query<{ count: number }>(
+      await portal.db.query<{ count: number }>(
         'select count(*)::int as count from users where tenant = $1 and active',
         [tenant],
       )
     ).rows[0]?.count ?? -1;
   const recordedActions = async (tenant: string) =>
     (
-      await db.query<{ count: number }>(
+      await portal.db.query<{ count: number }>(
         'select count(*)::int as count from tenant_admin_actions where tenant = $1',
         [tenant],
       )
@@ -259,7 +231,7 @@ describe('PUT /public/credentials/active|inactive (Administration)', () => {
     const tenant = 'demo';
     const confirm = { confirm: ` ${tenant} ` };
     const off = await call('PUT', '/public/credentials/inactive', admin(tenant), confirm);
-    const { rows } = await db.query<{ count: number }>(
+    const { rows } = await portal.db.query<{ count: number }>(
       'select count(*)::int as count from users where tenant = $1',
       [tenant],
     );
@@ -276,7 +248,7 @@ describe('PUT /public/credentials/active|inactive (Administration)', () => {
       activated: true,
       users: total,
     });
-    const recorded = await db.query<{ action: string; users: number; actor: string }>(
+    const recorded = await portal.db.query<{ action: string; users: number; actor: string }>(
       'select action, users, actor from tenant_admin_actions where tenant = $1 order by id',
       [tenant],
     );
@@ -285,7 +257,7 @@ describe('PUT /public/credentials/active|inactive (Administration)', () => {
       { action: 'credentials_inactive', users: 0, actor: 'staff-admin' },
       { action: 'credentials_active', users: total, actor: 'staff-admin' },
     ]);
-    const gambling = await db.query<{ count: number }>(
+    const gambling = await portal.db.query<{ count: number }>(
       "select count(*)::int as count from tenant_admin_actions where tenant = 'gambling'",
     );
     expect(gambling.rows[0]?.count).toBe(0);
@@ -296,10 +268,10 @@ describe('PUT /public/credentials/active|inactive (Administration)', () => {
 describe('GET /public/users/{id}: assisted_by and region', () => {
   it('names the assistant by username when assisted_by is an account id', async () => {
     const userId = await userIdOf(13);
-    const { rows } = await db.query<{ id: string }>(
+    const { rows } = await portal.db.query<{ id: string }>(
       "select id::text as id from accounts where tenant = 'gambling' and username = 'assistant'",
     );
-    await db.query(
+    await portal.db.query(
       "update users set assisted_by = $1, register_mode = 'assisted' where tenant = 'gambling' and user_id = $2",
       [rows[0]?.id, userId],
     );

@@ -1,45 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../app';
-import type { Db } from '../db/db';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
-import { basicEngine } from './engine';
+import { describe, expect, it } from 'vitest';
+import { signedInAppForFile } from '../testing/signed-in-app';
 import { settingsLoader } from './settings';
-import { fakeAuth, headersOf, PUBLIC_DIR, person } from './testing/harness';
+import { headersOf, PUBLIC_DIR, person } from './testing/harness';
 
 // Spec §3 userRegisterEnabled / assistantRegisterEnabled: with either off, POST /internal/onboardings of that mode
 // is refused (403) even when Landing is bypassed; the other mode still works.
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
-
-beforeAll(async () => {
-  db = await createTestDb();
-  site = createSiteFixture();
-  const shipped = settingsLoader(PUBLIC_DIR);
-  app = createApp({
-    ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-    auth: fakeAuth,
-    onboarding: {
-      engine: basicEngine,
-      production: false,
-      // gambling: self-registration closed; demo: assisted registration closed.
-      settings: async (tenant) => ({
-        ...(await shipped(tenant)),
-        userRegisterEnabled: tenant !== 'gambling',
-        assistantRegisterEnabled: tenant !== 'demo',
-      }),
-    },
-  });
-});
-
-afterAll(async () => {
-  await db.close();
-  site.remove();
+const shipped = settingsLoader(PUBLIC_DIR);
+const portal = signedInAppForFile({
+  onboarding: {
+    // gambling: self-registration closed; demo: assisted registration closed.
+    settings: async (tenant) => ({
+      ...(await shipped(tenant)),
+      userRegisterEnabled: tenant !== 'gambling',
+      assistantRegisterEnabled: tenant !== 'demo',
+    }),
+  },
 });
 
 const start = (who: ReturnType<typeof person>, body: unknown) =>
-  app.request('/api/internal/onboardings', {
+  portal.app.request('/api/internal/onboardings', {
     method: 'POST',
     headers: { ...headersOf(who), 'content-type': 'application/json' },
     body: JSON.stringify(body),

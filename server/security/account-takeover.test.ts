@@ -1,39 +1,25 @@
 // Staff cannot take over a person's sign-in, nor sign out and wipe the staff who oversee them: through a real
 // server, with tokens from the development identity provider (the demo tenant's seeded accounts).
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GRANT_CHECK_CACHE_MS } from '../auth/verify';
-import { type RunningServer, startServer } from '../main';
 import { fixture } from '../onboarding/testing/harness';
-import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, Browser, realmOf, signIn, type Tokens } from '../testing/oidc';
+import { startedServerForFile } from '../testing/signed-in-app';
 
 // A real server and scrypt on a shared machine take longer than vitest's defaults.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
-let site: SiteFixture;
-let server: RunningServer;
-let base: string;
-
-beforeAll(async () => {
-  site = createSiteFixture();
-  server = await startServer(testServerOptions({ distDir: site.distDir }));
-  base = `http://localhost:${server.port}`;
-});
-
-afterAll(async () => {
-  await server?.close();
-  site?.remove();
-});
+const started = startedServerForFile();
 
 const TENANT = 'demo';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const token = async (username: string) => (await signIn(base, TENANT, username)).access_token;
+const token = async (username: string) => (await signIn(started.base, TENANT, username)).access_token;
 const subOf = (tokens: Tokens | string) =>
   decodeJwt(typeof tokens === 'string' ? tokens : tokens.access_token).sub ?? '';
 
 function send(method: string, path: string, bearer: string, body?: unknown) {
-  return apiCall(base, path, TENANT, bearer, {
+  return apiCall(started.base, path, TENANT, bearer, {
     method,
     ...(body === undefined
       ? {}
@@ -61,7 +47,7 @@ const alive = async (bearer: string) =>
 
 const mailsTo = async (recipient: string) =>
   (
-    await server.db.query<{ n: number }>(
+    await started.server.db.query<{ n: number }>(
       'select count(*)::int as n from outbox where tenant = $1 and lower(recipient) = lower($2)',
       [TENANT, recipient],
     )
@@ -92,9 +78,9 @@ describe('a login names one account', () => {
     expect(email.errors).toEqual([{ field: 'email', code: 'email_already_in_use' }]);
 
     // The person still signs in with their email, and a password reset asked for it is mailed to them.
-    const visitor = await signIn(base, TENANT, 'visitor@demo.example', 'visitor');
+    const visitor = await signIn(started.base, TENANT, 'visitor@demo.example', 'visitor');
     expect(decodeJwt(visitor.access_token).preferred_username).toBe('visitor');
-    const reset = await new Browser().post(`${realmOf(base, TENANT)}/reset?lang=en`, {
+    const reset = await new Browser().post(`${realmOf(started.base, TENANT)}/reset?lang=en`, {
       login: 'visitor@demo.example',
     });
     expect(reset.status).toBe(200);
@@ -121,11 +107,11 @@ describe('a login names one account', () => {
   });
 
   it('is kept by the database too: no insert or update may give an account another one’s login', async () => {
-    const insert = server.db.query(
+    const insert = started.server.db.query(
       "insert into accounts (tenant, username, email) values ('demo', 'someone-new', 'Vísitor@Demo.example')",
     );
     await expect(insert).rejects.toMatchObject({ code: '23505', constraint: 'account_logins_pkey' });
-    const update = server.db.query(
+    const update = started.server.db.query(
       "update accounts set username = 'AUDITOR@demo.example' where tenant = 'demo' and username = 'receptionist'",
     );
     await expect(update).rejects.toMatchObject({ code: '23505', constraint: 'account_logins_pkey' });

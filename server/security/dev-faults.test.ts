@@ -1,38 +1,24 @@
 // The prohibited-list fault switch turns a tenant's check off for everyone. Loopback-only is not enough (any local
 // process, any page the developer's browser opens): it needs the admin's token too.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../main';
-import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, signIn } from '../testing/oidc';
+import { startedServerForFile } from '../testing/signed-in-app';
 
-let site: SiteFixture;
-let server: RunningServer;
-let base: string;
-
-beforeAll(async () => {
-  site = createSiteFixture();
-  server = await startServer(testServerOptions({ distDir: site.distDir }, { nodeEnv: 'development' }));
-  base = `http://localhost:${server.port}`;
-}, 120_000);
-
-afterAll(async () => {
-  await server?.close();
-  site.remove();
-});
+const started = startedServerForFile({ nodeEnv: 'development' });
 
 const FAULT = '/dev/faults/enforcement';
 const switchFault = (on: boolean, token?: string, tenant = 'gambling') =>
-  apiCall(base, FAULT, tenant, token, {
+  apiCall(started.base, FAULT, tenant, token, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ on }),
   });
-const faultState = (token: string) => apiCall(base, FAULT, 'gambling', token);
+const faultState = (token: string) => apiCall(started.base, FAULT, 'gambling', token);
 
 describe('POST /api/dev/faults/enforcement', { timeout: 120_000 }, () => {
   let admin: string;
   beforeAll(async () => {
-    admin = (await signIn(base, 'gambling', 'admin')).access_token;
+    admin = (await signIn(started.base, 'gambling', 'admin')).access_token;
   }, 120_000);
 
   it('without a token is 401 and leaves the fault off', async () => {
@@ -40,12 +26,12 @@ describe('POST /api/dev/faults/enforcement', { timeout: 120_000 }, () => {
     expect(res.status).toBe(401);
     expect(((await res.json()) as { code: string }).code).toBe('unauthorized');
     expect(await (await faultState(admin)).json()).toEqual({ on: false });
-    expect((await apiCall(base, FAULT, 'gambling')).status).toBe(401);
+    expect((await apiCall(started.base, FAULT, 'gambling')).status).toBe(401);
   });
 
   it('with the token of someone who is not the admin is 403, staff included', async () => {
     for (const username of ['user', 'assistant', 'usermanager', 'accountmanager']) {
-      const token = (await signIn(base, 'gambling', username)).access_token;
+      const token = (await signIn(started.base, 'gambling', username)).access_token;
       const res = await switchFault(true, token);
       expect(res.status, username).toBe(403);
       expect(((await res.json()) as { code: string }).code, username).toBe('forbidden');
@@ -54,7 +40,7 @@ describe('POST /api/dev/faults/enforcement', { timeout: 120_000 }, () => {
   });
 
   it('with the admin token of another tenant is 403', async () => {
-    const demoAdmin = (await signIn(base, 'demo', 'admin')).access_token;
+    const demoAdmin = (await signIn(started.base, 'demo', 'admin')).access_token;
     expect((await switchFault(true, demoAdmin)).status).toBe(403);
   });
 

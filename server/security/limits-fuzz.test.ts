@@ -1,24 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type } from 'arktype';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../contract/api/problem';
-import { type App, createApp } from '../app';
-import type { Db } from '../db/db';
 import type { Faults } from '../enforcement/source';
-import { basicEngine as referenceEngine } from '../onboarding/engine';
 import { seedProhibitedList } from '../onboarding/seed';
-import {
-  ASSISTANT_ROLES,
-  CLAIMS_HEADER,
-  fakeAuth,
-  headersOf,
-  PUBLIC_DIR,
-  person,
-  USER_ROLES,
-} from '../onboarding/testing/harness';
-import { createKnownOrigins } from '../origins';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { ASSISTANT_ROLES, CLAIMS_HEADER, headersOf, person, USER_ROLES } from '../onboarding/testing/harness';
+import { signedInAppForFile } from '../testing/signed-in-app';
 
 // No request body or query of the API makes the server answer 5xx. A property-based fuzzer sends every JSON route
 // 1,000 generated bodies (arbitrary JSON, strings with NULs, controls, lone surrogates and huge lengths, deep
@@ -29,38 +17,21 @@ import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../
 const RUNS = 1000;
 const SLOW = { timeout: 900_000 };
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
 const faults: Faults = { enforcement: false };
 const clock = { now: new Date('2025-06-01T10:00:00.000Z') };
 
 const ALL_ROLES = [...USER_ROLES, ...ASSISTANT_ROLES, 'get_accounts_all', 'get_users_all'];
 const me = person(`acc-fuzz-${randomUUID()}`, 'gambling', ALL_ROLES);
 
-beforeAll(async () => {
-  db = await createTestDb();
-  for (const tenant of ['gambling', 'demo']) {
-    await db.transaction((tx) => seedProhibitedList(tx, tenant, { facilities: [] }));
-  }
-  site = createSiteFixture();
-  app = createApp({
-    ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-    auth: fakeAuth,
-    onboarding: {
-      engine: referenceEngine,
-      resultDelayMs: 0,
-      now: () => clock.now,
-      faults,
-      production: false,
-    },
-    origins: createKnownOrigins({ tenants: ['gambling', 'demo'], port: () => 8080 }),
-  });
-}, 120_000);
+const portal = signedInAppForFile({
+  onboarding: { resultDelayMs: 0, now: () => clock.now, faults },
+  origins: 'default',
+});
 
-afterAll(async () => {
-  await db?.close();
-  site?.remove();
+beforeAll(async () => {
+  for (const tenant of ['gambling', 'demo']) {
+    await portal.db.transaction((tx) => seedProhibitedList(tx, tenant, { facilities: [] }));
+  }
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -78,7 +49,11 @@ function send(
   const headers = headersOf(who);
   if (body !== undefined) headers['content-type'] = contentType;
   const payload = body instanceof Uint8Array ? new Blob([Uint8Array.from(body)]) : body;
-  return app.request(`/api${path}`, { method, headers, ...(payload === undefined ? {} : { body: payload }) });
+  return portal.app.request(`/api${path}`, {
+    method,
+    headers,
+    ...(payload === undefined ? {} : { body: payload }),
+  });
 }
 
 /** Below 500, and a problem body of the shared contract when 4xx; the parsed body otherwise (or null). */
@@ -264,7 +239,7 @@ async function openOnboarding(who: Who = me, judged = false) {
   );
   if (judged) {
     // As if the images had been sent and judged (the fuzzer is about the body, not the biometric engine).
-    await db.query(
+    await portal.db.query(
       `update portrayals set images_version = 1, computed_version = 1, liveness_result = 'passing',
               result = '{}'::jsonb where portrayal_id = $1`,
       [portrayalId],
@@ -429,7 +404,7 @@ describe('no JSON body makes the API answer 5xx', SLOW, () => {
   });
 
   it('POST /internal/rights and PUT /public/credentials/{userId}/sids/{sid}/state', async () => {
-    const { rows } = await db.query<{ userId: string; sid: string }>(
+    const { rows } = await portal.db.query<{ userId: string; sid: string }>(
       `select c.user_id::text as "userId", c.sid::text as sid from credentials c
         where c.tenant = 'gambling' and c.credential_type = 'qr' order by c.created_at limit 1`,
     );
@@ -480,7 +455,7 @@ describe('no JSON body makes the API answer 5xx', SLOW, () => {
 describe('no JSON body makes the account routes answer 5xx', SLOW, () => {
   const OWN = ['delete_accounts_me', 'get_users_me', 'show_reset_credentials_button_me'];
   async function seededUser() {
-    const { rows } = await db.query<{ id: string }>(
+    const { rows } = await portal.db.query<{ id: string }>(
       "select id::text as id from accounts where tenant = 'gambling' and username = 'visitor'",
     );
     return person(rows[0]?.id ?? randomUUID(), 'gambling', OWN);
@@ -558,7 +533,7 @@ describe('no query makes the API answer 5xx', SLOW, () => {
   });
 
   it('GET /public/credentials/{userId}/sids/{sid}', async () => {
-    const { rows } = await db.query<{ userId: string; sid: string }>(
+    const { rows } = await portal.db.query<{ userId: string; sid: string }>(
       `select c.user_id::text as "userId", c.sid::text as sid from credentials c
         where c.tenant = 'gambling' and c.credential_type = 'qr' order by c.created_at limit 1`,
     );
@@ -643,7 +618,7 @@ describe('no body, query or path makes the visit routes answer 5xx', SLOW, () =>
     const claims = JSON.parse(headers[CLAIMS_HEADER] as string) as Record<string, unknown>;
     headers[CLAIMS_HEADER] = JSON.stringify({ ...claims, enrolled: true });
     if (body !== undefined) headers['content-type'] = 'application/json';
-    return app.request(`/api${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    return portal.app.request(`/api${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
   };
   // Each test books with a host of its own: one host's visits may not overlap (host_busy).
   const visitBody = (start: Date, host = 'assistant@gambling.example') => ({
@@ -664,11 +639,11 @@ describe('no body, query or path makes the visit routes answer 5xx', SLOW, () =>
   }
 
   beforeAll(async () => {
-    const { rows } = await db.query<{ facility_id: string }>(
+    const { rows } = await portal.db.query<{ facility_id: string }>(
       "select facility_id::text as facility_id from facilities where tenant = 'gambling' and alias = 'Sala Bilbao'",
     );
     facilityId = rows[0]?.facility_id ?? '';
-    const account = await db.query<{ id: string }>(
+    const account = await portal.db.query<{ id: string }>(
       "select id::text as id from accounts where tenant = 'gambling' and username = 'visitor'",
     );
     visitor = person(account.rows[0]?.id ?? randomUUID(), 'gambling', ['post_visits_me']);
@@ -719,7 +694,7 @@ describe('no body, query or path makes the visit routes answer 5xx', SLOW, () =>
     );
     expect(res.status).toBe(201);
     const { id: visitId } = (await res.json()) as { id: string };
-    const { rows } = await db.query<{ link: string }>(
+    const { rows } = await portal.db.query<{ link: string }>(
       'select link from outbox where link like $1 order by created_at desc limit 1',
       [`%/${visitId}`],
     );
@@ -745,7 +720,7 @@ describe('no body, query or path makes the visit routes answer 5xx', SLOW, () =>
         } catch {
           authorization = 'Bearer x'; // a header value fetch itself refuses (controls, non-Latin-1)
         }
-        const res = await app.request(path, {
+        const res = await portal.app.request(path, {
           method: 'POST',
           headers: { 'tenant-id': 'gambling', 'content-type': 'application/json', authorization },
           body,

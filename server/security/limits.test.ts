@@ -3,57 +3,25 @@ import { type } from 'arktype';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problem } from '../../contract/api/problem';
 import { JSON_LIMITS, TEXT_LIMITS } from '../../contract/api/text';
-import { type App, createApp } from '../app';
-import type { Db } from '../db/db';
 import { JSON_MAX_BYTES } from '../http/validation';
 import { type RunningServer, startServer } from '../main';
-import { basicEngine as referenceEngine } from '../onboarding/engine';
-import {
-  ASSISTANT_ROLES,
-  fakeAuth,
-  headersOf,
-  PUBLIC_DIR,
-  person,
-  USER_ROLES,
-} from '../onboarding/testing/harness';
-import {
-  createSiteFixture,
-  createTestDb,
-  type SiteFixture,
-  testDeps,
-  testServerOptions,
-} from '../testing/fixtures';
+import { ASSISTANT_ROLES, headersOf, person, USER_ROLES } from '../onboarding/testing/harness';
+import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
+import { signedInAppForFile } from '../testing/signed-in-app';
 
 // What a request may carry, one case each: the body limit on every JSON route of the API (not only the onboarding
 // routers), the string and userData limits of the contract's request schemas, and the inputs that made the server
 // answer 500 (NUL in a string, a key or a query, year 0, deep nesting, a malformed multipart body).
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
-
 const ALL_ROLES = [...USER_ROLES, ...ASSISTANT_ROLES, 'get_accounts_all', 'get_users_all'];
 const me = person(`acc-limits-${randomUUID()}`, 'gambling', ALL_ROLES);
 
-beforeAll(async () => {
-  db = await createTestDb();
-  site = createSiteFixture();
-  app = createApp({
-    ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-    auth: fakeAuth,
-    onboarding: { engine: referenceEngine, resultDelayMs: 0, production: false },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await db?.close();
-  site?.remove();
-});
+const portal = signedInAppForFile({ onboarding: { resultDelayMs: 0 } });
 
 function send(method: string, path: string, body?: string, contentType = 'application/json') {
   const headers = headersOf(me);
   if (body !== undefined) headers['content-type'] = contentType;
-  return app.request(`/api${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  return portal.app.request(`/api${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
 }
 
 async function expectProblem(res: Response, status: number, errors?: { field: string; code: string }[]) {
@@ -83,7 +51,7 @@ async function openOnboarding() {
   );
   expect(made.status).toBe(201);
   const { portrayal_id: portrayalId } = (await made.json()) as { portrayal_id: string };
-  await db.query(
+  await portal.db.query(
     `update portrayals set images_version = 1, computed_version = 1, liveness_result = 'passing', result = '{}'::jsonb
       where portrayal_id = $1`,
     [portrayalId],
@@ -126,17 +94,20 @@ describe('a body limit on every JSON route of the API', { timeout: 120_000 }, ()
         else controller.enqueue(new TextEncoder().encode(next));
       },
     });
-    const res = await app.request('/api/internal/accounts/00000000-0000-4000-8000-000000000000/locale', {
-      method: 'PUT',
-      headers: { ...headersOf(me), 'content-type': 'application/json' },
-      body: stream,
-      duplex: 'half',
-    } as RequestInit);
+    const res = await portal.app.request(
+      '/api/internal/accounts/00000000-0000-4000-8000-000000000000/locale',
+      {
+        method: 'PUT',
+        headers: { ...headersOf(me), 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit,
+    );
     await expectProblem(res, 413);
 
     const { portrayalId } = await openOnboarding();
     const image = new Uint8Array(JSON_MAX_BYTES * 2);
-    const upload = await app.request(`/api/internal/portrayals/${portrayalId}/obverse`, {
+    const upload = await portal.app.request(`/api/internal/portrayals/${portrayalId}/obverse`, {
       method: 'PUT',
       headers: { ...headersOf(me), 'content-type': 'image/jpeg' },
       body: new Blob([image]),
@@ -271,7 +242,7 @@ describe('inputs that made the server answer 500 are 4xx problems', { timeout: 1
       new Blob([new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3, 4])], { type: 'video/webm' }),
       'v.webm',
     );
-    const res = await app.request(`/api/internal/portrayals/${portrayalId}/lifeproof`, {
+    const res = await portal.app.request(`/api/internal/portrayals/${portrayalId}/lifeproof`, {
       method: 'PUT',
       headers: headersOf(me),
       body: form,

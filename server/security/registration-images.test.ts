@@ -5,32 +5,21 @@
 // sign-in: the same codes and the same words as the selfie route, on the field, and nothing registered.
 import { constants, deflateRawSync } from 'node:zlib';
 import { zipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../main';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { corruptScanJpeg, truncated } from '../onboarding/testing/broken-images';
 import { fixture } from '../onboarding/testing/harness';
 import { pngChunk, pngHeader } from '../onboarding/testing/make-fixtures';
-import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, signIn } from '../testing/oidc';
+import { startedServerForFile } from '../testing/signed-in-app';
 
-let site: SiteFixture;
-let server: RunningServer;
-let base: string;
+const started = startedServerForFile({}, 120_000);
 let staff: string;
 let newcomer: string;
 
 beforeAll(async () => {
-  site = createSiteFixture();
-  server = await startServer(testServerOptions({ distDir: site.distDir }));
-  base = `http://localhost:${server.port}`;
-  staff = (await signIn(base, 'gambling', 'usermanager')).access_token;
-  newcomer = (await signIn(base, 'gambling', 'newcomer')).access_token;
+  staff = (await signIn(started.base, 'gambling', 'usermanager')).access_token;
+  newcomer = (await signIn(started.base, 'gambling', 'newcomer')).access_token;
 }, 120_000);
-
-afterAll(async () => {
-  await server?.close();
-  site?.remove();
-});
 
 /**
  * A whole, valid PNG of side × side black grey pixels (30000 makes the finding's 900-megapixel file of about a
@@ -85,7 +74,7 @@ const nextId = () => {
 };
 
 const json = (token: string, method: string, path: string, body?: unknown) =>
-  apiCall(base, path, 'gambling', token, {
+  apiCall(started.base, path, 'gambling', token, {
     method,
     ...(body === undefined
       ? {}
@@ -123,7 +112,7 @@ async function portrayal(type: 'selfie' | 'document'): Promise<string> {
 }
 
 function upload(portrayalId: string, kind: 'selfie' | 'obverse', image: Buffer, type: string) {
-  return apiCall(base, `/internal/portrayals/${portrayalId}/${kind}`, 'gambling', newcomer, {
+  return apiCall(started.base, `/internal/portrayals/${portrayalId}/${kind}`, 'gambling', newcomer, {
     method: 'PUT',
     headers: { 'content-type': type },
     body: new Uint8Array(image),
@@ -163,7 +152,7 @@ describe('images of single, delegated and bulk registrations', () => {
     expect(res.status, await res.clone().text()).toBe(201);
     const { result } = (await res.json()) as { result: { user_id: string; qr_sid: string } };
     expect(result.qr_sid).toBeTruthy();
-    const served = await apiCall(base, `/public/users/${result.user_id}/selfie`, 'gambling', staff);
+    const served = await apiCall(started.base, `/public/users/${result.user_id}/selfie`, 'gambling', staff);
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(picture)).toBe(true);
   });
@@ -185,7 +174,7 @@ describe('images of single, delegated and bulk registrations', () => {
       new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }),
       'photos.zip',
     );
-    const posted = await apiCall(base, '/public/singles/bulk', 'gambling', staff, {
+    const posted = await apiCall(started.base, '/public/singles/bulk', 'gambling', staff, {
       method: 'POST',
       body: form,
     });
@@ -196,7 +185,7 @@ describe('images of single, delegated and bulk registrations', () => {
       rows: { row: number; outcome: string; reason: string | null; field: string | null; code: number }[];
     };
     for (;;) {
-      const res = await apiCall(base, `/public/singles/bulk/${job_id}`, 'gambling', staff);
+      const res = await apiCall(started.base, `/public/singles/bulk/${job_id}`, 'gambling', staff);
       job = (await res.json()) as typeof job;
       if (job.status !== 'running') break;
       await new Promise((resolve) => setTimeout(resolve, 50));

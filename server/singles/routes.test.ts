@@ -1,40 +1,24 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../app';
-import type { Db } from '../db/db';
-import { basicEngine } from '../onboarding/engine';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../app';
 import { fakeAuth, headersOf, PUBLIC_DIR, paddedJpeg, person } from '../onboarding/testing/harness';
-import { createKnownOrigins } from '../origins';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { testDeps } from '../testing/fixtures';
+import { signedInAppForFile } from '../testing/signed-in-app';
 import { singlesRoutes } from './routes';
 
 // POST /public/singles through the real app with the fake auth of the onboarding harness (spec §5, §7, §8).
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
+const portal = signedInAppForFile({ origins: 'default' });
+// The same API on a copy of the tenants where demo's access-control ids are Wiegand numbers.
 let wiegandApp: App;
 
-beforeAll(async () => {
-  db = await createTestDb();
-  site = createSiteFixture();
+beforeAll(() => {
   writeFileSync(
-    join(site.publicDir, 'tenants', 'demo', 'settings.json'),
+    join(portal.site.publicDir, 'tenants', 'demo', 'settings.json'),
     JSON.stringify({ tenant: 'demo', acsIdSchema: 'wiegand', biometricQR: false }),
   );
-  const common = {
-    auth: fakeAuth,
-    onboarding: { engine: basicEngine, production: false },
-    origins: createKnownOrigins({ tenants: ['gambling', 'demo'], port: () => 8080 }),
-  };
-  app = createApp({ ...testDeps(db, site, { publicDir: PUBLIC_DIR }), ...common });
-  wiegandApp = createApp({ ...testDeps(db, site, { publicDir: site.publicDir }), ...common });
-});
-
-afterAll(async () => {
-  await db.close();
-  site.remove();
+  wiegandApp = portal.another({ origins: 'default', publicDir: 'site' });
 });
 
 const manager = person('singles-manager', 'gambling', ['get_users_all', 'post_singles']);
@@ -63,7 +47,7 @@ function fieldsBody(n: number, extra: Record<string, unknown> = {}) {
   };
 }
 
-function post(body: unknown, who = manager, target: App = app) {
+function post(body: unknown, who = manager, target: App = portal.app) {
   return target.request('/api/public/singles', {
     method: 'POST',
     headers: { ...headersOf(who), 'content-type': 'application/json' },
@@ -78,7 +62,7 @@ describe('POST /public/singles', () => {
     expect(res.status).toBe(201);
     const { result } = (await res.json()) as { result: Record<string, unknown> };
     expect(result).toMatchObject({ outcome: 'accepted', reason: null, code: 0, qr_emailed: false });
-    const { rows } = await db.query<Record<string, unknown>>(
+    const { rows } = await portal.db.query<Record<string, unknown>>(
       `select u.register_mode, u.assisted_by, u.acs_id, u.document_number, a.enrolled,
               (select count(*)::int from credentials c where c.tenant = u.tenant and c.user_id = u.user_id) as qrs
          from users u join accounts a on a.tenant = u.tenant and a.id::text = u.account_id
@@ -106,7 +90,7 @@ describe('POST /public/singles', () => {
     });
     expect(res.status).toBe(201);
     const { result } = (await res.json()) as { result: { user_id: string } };
-    const { rows } = await db.query<{ kind: string; content_type: string; size: number }>(
+    const { rows } = await portal.db.query<{ kind: string; content_type: string; size: number }>(
       `select kind, content_type, length(bytes) as size from user_evidences where tenant = 'gambling' and user_id = $1`,
       [result.user_id],
     );
@@ -122,7 +106,7 @@ describe('POST /public/singles', () => {
       code: 'email_already_in_use',
       errors: [{ field: 'email', code: 'email_already_in_use' }],
     });
-    const { rows } = await db.query(
+    const { rows } = await portal.db.query(
       "select 1 from users where tenant = 'gambling' and document_number = $1",
       [`OTHER${n}`],
     );
@@ -138,9 +122,10 @@ describe('POST /public/singles', () => {
     expect(await res.json()).toEqual({
       result: { outcome: 'rejected', reason: 'acs_id_already_in_use', code: 2 },
     });
-    const { rows } = await db.query("select 1 from accounts where tenant = 'gambling' and email = $1", [
-      `single-${m}@example.test`,
-    ]);
+    const { rows } = await portal.db.query(
+      "select 1 from accounts where tenant = 'gambling' and email = $1",
+      [`single-${m}@example.test`],
+    );
     expect(rows).toHaveLength(0);
   });
 
@@ -167,7 +152,7 @@ describe('POST /public/singles', () => {
     });
     bare.route(
       '/api',
-      singlesRoutes(testDeps(db, site, { publicDir: PUBLIC_DIR }), fakeAuth, {
+      singlesRoutes(testDeps(portal.db, portal.site, { publicDir: PUBLIC_DIR }), fakeAuth, {
         qr: () => Promise.reject(new Error('no qr')),
       }),
     );
@@ -180,7 +165,7 @@ describe('POST /public/singles', () => {
     expect(await res.json()).toEqual({
       result: { outcome: 'rejected', reason: 'qr_generation_failed', code: 3 },
     });
-    const { rows } = await db.query(
+    const { rows } = await portal.db.query(
       "select 1 from users where tenant = 'gambling' and document_number = $1",
       [`SGL${n}X`],
     );
@@ -222,7 +207,7 @@ describe('POST /public/singles', () => {
     const sent = await post(fieldsBody(n, { send_qr_by_email: true, acs_id: '77' }), demoManager, wiegandApp);
     expect(sent.status).toBe(201);
     expect(((await sent.json()) as { result: { qr_emailed: boolean } }).result.qr_emailed).toBe(true);
-    const { rows } = await db.query<{ link: string }>(
+    const { rows } = await portal.db.query<{ link: string }>(
       "select link from outbox where tenant = 'demo' and recipient = $1",
       [`single-${n}@example.test`],
     );
@@ -265,7 +250,7 @@ describe('POST /public/singles', () => {
   it('needs post_singles: another right answers 403, no token 401', async () => {
     const other = person('singles-nobody', 'gambling', ['get_users_me']);
     expect((await post(fieldsBody(next()), other)).status).toBe(403);
-    const anonymous = await app.request('/api/public/singles', {
+    const anonymous = await portal.app.request('/api/public/singles', {
       method: 'POST',
       headers: { 'tenant-id': 'gambling', 'content-type': 'application/json' },
       body: '{}',

@@ -1,49 +1,21 @@
 import { type } from 'arktype';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userDetail, userPage } from '../../contract/api/users';
-import { type App, createApp } from '../app';
-import type { Db } from '../db/db';
 import { seededUser } from '../db/seed-users';
-import { basicEngine } from '../onboarding/engine';
-import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { type Person, person } from '../onboarding/testing/harness';
+import { signedInAppForFile } from '../testing/signed-in-app';
 import { unquoteFilter } from './rules';
 
 // The staff users API through the real app, with the fake auth of the onboarding harness and the seeded users.
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
-
-beforeAll(async () => {
-  db = await createTestDb();
-  site = createSiteFixture();
-  app = createApp({
-    ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-    auth: fakeAuth,
-    onboarding: { engine: basicEngine, production: false },
-  });
-});
-
-afterAll(async () => {
-  await db.close();
-  site.remove();
-});
+const portal = signedInAppForFile();
 
 const manager = (tenant = 'gambling') => person('staff-usermanager', tenant, ['get_users_all']);
 const admin = (tenant = 'gambling') => person('staff-admin', tenant, ['get_users_all', 'delete_users_all']);
 const assistant = (tenant = 'gambling') =>
   person('staff-assistant', tenant, ['post_onboardings_assisted', 'can_view_complete_onboardings']);
 
-function call(method: string, path: string, who: Person | undefined, body?: unknown, tenant?: string) {
-  const headers = headersOf(who, tenant);
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  return app.request(`/api${path}`, {
-    method,
-    headers,
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-}
+const call = portal.call;
 
 async function page(query: string, who: Person = manager()) {
   const res = await call('GET', `/public/users?${query}`, who);
@@ -54,7 +26,7 @@ async function page(query: string, who: Person = manager()) {
 }
 
 async function userIdOf(acsId: string, tenant = 'gambling') {
-  const { rows } = await db.query<{ user_id: string }>(
+  const { rows } = await portal.db.query<{ user_id: string }>(
     'select user_id::text as user_id from users where tenant = $1 and acs_id = $2',
     [tenant, acsId],
   );
@@ -160,7 +132,7 @@ describe('GET /public/users/{id} and its evidences', () => {
 
 describe('PUT /public/accounts/{id}/onboarding', () => {
   it('lets an assistant complete a pending onboarding once', async () => {
-    const { rows } = await db.query<{ id: string }>(
+    const { rows } = await portal.db.query<{ id: string }>(
       `insert into accounts (tenant, username, email, roles, onboarding_status)
        values ('gambling', 'pending-one', 'pending-one@x.example', array['user'], 'incompleted') returning id::text as id`,
     );
@@ -169,7 +141,7 @@ describe('PUT /public/accounts/{id}/onboarding', () => {
       onboarding_status: 'completed',
     });
     expect(done.status).toBe(200);
-    const { rows: after } = await db.query<{ onboarding_status: string }>(
+    const { rows: after } = await portal.db.query<{ onboarding_status: string }>(
       'select onboarding_status from accounts where id = $1::uuid',
       [id],
     );
@@ -192,7 +164,7 @@ describe('PUT /public/accounts/{id}/onboarding', () => {
 
 describe('DELETE /public/users and PUT /public/users/deleteAllData', () => {
   const count = async (sql: string, tenant: string) =>
-    (await db.query<{ n: number }>(sql, [tenant])).rows[0]?.n ?? -1;
+    (await portal.db.query<{ n: number }>(sql, [tenant])).rows[0]?.n ?? -1;
 
   it('refuses without delete_users_all or without the tenant name, changing nothing', async () => {
     const before = await count('select count(*)::int as n from users where tenant = $1', 'demo');
@@ -222,7 +194,7 @@ describe('DELETE /public/users and PUT /public/users/deleteAllData', () => {
     );
     expect(users).toBeGreaterThanOrEqual(60);
     // An "add users from photos" job whose results name the imported people.
-    await db.query(
+    await portal.db.query(
       `with job as (insert into bulk_imports (tenant, created_by, total, status) values ('demo', 'staff-admin', 1, 'done')
          returning job_id)
        insert into bulk_import_rows (tenant, job_id, row_number, email, outcome) select 'demo', job_id, 1,
@@ -274,7 +246,7 @@ describe('DELETE /public/users and PUT /public/users/deleteAllData', () => {
     expect(await count('select count(*)::int as n from users where tenant = $1', 'gambling')).toBe(
       gamblingUsers,
     );
-    const { rows } = await db.query(
+    const { rows } = await portal.db.query(
       "select action, actor, users, images from tenant_admin_actions where tenant = 'demo'",
     );
     expect(rows).toEqual([{ action: 'delete_all_data', actor: 'staff-admin', users, images }]);

@@ -3,28 +3,22 @@
 // and email whatever the body says, and their host is somebody else, whose answer approves it. Reception
 // (post_visits_all) names the visitor, but the host still cannot be that visitor, and only the host's own request
 // is accepted without the host's answer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Visit } from '../../contract/api/visits';
 import { dateIn, zonedInstant } from '../../contract/domain/visits';
-import { type RunningServer, startServer } from '../main';
-import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 import { apiCall, signIn } from '../testing/oidc';
+import { startedServerForFile } from '../testing/signed-in-app';
 
-let site: SiteFixture;
-let server: RunningServer;
-let base: string;
+const started = startedServerForFile({}, 120_000);
 let visitorToken: string;
 let receptionToken: string;
 let place: { facility_id: string; timezone: string };
 
 beforeAll(async () => {
-  site = createSiteFixture();
-  server = await startServer(testServerOptions({ distDir: site.distDir }));
-  base = `http://localhost:${server.port}`;
-  visitorToken = (await signIn(base, 'gambling', 'visitor')).access_token;
-  receptionToken = (await signIn(base, 'gambling', 'receptionist')).access_token;
+  visitorToken = (await signIn(started.base, 'gambling', 'visitor')).access_token;
+  receptionToken = (await signIn(started.base, 'gambling', 'receptionist')).access_token;
   const facilities = (await (
-    await apiCall(base, '/internal/facilities', 'gambling', visitorToken)
+    await apiCall(started.base, '/internal/facilities', 'gambling', visitorToken)
   ).json()) as {
     facility_id: string;
     alias: string;
@@ -32,11 +26,6 @@ beforeAll(async () => {
   }[];
   place = facilities.find((f) => f.alias === 'Sala Bilbao') as typeof place;
 }, 120_000);
-
-afterAll(async () => {
-  await server?.close();
-  site.remove();
-});
 
 const VISITOR = { name: 'Vera Visitante', email: 'visitor@gambling.example' };
 
@@ -57,7 +46,7 @@ function body(host: string, days: number, time: string, overrides: Record<string
 }
 
 const post = (token: string, request: unknown) =>
-  apiCall(base, '/public/visits', 'gambling', token, {
+  apiCall(started.base, '/public/visits', 'gambling', token, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(request),
@@ -71,7 +60,7 @@ async function json<T>(res: Response, status: number): Promise<T> {
 
 /** The development mailbox's mails to `recipient` (newest first), as the page shows them. */
 async function mailsTo(recipient: string): Promise<string[]> {
-  const page = await (await fetch(`${base}/dev/mailbox`)).text();
+  const page = await (await fetch(`${started.base}/dev/mailbox`)).text();
   return [...page.matchAll(/<article>[\s\S]*?<\/article>/g)]
     .map((match) => match[0])
     .filter((mail) => mail.includes(`<strong>${recipient}</strong>`));
@@ -80,7 +69,7 @@ async function mailsTo(recipient: string): Promise<string[]> {
 /** The visitor's own visits (GET as them). */
 async function ownVisits(): Promise<Visit[]> {
   const res = await apiCall(
-    base,
+    started.base,
     '/public/visits?pageSize=100&fromDate=2000-01-01',
     'gambling',
     visitorToken,

@@ -1,41 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AccessTokenClaims } from '../../contract/api/access-token';
 import type { Visit, VisitPage } from '../../contract/api/visits';
 import { dateIn, zonedInstant } from '../../contract/domain/visits';
-import { type App, createApp } from '../app';
+import type { App } from '../app';
 import { movableClock } from '../clock';
 import { credentialPayload } from '../credentials/rules';
-import type { Db } from '../db/db';
-import { basicEngine } from '../onboarding/engine';
-import { CLAIMS_HEADER, fakeAuth, PUBLIC_DIR } from '../onboarding/testing/harness';
+import { CLAIMS_HEADER } from '../onboarding/testing/harness';
 import { createKnownOrigins } from '../origins';
-import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
+import { signedInAppForFile } from '../testing/signed-in-app';
 
 // The visits API through the real app with the fake auth of the onboarding harness, on the seeded database
 // (a week of visits of `visitor` in each tenant). A second app with a clock of its own shows the token expiring.
 
-let db: Db;
-let site: SiteFixture;
-let app: App;
 const clock = { now: new Date() };
-let clockedApp: App;
 const origins = createKnownOrigins({
   publicUrls: ['http://localhost:8080', 'http://demo.localhost:8080'],
   tenants: ['gambling', 'demo'],
   port: () => 8080,
 });
+const portal = signedInAppForFile({ origins });
+let clockedApp: App;
 
-beforeAll(async () => {
-  db = await createTestDb();
-  site = createSiteFixture();
-  const deps = { ...testDeps(db, site, { publicDir: PUBLIC_DIR }), auth: fakeAuth, origins };
-  app = createApp({ ...deps, onboarding: { engine: basicEngine, production: false } });
-  clockedApp = createApp({ ...deps, visits: { now: () => clock.now, tokenTtlMs: 60_000 } });
-});
-
-afterAll(async () => {
-  await db.close();
-  site.remove();
+beforeAll(() => {
+  clockedApp = portal.another({ origins, deps: { visits: { now: () => clock.now, tokenTtlMs: 60_000 } } });
 });
 
 interface Account {
@@ -47,7 +34,7 @@ interface Account {
 }
 
 async function account(username: string, tenant = 'gambling'): Promise<Account> {
-  const { rows } = await db.query<Account>(
+  const { rows } = await portal.db.query<Account>(
     `select id::text as id, email, trim(first_name || ' ' || last_name) as name, tenant, username
        from accounts where tenant = $1 and username = $2`,
     [tenant, username],
@@ -101,7 +88,7 @@ function call(
   if (options.on === 'clocked') {
     return clockedApp.request(`/api${path}`, init);
   }
-  return app.request(`/api${path}`, init);
+  return portal.app.request(`/api${path}`, init);
 }
 
 async function json<T>(res: Response, status: number): Promise<T> {
@@ -111,7 +98,7 @@ async function json<T>(res: Response, status: number): Promise<T> {
 }
 
 async function facility(tenant = 'gambling', alias = 'Sala Bilbao') {
-  const { rows } = await db.query<{ facility_id: string; timezone: string }>(
+  const { rows } = await portal.db.query<{ facility_id: string; timezone: string }>(
     'select facility_id, timezone from facilities where tenant = $1 and alias = $2',
     [tenant, alias],
   );
@@ -143,7 +130,7 @@ async function request(
 }
 
 async function lastMailTo(email: string) {
-  const { rows } = await db.query<{ link: string; subject: string; body: string; tenant: string }>(
+  const { rows } = await portal.db.query<{ link: string; subject: string; body: string; tenant: string }>(
     'select link, subject, body, tenant from outbox where recipient = $1 order by created_at desc limit 1',
     [email],
   );
@@ -445,7 +432,7 @@ describe('POST /public/visits and the host confirmation by link', () => {
     const headers = headersFor(user, 'visitor');
     const claims = JSON.parse(headers[CLAIMS_HEADER] as string) as AccessTokenClaims;
     headers[CLAIMS_HEADER] = JSON.stringify({ ...claims, enrolled: false });
-    const res = await app.request('/api/public/visits', {
+    const res = await portal.app.request('/api/public/visits', {
       method: 'POST',
       headers,
       body: JSON.stringify(await request(await account('admin'), user, 3)),
@@ -544,9 +531,10 @@ describe('check-in, check-out, cancellation and reception arrival', () => {
       }),
       201,
     );
-    await db.query(`update visits set expected_at = now() - interval '5 minutes' where visit_id = $1`, [
-      started.id,
-    ]);
+    await portal.db.query(
+      `update visits set expected_at = now() - interval '5 minutes' where visit_id = $1`,
+      [started.id],
+    );
     const refused = await json<{ code: string }>(
       await call('POST', `/public/visits/${started.id}/cancellation`, reception, { role: 'receptionist' }),
       409,
@@ -556,7 +544,7 @@ describe('check-in, check-out, cancellation and reception arrival', () => {
 
   it("finds today's visit from the person's QR; no visit today and a revoked QR each have their code", async () => {
     const reception = await account('receptionist');
-    const { rows } = await db.query<{ acs_id: string; sid: string; user_id: string }>(
+    const { rows } = await portal.db.query<{ acs_id: string; sid: string; user_id: string }>(
       `select u.acs_id, c.sid::text as sid, u.user_id::text as user_id from users u
          join credentials c on c.tenant = u.tenant and c.user_id = u.user_id
         where u.tenant = 'gambling' and u.username = $1 and c.credential_type = 'qr'`,
@@ -578,7 +566,7 @@ describe('check-in, check-out, cancellation and reception arrival', () => {
     // Typed: the access id alone.
     expect((await json<{ visit: Visit }>(await arrival(qr.acs_id), 200)).visit.id).toBe(found.visit.id);
 
-    const { rows: users } = await db.query<{ acs_id: string; sid: string }>(
+    const { rows: users } = await portal.db.query<{ acs_id: string; sid: string }>(
       `select u.acs_id, c.sid::text as sid from users u join credentials c on c.tenant = u.tenant and c.user_id = u.user_id
         where u.tenant = 'gambling' and u.username = 'user'`,
     );
@@ -590,14 +578,14 @@ describe('check-in, check-out, cancellation and reception arrival', () => {
     expect(
       (await json<{ code: string }>(await arrival(credentialPayload('demo', qr.acs_id, qr.sid)), 409)).code,
     ).toBe('credential_not_valid');
-    await db.query(`update credentials set state = 'revoked' where sid = $1`, [qr.sid]);
+    await portal.db.query(`update credentials set state = 'revoked' where sid = $1`, [qr.sid]);
     try {
       expect(
         (await json<{ code: string }>(await arrival(credentialPayload('gambling', qr.acs_id, qr.sid)), 409))
           .code,
       ).toBe('credential_not_valid');
     } finally {
-      await db.query(`update credentials set state = 'active' where sid = $1`, [qr.sid]);
+      await portal.db.query(`update credentials set state = 'active' where sid = $1`, [qr.sid]);
     }
     const visitor = await account('visitor');
     await json(await call('GET', `/public/visits/arrival?code=${qr.acs_id}`, visitor), 403);
@@ -636,7 +624,7 @@ describe('GET /public/visits/visitors/{userId} (NewVisit for a person)', () => {
   it('gives reception the name and email of a person of the tenant by account or user id; 404 otherwise', async () => {
     const reception = await account('receptionist');
     const visitor = await account('visitor');
-    const { rows } = await db.query<{ user_id: string }>(
+    const { rows } = await portal.db.query<{ user_id: string }>(
       "select user_id::text as user_id from users where tenant = 'gambling' and account_id = $1",
       [visitor.id],
     );
@@ -660,12 +648,7 @@ describe('GET /public/visits/visitors/{userId} (NewVisit for a person)', () => {
 
 describe('GET and PUT /dev/clock (development only)', () => {
   it('moves the clock of the visit rules for an administrator, and back to the system time', async () => {
-    const movable = createApp({
-      ...testDeps(db, site, { publicDir: PUBLIC_DIR }),
-      auth: fakeAuth,
-      origins,
-      visits: { clock: movableClock() },
-    });
+    const movable = portal.another({ origins, deps: { visits: { clock: movableClock() } } });
     const admin = await account('admin');
     const as = (method: string, body?: unknown, role = 'admin') => {
       const headers = headersFor(admin, 'visitor');

@@ -2,7 +2,7 @@
 // /lifeproof (multipart: still frames, videos, the life_proofing data and the challenge they answer). Every
 // image is checked (type by its bytes, size bounds of spec §5/§9, pixel limit, decoding, sharpness) before it is
 // stored, by the check every way in shares (../image-checks.ts).
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ImageKind } from '../../../contract/api/onboarding';
 import { jsonProblem } from '../../../contract/api/text';
@@ -177,152 +177,177 @@ async function readProof(
   return proof;
 }
 
+type Ctx = Context<AuthEnv>;
+
+/** The image's content type as declared: JPEG or PNG only (its bytes are checked after). */
+function assertImageType(c: Ctx): void {
+  const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (declared !== 'image/jpeg' && declared !== 'image/png' && declared !== 'image/jpg') {
+    throw new DetailedProblem(415, 'Send the image as image/jpeg or image/png.', 'unsupported_media_type', {
+      errors: [{ field: 'image', code: 'image_wrong_type' }],
+    });
+  }
+}
+
+/** PUT obverse|reverse|selfie: one image checked, stored in place of the one before, the result started. */
+async function putImage(rt: OnboardingRuntime, c: Ctx) {
+  const portrayal = await ownPortrayal(rt, c, c.req.param('id') ?? '');
+  const kind = c.req.param('kind') as ImageKind;
+  assertOpen(portrayal.onboarding_status);
+  if (kind !== 'selfie' && portrayal.portrayal_type !== 'document') {
+    throw new HttpProblem(
+      409,
+      `A ${portrayal.portrayal_type} portrayal has no ${kind} image.`,
+      'image_not_expected',
+    );
+  }
+  assertImageType(c);
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const check = await rt.images.check(bytes);
+  if (!check.ok) throw imageRefusal(check.code, check.detail);
+  const image: StoredImage = {
+    seq: 0,
+    contentType: `image/${check.header.format}`,
+    bytes,
+    width: check.header.width,
+    height: check.header.height,
+    sharpness: check.sharpness.score,
+    blurred: check.sharpness.blurred,
+  };
+  // A selfie sent after a passing liveness proof: the proof must show the selfie's person too.
+  const liveness =
+    kind === 'selfie' && portrayal.liveness_result === 'passing'
+      ? await proofAgainstSelfie(rt, c.get('tenant'), portrayal.portrayal_id, image)
+      : undefined;
+  await replaceImages(rt.db, c.get('tenant'), portrayal.portrayal_id, kind, [image], rt.now(), liveness);
+  startResult(rt, c, portrayal.portrayal_id);
+  return c.json({
+    portrayal_id: portrayal.portrayal_id,
+    image: kind,
+    format: check.header.format,
+    width: check.header.width,
+    height: check.header.height,
+    bytes: bytes.length,
+  });
+}
+
+function assertMultipart(c: Ctx): void {
+  if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+    throw new HttpProblem(415, 'Send the liveness proof as multipart/form-data.', 'unsupported_media_type');
+  }
+}
+
+/** The multipart body of a liveness proof, or a 400 problem when the form parser cannot read it. */
+async function parseProofForm(c: Ctx) {
+  try {
+    return await c.req.parseBody({ all: true });
+  } catch {
+    // No boundary, a truncated part, an empty body: what the form parser cannot read.
+    throw new DetailedProblem(400, 'The multipart body cannot be read.', 'invalid_multipart', {
+      errors: [{ field: 'body', code: 'wrong_format' }],
+    });
+  }
+}
+
+/** The challenge the proof answers: one the person was given, or a 400 problem. */
+async function ownChallenge(rt: OnboardingRuntime, c: Ctx, challengeId: string | null) {
+  if (challengeId === null) return null;
+  const row = isUuid(challengeId) ? await findOwnChallenge(rt.db, ownerOf(c), challengeId) : undefined;
+  if (!row) throw validationProblem([{ field: 'challenge', code: 'unknown_challenge' }]);
+  return { actions: row.actions, expiresAt: row.expires_at };
+}
+
+/**
+ * The engine's liveness verdict on the proof's still frames and videos, against the selfie sent before the proof
+ * if any (LivenessInput.selfie), in the heavy-work queue. An engine error is a liveness not judged, never a 500.
+ */
+async function judgeLiveness(
+  rt: OnboardingRuntime,
+  c: Ctx,
+  engine: Awaited<ReturnType<OnboardingRuntime['engine']>>,
+  proof: Pick<Proof, 'frames' | 'videos'> & {
+    portrayalId: string;
+    challenge: Awaited<ReturnType<typeof ownChallenge>>;
+  },
+) {
+  const storedSelfie = (await imagesOf(rt.db, c.get('tenant'), proof.portrayalId)).find(
+    (row) => row.kind === 'selfie',
+  );
+  return rt.heavy
+    .run(() =>
+      rt.judgement('liveness', () =>
+        engine.checkLiveness({
+          ...(storedSelfie
+            ? {
+                selfie: {
+                  kind: 'selfie' as const,
+                  bytes: storedSelfie.bytes,
+                  sharpness: { score: storedSelfie.sharpness, blurred: storedSelfie.blurred },
+                },
+              }
+            : {}),
+          frames: proof.frames
+            .filter((frame) => frame.contentType.startsWith('image/'))
+            .map((frame) => ({
+              kind: 'lifeproof',
+              bytes: frame.bytes,
+              sharpness: { score: frame.sharpness, blurred: frame.blurred },
+            })),
+          videos: proof.videos,
+          challenge: proof.challenge,
+          submittedAt: rt.now(),
+        }),
+      ),
+    )
+    .catch((failure: unknown) => ({
+      result: 'not_computed' as const,
+      detail: `The engine failed: ${failure instanceof Error ? failure.message : String(failure)}`,
+    }));
+}
+
+/** PUT lifeproof: the proof read and checked, judged, stored in place of the one before, the result started. */
+async function putLifeproof(rt: OnboardingRuntime, c: Ctx) {
+  const portrayal = await ownPortrayal(rt, c, c.req.param('id') ?? '');
+  assertOpen(portrayal.onboarding_status);
+  assertMultipart(c);
+  const engine = await rt.engine();
+  const { frames, videos, livenessData, challengeId } = await readProof(await parseProofForm(c), rt.images);
+  if (frames.length === 0) throw validationProblem([{ field: 'frames', code: 'required' }]);
+  const challenge = await ownChallenge(rt, c, challengeId);
+  const portrayalId = portrayal.portrayal_id;
+  const liveness = await judgeLiveness(rt, c, engine, { portrayalId, frames, videos, challenge });
+  await replaceImages(rt.db, c.get('tenant'), portrayal.portrayal_id, 'lifeproof', frames, rt.now(), {
+    livenessResult: liveness.result,
+    livenessDetail: liveness.detail,
+    livenessData,
+    challengeId: challengeId && isUuid(challengeId) ? challengeId : null,
+  });
+  startResult(rt, c, portrayal.portrayal_id);
+  return c.json({
+    portrayal_id: portrayal.portrayal_id,
+    frames: frames.length,
+    life_proofing: liveness.result,
+  });
+}
+
 export function portrayalImagesRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  const { db, requireOnboarding } = rt;
-
+  const { requireOnboarding } = rt;
   // Each upload takes a place in the heavy-work queue before its body is read (429 busy past two of one person's).
   const admitted = admitHeavy(rt.heavy);
-
   app.put(
     '/internal/portrayals/:id/:kind{obverse|reverse|selfie}',
     requireOnboarding,
     admitted,
     tooLarge(IMAGE_MAX_BYTES),
-    async (c) => {
-      const portrayal = await ownPortrayal(rt, c, c.req.param('id'));
-      const kind = c.req.param('kind') as ImageKind;
-      assertOpen(portrayal.onboarding_status);
-      if (kind !== 'selfie' && portrayal.portrayal_type !== 'document') {
-        throw new HttpProblem(
-          409,
-          `A ${portrayal.portrayal_type} portrayal has no ${kind} image.`,
-          'image_not_expected',
-        );
-      }
-      const declared = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-      if (declared !== 'image/jpeg' && declared !== 'image/png' && declared !== 'image/jpg') {
-        throw new DetailedProblem(
-          415,
-          'Send the image as image/jpeg or image/png.',
-          'unsupported_media_type',
-          {
-            errors: [{ field: 'image', code: 'image_wrong_type' }],
-          },
-        );
-      }
-      const bytes = new Uint8Array(await c.req.arrayBuffer());
-      const check = await rt.images.check(bytes);
-      if (!check.ok) throw imageRefusal(check.code, check.detail);
-      const image: StoredImage = {
-        seq: 0,
-        contentType: `image/${check.header.format}`,
-        bytes,
-        width: check.header.width,
-        height: check.header.height,
-        sharpness: check.sharpness.score,
-        blurred: check.sharpness.blurred,
-      };
-      // A selfie sent after a passing liveness proof: the proof must show the selfie's person too.
-      const liveness =
-        kind === 'selfie' && portrayal.liveness_result === 'passing'
-          ? await proofAgainstSelfie(rt, c.get('tenant'), portrayal.portrayal_id, image)
-          : undefined;
-      await replaceImages(db, c.get('tenant'), portrayal.portrayal_id, kind, [image], rt.now(), liveness);
-      startResult(rt, c, portrayal.portrayal_id);
-      return c.json({
-        portrayal_id: portrayal.portrayal_id,
-        image: kind,
-        format: check.header.format,
-        width: check.header.width,
-        height: check.header.height,
-        bytes: bytes.length,
-      });
-    },
+    (c) => putImage(rt, c),
   );
-
   app.put(
     '/internal/portrayals/:id/lifeproof',
     requireOnboarding,
     admitted,
     tooLarge(LIFEPROOF_MAX_BYTES),
-    async (c) => {
-      const portrayal = await ownPortrayal(rt, c, c.req.param('id'));
-      assertOpen(portrayal.onboarding_status);
-      if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-        throw new HttpProblem(
-          415,
-          'Send the liveness proof as multipart/form-data.',
-          'unsupported_media_type',
-        );
-      }
-      const engine = await rt.engine();
-      let form: Awaited<ReturnType<typeof c.req.parseBody>>;
-      try {
-        form = await c.req.parseBody({ all: true });
-      } catch {
-        // No boundary, a truncated part, an empty body: what the form parser cannot read.
-        throw new DetailedProblem(400, 'The multipart body cannot be read.', 'invalid_multipart', {
-          errors: [{ field: 'body', code: 'wrong_format' }],
-        });
-      }
-      const { frames, videos, livenessData, challengeId } = await readProof(form, rt.images);
-      if (frames.length === 0) throw validationProblem([{ field: 'frames', code: 'required' }]);
-      let challenge: { actions: string[]; expiresAt: Date } | null = null;
-      if (challengeId !== null) {
-        const row = isUuid(challengeId) ? await findOwnChallenge(db, ownerOf(c), challengeId) : undefined;
-        if (!row) throw validationProblem([{ field: 'challenge', code: 'unknown_challenge' }]);
-        challenge = { actions: row.actions, expiresAt: row.expires_at };
-      }
-      // The selfie sent before the proof, if any: the proof must show its person (LivenessInput.selfie).
-      const storedSelfie = (await imagesOf(db, c.get('tenant'), portrayal.portrayal_id)).find(
-        (row) => row.kind === 'selfie',
-      );
-      const liveness = await rt.heavy
-        .run(() =>
-          rt.judgement('liveness', () =>
-            engine.checkLiveness({
-              ...(storedSelfie
-                ? {
-                    selfie: {
-                      kind: 'selfie' as const,
-                      bytes: storedSelfie.bytes,
-                      sharpness: { score: storedSelfie.sharpness, blurred: storedSelfie.blurred },
-                    },
-                  }
-                : {}),
-              frames: frames
-                .filter((frame) => frame.contentType.startsWith('image/'))
-                .map((frame) => ({
-                  kind: 'lifeproof',
-                  bytes: frame.bytes,
-                  sharpness: { score: frame.sharpness, blurred: frame.blurred },
-                })),
-              videos,
-              challenge,
-              submittedAt: rt.now(),
-            }),
-          ),
-        )
-        // An engine error is a liveness not judged, never a 500.
-        .catch((failure: unknown) => ({
-          result: 'not_computed' as const,
-          detail: `The engine failed: ${failure instanceof Error ? failure.message : String(failure)}`,
-        }));
-      await replaceImages(db, c.get('tenant'), portrayal.portrayal_id, 'lifeproof', frames, rt.now(), {
-        livenessResult: liveness.result,
-        livenessDetail: liveness.detail,
-        livenessData,
-        challengeId: challengeId && isUuid(challengeId) ? challengeId : null,
-      });
-      startResult(rt, c, portrayal.portrayal_id);
-      return c.json({
-        portrayal_id: portrayal.portrayal_id,
-        frames: frames.length,
-        life_proofing: liveness.result,
-      });
-    },
+    (c) => putLifeproof(rt, c),
   );
-
   return app;
 }
