@@ -47,7 +47,7 @@ export interface RetentionBench {
 }
 
 /** Adds `rows` due frames and as many fresh ones; ages the seeded users' evidence. Returns the due count. */
-export async function grow(dataDir: string, rows: number, kb: number): Promise<{ due: number; fresh: number }> {
+async function grow(dataDir: string, rows: number, kb: number): Promise<{ due: number; fresh: number }> {
   const db = await openDb({ dataDir });
   try {
     const portrayals = Math.ceil(rows / FRAMES_PER_PORTRAYAL);
