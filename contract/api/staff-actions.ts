@@ -82,11 +82,13 @@ export const STAFF_ACTIONS_CSV_COLUMNS = [
   'request_id',
 ] as const;
 
-/** What a person's data export says of a staff action on their data: when, what, and who by role and name. */
+/**
+ * What a person's data export says of a staff action on their data: when, what, and the role of who did it. The
+ * staff member's name is not given: they act for the tenant, and the auditor, who sees it, answers a complaint.
+ */
 export const ownStaffAction = type({
   at: 'string',
   action: type.enumerated(...STAFF_ACTIONS),
-  staff_name: 'string | null',
   staff_roles: 'string[]',
 });
 export type OwnStaffAction = typeof ownStaffAction.infer;

@@ -176,10 +176,9 @@ export async function ownStaffActions(
   const { rows } = await q.query<{
     at: Date;
     action: StaffActionName;
-    staff_name: string | null;
     staff_roles: string[];
   }>(
-    `select s.at, s.action, s.staff_name, s.staff_roles from staff_actions s
+    `select s.at, s.action, s.staff_roles from staff_actions s
       where s.tenant = $1 and (s.subject_id = $2
         or s.subject_id in (select u.user_id::text from users u where u.tenant = $1 and u.account_id = $2))
       order by s.at desc, s.id desc`,
