@@ -214,6 +214,22 @@ describe('what the record holds', () => {
     expect(rows[0]?.request_id).toBeTruthy();
   });
 
+  it('an action on every person names no one; a refused confirmation records nothing', async () => {
+    const admin = person('staff-admin', 'demo', ['put_credentials_state_all']);
+    const auditorOfDemo = auditor('demo');
+    expect((await call('PUT', '/public/credentials/inactive', admin, { confirm: 'gambling' })).status).toBe(
+      422,
+    );
+    expect((await call('PUT', '/public/credentials/inactive', admin, { confirm: 'demo' })).status).toBe(200);
+    expect((await call('PUT', '/public/credentials/active', admin, { confirm: 'demo' })).status).toBe(200);
+    const res = await call('GET', '/public/staff_actions?staff=staff-admin', auditorOfDemo);
+    const items = ((await res.json()) as StaffActionsPage).items;
+    expect(items.map((r) => [r.action, r.subject_id, r.subject_name])).toEqual([
+      ['users.activate_all', null, null],
+      ['users.deactivate_all', null, null],
+    ]);
+  });
+
   it('a call that failed records nothing', async () => {
     const userId = await userIdOf(4);
     const other = person('staff-other', 'gambling', ['put_credentials_state_one']);

@@ -44,7 +44,8 @@ function FilterLabel({ name, messageId }: { name: keyof StaffActionsForm; messag
   );
 }
 
-const inputClass = 'h-11 rounded-lg border border-slate-300 bg-white px-3';
+// min-w-0: a date input's own width would push the form past a 360-px phone.
+const inputClass = 'h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3';
 
 /**
  * AuditAccesses' Staff actions tab (a page screen's tab): who of the staff did what to whose personal data, newest
@@ -91,15 +92,15 @@ export function StaffActions() {
           className="mt-4 grid gap-3 sm:grid-cols-3 sm:items-end"
           data-testid="staff-actions-filters"
         >
-          <div className="flex flex-col gap-1.5">
+          <div className="flex min-w-0 flex-col gap-1.5">
             <FilterLabel name="staff" messageId="staffActions.filter.staff" />
             <input type="search" className={inputClass} {...field('staff')} />
           </div>
-          <div className="flex flex-col gap-1.5">
+          <div className="flex min-w-0 flex-col gap-1.5">
             <FilterLabel name="person" messageId="staffActions.filter.person" />
             <input type="search" className={inputClass} {...field('person')} />
           </div>
-          <div className="flex flex-col gap-1.5">
+          <div className="flex min-w-0 flex-col gap-1.5">
             <FilterLabel name="action" messageId="staffActions.filter.action" />
             <select className={inputClass} {...field('action')}>
               <option value="">{intl.formatMessage({ id: 'staffActions.filter.anyAction' })}</option>
@@ -110,11 +111,11 @@ export function StaffActions() {
               ))}
             </select>
           </div>
-          <div className="flex flex-col gap-1.5">
+          <div className="flex min-w-0 flex-col gap-1.5">
             <FilterLabel name="fromDay" messageId="staffActions.filter.from" />
             <input type="date" className={inputClass} {...field('fromDay')} />
           </div>
-          <div className="flex flex-col gap-1.5">
+          <div className="flex min-w-0 flex-col gap-1.5">
             <FilterLabel name="toDay" messageId="staffActions.filter.to" />
             <input type="date" className={inputClass} {...field('toDay')} />
           </div>
