@@ -230,6 +230,31 @@ describe('what the record holds', () => {
     ]);
   });
 
+  it('a registration names the new person; one refused records nothing', async () => {
+    const body = {
+      mode: 'fields',
+      email: 'recorded-single@example.test',
+      first_name: 'Nerea',
+      last_name: 'Grabada',
+      birth_date: '1988-04-12',
+      document_type: 'id_card',
+      document_number: 'SAREC1X',
+    };
+    const made = await call('POST', '/public/singles', manager(), body);
+    const { result } = (await made.json()) as { result: { outcome: string; user_id: string } };
+    expect(result.outcome).toBe('accepted');
+    const again = await call('POST', '/public/singles', manager(), {
+      ...body,
+      email: 'other-single@example.test',
+    });
+    // The same document again: refused (as a rejected outcome or a conflict, whichever the rules answer).
+    const refused = (await again.json()) as { result?: { outcome: string }; code?: string };
+    expect(refused.result?.outcome ?? refused.code).not.toBe('accepted');
+    const res = await call('GET', '/public/staff_actions?action=user.register&person=Grabada', auditor());
+    const items = ((await res.json()) as StaffActionsPage).items;
+    expect(items.map((r) => [r.subject_id, r.subject_name])).toEqual([[result.user_id, 'Nerea Grabada']]);
+  });
+
   it('a call that failed records nothing', async () => {
     const userId = await userIdOf(4);
     const other = person('staff-other', 'gambling', ['put_credentials_state_one']);
