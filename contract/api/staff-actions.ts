@@ -29,6 +29,17 @@ export const STAFF_ACTIONS = [
 ] as const;
 export type StaffActionName = (typeof STAFF_ACTIONS)[number];
 
+/** The actions on many people at once: their rows name no one. */
+export const MANY_PEOPLE_ACTIONS: readonly StaffActionName[] = [
+  'users.register_bulk',
+  'users.activate_all',
+  'users.deactivate_all',
+  'users.delete_all',
+  'data.delete_all',
+  'users.activate_region',
+  'watchlist.upload',
+];
+
 export function isStaffActionName(value: string): value is StaffActionName {
   return (STAFF_ACTIONS as readonly string[]).includes(value);
 }

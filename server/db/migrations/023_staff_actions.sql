@@ -16,7 +16,7 @@ create table staff_actions (
     'users.activate_all', 'users.deactivate_all', 'users.delete_all', 'data.delete_all', 'onboarding.complete',
     'credential.state', 'credential.location', 'credential.issue', 'users.activate_region', 'watchlist.upload', 'visit.check_in',
     'visit.check_out')),
-  -- Null for an action on every person of the tenant at once (delete all, activate all, a watchlist).
+  -- Null for an action on many people at once (delete all, activate all, a watchlist) and for a visitor with no account.
   subject_id text,
   request_id text,
   primary key (tenant, id)

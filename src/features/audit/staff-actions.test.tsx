@@ -66,14 +66,16 @@ describe('the Staff actions tab', () => {
           staff_roles: ['admin'],
         }),
         row({ id: 'a4', subject_name: null, subject_id: 'gone-1', staff_roles: [] }),
+        row({ id: 'a5', action: 'visit.check_in', subject_name: null, subject_id: null }),
       ]),
     );
     renderTab(get);
     const rows = await screen.findAllByTestId('staff-action-row');
     expect(rows.map((r) => r.querySelector('p')?.textContent)).toEqual([
       'Deactivated the person · Ana Etxeberria',
-      'Deleted all data · Every person of the tenant',
+      'Deleted all data · Many people at once',
       'Viewed an evidence image · Person no longer registered (gone-1)',
+      'Checked a visit in · A person with no account',
     ]);
     expect(rows[0]?.textContent).toContain('By usermanager (user manager)');
     expect(rows[2]?.textContent).toContain('By usermanager ·');

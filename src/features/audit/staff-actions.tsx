@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { STAFF_ACTIONS, type StaffAction } from '../../../contract/api/staff-actions';
+import { MANY_PEOPLE_ACTIONS, STAFF_ACTIONS, type StaffAction } from '../../../contract/api/staff-actions';
 import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract/domain/visits';
 import { ListScreen } from '../../components/list-screen';
 import { Button } from '../../components/ui/button';
@@ -24,9 +24,16 @@ function when(iso: string, timeZone: string): string {
   return zone === browserTimeZone() ? shown : `${shown} (${zone})`;
 }
 
-/** Whose data: the person's name while they are registered, else their id; nobody for a tenant-wide action. */
+/** Whose data: the person's name while they are registered, else their id; many people for a tenant-wide action. */
 function Whose({ action }: { action: StaffAction }) {
-  if (action.subject_id === null) return <FormattedMessage id="staffActions.everyone" />;
+  if (action.subject_id === null) {
+    // A visitor checked in without an account of their own is named nowhere but on the visit.
+    return MANY_PEOPLE_ACTIONS.includes(action.action) ? (
+      <FormattedMessage id="staffActions.everyone" />
+    ) : (
+      <FormattedMessage id="staffActions.noAccount" />
+    );
+  }
   if (action.subject_name) return <>{action.subject_name}</>;
   return (
     <FormattedMessage
