@@ -1,10 +1,15 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { AuditFilter } from '../contract/api/audit';
+import type { StaffActionsFilter } from '../contract/api/staff-actions';
 import { outputOf } from './actor-events';
 
 // AuditAccesses' csv export (spec §2 AuditAccesses, §7 POST /public/audit_accesses with a blob response): exactly
 // the rows the list shows under its filters, read as a stream so the screen can count bytes and rows as they
-// come (src/actors/audit.ts keeps that progress beside the machine), then saved as a file.
+// come (src/actors/audit.ts keeps that progress beside the machine), then saved as a file. The Staff actions tab
+// exports its record (POST /public/staff_actions) with the same machine.
+
+/** The filter of the list being exported: the access audit's or the staff actions'. */
+export type ExportFilter = AuditFilter | StaffActionsFilter;
 
 /** What the export read: the file and how much of it there is. */
 export interface AuditExportFile {
@@ -14,14 +19,14 @@ export interface AuditExportFile {
 }
 
 export interface AuditExportContext {
-  filter: AuditFilter | null;
+  filter: ExportFilter | null;
   /** The list's total for the filter (a lower bound beyond 10,000), to show how far the export is. */
   expected: number | null;
   result: { rows: number; bytes: number } | null;
 }
 
 export type AuditExportEvent =
-  | { type: 'export.start'; filter: AuditFilter; expected: number | null }
+  | { type: 'export.start'; filter: ExportFilter; expected: number | null }
   | { type: 'export.cancel' }
   | { type: 'export.dismiss' };
 
@@ -32,7 +37,7 @@ export const auditExportMachine = setup({
   },
   actors: {
     // Placeholder: src/actors/audit.ts provides the streamed POST /public/audit_accesses.
-    exportCsv: fromPromise<AuditExportFile, { filter: AuditFilter; expected: number | null }>(async () => {
+    exportCsv: fromPromise<AuditExportFile, { filter: ExportFilter; expected: number | null }>(async () => {
       throw new Error('exportCsv is provided by src/actors/audit.ts');
     }),
   },

@@ -99,6 +99,10 @@ const dynamicPrefixes = [
   'audit.preset.',
   'audit.docType.',
   'audit.filter.',
+  // The record of staff actions: its tabs, action names and staff roles.
+  'staffActions.tab.',
+  'staffActions.action.',
+  'staffActions.role.',
   'watchlist.refused.',
   'watchlist.problem.',
   'watchlist.failed.',

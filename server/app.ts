@@ -23,6 +23,7 @@ import { regionsRoutes } from './regions/routes';
 import { applySecurityHeaders, isSubresourceAsset } from './security-headers';
 import { shellPages } from './shell';
 import { singlesRoutes } from './singles/routes';
+import { staffActionsRoutes } from './staff-actions/routes';
 import { staticFiles } from './static-files';
 import { usersRoutes } from './users/routes';
 import { visitsRoutes } from './visits/routes';
@@ -86,6 +87,7 @@ export function createApp(given: AppDeps): App {
     app.route('/api', singlesRoutes(deps, deps.auth, { images: onboarding.images }));
     app.route('/api', bulkRoutes(deps, deps.auth, { images: onboarding.images }));
     app.route('/api', auditRoutes(deps, deps.auth, deps.onboarding));
+    app.route('/api', staffActionsRoutes(deps, deps.auth));
   }
 
   app.notFound((c) => {

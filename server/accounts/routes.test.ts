@@ -68,6 +68,13 @@ describe('GET /internal/accounts/{id}/profile and /export', () => {
     );
     expect(door.status).toBe(201);
     const { access_id } = (await door.json()) as { access_id: string };
+    // A user manager looks at the person's selfie: the export says when, what and the role, not who by name.
+    const selfie = await call(
+      'GET',
+      `/public/users/${who.userId}/selfie`,
+      person('staff-usermanager', 'gambling', ['get_users_all', 'post_singles', 'put_credentials_state_one']),
+    );
+    expect(selfie.status).toBe(200);
     const profile = await call('GET', `/internal/accounts/${who.accountId}/profile`, ownerOf(who));
     expect(profile.status).toBe(200);
     expect(await profile.json()).toMatchObject({
@@ -89,6 +96,7 @@ describe('GET /internal/accounts/{id}/profile and /export', () => {
       'credentials.json',
       'visits.json',
       'audit.json',
+      'staff-actions.json',
       'images/selfie.jpg',
     ]);
     expect(Buffer.from(entries.get('images/selfie.jpg') ?? []).toString()).toBe('selfie-bytes');
@@ -107,6 +115,9 @@ describe('GET /internal/accounts/{id}/profile and /export', () => {
         }),
       ],
     });
+    expect(json('staff-actions.json')).toEqual([
+      { at: expect.any(String), action: 'evidence.read', staff_roles: ['usermanager'] },
+    ]);
     expect(JSON.stringify(json('account.json'))).not.toMatch(/password/);
   });
 

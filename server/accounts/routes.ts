@@ -31,6 +31,7 @@ import type { Db } from '../db/db';
 import { HttpProblem } from '../http/problem';
 import { intParam } from '../http/query';
 import { isUuid, readBody } from '../http/validation';
+import { noteStaffAction, recordsStaffAction } from '../staff-actions/routes';
 import { idMismatchDetail } from './rules';
 import {
   anotherAdmin,
@@ -147,6 +148,7 @@ function lookupRoutes(app: Hono<AuthEnv>, { db, auth }: AccountsContext) {
   app.post(
     '/internal/accounts',
     auth.requireAuth('post_onboardings_assisted', 'post_singles', 'get_accounts_all'),
+    recordsStaffAction(db, { action: 'account.create' }),
     async (c) => {
       const tenant = c.get('tenant');
       const body = await readBody(c, newAccountBody);
@@ -167,6 +169,7 @@ function lookupRoutes(app: Hono<AuthEnv>, { db, auth }: AccountsContext) {
       }
       // Another request took one of these logins between the question and the insert.
       if (!id) throw loginsTakenProblem(await loginsTaken(db, tenant, { username, email }));
+      noteStaffAction(c, { subject: id });
       return c.json<NewAccountResult>({ user_id: id }, 201);
     },
   );
@@ -181,6 +184,7 @@ function deletionRoute(app: Hono<AuthEnv>, { db, auth, now, askField }: Accounts
   app.delete(
     '/internal/accounts/:id',
     auth.requireAuth('delete_accounts_me', 'delete_accounts_one'),
+    recordsStaffAction(db, { action: 'user.cancel', subjectParam: 'id' }),
     async (c) => {
       const tenant = c.get('tenant');
       const claims = c.get('auth');

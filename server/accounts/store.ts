@@ -1,8 +1,10 @@
 // What is stored about a person, for their profile, their data export and the deletion of their account (spec §3
 // User, §7 Accounts and users, §8 Account cancellation). Owns the SQL; every query names the tenant.
 
+import type { OwnStaffAction } from '../../contract/api/staff-actions';
 import { normaliseNationalId } from '../../contract/domain/dni';
 import type { Queryable } from '../db/db';
+import { ownStaffActions } from '../staff-actions/store';
 
 export interface ProfileUser {
   user_id: string;
@@ -134,6 +136,8 @@ export interface AccountExport {
   credentials: Record<string, unknown>[];
   visits: Record<string, unknown>[];
   audit: { source: string; entries: unknown[] };
+  /** What staff did to the person's data: when, what, and the staff role (the staff member's name stays with the auditor). */
+  staffActions: OwnStaffAction[];
   images: ExportImage[];
 }
 
@@ -207,6 +211,7 @@ export async function collectAccountData(
     visits: plain(visits.rows as Record<string, unknown>[]),
     // The person's own accesses at the doors (spec §3 Audit access), as the audit stored them.
     audit: { source: 'audit_accesses', entries: plain(audit.rows as Record<string, unknown>[]) },
+    staffActions: await ownStaffActions(db, tenant, accountId),
     images: images.rows.map((row) => ({
       kind: row.kind,
       contentType: row.content_type,
@@ -227,6 +232,7 @@ export function exportEntries(data: AccountExport): { name: string; data: Uint8A
     { name: 'credentials.json', data: json(data.credentials) },
     { name: 'visits.json', data: json(data.visits) },
     { name: 'audit.json', data: json(data.audit) },
+    { name: 'staff-actions.json', data: json(data.staffActions) },
     ...data.images.map((image) => ({
       name: `images/${image.kind}.${EXTENSIONS[image.contentType] ?? 'bin'}`,
       data: image.bytes,

@@ -22,6 +22,7 @@ import { referenceEnforcement } from '../enforcement/source';
 import { HttpProblem } from '../http/problem';
 import { DetailedProblem, isUuid, readBody, validationProblem } from '../http/validation';
 import type { OnboardingOptions } from '../onboarding/options';
+import { recordsStaffAction } from '../staff-actions/routes';
 import { accessesCsv, decideAccess, facilityInScope, listAccesses } from './accesses';
 import { checkInterdiction } from './interdictions';
 import { auditSettingsLoader } from './settings';
@@ -167,7 +168,7 @@ export function auditRoutes(
   const enforcement =
     onboarding?.enforcement ?? referenceEnforcement(onboarding?.faults ?? { enforcement: false });
   const settingsOf = auditSettingsLoader(deps.config.publicDir);
-  const uploads: UploadContext = { db, now, settingsOf };
+  const uploads = { db, now, settingsOf, records: recordsStaffAction(db, { action: 'watchlist.upload' }) };
 
   /** null when the caller sees every facility (post_audit_accesses_all), else their own account id. */
   const scopeOf = (c: Context<AuthEnv>): string | null =>
@@ -263,7 +264,7 @@ export function auditRoutes(
   // csv of at most 10 MB), read and parsed as it streams in (audit/watchlist-upload.ts): a larger body is refused
   // while it is read, a row longer than WATCHLIST_MAX_LINE_CHARS at that row. Every row valid or nothing stored.
   for (const path of ['/public/watchlists', '/watchlists']) {
-    app.post(path, auth.requireAuth('post_watchlists'), (c) => uploadWatchlist(c, uploads));
+    app.post(path, auth.requireAuth('post_watchlists'), uploads.records, (c) => uploadWatchlist(c, uploads));
   }
 
   return app;

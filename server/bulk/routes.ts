@@ -33,6 +33,7 @@ import { localImageChecks } from '../singles/routes';
 import { normalAcsId, Rejection } from '../singles/rules';
 import { settingsOf } from '../singles/settings';
 import { createSingle } from '../singles/store';
+import { recordsStaffAction } from '../staff-actions/routes';
 import { accepted, rejected, STALE_AFTER_SECONDS } from './rules';
 import { createJob, finishJob, jobOf, recordRowResult, rowResultsOf } from './store';
 import { BULK_LIMITS, type BulkLimits, type BulkUpload, readBulkUpload } from './upload';
@@ -172,7 +173,8 @@ export function bulkRoutes(deps: AppDeps, auth: ApiAuth, options: BulkOptions = 
   const images = options.images ?? localImageChecks;
   const app = new Hono<AuthEnv>();
 
-  app.post('/public/singles/bulk', auth.requireAuth('post_singles'), async (c) => {
+  const imports = recordsStaffAction(db, { action: 'users.register_bulk' });
+  app.post('/public/singles/bulk', auth.requireAuth('post_singles'), imports, async (c) => {
     const tenant = c.get('tenant');
     const claims = c.get('auth');
     const upload = await readBulkUpload(c.req.raw, limits);

@@ -26,6 +26,7 @@ import { HttpProblem } from '../http/problem';
 import { confirmTenant } from '../http/tenant-confirmation';
 import { DetailedProblem, isUuid, readBody } from '../http/validation';
 import { qrPng } from '../qr';
+import { noteStaffAction, recordsStaffAction } from '../staff-actions/routes';
 import { credentialPdf, pdfLocaleOf } from './pdf';
 import {
   ACS_ID_CHECK,
@@ -211,12 +212,24 @@ function activationRoutes(app: Hono<AuthEnv>, { db, auth, allow, reachableUser }
   ] as const) {
     // Confirmed with the tenant's name like the deletions: it changes every user of the tenant at once. Only the
     // users whose state changes are counted; the action is recorded like the deletions (who, when, how many).
-    app.put(`/public/credentials/${segment}`, auth.requireAuth('put_credentials_state_all'), async (c) => {
-      await confirmTenant(c);
-      const users = await setEveryUserActive(db, c.get('tenant'), active, c.get('auth').sub);
-      return c.json<ActivationAnswer>({ activated: active, users });
+    const everyone = recordsStaffAction(db, {
+      action: active ? 'users.activate_all' : 'users.deactivate_all',
     });
-    app.put(`/public/credentials/:userId/${segment}`, allow(ACTIVATE), async (c) => {
+    app.put(
+      `/public/credentials/${segment}`,
+      auth.requireAuth('put_credentials_state_all'),
+      everyone,
+      async (c) => {
+        await confirmTenant(c);
+        const users = await setEveryUserActive(db, c.get('tenant'), active, c.get('auth').sub);
+        return c.json<ActivationAnswer>({ activated: active, users });
+      },
+    );
+    const one = recordsStaffAction(db, {
+      action: active ? 'user.activate' : 'user.deactivate',
+      subjectParam: 'userId',
+    });
+    app.put(`/public/credentials/:userId/${segment}`, allow(ACTIVATE), one, async (c) => {
       const user = await reachableUser(c, c.req.param('userId'), ACTIVATE);
       await setUserActive(db, c.get('tenant'), user.user_id, active);
       return c.json<ActivationAnswer>({ activated: active, users: 1 });
@@ -325,93 +338,114 @@ function stateRoutes(
   { db, now, allow, reachableUser, credentialOf }: CredentialsContext,
 ) {
   // Spec §4 Accreditation: active (a qr one gets a new 15-day window from now) or revoked (it ends now).
-  app.put('/public/credentials/:userId/sids/:sid/state', allow(CHANGE_STATE), async (c) => {
-    const user = await reachableUser(c, c.req.param('userId'), CHANGE_STATE);
-    const { state } = await readBody(c, credentialStateBody);
-    const row = await credentialOf(c, user, c.req.param('sid'));
-    const at = now();
-    const updated = await setCredentialState(db, c.get('tenant'), {
-      userId: user.user_id,
-      sid: row.sid,
-      state,
-      ...stateWindow(row, state, at),
-    });
-    if (!updated) throw notFound();
-    return c.json<Credential>(credentialJson(updated, at));
-  });
+  app.put(
+    '/public/credentials/:userId/sids/:sid/state',
+    allow(CHANGE_STATE),
+    recordsStaffAction(db, { action: 'credential.state', subjectParam: 'userId' }),
+    async (c) => {
+      const user = await reachableUser(c, c.req.param('userId'), CHANGE_STATE);
+      const { state } = await readBody(c, credentialStateBody);
+      const row = await credentialOf(c, user, c.req.param('sid'));
+      const at = now();
+      const updated = await setCredentialState(db, c.get('tenant'), {
+        userId: user.user_id,
+        sid: row.sid,
+        state,
+        ...stateWindow(row, state, at),
+      });
+      if (!updated) throw notFound();
+      return c.json<Credential>(credentialJson(updated, at));
+    },
+  );
 }
 
 function locationRoute(app: Hono<AuthEnv>, { db, allow, reachableUser }: CredentialsContext) {
   // Add location (spec §6 post_credentials_location): a facility of the tenant where the person's credentials are
   // good. 422 location_not_found for a facility that is not the tenant's; adding one already there changes nothing.
-  app.post('/public/credentials/:userId/locations', allow(ADD_LOCATION), async (c) => {
-    const user = await reachableUser(c, c.req.param('userId'), ADD_LOCATION);
-    const { location } = await readBody(c, addLocationBody);
-    const tenant = c.get('tenant');
-    const facilityId = await facilityIdOf(db, tenant, location.trim());
-    if (!facilityId) {
-      throw new DetailedProblem(422, 'No facility of this tenant has that id.', 'validation', {
-        errors: [{ field: 'location', code: 'location_not_found' }],
-      });
-    }
-    await addUserLocation(db, tenant, user.user_id, facilityId, c.get('auth').sub);
-    return c.json<UserLocations>(
-      { user_id: user.user_id, locations: await locationsOf(db, tenant, user.user_id) },
-      201,
-    );
-  });
+  app.post(
+    '/public/credentials/:userId/locations',
+    allow(ADD_LOCATION),
+    recordsStaffAction(db, { action: 'credential.location', subjectParam: 'userId' }),
+    async (c) => {
+      const user = await reachableUser(c, c.req.param('userId'), ADD_LOCATION);
+      const { location } = await readBody(c, addLocationBody);
+      const tenant = c.get('tenant');
+      const facilityId = await facilityIdOf(db, tenant, location.trim());
+      if (!facilityId) {
+        throw new DetailedProblem(422, 'No facility of this tenant has that id.', 'validation', {
+          errors: [{ field: 'location', code: 'location_not_found' }],
+        });
+      }
+      await addUserLocation(db, tenant, user.user_id, facilityId, c.get('auth').sub);
+      return c.json<UserLocations>(
+        { user_id: user.user_id, locations: await locationsOf(db, tenant, user.user_id) },
+        201,
+      );
+    },
+  );
 }
 
 function rightsRoute(app: Hono<AuthEnv>, { db, now, allow, reachableUser }: CredentialsContext) {
   // Spec §7 POST /internal/rights: ask for an accreditation. One active credential of each type at a time; with a
   // new selfie portrayal of the person, the face credential is made again from it.
-  app.post('/internal/rights', allow(REQUEST_RIGHT), async (c) => {
-    const body = await readBody(c, rightsRequest);
-    const user = await reachableUser(c, body.subject, REQUEST_RIGHT);
-    const tenant = c.get('tenant');
-    const type = ACTION_TYPES[body.action];
-    const portrayalId = body.claims?.portrayal_id;
-    if (portrayalId && type !== 'embedding') {
-      throw new DetailedProblem(
-        422,
-        'Only a face accreditation is made from a selfie.',
-        'validation_failed',
-        {
-          errors: [{ field: 'claims.portrayal_id', code: 'not_allowed' }],
-        },
-      );
-    }
-    const at = now();
-    return db.transaction(async (tx) => {
-      const existing = await activeCredentials(tx, tenant, user.user_id, type);
-      const current = existing.find((row) => isValidCredential(row, at));
-      if (current && !portrayalId) {
+  app.post(
+    '/internal/rights',
+    allow(REQUEST_RIGHT),
+    recordsStaffAction(db, { action: 'credential.issue' }),
+    async (c) => {
+      const body = await readBody(c, rightsRequest);
+      const user = await reachableUser(c, body.subject, REQUEST_RIGHT);
+      noteStaffAction(c, { subject: user.user_id });
+      const tenant = c.get('tenant');
+      const type = ACTION_TYPES[body.action];
+      const portrayalId = body.claims?.portrayal_id;
+      if (portrayalId && type !== 'embedding') {
         throw new DetailedProblem(
-          409,
-          `An active ${type} credential exists already.`,
-          CREDENTIAL_ALREADY_EXISTS,
-          { credential: credentialJson(current, at) },
+          422,
+          'Only a face accreditation is made from a selfie.',
+          'validation_failed',
+          {
+            errors: [{ field: 'claims.portrayal_id', code: 'not_allowed' }],
+          },
         );
       }
-      const metadata: Record<string, unknown> = { object: body.object, requested_by: c.get('auth').sub };
-      if (portrayalId) {
-        if (!(await copyNewSelfie(tx, tenant, user, portrayalId))) {
-          throw new DetailedProblem(422, 'No selfie of this person in that portrayal.', 'validation_failed', {
-            errors: [{ field: 'claims.portrayal_id', code: 'selfie_not_provided' }],
-          });
+      const at = now();
+      return db.transaction(async (tx) => {
+        const existing = await activeCredentials(tx, tenant, user.user_id, type);
+        const current = existing.find((row) => isValidCredential(row, at));
+        if (current && !portrayalId) {
+          throw new DetailedProblem(
+            409,
+            `An active ${type} credential exists already.`,
+            CREDENTIAL_ALREADY_EXISTS,
+            { credential: credentialJson(current, at) },
+          );
         }
-        metadata.portrayal_id = portrayalId;
-        // The new face replaces the old one: a door knows one face per person.
-        await revokeActive(tx, tenant, user.user_id, type, at);
-      }
-      const created = await insertCredential(tx, tenant, {
-        userId: user.user_id,
-        type,
-        at,
-        endsAt: type === 'qr' ? new Date(at.getTime() + QR_VALID_MS) : null,
-        metadata,
+        const metadata: Record<string, unknown> = { object: body.object, requested_by: c.get('auth').sub };
+        if (portrayalId) {
+          if (!(await copyNewSelfie(tx, tenant, user, portrayalId))) {
+            throw new DetailedProblem(
+              422,
+              'No selfie of this person in that portrayal.',
+              'validation_failed',
+              {
+                errors: [{ field: 'claims.portrayal_id', code: 'selfie_not_provided' }],
+              },
+            );
+          }
+          metadata.portrayal_id = portrayalId;
+          // The new face replaces the old one: a door knows one face per person.
+          await revokeActive(tx, tenant, user.user_id, type, at);
+        }
+        const created = await insertCredential(tx, tenant, {
+          userId: user.user_id,
+          type,
+          at,
+          endsAt: type === 'qr' ? new Date(at.getTime() + QR_VALID_MS) : null,
+          metadata,
+        });
+        return c.json<Credential>(credentialJson(created, at), 201);
       });
-      return c.json<Credential>(credentialJson(created, at), 201);
-    });
-  });
+    },
+  );
 }

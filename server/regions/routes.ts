@@ -13,6 +13,7 @@ import type { AppDeps } from '../context';
 import { HttpProblem } from '../http/problem';
 import { readBody, validationProblem } from '../http/validation';
 import { settingsLoader } from '../onboarding/settings';
+import { recordsStaffAction } from '../staff-actions/routes';
 import { idNumberOf, mayActivateRegions } from './rules';
 import { activateRegion, facilityOfAssistant } from './store';
 
@@ -21,44 +22,50 @@ export function regionsRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
   const settingsOf = settingsLoader(deps.config.publicDir);
   const app = new Hono<AuthEnv>();
 
-  app.post('/public/users/activation', auth.requireAuth('post_credentials_location'), async (c) => {
-    const tenant = c.get('tenant');
-    const claims = c.get('auth');
-    const settings = await settingsOf(tenant);
-    if (!mayActivateRegions(claims.roles, settings.domain)) {
-      throw new HttpProblem(
-        403,
-        'Only assistants who are not user managers, in the gambling domain, activate users of another region.',
-        'forbidden',
-      );
-    }
-    const body = await readBody(c, activationBody);
-    const region = body.region.trim().toLowerCase();
-    if (!settings.legalDomains.includes(region)) {
-      throw validationProblem([{ field: 'region', code: 'wrong_value' }]);
-    }
-    const facility = await facilityOfAssistant(db, tenant, claims.sub);
-    if (!facility) {
-      throw new HttpProblem(409, 'You are in charge of no facility to activate users in.', 'no_facility');
-    }
-    return db.transaction(async (tx) => {
-      const activated = await activateRegion(tx, tenant, {
-        region,
-        idNumber: idNumberOf(body.id_number),
-        facilityId: facility.facility_id,
-        addedBy: claims.sub,
-      });
-      if (activated.length === 0) {
-        throw new HttpProblem(404, 'No users of that region were found.', 'no_users_found');
+  const activates = recordsStaffAction(db, { action: 'users.activate_region' });
+  app.post(
+    '/public/users/activation',
+    auth.requireAuth('post_credentials_location'),
+    activates,
+    async (c) => {
+      const tenant = c.get('tenant');
+      const claims = c.get('auth');
+      const settings = await settingsOf(tenant);
+      if (!mayActivateRegions(claims.roles, settings.domain)) {
+        throw new HttpProblem(
+          403,
+          'Only assistants who are not user managers, in the gambling domain, activate users of another region.',
+          'forbidden',
+        );
       }
-      return c.json<ActivationResult>({
-        users: activated.length,
-        region,
-        facility_id: facility.facility_id,
-        alias: facility.alias,
+      const body = await readBody(c, activationBody);
+      const region = body.region.trim().toLowerCase();
+      if (!settings.legalDomains.includes(region)) {
+        throw validationProblem([{ field: 'region', code: 'wrong_value' }]);
+      }
+      const facility = await facilityOfAssistant(db, tenant, claims.sub);
+      if (!facility) {
+        throw new HttpProblem(409, 'You are in charge of no facility to activate users in.', 'no_facility');
+      }
+      return db.transaction(async (tx) => {
+        const activated = await activateRegion(tx, tenant, {
+          region,
+          idNumber: idNumberOf(body.id_number),
+          facilityId: facility.facility_id,
+          addedBy: claims.sub,
+        });
+        if (activated.length === 0) {
+          throw new HttpProblem(404, 'No users of that region were found.', 'no_users_found');
+        }
+        return c.json<ActivationResult>({
+          users: activated.length,
+          region,
+          facility_id: facility.facility_id,
+          alias: facility.alias,
+        });
       });
-    });
-  });
+    },
+  );
 
   return app;
 }

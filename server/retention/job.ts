@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Db } from '../db/db';
 import type { Logger } from '../logger';
+import { purgeStaffActions } from '../staff-actions/store';
 import { cutoffsOf, loadRetentionDays, type RetentionKind } from './rules';
 import {
   purgeAudit,
@@ -31,7 +32,7 @@ export interface RetentionOptions {
   stopping?: () => boolean;
 }
 
-const KINDS: readonly RetentionKind[] = ['evidence', 'unfinished_onboarding', 'audit'];
+const KINDS: readonly RetentionKind[] = ['evidence', 'unfinished_onboarding', 'audit', 'staff_actions'];
 
 /** One purge of every tenant; 'busy' when another process or job holds the purge lock. */
 export async function runRetention(options: RetentionOptions): Promise<RunRecord[] | 'busy'> {
@@ -54,12 +55,7 @@ export async function runRetention(options: RetentionOptions): Promise<RunRecord
         for (;;) {
           if (stopping()) break;
           const batchStarted = performance.now();
-          const batch =
-            kind === 'evidence'
-              ? await purgeEvidence(db, tenant, cutoffs.evidence, startedAt, limit)
-              : kind === 'unfinished_onboarding'
-                ? await purgeUnfinishedOnboardings(db, tenant, cutoffs.unfinished_onboarding, limit)
-                : await purgeAudit(db, tenant, cutoffs.audit, limit);
+          const batch = await purgeBatch(db, kind, { tenant, cutoff: cutoffs[kind], at: startedAt, limit });
           deleted += batch;
           if (batch < limit) break;
           await restAfter(performance.now() - batchStarted);
@@ -87,6 +83,24 @@ export async function runRetention(options: RetentionOptions): Promise<RunRecord
  */
 const restAfter = (batchMs: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.min(Math.ceil(batchMs), 1000)));
+
+/** One batch of one kind: how many rows went. */
+function purgeBatch(
+  db: RetentionOptions['db'],
+  kind: RetentionKind,
+  { tenant, cutoff, at, limit }: { tenant: string; cutoff: Date; at: Date; limit: number },
+): Promise<number> {
+  switch (kind) {
+    case 'evidence':
+      return purgeEvidence(db, tenant, cutoff, at, limit);
+    case 'unfinished_onboarding':
+      return purgeUnfinishedOnboardings(db, tenant, cutoff, limit);
+    case 'audit':
+      return purgeAudit(db, tenant, cutoff, limit);
+    case 'staff_actions':
+      return purgeStaffActions(db, tenant, cutoff, limit);
+  }
+}
 
 const sum = (records: RunRecord[], kind: RetentionKind) =>
   records.filter((r) => r.kind === kind).reduce((n, r) => n + r.deleted, 0);

@@ -117,6 +117,14 @@ async function addAudit(tenant: string, reason: string, at: Date) {
   );
 }
 
+async function addStaffAction(tenant: string, subject: string, at: Date) {
+  await db.query(
+    `insert into staff_actions (tenant, at, staff_id, staff_roles, action, subject_id)
+     values ($1, $2, 'staff-usermanager', '{usermanager}', 'evidence.read', $3)`,
+    [tenant, at, subject],
+  );
+}
+
 const list = async (sql: string) => (await db.query<{ v: string }>(sql)).rows.map((r) => r.v).sort();
 
 describe('retention purge', () => {
@@ -144,12 +152,16 @@ describe('retention purge', () => {
     await addAudit('demo', 'due', ago(20, 1));
     await addAudit('demo', 'boundary', ago(20));
     await addAudit('demo', 'recent', ago(1));
+    // The record of staff actions is kept as long as the access audit (auditDays).
+    await addStaffAction('demo', 'due', ago(20, 1));
+    await addStaffAction('demo', 'boundary', ago(20));
 
     // gambling's defaults keep all of these (90, 30 and 365 days).
     const bea = await addUser('gambling', 'bea');
     await addEvidence('gambling', bea, 'selfie', ago(89));
     await addOnboarding('gambling', 'started', ago(29));
     await addAudit('gambling', 'gambling', ago(364));
+    await addStaffAction('gambling', 'gambling', ago(364));
 
     const records = await runRetention(options(db));
     expect(records).not.toBe('busy');
@@ -160,9 +172,11 @@ describe('retention purge', () => {
       'demo evidence': 4,
       'demo unfinished_onboarding': 1,
       'demo audit': 1,
+      'demo staff_actions': 1,
       'gambling evidence': 0,
       'gambling unfinished_onboarding': 0,
       'gambling audit': 0,
+      'gambling staff_actions': 0,
     });
 
     expect(await list(`select tenant || ' ' || kind as v from user_evidences`)).toEqual([
@@ -181,6 +195,7 @@ describe('retention purge', () => {
     ]);
     expect(await list(`select portrayal_id::text as v from portrayals`)).toEqual([kept]);
     expect(await list(`select reason as v from audit_accesses`)).toEqual(['boundary', 'gambling', 'recent']);
+    expect(await list(`select subject_id as v from staff_actions`)).toEqual(['boundary', 'gambling']);
 
     // The decision stays: the user's results, the portrayal's scores, the face credential's descriptor.
     const user = await db.query<{ selfie_authenticity: string }>(
@@ -200,7 +215,7 @@ describe('retention purge', () => {
     const runs = await db.query<{ n: number; started: Date }>(
       'select count(*)::int as n, min(started_at) as started from retention_runs',
     );
-    expect(runs.rows[0]?.n).toBe(6);
+    expect(runs.rows[0]?.n).toBe(8);
     expect(runs.rows[0]?.started.toISOString()).toBe(NOW.toISOString());
 
     // Nothing more is due: a second run deletes nothing.

@@ -60,7 +60,7 @@ describe('scheduleRetention', () => {
     expect(statements).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     await job.stop();
-    expect(statements.filter((sql) => sql.includes('insert into retention_runs'))).toHaveLength(3);
+    expect(statements.filter((sql) => sql.includes('insert into retention_runs'))).toHaveLength(4);
     const afterStop = statements.length;
     await vi.advanceTimersByTimeAsync(600_000);
     expect(statements.length).toBe(afterStop);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { type } from 'arktype';
 import { type RetentionSettings, retentionSettings } from '../../contract/api/settings';
 
-export type RetentionKind = 'evidence' | 'unfinished_onboarding' | 'audit';
+export type RetentionKind = 'evidence' | 'unfinished_onboarding' | 'audit' | 'staff_actions';
 export type RetentionDays = Required<RetentionSettings>;
 
 /**
@@ -42,6 +42,8 @@ export function cutoffsOf(now: Date, days: RetentionDays): Record<RetentionKind,
     evidence: cutoffOf(now, days.evidenceDays),
     unfinished_onboarding: cutoffOf(now, days.unfinishedOnboardingDays),
     audit: cutoffOf(now, days.auditDays),
+    // The record of staff actions is an audit too: kept as long as the door decisions.
+    staff_actions: cutoffOf(now, days.auditDays),
   };
 }
 

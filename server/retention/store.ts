@@ -126,6 +126,7 @@ const TABLES_OF: Record<RetentionKind, readonly string[]> = {
   evidence: ['user_evidences', 'portrayal_images'],
   unfinished_onboarding: ['onboardings', 'portrayals', 'portrayal_images', 'user_codes'],
   audit: ['audit_accesses'],
+  staff_actions: ['staff_actions'],
 };
 
 /**

@@ -20,6 +20,7 @@ import { type ImageChecks, imageChecks, imageRefusal } from '../onboarding/image
 import { checkBytes } from '../onboarding/images';
 import { portalOriginOf } from '../origins';
 import { qrPng } from '../qr';
+import { noteStaffAction, recordsStaffAction } from '../staff-actions/routes';
 import { fieldErrors, normalAcsId, Rejection, SINGLES_MAX_BODY_BYTES } from './rules';
 import { settingsOf } from './settings';
 import { createSingle, type SingleCreated } from './store';
@@ -52,6 +53,7 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
       },
     }),
     auth.requireAuth('post_singles'),
+    recordsStaffAction(db, { action: 'user.register' }),
     async (c) => {
       const tenant = c.get('tenant');
       const claims = c.get('auth');
@@ -74,10 +76,12 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
       }
       if (errors.length > 0) throw validationProblem(errors);
 
-      const rejected = (reason: string) =>
-        c.json<SingleRegistrationResult>({
+      const rejected = (reason: string) => {
+        noteStaffAction(c, null);
+        return c.json<SingleRegistrationResult>({
           result: { outcome: 'rejected' as const, reason, code: registrationCodeOf(reason) },
         });
+      };
       // Spec §8: an image-mode registration without a usable face image is refused by reason.
       if (body.mode === 'image' && !image) return rejected('selfie_not_provided');
       if (wrongType) return rejected('embedding_generation_failed');
@@ -123,6 +127,7 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
           if (error instanceof Rejection) return rejected(error.reason);
           throw error;
         }
+        noteStaffAction(c, { subject: outcome.userId });
         return c.json<SingleRegistrationResult>(
           {
             result: {

@@ -29,6 +29,7 @@ import { confirmTenant } from '../http/tenant-confirmation';
 import { isUuid, readBody } from '../http/validation';
 import { refusalsOf } from '../onboarding/store/portrayals';
 import { evidenceDeletionsOf } from '../retention/store';
+import { recordsStaffAction } from '../staff-actions/routes';
 import { bookmarkOf, isIsoDate, MAX_PAGE_SIZE, normalIdNumber, pageOfBookmark, unquoteFilter } from './rules';
 import {
   completeOnboarding,
@@ -115,7 +116,8 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
   });
 
   for (const kind of EVIDENCE_KINDS) {
-    app.get(`/public/users/:id/${kind}`, auth.requireAuth('get_users_all'), async (c) => {
+    const reads = recordsStaffAction(db, { action: 'evidence.read', subjectParam: 'id' });
+    app.get(`/public/users/:id/${kind}`, auth.requireAuth('get_users_all'), reads, async (c) => {
       const id = c.req.param('id');
       if (!isUuid(id)) throw notFound();
       const image = await evidenceImage(db, c.get('tenant'), id, kind);
@@ -135,12 +137,14 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
     });
   }
 
-  app.delete('/public/users', auth.requireAuth('delete_users_all'), async (c) => {
+  const deletesUsers = recordsStaffAction(db, { action: 'users.delete_all' });
+  app.delete('/public/users', auth.requireAuth('delete_users_all'), deletesUsers, async (c) => {
     await confirmTenant(c);
     return c.json<BulkResult>(await deleteUsers(db, c.get('tenant'), c.get('auth').sub));
   });
 
-  app.put('/public/users/deleteAllData', auth.requireAuth('delete_users_all'), async (c) => {
+  const deletesData = recordsStaffAction(db, { action: 'data.delete_all' });
+  app.put('/public/users/deleteAllData', auth.requireAuth('delete_users_all'), deletesData, async (c) => {
     await confirmTenant(c);
     const result = await deleteAllData(db, c.get('tenant'), c.get('auth').sub);
     await reclaim(db, deps.logger);
@@ -150,6 +154,7 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
   app.put(
     '/public/accounts/:id/onboarding',
     auth.requireAuth('post_onboardings_assisted', 'can_view_complete_onboardings'),
+    recordsStaffAction(db, { action: 'onboarding.complete', subjectParam: 'id' }),
     async (c) => {
       const id = c.req.param('id');
       await readBody(c, completeOnboardingBody);

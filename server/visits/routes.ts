@@ -44,6 +44,7 @@ import { intParam } from '../http/query';
 import { isUuid, readBody, validationProblem } from '../http/validation';
 import { portalOriginOf } from '../origins';
 import { qrPng } from '../qr';
+import { noteStaffAction, recordsStaffAction } from '../staff-actions/routes';
 import { mailHost } from './mail';
 import type { VisitsOptions } from './options';
 import {
@@ -421,8 +422,10 @@ function statusRoutes(app: Hono<AuthEnv>, { db, auth, now, either, visibleVisit 
     return c.json<Visit>(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
   });
 
-  app.put('/public/visits/:id/checkin', auth.requireAuth(RECEPTION), async (c) => {
+  const checksIn = recordsStaffAction(db, { action: 'visit.check_in' });
+  app.put('/public/visits/:id/checkin', auth.requireAuth(RECEPTION), checksIn, async (c) => {
     const visit = await visibleVisit(c);
+    noteStaffAction(c, { subject: visit.visitor });
     const { via } = await readBody(c, visitCheckBody);
     const tenant = c.get('tenant');
     const refusal = checkInRefusal(visit.status);
@@ -446,8 +449,10 @@ function statusRoutes(app: Hono<AuthEnv>, { db, auth, now, either, visibleVisit 
     return c.json<Visit>(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
   });
 
-  app.put('/public/visits/:id/checkout', auth.requireAuth(RECEPTION), async (c) => {
+  const checksOut = recordsStaffAction(db, { action: 'visit.check_out' });
+  app.put('/public/visits/:id/checkout', auth.requireAuth(RECEPTION), checksOut, async (c) => {
     const visit = await visibleVisit(c);
+    noteStaffAction(c, { subject: visit.visitor });
     const { via } = await readBody(c, visitCheckBody);
     const tenant = c.get('tenant');
     const kiosk = via === 'kiosk';

@@ -2,11 +2,18 @@
 // facilities of its filter, and the csv export (streamed, its progress reported to the screen's src/runtime/export-progress.ts store).
 import type { AuditFilter } from '../../contract/api/audit';
 import type { Facility } from '../../contract/api/facilities';
-import { type AuditExportFile, auditExportMachine } from '../../machines/audit-export.machine';
+import type { StaffActionsFilter } from '../../contract/api/staff-actions';
+import {
+  type AuditExportFile,
+  auditExportMachine,
+  type ExportFilter,
+} from '../../machines/audit-export.machine';
 import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
 import { exportAuditAccesses, listAuditAccesses } from '../api/audit';
 import { listFacilities } from '../api/facilities';
+import { exportStaffActions, listStaffActions } from '../api/staff-actions';
 import { apiFilterOf, decodeAuditFilter } from '../domain/audit';
+import { decodeStaffActionsForm, staffActionsFilterOf } from '../domain/staff-actions';
 import type { Runtime } from '../runtime/context';
 import type { ExportProgressSink } from '../runtime/machines';
 import { fromPromise } from './promise';
@@ -20,6 +27,23 @@ export function auditListLogic(runtime: Api, timeZone: string, now: () => Date =
       fetchPage: fromPromise<Page, PageQuery>(async ({ input, signal }) => {
         const filter = apiFilterOf(decodeAuditFilter(input.filter, now(), timeZone));
         const page = await listAuditAccesses(
+          await runtime.apiClient(),
+          { ...filter, pageSize: input.pageSize, pageIndex: input.pageIndex },
+          { signal },
+        );
+        return { items: page.items, totalItems: page.total, totalIsLowerBound: page.totalIsLowerBound };
+      }),
+    },
+  });
+}
+
+/** The pages of the Staff actions tab: the list machine's filter string is the tab's form. */
+export function staffActionsListLogic(runtime: Api, timeZone: string) {
+  return listMachine.provide({
+    actors: {
+      fetchPage: fromPromise<Page, PageQuery>(async ({ input, signal }) => {
+        const filter = staffActionsFilterOf(decodeStaffActionsForm(input.filter), timeZone);
+        const page = await listStaffActions(
           await runtime.apiClient(),
           { ...filter, pageSize: input.pageSize, pageIndex: input.pageIndex },
           { signal },
@@ -51,19 +75,26 @@ function saveBlob(file: Blob, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-const exportName = (now: Date) =>
-  `audit-accesses-${now.toISOString().slice(0, 16).replace(/[:T]/g, '-')}.csv`;
+const exportName = (prefix: string, now: Date) =>
+  `${prefix}-${now.toISOString().slice(0, 16).replace(/[:T]/g, '-')}.csv`;
 
-/** The export machine with the streamed POST /public/audit_accesses and the download. */
-export function auditExportLogic(runtime: Api, progress: ExportProgressSink) {
+type Download = (
+  api: Awaited<ReturnType<Api['apiClient']>>,
+  filter: ExportFilter,
+  onProgress: (read: { bytes: number; lines: number }) => void,
+  options: { signal: AbortSignal },
+) => Promise<Blob>;
+
+/** The export machine with one streamed csv download and the save: the access audit's or the staff actions'. */
+function exportLogic(runtime: Api, progress: ExportProgressSink, download: Download, prefix: string) {
   let file: Blob | null = null;
   return auditExportMachine.provide({
     actors: {
-      exportCsv: fromPromise<AuditExportFile, { filter: AuditFilter; expected: number | null }>(
+      exportCsv: fromPromise<AuditExportFile, { filter: ExportFilter; expected: number | null }>(
         async ({ input, signal }) => {
           progress.report({ bytes: 0, lines: 0 }, true);
           let last: { bytes: number; lines: number } = { bytes: 0, lines: 0 };
-          const blob = await exportAuditAccesses(
+          const blob = await download(
             await runtime.apiClient(),
             input.filter,
             (read) => {
@@ -80,9 +111,25 @@ export function auditExportLogic(runtime: Api, progress: ExportProgressSink) {
     },
     actions: {
       saveFile: () => {
-        if (file) saveBlob(file, exportName(new Date()));
+        if (file) saveBlob(file, exportName(prefix, new Date()));
         file = null;
       },
     },
   });
+}
+
+/** The export machine with the streamed POST /public/audit_accesses and the download. */
+export function auditExportLogic(runtime: Api, progress: ExportProgressSink) {
+  // The machine exports what its screen started: AuditAccesses' list starts it with the access audit's filter.
+  const download: Download = (api, filter, onProgress, options) =>
+    exportAuditAccesses(api, filter as AuditFilter, onProgress, options);
+  return exportLogic(runtime, progress, download, 'audit-accesses');
+}
+
+/** The export machine with the streamed POST /public/staff_actions and the download. */
+export function staffActionsExportLogic(runtime: Api, progress: ExportProgressSink) {
+  // The Staff actions tab starts it with its own filter.
+  const download: Download = (api, filter, onProgress, options) =>
+    exportStaffActions(api, filter as StaffActionsFilter, onProgress, options);
+  return exportLogic(runtime, progress, download, 'staff-actions');
 }

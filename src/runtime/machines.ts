@@ -93,6 +93,8 @@ export interface MachineImplementations {
   administration: (runtime: Runtime) => typeof administrationMachine;
   assistantAccountCancellation: (runtime: Runtime) => typeof assistantAccountCancellationMachine;
   auditExport: (runtime: Runtime, progress: ExportProgressSink) => typeof auditExportMachine;
+  /** The Staff actions tab's csv export, on the access audit's export machine. */
+  staffActionsExport: (runtime: Runtime, progress: ExportProgressSink) => typeof auditExportMachine;
   /** The facilities of the audit's filter: every one of the tenant, or only the caller's own (`mine`). */
   auditFacilities: (runtime: Runtime, mine: boolean) => PromiseActorLogic<Facility[]>;
   bulkRegistration: (runtime: Runtime) => typeof bulkRegistrationMachine;
@@ -112,6 +114,8 @@ export interface MachineImplementations {
   'list.accreditations': (runtime: Runtime, accountId: string) => typeof listMachine;
   /** `now`: where the default range ends (the first page and the first export share it). */
   'list.audit': (runtime: Runtime, timeZone: string, now: () => Date) => typeof listMachine;
+  /** AuditAccesses' Staff actions tab; days of its filter in the tenant's `timeZone`. */
+  'list.staffActions': (runtime: Runtime, timeZone: string) => typeof listMachine;
   'list.users': (runtime: Runtime) => typeof listMachine;
   'list.visits': (runtime: Runtime, timeZone: string) => typeof listMachine;
   phoneHandoff: (

@@ -490,6 +490,15 @@ test.describe('prohibited lists, the door terminal and the access audit', () => 
       await expectAccessible(page);
       await page.screenshot({ path: `test-results/audit-accesses-${locale}.png`, fullPage: true });
       await page.getByTestId('audit-detail-close').click();
+      // The Staff actions tab, reached with the arrow keys as tabs are.
+      await page.getByTestId('audit-tab-accesses').focus();
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByTestId('audit-tab-staff')).toHaveAttribute('aria-selected', 'true');
+      await expect(page.getByTestId('staff-actions-filters')).toBeVisible();
+      await expect(
+        page.locator('[data-testid="staff-action-row"], [data-testid="staff-actions-empty"]').first(),
+      ).toBeVisible();
+      await expectAccessible(page);
 
       await page.goto(`${origin}/upload-watchlist`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts.upload);

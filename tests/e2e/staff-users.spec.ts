@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import { STAFF_ACTIONS_CSV_COLUMNS } from '../../contract/api/staff-actions';
+import { parseCsv } from '../../contract/domain/csv';
 import { seededUser } from '../../server/db/seed-users';
 import { expectFocusVisible, tabTo } from './keyboard';
 import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
 
 // Staff users through the real portal: a user manager finds a seeded user by national id and by email, opens every
 // tab and evidence of the detail, deactivates and reactivates the user's credentials; an account manager completes a
-// pending onboarding; an admin deletes all data of the demo tenant behind the typed-name dialog, and the API then
+// pending onboarding; the auditor finds the selfie read and the deactivation in the record of staff actions and
+// exports them; an admin deletes all data of the demo tenant behind the typed-name dialog, and the API then
 // has no user and no image. axe on every screen in es, en and eu.
 
 async function search(page: Page, text: string) {
@@ -57,6 +61,36 @@ test.describe('staff users', () => {
     await expectAccessible(page);
     await page.getByTestId('user-activate').click();
     await expect(page.getByTestId('user-activated')).toHaveAttribute('data-active', 'true');
+
+    // The auditor finds what the user manager did to this person in the record of staff actions, and exports it.
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await openAs(page, 'auditor', '/audit-accesses', 'es');
+    await page.getByTestId('audit-tab-staff').click();
+    await page.getByTestId('staff-actions-person').fill(person.id_number);
+    await page.getByTestId('staff-actions-apply').click();
+    const rows = page.getByTestId('staff-action-row');
+    await expect(rows.filter({ hasText: t('es', 'staffActions.action.user.deactivate') })).toHaveCount(1);
+    await expect(rows.filter({ hasText: t('es', 'staffActions.action.evidence.read') })).toHaveCount(3);
+    await expect(rows.first()).toContainText(`${person.first_name} ${person.last_name}`);
+    await expect(rows.first()).toContainText(t('es', 'staffActions.role.usermanager'));
+    await expectAccessible(page);
+    const download = page.waitForEvent('download');
+    await page.getByTestId('staff-actions-export').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^staff-actions-.*\.csv$/);
+    const [header, ...records] = parseCsv(readFileSync((await file.path()) as string, 'utf8'));
+    expect(header).toEqual([...STAFF_ACTIONS_CSV_COLUMNS]);
+    expect(records.map((record) => record[4]).sort()).toEqual([
+      'evidence.read',
+      'evidence.read',
+      'evidence.read',
+      'user.activate',
+      'user.deactivate',
+    ]);
+    expect(
+      records.every((record) => record[2] === 'usermanager' && record[6]?.includes(person.first_name)),
+    ).toBe(true);
   });
 
   for (const lang of ['es', 'en', 'eu'] as const) {

@@ -15,6 +15,7 @@ import type { AuthEnv } from '../../auth/verify';
 import { EnforcementUnavailableError } from '../../enforcement/source';
 import { HttpProblem } from '../../http/problem';
 import { DetailedProblem, isUuid, nonEmpty, readBody, validationProblem } from '../../http/validation';
+import { noteStaffAction, recordsStaffAction } from '../../staff-actions/routes';
 import { type EnforcementAnswer, isoDay, registrationOutcome } from '../outcome';
 import { legalTermsNotAccepted, notFound, type OnboardingRuntime, ownOnboarding } from '../runtime';
 import { type OnboardingRow, recordOutcome } from '../store/onboardings';
@@ -140,7 +141,10 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const { db } = rt;
 
-  app.put('/internal/onboardings/:id/portrayals/:portrayalId', rt.requireOnboarding, async (c) => {
+  // An assisted registration or re-enrolment is a staff action on the person's data; a person enrolling alone is not.
+  const registers = recordsStaffAction(db, { action: 'named by the handler' });
+  app.put('/internal/onboardings/:id/portrayals/:portrayalId', rt.requireOnboarding, registers, async (c) => {
+    noteStaffAction(c, null);
     const onboarding = await ownOnboarding(rt, c, c.req.param('id'));
     const portrayalId = c.req.param('portrayalId');
     const tenant = c.get('tenant');
@@ -231,6 +235,9 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
       const created = await db.transaction((tx) =>
         replaced ? reenrolUser(tx, newUser, replaced.user_id) : createUser(tx, newUser),
       );
+      if (onboarding.mode === 'assisted') {
+        noteStaffAction(c, { action: replaced ? 'user.reenrol' : 'user.register', subject: created.user_id });
+      }
       return c.json<ConfirmationResult>({ result: { outcome: 'accepted', reason: null }, ...created });
     } catch (failure) {
       // Two confirmations at once: the unique indexes decide, with the same reasons as the rules.

@@ -1,5 +1,11 @@
 import { accountsListLogic } from '../../actors/accounts';
-import { auditExportLogic, auditFacilitiesLogic, auditListLogic } from '../../actors/audit';
+import {
+  auditExportLogic,
+  auditFacilitiesLogic,
+  auditListLogic,
+  staffActionsExportLogic,
+  staffActionsListLogic,
+} from '../../actors/audit';
 import { bulkRegistrationLogic } from '../../actors/bulk';
 import { interdictionCheckLogic } from '../../actors/interdictions';
 import { singleRegistrationLogic } from '../../actors/singles';
@@ -29,6 +35,8 @@ export const portalMachines = {
   'list.audit': auditListLogic,
   auditExport: auditExportLogic,
   auditFacilities: auditFacilitiesLogic,
+  'list.staffActions': staffActionsListLogic,
+  staffActionsExport: staffActionsExportLogic,
   completeOnboarding: completeOnboardingLogic,
   userDetail: userDetailLogic,
   userEvidence: evidenceLogic,

@@ -1,5 +1,6 @@
+import * as Tabs from '@radix-ui/react-tabs';
 import { useActorRef, useSelector } from '@xstate/react';
-import { type ReactNode, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useState } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { AuditAccess } from '../../../contract/api/audit';
@@ -8,7 +9,6 @@ import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract
 import { hasRole } from '../../auth/access';
 import { ListScreen } from '../../components/list-screen';
 import { PresetButtons } from '../../components/preset-buttons';
-import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogClose, DialogContent } from '../../components/ui/dialog';
 import {
@@ -21,9 +21,10 @@ import {
 } from '../../domain/audit';
 import { toSafeSameOriginPath } from '../../domain/safe-link';
 import { useRuntime, useTenant } from '../../runtime/context';
-import { ExportProgressStore } from '../../runtime/export-progress';
 import { useScreenMachine } from '../../runtime/machines';
 import { useSettledSelector } from '../../runtime/settled-selector';
+import { ExportPanel } from './export-panel';
+import { StaffActions } from './staff-actions';
 
 const PAGE_SIZE = 25;
 
@@ -143,79 +144,50 @@ function AccessDetail({ access, tenantZone }: { access: AuditAccess; tenantZone:
   );
 }
 
-function ExportPanel({ filter, expected }: { filter: AuditListFilter; expected: number | null }) {
+/**
+ * AuditAccesses (spec §2 audit-accesses; §3 Audit access; §7 GET and POST /public/audit_accesses), a page screen:
+ * the door decisions and, for the auditor of the whole tenant (post_audit_accesses_all), a second tab with the
+ * record of staff actions on personal data.
+ */
+export function AuditAccesses() {
   const intl = useIntl();
-  const [progress] = useState(() => new ExportProgressStore());
-  const logic = useScreenMachine('auditExport', progress);
-  const actor = useActorRef(logic);
-  const exporting = useSelector(actor, (s) => s.hasTag('busy'));
-  const failed = useSelector(actor, (s) => s.matches('failed'));
-  const result = useSelector(actor, (s) => (s.matches('done') ? s.context.result : null));
-  const read = useSyncExternalStore(progress.subscribe, progress.get);
-  const rows = Math.max(0, read.lines - 1);
-  const start = () => actor.send({ type: 'export.start', filter: apiFilterOf(filter), expected });
-
+  const runtime = useRuntime();
+  const roles = useSelector(runtime.session, (s) => s.context.session?.roles ?? []);
+  const [tab, setTab] = useState<string>('accesses');
+  if (!hasRole({ roles }, 'post_audit_accesses_all')) return <Accesses />;
   return (
-    <div className="flex flex-col gap-2" aria-live="polite">
-      <div className="flex flex-wrap gap-2">
-        <Button onClick={start} loading={exporting} data-testid="audit-export" size="sm">
-          <FormattedMessage id="audit.export" />
-        </Button>
-        {exporting && (
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => actor.send({ type: 'export.cancel' })}
-            data-testid="audit-export-cancel"
+    <Tabs.Root value={tab} onValueChange={setTab} className="mx-auto max-w-4xl">
+      <Tabs.List
+        className="mb-4 flex flex-wrap gap-1 border-b border-slate-200"
+        aria-label={intl.formatMessage({ id: 'staffActions.tabs' })}
+      >
+        {(['accesses', 'staff'] as const).map((name) => (
+          <Tabs.Trigger
+            key={name}
+            value={name}
+            data-testid={`audit-tab-${name}`}
+            className="-mb-px border-b-2 border-transparent px-4 py-2 font-medium text-slate-700 data-[state=active]:border-brand data-[state=active]:text-slate-900"
           >
-            <FormattedMessage id="audit.export.cancel" />
-          </Button>
-        )}
-      </div>
-      {exporting && (
-        <div className="flex flex-col gap-1" data-testid="audit-export-progress">
-          {expected !== null && expected > 0 && (
-            <progress
-              className="h-2 w-full"
-              max={expected}
-              value={Math.min(rows, expected)}
-              aria-label={intl.formatMessage({ id: 'audit.export.running' })}
-            />
-          )}
-          <p className="text-sm text-slate-700">
-            <FormattedMessage
-              id="audit.export.progress"
-              values={{ rows, kilobytes: Math.round(read.bytes / 1024) }}
-            />
-          </p>
-        </div>
-      )}
-      {result && (
-        <p className="text-sm text-emerald-800" data-testid="audit-export-done" data-rows={result.rows}>
-          <FormattedMessage
-            id="audit.export.done"
-            values={{ rows: result.rows, kilobytes: Math.max(1, Math.round(result.bytes / 1024)) }}
-          />
-        </p>
-      )}
-      {failed && (
-        <Alert
-          className="text-sm"
-          message={intl.formatMessage({ id: 'audit.export.failed' })}
-          data-testid="audit-export-failed"
-        />
-      )}
-    </div>
+            <FormattedMessage id={`staffActions.tab.${name}`} />
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      <Tabs.Content value="accesses">
+        <Accesses />
+      </Tabs.Content>
+      <Tabs.Content value="staff">
+        <StaffActions />
+      </Tabs.Content>
+    </Tabs.Root>
   );
 }
 
 /**
- * AuditAccesses (spec §2 audit-accesses; §3 Audit access; §7 GET and POST /public/audit_accesses): the door
- * decisions, newest first, with date presets, facility and result filters, pages, each entry's detail and the csv
- * export of exactly the filtered rows. post_audit_accesses_all sees every facility; post_accesses_myscope only
- * the caller's own (the server decides; the facility filter offers only those).
+ * The door decisions, newest first, with date presets, facility and result filters, pages, each entry's detail and
+ * the csv export of exactly the filtered rows. post_audit_accesses_all sees every facility; post_accesses_myscope
+ * only the caller's own (the server decides; the facility filter offers only those).
  */
-export function AuditAccesses() {
+function Accesses() {
   const intl = useIntl();
   const runtime = useRuntime();
   const tenantZone = useTenant().settings.timeZone;
@@ -258,7 +230,9 @@ export function AuditAccesses() {
         title={<FormattedMessage id="screen.AuditAccesses" />}
         actions={
           <ExportPanel
-            filter={applied}
+            machine="auditExport"
+            prefix="audit"
+            filter={apiFilterOf(applied)}
             expected={state === 'ready' && !lowerBound ? context.totalItems : null}
           />
         }
