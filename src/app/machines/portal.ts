@@ -1,6 +1,7 @@
 import { accountsListLogic } from '../../actors/accounts';
 import { auditExportLogic, auditFacilitiesLogic, auditListLogic } from '../../actors/audit';
 import { bulkRegistrationLogic } from '../../actors/bulk';
+import { formDraft } from '../../actors/form-draft';
 import { interdictionCheckLogic } from '../../actors/interdictions';
 import { singleRegistrationLogic } from '../../actors/singles';
 import {
@@ -38,6 +39,7 @@ export const portalMachines = {
   singleRegistration: singleRegistrationLogic,
   bulkRegistration: bulkRegistrationLogic,
   activateUsers: activateUsersLogic,
+  formDraft: () => formDraft,
   assistantAccountCancellation: assistantAccountCancellationLogic,
   administration: administrationLogic,
   watchlistUpload: watchlistUploadOf,
