@@ -399,6 +399,35 @@ const DRIVERS: Driver[] = [
     action: true,
   },
   {
+    name: 'DeleteAccount',
+    calls: ['DELETE /internal/accounts/{accountId}'],
+    // Every answer here is the interception's: nobody is deleted. Read only: the account journeys change 1 to 8.
+    user: 'member-09',
+    path: '/delete-account',
+    url: /\/api\/internal\/accounts\/[\w-]+$/,
+    method: 'DELETE',
+    ready: async (page) => {
+      await expect(page.getByTestId('delete-account-submit')).toBeEnabled();
+    },
+    // Deleting asks first, in a dialog.
+    trigger: async (page) => {
+      await page.getByTestId('delete-account-submit').click();
+      await page.getByTestId('delete-account-confirm-yes').click();
+    },
+    retry: { id: 'deleteAccount.submit', button: (page) => page.getByTestId('delete-account-submit') },
+    failure: (page) => page.locator('main [role="alert"] > p'),
+    undriven: {
+      malformed:
+        'the call reads no body: a 200 is the account deleted and the person signed out, whatever follows it',
+    },
+    form: {
+      fill: async (page) => {
+        await page.getByTestId('delete-account-id-number').fill('12345678Z');
+      },
+      values: async (page) => ({ idNumber: await page.getByTestId('delete-account-id-number').inputValue() }),
+    },
+  },
+  {
     name: 'NewVisit',
     calls: ['POST /public/visits'],
     user: 'visitor',

@@ -17,11 +17,11 @@ export const MATRIX_ROWS: Record<string, string> = {
   'GET /internal/facilities': 'driver:NewVisitLocations',
   'GET /public/credentials/{userId}': 'driver:UserHome',
   'POST /public/audit_accesses': 'driver:AuditExport',
+  'DELETE /internal/accounts/{accountId}': 'driver:DeleteAccount',
   'POST /public/visits/{id}/cancellation': 'driver:VisitCancel',
   'POST /public/users/activation': 'driver:ActivateUsers',
 
   // Not driven yet; each says where the call is made, so the next journey knows where to start.
-  'DELETE /internal/accounts/{accountId}': 'DeleteAccount, after the DNI/NIE dialog',
   'DELETE /internal/onboardings/{onboardingId}': 'enrolment, starting over',
   'DELETE /public/users': 'Administration, delete all data (typed-name dialog)',
   'GET /internal/accounts': 'PortalAccounts search by email; SingleRegistration email check',
