@@ -77,6 +77,16 @@ export interface NewVisitDraftStore {
 }
 
 /**
+ * A staff form's typed values, kept per form, tenant and person for the tab's life: a reload, or a sign-out and
+ * signing in again, gives them back; sending them for good forgets them.
+ */
+export interface FormDraftStore {
+  load(form: string, tenant: string, userId: string): Record<string, string> | null;
+  save(form: string, tenant: string, userId: string, values: Record<string, string>): void;
+  clear(form: string, tenant: string, userId: string): void;
+}
+
+/**
  * Every machine a screen starts, by machine id: the runtime and what the screen knows give its real logic. The
  * one-shot calls a page starts beside its machine (a promise actor: the screen reads its status and output) and
  * NewVisit's draft store are here too, so no feature imports src/actors.
@@ -107,6 +117,7 @@ export interface MachineImplementations {
   deviceHandoff: (runtime: Runtime) => typeof deviceHandoffMachine;
   /** The enrolment flow: one handle per runtime, its actor the signed-in person's enrolment. */
   enrolment: (runtime: Runtime) => EnrolmentRuntime;
+  formDraft: (runtime: Runtime) => FormDraftStore;
   interdictionCheck: (runtime: Runtime) => typeof interdictionCheckMachine;
   // The list machine pages through several lists: one entry per list, `list.<what it lists>`.
   'list.accounts': (runtime: Runtime) => typeof listMachine;

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect, type Locator, type Page, type Route, test } from '@playwright/test';
+import sharp from 'sharp';
 import { apiCalls } from '../support/api-calls';
 import {
   type Cell,
@@ -11,6 +12,9 @@ import {
 } from '../support/fault-matrix';
 import { MATRIX_ROWS } from '../support/fault-matrix-rows';
 import { type Lang, openAs, t } from './support';
+
+// The polls of a cell look often: a cell waits on the page, not on a server, and each poll is cheap.
+const POLL = { intervals: [50, 100, 200] };
 
 // The fault matrix: for each kind of call the portal makes, the call fails in each way a network and a server can
 // fail (tests/support/fault-matrix.ts FAULTS), by Playwright interception on one page per screen, and each cell ends
@@ -27,9 +31,12 @@ const CLIENT_TIMEOUT_MS = 30_000;
 
 interface Driver {
   name: string;
+  /** The spec's screen, when the journey is one of several on it (its name otherwise). */
+  screen?: string;
   /** The matrix keys (method + path template) this screen's journey puts faults on. */
   calls: string[];
-  user: string;
+  /** The person signed in, or none: a public screen, whose call goes without a token (a 401 is one more failure). */
+  user?: string;
   path: string;
   /** The faulted request: its URL (the API's, never the page's) and method. */
   url: RegExp;
@@ -50,8 +57,34 @@ interface Driver {
   silent?: Partial<Record<Fault, string>>;
   /** Cells not driven yet (fault → why), printed in the matrix as such. */
   undriven?: Partial<Record<Fault, string>>;
+  /**
+   * Cells where the fault is an answer the screen has words for, not a failure (a 404 that means "none yet", a 200
+   * to a call that reads no body): what the screen shows then, and why there is nothing to retry.
+   */
+  answers?: Partial<Record<Fault, { shown: (page: Page, lang: Lang) => Locator; why: string }>>;
+  /**
+   * A form whose values a sign-out loses, kept visible as a known gap (what is lost) until the screen keeps them:
+   * the day it does, the cell fails and the gap leaves the list.
+   */
+  lostOnSignOut?: string;
+  /**
+   * An action, not a load: it is not made again with the real server after each cell (that would do it), the next
+   * cell's trigger is the retry.
+   */
+  action?: true;
+  /** The call's own timeout when it is not the client's 30 s (a long download). */
+  timeoutMs?: number;
   /** A form: fills it before the first cell, and reads it back after each. */
   form?: { fill(page: Page): Promise<void>; values(page: Page): Promise<Record<string, string>> };
+}
+
+/** A real JPEG photo-like image of more than 5 kB (what SingleRegistration takes). */
+async function facePhoto(): Promise<Buffer> {
+  const noise = Buffer.alloc(240 * 320 * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919) % 251;
+  return sharp(noise, { raw: { width: 240, height: 320, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 const retryButton = (id: string) => ({
@@ -182,6 +215,219 @@ const DRIVERS: Driver[] = [
     retryId: 'profile.retry',
   }),
   {
+    ...loadDriver('UserHome', {
+      call: 'GET /public/credentials/{userId}',
+      user: 'member-09',
+      path: '/home',
+      url: /\/api\/public\/credentials\/[\w-]+$/,
+      ready: '[data-testid="home-qr-detail"], [data-testid="home-qr-none"], [data-testid="home-qr-unusable"]',
+      failedId: 'accreditation.retry',
+      retryId: 'accreditation.retry',
+      // What went wrong, in the words of the accreditation's problems (AccreditationProblem).
+      failure: (page) => page.locator('main [role="alert"] > p'),
+    }),
+    answers: {
+      '404': {
+        shown: (page) => page.getByTestId('home-qr-none'),
+        why: 'a 404 says the person holds no credential yet, and the home says so',
+      },
+    },
+  },
+  {
+    ...loadDriver('NewVisitLocations', {
+      call: 'GET /internal/facilities',
+      user: 'visitor',
+      path: '/new-visit',
+      url: /\/api\/internal\/facilities(\?|$)/,
+      ready: 'select[name="location"]',
+      failedId: 'newVisit.locationsFailed',
+      retryId: 'newVisit.locationsRetry',
+      failure: (page) => page.locator('[data-testid="new-visit-locations-failed"] > p'),
+    }),
+    screen: 'NewVisit',
+  },
+  {
+    name: 'ResetCredentials',
+    calls: ['POST /public/credential-resets'],
+    // Asked for signed out: the call carries no token, and a 401 is one more refusal, not a sign-out.
+    path: '/reset-credentials',
+    url: /\/api\/public\/credential-resets(\?|$)/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.getByTestId('reset-credentials-email')).toBeVisible();
+    },
+    trigger: async (page) => {
+      await page.getByTestId('reset-credentials-submit').click();
+    },
+    retry: { id: 'resetCredentials.submit', button: (page) => page.getByTestId('reset-credentials-submit') },
+    answers: {
+      malformed: {
+        shown: (page) => page.getByTestId('reset-credentials-sent'),
+        why: 'the call reads no body: a 200 is the mail sent, whatever follows it',
+      },
+    },
+    failure: (page) => page.locator('main [role="alert"] > p'),
+    form: {
+      fill: async (page) => {
+        await page.getByTestId('reset-credentials-email').fill('fault.matrix@gambling.example');
+      },
+      values: (page) => formValues(page.getByTestId('reset-credentials-form')),
+    },
+  },
+  {
+    name: 'SingleRegistration',
+    calls: ['POST /public/singles'],
+    user: 'usermanager',
+    path: '/new-user-credential',
+    url: /\/api\/public\/singles(\?|$)/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.getByTestId('single-form')).toBeVisible();
+    },
+    trigger: async (page) => {
+      await page.getByTestId('single-form').locator('button[type="submit"]').click();
+    },
+    retry: {
+      id: 'singles.submit',
+      button: (page, lang) => page.getByRole('button', { name: t(lang, 'singles.submit'), exact: true }),
+    },
+    failure: (page) => page.locator('main [role="alert"] > p'),
+    form: {
+      fill: async (page) => {
+        const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+        await page.locator('input[name="mode"][value="image"]').check();
+        await page.locator('[name="username"]').fill(`fault.${id}`);
+        await page.locator('[name="email"]').fill(`fault-${id}@example.test`);
+        await page.locator('[name="acs_id"]').fill(`ACS-FAULT-${id}`.toUpperCase());
+        await page.locator('#single-image').setInputFiles({
+          name: 'face.jpg',
+          mimeType: 'image/jpeg',
+          buffer: await facePhoto(),
+        });
+      },
+      values: (page) => formValues(page.getByTestId('single-form')),
+    },
+    lostOnSignOut:
+      'signed in again, the form is empty: the fields and the photo are not kept across a sign-out',
+  },
+  {
+    name: 'AuditExport',
+    screen: 'AuditAccesses',
+    calls: ['POST /public/audit_accesses'],
+    user: 'admin',
+    path: '/audit-accesses',
+    url: /\/api\/public\/audit_accesses(\?|$)/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.getByTestId('audit-export')).toBeEnabled();
+    },
+    trigger: async (page) => {
+      await page.getByTestId('audit-export').click();
+    },
+    // Exporting again is the retry: the same button, the same filter.
+    retry: { id: 'audit.export', button: (page) => page.getByTestId('audit-export') },
+    failure: (page) => page.locator('[data-testid="audit-export-failed"] > p'),
+    answers: {
+      malformed: {
+        shown: (page) => page.getByTestId('audit-export-done'),
+        why: 'the export is a csv file, not JSON: a 200 with any body is a file saved',
+      },
+    },
+    // A large export takes longer to start than a page (src/api/audit.ts).
+    timeoutMs: 120_000,
+  },
+  {
+    name: 'ActivateUsers',
+    calls: ['POST /public/users/activation'],
+    user: 'assistant',
+    path: '/activate-users',
+    url: /\/api\/public\/users\/activation(\?|$)/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.getByTestId('activate-submit')).toBeEnabled();
+    },
+    trigger: async (page) => {
+      await page.getByTestId('activate-submit').click();
+    },
+    retry: { id: 'activateUsers.submit', button: (page) => page.getByTestId('activate-submit') },
+    failure: (page) => page.locator('[data-testid="activate-error"] > p'),
+    form: {
+      fill: async (page) => {
+        await page.getByTestId('activate-region').selectOption({ index: 0 });
+        await page.getByTestId('activate-id-number').fill('12345678Z');
+      },
+      values: async (page) => ({
+        region: await page.getByTestId('activate-region').inputValue(),
+        idNumber: await page.getByTestId('activate-id-number').inputValue(),
+      }),
+    },
+  },
+  {
+    name: 'VisitCancel',
+    screen: 'VisitDetail',
+    calls: ['POST /public/visits/{id}/cancellation'],
+    user: 'visitor',
+    path: '/my-visits',
+    // A visit still to be answered: one the visitor may cancel.
+    enter: async (page) => {
+      await page
+        .getByTestId('visit-row')
+        .filter({ has: page.locator('[data-testid="visit-status"][data-status="requested"]') })
+        .first()
+        .getByRole('link')
+        .first()
+        .click();
+      await expect(page).toHaveURL(/\/visit-detail\?data=/);
+    },
+    url: /\/api\/public\/visits\/[\w-]+\/cancellation$/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.getByTestId('visit-cancel')).toBeEnabled();
+    },
+    // Cancelling asks first; after a failure the screen offers to load the visit again, and then Cancel.
+    trigger: async (page, lang) => {
+      const reload = page.getByRole('button', { name: t(lang, 'visits.reload'), exact: true });
+      if (await reload.isVisible()) await reload.click();
+      await page.getByTestId('visit-cancel').click();
+      await page.getByTestId('visit-cancel-confirm').click();
+    },
+    retry: {
+      id: 'visits.reload',
+      button: (page, lang) => page.getByRole('button', { name: t(lang, 'visits.reload'), exact: true }),
+    },
+    failure: (page) => page.locator('[data-testid="visit-refusal"] p'),
+    action: true,
+  },
+  {
+    name: 'DeleteAccount',
+    calls: ['DELETE /internal/accounts/{accountId}'],
+    // Every answer here is the interception's: nobody is deleted. Read only: the account journeys change 1 to 8.
+    user: 'member-09',
+    path: '/delete-account',
+    url: /\/api\/internal\/accounts\/[\w-]+$/,
+    method: 'DELETE',
+    ready: async (page) => {
+      await expect(page.getByTestId('delete-account-submit')).toBeEnabled();
+    },
+    // Deleting asks first, in a dialog.
+    trigger: async (page) => {
+      await page.getByTestId('delete-account-submit').click();
+      await page.getByTestId('delete-account-confirm-yes').click();
+    },
+    retry: { id: 'deleteAccount.submit', button: (page) => page.getByTestId('delete-account-submit') },
+    failure: (page) => page.locator('main [role="alert"] > p'),
+    undriven: {
+      malformed:
+        'the call reads no body: a 200 is the account deleted and the person signed out, whatever follows it',
+    },
+    form: {
+      fill: async (page) => {
+        await page.getByTestId('delete-account-id-number').fill('12345678Z');
+      },
+      values: async (page) => ({ idNumber: await page.getByTestId('delete-account-id-number').inputValue() }),
+    },
+  },
+  {
     name: 'NewVisit',
     calls: ['POST /public/visits'],
     user: 'visitor',
@@ -230,23 +476,99 @@ const DRIVERS: Driver[] = [
   },
 ];
 
+/** Opens the driver's screen: signed in from a stored session, or signed out on a public screen. */
+async function openScreen(page: Page, driver: Driver, path: string, lang: Lang) {
+  if (driver.user) {
+    await openAs(page, driver.user, path, lang);
+    return;
+  }
+  await page.goto('/health');
+  await page.evaluate((locale) => localStorage.setItem('portal.locale', locale), lang);
+  await page.goto(path);
+}
+
+/** Every named control of a form as the person left it: text, the chosen radio, ticks, the chosen files' names. */
+const formValues = (form: Locator) =>
+  form.evaluate((el) => {
+    const values: Record<string, string> = {};
+    for (const control of el.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(
+      'input[name], select[name], textarea[name]',
+    )) {
+      if (control instanceof HTMLInputElement && control.type === 'radio') {
+        if (control.checked) values[control.name] = control.value;
+      } else if (control instanceof HTMLInputElement && control.type === 'checkbox') {
+        values[control.name] = String(control.checked);
+      } else if (control instanceof HTMLInputElement && control.type === 'file') {
+        values[control.name] = [...(control.files ?? [])]
+          .map((file) => `${file.name} ${file.size}`)
+          .join(', ');
+      } else values[control.name] = control.value;
+    }
+    return values;
+  });
+
 // --- What the person reads --------------------------------------------------------------------------------------
 
-/** Every message of a language as a whole-text pattern (placeholders match any text). */
+const ANY = '[\\s\\S]+?';
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The index just past the `}` that closes the `{` at `open`. */
+function closing(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '{') depth++;
+    else if (text[i] === '}' && --depth === 0) return i + 1;
+  }
+  return text.length;
+}
+
+/**
+ * An ICU message as a regular expression source: its words literally, an argument as any text, a plural or a select
+ * as the alternatives of its branches (`#` any number), so "Guardado: 3 filas, 1 kB." is read back to its id.
+ */
+function icuPattern(text: string, plural = false): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === '#' && plural) {
+      out += ANY;
+      i++;
+    } else if (c !== '{') {
+      out += escapeRe(c);
+      i++;
+    } else {
+      const end = closing(text, i);
+      const inner = text.slice(i + 1, end - 1);
+      const kind = /^\s*\w+\s*,\s*(plural|select|selectordinal)\s*,/.exec(inner);
+      if (!kind) out += ANY;
+      else {
+        const branches: string[] = [];
+        let j = i + 1 + kind[0].length;
+        while (j < end - 1) {
+          const open = text.indexOf('{', j);
+          if (open < 0 || open >= end - 1) break;
+          const close = closing(text, open);
+          branches.push(icuPattern(text.slice(open + 1, close - 1), kind[1] !== 'select'));
+          j = close;
+        }
+        out += `(?:${branches.join('|')})`;
+      }
+      i = end;
+    }
+  }
+  return out;
+}
+
+/** Every message of a language as a whole-text pattern (arguments match any text, plurals any of their forms). */
 function patterns(lang: Lang): [string, RegExp][] {
   const catalogue = JSON.parse(readFileSync(`src/i18n/messages/${lang}.json`, 'utf8')) as Record<
     string,
     string
   >;
   return Object.entries(catalogue)
-    .filter(([, text]) => text.trim() !== '' && !/\{\w+,\s*(plural|select)/.test(text))
-    .map(([id, text]) => {
-      const source = text
-        .split(/\{\w+\}/)
-        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('[\\s\\S]+?');
-      return [id, new RegExp(`^${source}$`)];
-    });
+    .filter(([, text]) => text.trim() !== '')
+    .map(([id, text]) => [id, new RegExp(`^${icuPattern(text)}$`)]);
 }
 const PATTERNS = Object.fromEntries((['es', 'en', 'eu'] as const).map((l) => [l, patterns(l)])) as Record<
   Lang,
@@ -368,7 +690,7 @@ async function runCell(
   try {
     await driver.trigger(page, lang);
     if (fault === 'delay') {
-      await expect.poll(() => held.length).toBeGreaterThan(0);
+      await expect.poll(() => held.length, POLL).toBeGreaterThan(0);
       // Waiting is shown and announced: the loading bar in a status region, with its name in the person's words.
       const bar = page.getByRole('status').getByRole('progressbar', { name: t(lang, 'common.loading') });
       await expect(bar).toBeVisible();
@@ -376,10 +698,10 @@ async function runCell(
       await expect(bar).toBeVisible();
       expect(await noticesSeen(page), 'a notice while the answer is only slow').toEqual([]);
       // Past the client's timeout the call gives up by itself.
-      await page.clock.fastForward(CLIENT_TIMEOUT_MS - 10_000 + 1_000);
+      await page.clock.fastForward((driver.timeoutMs ?? CLIENT_TIMEOUT_MS) - 10_000 + 1_000);
       note = 'loading shown and announced while waiting';
     }
-    if (fault === '401') {
+    if (fault === '401' && driver.user) {
       // A 401 proves the session is gone: the person is signed out, told why, and signs in again (the retry).
       await expect(page).not.toHaveURL((url) => url.pathname + url.search === screenPath);
       await expect(page.locator('main[data-route]')).toHaveCount(1);
@@ -387,7 +709,7 @@ async function runCell(
       // The first paint and the app's render may both be there for a moment; they name the same screen.
       const landed = await page.locator('main[data-route]').first().getAttribute('data-route');
       const gap = driver.silent?.['401'];
-      if (!gap) await expect.poll(() => NOTICES.get(page)?.length ?? 0).toBeGreaterThan(0);
+      if (!gap) await expect.poll(() => NOTICES.get(page)?.length ?? 0, POLL).toBeGreaterThan(0);
       const notices = await noticesWhere(page);
       const messages = notices.map(({ text }, i) => expectWords(lang, text, `notice ${i + 1}`));
       if (gap) expect(messages, `${driver.name} × 401 is listed as silent`).toEqual([]);
@@ -408,11 +730,33 @@ async function runCell(
         note: gap ? `signed out, on ${landed}; KNOWN GAP: ${gap}` : `signed out, on ${landed}`,
       };
       if (driver.form) {
-        await openAs(page, driver.user, screenPath, lang);
+        await openScreen(page, driver, screenPath, lang);
         await driver.ready(page, lang);
         const kept = JSON.stringify(await driver.form.values(page)) === JSON.stringify(typed);
-        expect.soft(kept, 'what was typed, after signing in again').toBe(true);
+        if (driver.lostOnSignOut) {
+          expect(kept, `${driver.name} × 401 is listed as losing the form`).toBe(false);
+          cell.note = `${cell.note}; KNOWN GAP: ${driver.lostOnSignOut}`;
+        } else expect.soft(kept, 'what was typed, after signing in again').toBe(true);
         cell.kept = kept;
+      }
+      return cell;
+    }
+    const answer = driver.answers?.[fault];
+    if (answer) {
+      const shown = answer.shown(page, lang);
+      await expect(shown.first(), 'the screen says what the answer means').toBeVisible();
+      await settledScreen(page);
+      const messages: string[] = [];
+      for (const part of await shown.all()) {
+        messages.push(expectWords(lang, (await part.textContent()) ?? '', 'the screen'));
+      }
+      for (const [i, text] of (await noticesSeen(page)).entries()) {
+        messages.push(expectWords(lang, text, `notice ${i + 1}`));
+      }
+      const cell: Cell = { messages: [...new Set(messages)], retry: `no retry: ${answer.why}` };
+      if (driver.form && typed) {
+        expect(await driver.form.values(page), 'what was typed').toEqual(typed);
+        cell.kept = true;
       }
       return cell;
     }
@@ -423,7 +767,7 @@ async function runCell(
         const url = new URL(page.url());
         if (url.pathname + url.search !== screenPath) return 1;
         return (NOTICES.get(page)?.length ?? 0) + (failure && (await failure.first().isVisible()) ? 1 : 0);
-      })
+      }, POLL)
       .toBeGreaterThan(0);
     await settledScreen(page);
     const messages: string[] = [];
@@ -521,7 +865,7 @@ async function runScreen(page: Page, driver: Driver, lang: Lang, faults: readonl
     notices.push({ text, at });
   });
   await page.addInitScript(recordNotices);
-  await openAs(page, driver.user, driver.path, lang);
+  await openScreen(page, driver, driver.path, lang);
   if (driver.enter) await driver.enter(page);
   await driver.ready(page, lang);
   const screenPath = new URL(page.url()).pathname + new URL(page.url()).search;
@@ -532,7 +876,7 @@ async function runScreen(page: Page, driver: Driver, lang: Lang, faults: readonl
   }
   const result: ScreenResult = {
     driver: driver.name,
-    screen: driver.name,
+    screen: driver.screen ?? driver.name,
     calls: driver.calls,
     lang,
     cells: {},
@@ -547,7 +891,7 @@ async function runScreen(page: Page, driver: Driver, lang: Lang, faults: readonl
       result.cells[fault] = await runCell(page, driver, lang, fault, screenPath, typed);
     });
     // After each failure but the last the screen recovers with its own retry, the call answered for real.
-    if (fault !== '401' && !driver.form) {
+    if (fault !== '401' && !driver.form && !driver.action) {
       const url = new URL(page.url());
       if (url.pathname + url.search !== screenPath) await page.goto(screenPath);
       else await driver.trigger(page, lang);

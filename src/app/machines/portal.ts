@@ -7,6 +7,7 @@ import {
   staffActionsListLogic,
 } from '../../actors/audit';
 import { bulkRegistrationLogic } from '../../actors/bulk';
+import { formDraft } from '../../actors/form-draft';
 import { interdictionCheckLogic } from '../../actors/interdictions';
 import { singleRegistrationLogic } from '../../actors/singles';
 import {
@@ -46,6 +47,7 @@ export const portalMachines = {
   singleRegistration: singleRegistrationLogic,
   bulkRegistration: bulkRegistrationLogic,
   activateUsers: activateUsersLogic,
+  formDraft: () => formDraft,
   assistantAccountCancellation: assistantAccountCancellationLogic,
   administration: administrationLogic,
   watchlistUpload: watchlistUploadOf,

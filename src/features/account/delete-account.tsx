@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
-import { useTenant } from '../../runtime/context';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 
 const REFUSALS: Record<DeletionRefusal, MessageDescriptor> = defineMessages({
@@ -45,7 +45,7 @@ function refusalIn(snapshot: DeletionSnapshot): DeletionRefusal | null {
  */
 export function DeleteAccount() {
   const intl = useIntl();
-  const { settings } = useTenant();
+  const { tenant, settings } = useTenant();
   const logic = useScreenMachine('accountDeletion');
   const actor = useActorRef(logic);
   const confirming = useSelector(actor, (s) => s.matches('confirming'));
@@ -53,7 +53,15 @@ export function DeleteAccount() {
   const done = useSelector(actor, (s) => s.matches('signedOut'));
   const refusal = useSelector(actor, refusalIn);
   const asksIdNumber = settings.askFieldForDelete === 'id_number';
-  const [value, setValue] = useState('');
+  // What was typed outlives a sign-out (a 401 on sending): signed in again, the field is as it was left.
+  const drafts = useScreenMachine('formDraft');
+  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
+  const [value, setValue] = useState(() => drafts.load('deleteAccount', tenant, userId)?.value ?? '');
+  const deleted = useSelector(actor, (s) => s.matches('deleted') || s.matches('signedOut'));
+  useEffect(() => {
+    if (deleted) drafts.clear('deleteAccount', tenant, userId);
+    else drafts.save('deleteAccount', tenant, userId, { value });
+  }, [drafts, tenant, userId, value, deleted]);
   const [error, setError] = useState<string | undefined>();
 
   const submit = (event: FormEvent) => {

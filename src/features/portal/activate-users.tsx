@@ -1,12 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { nationalIdProblem } from '../../../contract/domain/dni';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { useTenant } from '../../runtime/context';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 
 const m = defineMessages({
@@ -33,7 +33,7 @@ function regionName(intl: ReturnType<typeof useIntl>, code: string) {
  */
 export function ActivateUsers() {
   const intl = useIntl();
-  const { settings } = useTenant();
+  const { tenant, settings } = useTenant();
   const logic = useScreenMachine('activateUsers');
   const actor = useActorRef(logic);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
@@ -48,8 +48,19 @@ export function ActivateUsers() {
           : null,
   );
   const regions = settings.watchlistDomains.length > 0 ? settings.watchlistDomains : [settings.domain];
-  const [region, setRegion] = useState(regions[0] ?? '');
-  const [idNumber, setIdNumber] = useState('');
+  // What was typed outlives a sign-out (a 401 on sending): signed in again, the form is as it was left.
+  const drafts = useScreenMachine('formDraft');
+  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
+  const [draft] = useState(() => drafts.load('activateUsers', tenant, userId));
+  const [region, setRegion] = useState(
+    draft?.region && regions.includes(draft.region) ? draft.region : (regions[0] ?? ''),
+  );
+  const [idNumber, setIdNumber] = useState(draft?.idNumber ?? '');
+  const activated = result !== null;
+  useEffect(() => {
+    if (activated) drafts.clear('activateUsers', tenant, userId);
+    else drafts.save('activateUsers', tenant, userId, { region, idNumber });
+  }, [drafts, tenant, userId, region, idNumber, activated]);
   const [idError, setIdError] = useState<string | undefined>();
 
   const submit = (event: FormEvent) => {
