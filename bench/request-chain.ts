@@ -70,7 +70,7 @@ function series(calls: Timing[]): string[][] {
   const steps: Timing[][] = [];
   for (const call of [...calls].sort((a, b) => a.start - b.start)) {
     const last = steps.at(-1);
-    if (last && last.every((c) => call.start < c.end)) last.push(call);
+    if (last?.every((c) => call.start < c.end)) last.push(call);
     else steps.push([call]);
   }
   return steps.map((step) => step.map((c) => short(c.name)));
