@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { EMAIL_PATTERN } from '../domain/email.ts';
+import { FAILED_CHECKS as REFUSED_CHECKS } from './checks.ts';
 import { MIN_API_YEAR } from './limits.ts';
 import { isCleanText, jsonObject, requiredText, TEXT_LIMITS, text } from './text.ts';
 
@@ -187,18 +188,7 @@ export const failedCheck = type({ field: checkField, rule: checkRule });
 export type FailedCheck = typeof failedCheck.infer;
 
 /** The (field, rule) pairs the reference engine can refuse a document for: each has words for staff. */
-export const FAILED_CHECKS: readonly FailedCheck[] = [
-  { field: 'document_number', rule: 'check_digit' },
-  { field: 'birth_date', rule: 'check_digit' },
-  { field: 'expiry_date', rule: 'check_digit' },
-  { field: 'id_number', rule: 'check_digit' },
-  { field: 'id_number', rule: 'dni_nie' },
-  { field: 'composite', rule: 'check_digit' },
-  { field: 'mrz', rule: 'found' },
-  { field: 'mrz', rule: 'format' },
-  { field: 'portrait', rule: 'face' },
-  { field: 'document_type', rule: 'format' },
-];
+export const FAILED_CHECKS: readonly FailedCheck[] = REFUSED_CHECKS;
 
 export const portrayalResultProblem = type({
   reason: 'string',

@@ -1,48 +1,16 @@
 import { type } from 'arktype';
+import { STAFF_ACTIONS } from './checks';
 
 // The record of staff actions on personal data (GET /public/staff_actions, its csv export POST
 // /public/staff_actions, and the staff_actions part of a person's data export). The reference server validates the
 // filter with these schemas and src/api parses the answers with them.
 
-/** What a staff member did, one fixed name per kind of action (the server's routes name them). */
-export const STAFF_ACTIONS = [
-  'evidence.read',
-  'user.register',
-  'users.register_bulk',
-  'user.reenrol',
-  'account.create',
-  'user.activate',
-  'user.deactivate',
-  'user.cancel',
-  'users.activate_all',
-  'users.deactivate_all',
-  'users.delete_all',
-  'data.delete_all',
-  'onboarding.complete',
-  'credential.state',
-  'credential.location',
-  'credential.issue',
-  'users.activate_region',
-  'watchlist.upload',
-  'visit.check_in',
-  'visit.check_out',
-] as const;
-export type StaffActionName = (typeof STAFF_ACTIONS)[number];
-
-/** The actions on many people at once: their rows name no one. */
-export const MANY_PEOPLE_ACTIONS: readonly StaffActionName[] = [
-  'users.register_bulk',
-  'users.activate_all',
-  'users.deactivate_all',
-  'users.delete_all',
-  'data.delete_all',
-  'users.activate_region',
-  'watchlist.upload',
-];
-
-export function isStaffActionName(value: string): value is StaffActionName {
-  return (STAFF_ACTIONS as readonly string[]).includes(value);
-}
+export {
+  isStaffActionName,
+  MANY_PEOPLE_ACTIONS,
+  STAFF_ACTIONS,
+  type StaffActionName,
+} from './checks';
 
 /** How the record is filtered (query string of GET, JSON body of the csv export). Dates are ISO instants. */
 export const staffActionsFilter = type({

@@ -87,8 +87,7 @@ export const userDetail = userSummary.and({
 });
 export type UserDetail = typeof userDetail.infer;
 
-export const EVIDENCE_KINDS = ['selfie', 'obverse', 'reverse'] as const;
-export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
+export { EVIDENCE_KINDS, type EvidenceKind } from './checks.ts';
 
 /** DELETE /public/users and PUT /public/users/deleteAllData: the tenant's name typed by the person, and the count. */
 export const tenantConfirmation = type({ confirm: 'string <= 100' });

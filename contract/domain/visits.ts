@@ -1,4 +1,4 @@
-import { isCleanText } from '../api/text';
+import { isCleanText } from '../api/limits';
 
 // Visit rules (spec §4 cancellation, §5 Visits, §9 presets and formats), pure so that NewVisit checks them as
 // the person types and the reference server checks them again with the same code.

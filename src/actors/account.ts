@@ -1,6 +1,7 @@
 // The real effects of the enrolled person's account screens: UserProfile (machines/account-profile), DeleteAccount
 // (machines/account-deletion) and ResetCredentials (machines/credential-reset), built on src/api/accounts. Failed
 // calls reach the machines as { status, code, detail }: the machines name the refusal.
+
 import type { AccountProfile } from '../../contract/api/accounts';
 import type { LocaleCode } from '../../contract/api/settings';
 import { accountDeletionMachine, type DeletionError } from '../../machines/account-deletion.machine';
@@ -10,7 +11,12 @@ import {
   type ResetCredential,
   type ResetError,
 } from '../../machines/credential-reset.machine';
-import {
+import { isApiError } from '../api/errors';
+import { lazyCalls } from '../api/lazy';
+import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
+
+const {
   deleteAccount,
   exportAccountData,
   fetchCredentialQr,
@@ -18,10 +24,7 @@ import {
   redeemCredentialReset,
   requestCredentialReset,
   saveAccountLocale,
-} from '../api/accounts';
-import { isApiError } from '../api/errors';
-import type { Runtime } from '../runtime/context';
-import { fromPromise } from './promise';
+} = lazyCalls(() => import('../api/accounts'));
 
 type AccountRuntime = Pick<Runtime, 'apiClient' | 'session' | 'app'>;
 

@@ -1,7 +1,8 @@
 // The accreditation machines with their real effects (ARCHITECTURE.md: machines name effects, src/actors implements
 // them): the credentials calls of src/api/credentials.ts, the QR image, the PDF, POST /internal/rights and the new
 // selfie portrayal. Loaded with the accreditations chunk.
-import type { UserCredentials } from '../../contract/api/credentials';
+
+import type { Credential, UserCredentials } from '../../contract/api/credentials';
 import {
   type AccreditationError,
   accreditationMachine,
@@ -10,19 +11,21 @@ import {
 import { accreditationRequestMachine } from '../../machines/accreditation-request.machine';
 import { outputOf } from '../../machines/actor-events';
 import type { Page, PageQuery } from '../../machines/list.machine';
-import {
+import { isApiError } from '../api/errors';
+import { lazyCalls } from '../api/lazy';
+import { currentQrSid, holderOf, msUntilExpiry } from '../domain/accreditations';
+import type { Runtime } from '../runtime/context';
+import { fromPromise } from './promise';
+
+const {
   getCredential,
   getCredentialPdf,
   getCredentialQr,
   getUserCredentials,
   requestRight,
   setCredentialState,
-} from '../api/credentials';
-import { isApiError } from '../api/errors';
-import { createSelfiePortrayal, uploadPortrayalImage } from '../api/portrayals';
-import { currentQrSid, holderOf, msUntilExpiry } from '../domain/accreditations';
-import type { Runtime } from '../runtime/context';
-import { fromPromise } from './promise';
+} = lazyCalls(() => import('../api/credentials'));
+const { createSelfiePortrayal, uploadPortrayalImage } = lazyCalls(() => import('../api/portrayals'));
 
 type Deps = Pick<Runtime, 'apiClient' | 'app'>;
 
@@ -75,7 +78,15 @@ export function accreditationLogic({ apiClient, app }: Deps) {
           const sid = input.sid ?? (all ? currentQrSid(all.credentials) : null);
           // No QR at all is the screen's to tell, not a notice.
           if (sid === null) throw { code: 'credential_not_found' } satisfies AccreditationError;
-          const credential = await getCredential(api, input.userId, sid, { signal });
+          // With the list in hand, the credential is in it whole (spec §3: keyed by sid, the user's id beside
+          // them): the QR is asked for at once, no call for the credential in series before it. A sid the list
+          // does not hold is no such credential.
+          const listed = all?.credentials[sid];
+          if (all && !listed) throw { code: 'credential_not_found' } satisfies AccreditationError;
+          const credential: Credential =
+            all && listed
+              ? { ...listed, sid, user_id: all.user_id }
+              : await getCredential(api, input.userId, sid, { signal });
           const qrImage =
             credential.credential_type === 'qr' && credential.valid
               ? await getCredentialQr(api, input.userId, sid, { signal, silent: true })

@@ -1,5 +1,6 @@
 // The effects of AuditAccesses (spec §2, §7 Visits and audit): the list machine's pages of the access audit, the
 // facilities of its filter, and the csv export (streamed, its progress reported to the screen's src/runtime/export-progress.ts store).
+
 import type { AuditFilter } from '../../contract/api/audit';
 import type { Facility } from '../../contract/api/facilities';
 import type { StaffActionsFilter } from '../../contract/api/staff-actions';
@@ -9,14 +10,16 @@ import {
   type ExportFilter,
 } from '../../machines/audit-export.machine';
 import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
-import { exportAuditAccesses, listAuditAccesses } from '../api/audit';
-import { listFacilities } from '../api/facilities';
-import { exportStaffActions, listStaffActions } from '../api/staff-actions';
+import { lazyCalls } from '../api/lazy';
 import { apiFilterOf, decodeAuditFilter } from '../domain/audit';
 import { decodeStaffActionsForm, staffActionsFilterOf } from '../domain/staff-actions';
 import type { Runtime } from '../runtime/context';
 import type { ExportProgressSink } from '../runtime/machines';
 import { fromPromise } from './promise';
+
+const { exportAuditAccesses, listAuditAccesses } = lazyCalls(() => import('../api/audit'));
+const { listFacilities } = lazyCalls(() => import('../api/facilities'));
+const { exportStaffActions, listStaffActions } = lazyCalls(() => import('../api/staff-actions'));
 
 type Api = Pick<Runtime, 'apiClient'>;
 

@@ -1,6 +1,7 @@
 // The real effects of DeviceDetect's two machines (spec §2, §7): the computer's user code and progress
 // (machines/device-handoff.machine.ts) and the phone's redemption of that code (machines/phone-handoff.machine.ts),
 // built on src/api/onboardings.
+
 import {
   deviceHandoffMachine,
   type HandoffCode,
@@ -13,9 +14,13 @@ import {
   type RedeemedCode,
 } from '../../machines/phone-handoff.machine';
 import { isApiError } from '../api/errors';
-import { generateUserCode, getOnboardingStatus, redeemUserCode } from '../api/onboardings';
+import { lazyCalls } from '../api/lazy';
 import type { Runtime } from '../runtime/context';
 import { fromPromise } from './promise';
+
+const { generateUserCode, getOnboardingStatus, redeemUserCode } = lazyCalls(
+  () => import('../api/onboardings'),
+);
 
 type HandoffRuntime = Pick<Runtime, 'apiClient' | 'session'>;
 

@@ -1,9 +1,11 @@
 import type { InterdictionRequest, InterdictionResponse } from '../../contract/api/audit';
 import { type InterdictionError, interdictionCheckMachine } from '../../machines/interdiction-check.machine';
-import { checkInterdiction } from '../api/audit';
 import { isApiError } from '../api/errors';
+import { lazyCalls } from '../api/lazy';
 import type { Runtime } from '../runtime/context';
 import { fromPromise } from './promise';
+
+const { checkInterdiction } = lazyCalls(() => import('../api/audit'));
 
 type AuditRuntime = Pick<Runtime, 'apiClient' | 'app'>;
 

@@ -1,12 +1,15 @@
 // The real effects of SingleRegistration (machines/single-registration), built on src/api/singles. Failed calls
 // reach the machine as { status, code, errors, retryAfter }: a 409/422 carries the per-field errors, a 429 busy the
 // seconds to wait.
+
 import type { SingleRegistrationBody, SingleRegistrationResult } from '../../contract/api/singles';
 import { type SingleError409, singleRegistrationMachine } from '../../machines/single-registration.machine';
 import { isApiError } from '../api/errors';
-import { acsIdTaken, emailTaken, registerSingle } from '../api/singles';
+import { lazyCalls } from '../api/lazy';
 import type { Runtime } from '../runtime/context';
 import { fromPromise } from './promise';
+
+const { acsIdTaken, emailTaken, registerSingle } = lazyCalls(() => import('../api/singles'));
 
 type SinglesRuntime = Pick<Runtime, 'apiClient'>;
 

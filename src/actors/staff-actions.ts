@@ -1,5 +1,6 @@
 // Staff actions: ActivateUsers' and AssistantAccountCancellation's calls, and adding a location to a user's
 // credentials (PortalUserDetail). Failures are rejected as { status, code, detail } for the machines' guards.
+
 import type { ActivationResult } from '../../contract/api/users';
 import { type ActivationRequest, activateUsersMachine } from '../../machines/activate-users.machine';
 import {
@@ -7,12 +8,14 @@ import {
   type CancellationError,
   type FoundAccount,
 } from '../../machines/assistant-account-cancellation.machine';
-import { deleteAccount, findAccountsByEmail } from '../api/accounts';
-import { addUserLocation } from '../api/credentials';
 import { isApiError } from '../api/errors';
-import { activateUsers } from '../api/users';
+import { lazyCalls } from '../api/lazy';
 import type { Runtime } from '../runtime/context';
 import { fromPromise } from './promise';
+
+const { deleteAccount, findAccountsByEmail } = lazyCalls(() => import('../api/accounts'));
+const { addUserLocation } = lazyCalls(() => import('../api/credentials'));
+const { activateUsers } = lazyCalls(() => import('../api/users'));
 
 type StaffRuntime = Pick<Runtime, 'apiClient' | 'app'>;
 

@@ -1,5 +1,6 @@
 // Staff users: the list machine's fetchPage for PortalUsers, the user detail and its evidences for PortalUserDetail,
 // the Administration machine's runAction, and completing an onboarding for PortalAccounts.
+
 import type { EvidenceKind } from '../../contract/api/users';
 import { nationalIdProblem } from '../../contract/domain/dni';
 import {
@@ -8,10 +9,15 @@ import {
   administrationMachine,
 } from '../../machines/administration.machine';
 import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
-import { getUserCredentials, setCredentialState } from '../api/credentials';
 import { isApiError } from '../api/errors';
-import { listFacilities } from '../api/facilities';
-import {
+import { lazyCalls } from '../api/lazy';
+import type { Runtime } from '../runtime/context';
+import type { CredentialChange, UserWithCredentials } from '../runtime/machines';
+import { fromPromise } from './promise';
+
+const { getUserCredentials, setCredentialState } = lazyCalls(() => import('../api/credentials'));
+const { listFacilities } = lazyCalls(() => import('../api/facilities'));
+const {
   completeOnboarding,
   deleteAllUsers,
   getUser,
@@ -19,10 +25,7 @@ import {
   listUsers,
   setAllActive,
   setUserActive,
-} from '../api/users';
-import type { Runtime } from '../runtime/context';
-import type { CredentialChange, UserWithCredentials } from '../runtime/machines';
-import { fromPromise } from './promise';
+} = lazyCalls(() => import('../api/users'));
 
 type Deps = Pick<Runtime, 'apiClient'>;
 

@@ -2,6 +2,7 @@
 // pages of visits, the facilities of NewVisit, reception's arrival lookup, and NewVisit's draft kept in
 // sessionStorage so that what was typed survives a reload (spec §3: only auth and onboarding state go to
 // localStorage).
+
 import type { Facility } from '../../contract/api/facilities';
 import {
   decodeVisitFilter,
@@ -15,8 +16,13 @@ import { visitConfirmationMachine } from '../../machines/visit-confirmation.mach
 import { visitFacilitiesMachine } from '../../machines/visit-facilities.machine';
 import { visitRequestMachine } from '../../machines/visit-request.machine';
 import { type ApiError, isApiError, serverText } from '../api/errors';
-import { listFacilities } from '../api/facilities';
-import {
+import { lazyCalls } from '../api/lazy';
+import type { Runtime } from '../runtime/context';
+import type { ArrivalOutcome, NewVisitDraftStore } from '../runtime/machines';
+import { fromPromise } from './promise';
+
+const { listFacilities } = lazyCalls(() => import('../api/facilities'));
+const {
   cancelVisit,
   checkInVisit,
   checkOutVisit,
@@ -27,10 +33,7 @@ import {
   getVisitor,
   listVisits,
   visitQr,
-} from '../api/visits';
-import type { Runtime } from '../runtime/context';
-import type { ArrivalOutcome, NewVisitDraftStore } from '../runtime/machines';
-import { fromPromise } from './promise';
+} = lazyCalls(() => import('../api/visits'));
 
 // The server names request fields (spec §3 New visit request); the form names its own.
 const FORM_FIELD: Record<string, string> = {

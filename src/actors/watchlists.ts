@@ -1,15 +1,18 @@
 // The effects of UploadWatchlist and UploadWatchlistResult (spec §2, §7 Enforcement and watchlists): the preview
 // parsed in a worker, the multipart upload sent where the tenant's useWatch says. One upload actor per runtime, so
 // that the result screen (another route) shows the same upload the form sent.
+
 import { createActor } from 'xstate';
 import type { WatchlistStored } from '../../contract/api/audit';
 import type { WatchlistPreview } from '../../contract/domain/watchlist';
 import { type WatchlistUploadError, watchlistUploadMachine } from '../../machines/watchlist-upload.machine';
 import { isApiError } from '../api/errors';
-import { fetchWatchlistUpload, uploadWatchlist } from '../api/watchlists';
+import { lazyCalls } from '../api/lazy';
 import { previewInWorker } from '../media/watchlist-preview';
 import type { Runtime } from '../runtime/context';
 import { fromPromise } from './promise';
+
+const { fetchWatchlistUpload, uploadWatchlist } = lazyCalls(() => import('../api/watchlists'));
 
 type WatchlistRuntime = Pick<Runtime, 'apiClient' | 'app' | 'inspect'>;
 

@@ -9,6 +9,7 @@ import { Spinner } from '../components/ui/spinner';
 import { type Layout, pathFor, type ScreenName, screenNames, screens } from '../domain/screens';
 import { ChunkTimeoutScreen } from '../features/public/chunk-timeout';
 import { TenantErrorScreen } from '../features/public/tenant-error';
+import { loadingWords } from '../i18n/loading-words';
 import { useRuntime, useTenant } from '../runtime/context';
 import { ScreenFrame } from './layout/frame';
 import { LoadingBar } from './layout/loading-bar';
@@ -82,10 +83,17 @@ class ChunkBoundary extends Component<{ children: ReactNode }, { timedOut: boole
   }
 }
 
+// Words that need no catalogue: a screen reader reads "Loading…" in the portal's language, never an ellipsis.
+function useLoadingWords(): string {
+  const { app } = useRuntime();
+  return loadingWords(useSelector(app, (s) => s.context.locale));
+}
+
 function ScreenFallback() {
+  const label = useLoadingWords();
   return (
     <div className="flex justify-center py-16">
-      <Spinner label="…" />
+      <Spinner label={label} />
     </div>
   );
 }
@@ -150,6 +158,7 @@ export function App() {
   );
   const locale = useSelector(app, (s) => s.context.locale);
   const messages = useSelector(app, (s) => s.context.messages);
+  const loading = useLoadingWords();
   const title = useSelector(app, (s) =>
     s.context.tenant ? tenantTitle(s.context.tenant.settings, s.context.locale) : null,
   );
@@ -163,7 +172,7 @@ export function App() {
   if (phase === 'booting') {
     return (
       <div className="flex min-h-dvh items-center justify-center">
-        <Spinner label="…" />
+        <Spinner label={loading} />
       </div>
     );
   }

@@ -6,6 +6,7 @@ import { appMachine, type TenantLoaded } from '../../machines/app.machine';
 import { notificationsMachine } from '../../machines/notifications.machine';
 import { sessionMachine } from '../../machines/session.machine';
 import type { ApiClient } from '../api/client';
+import { loadCallModules } from '../api/lazy';
 import { homeScreen, passesGuard, type Session } from '../auth/access';
 import type { Oidc } from '../auth/oidc';
 import { brokerClaimsKey, type OidcConfig, userStorageKey } from '../auth/oidc-config';
@@ -231,10 +232,14 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
   }
 
   let api: Promise<ApiClient> | undefined;
-  /** The API client of this tenant, loaded with its first call (the welcome screen makes none). */
+  /**
+   * The API client of this tenant, loaded with its first call (the welcome screen makes none), and with it the
+   * modules of the calls the loaded screens make (src/api/lazy.ts).
+   */
   function apiClient(): Promise<ApiClient> {
     const tenant = app.getSnapshot().context.tenant;
     if (!tenant) return Promise.reject(new Error('the API client needs the tenant'));
+    if (!api) loadCallModules();
     api ??= import('../api/client').then(({ createApiClient }) =>
       createApiClient({
         baseUrl: '/api',

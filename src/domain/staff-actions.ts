@@ -1,6 +1,7 @@
 // The Staff actions tab's filter (staff member, person, action, a day range): held by the list machine as one string,
 // and the same filter goes to the list (GET) and to the csv export (POST), so the file holds exactly the rows shown.
-import { isStaffActionName, type StaffActionsFilter } from '../../contract/api/staff-actions';
+import { isStaffActionName } from '../../contract/api/checks';
+import type { StaffActionsFilter } from '../../contract/api/staff-actions';
 import { startOfDayIn } from '../../contract/domain/visits';
 
 /** What the form holds: texts as typed, days as YYYY-MM-DD (the tenant's days), the action as its name or ''. */

@@ -23,6 +23,8 @@ const restBundles: Record<LocaleCode, Bundle> = {
 /** The catalogue given to the app last, and whether a screen has asked for the rest of its language. */
 let current: { locale: LocaleCode; messages: Messages } | undefined;
 let restWanted = false;
+/** The language whose catalogue was preloaded: the one the portal expects to show. */
+let preloaded: LocaleCode | undefined;
 const restAdded = new WeakMap<Messages, Promise<void>>();
 
 /**
@@ -42,7 +44,12 @@ async function addRest(locale: LocaleCode, messages: Messages): Promise<void> {
  */
 export async function loadRestOfCatalogue(): Promise<void> {
   restWanted = true;
-  if (!current) return;
+  if (!current) {
+    // The catalogue is not loaded yet (the tenant's settings come first): the rest downloads now, beside them and
+    // the tenant's overrides, and loadCatalogue finds it ready.
+    if (preloaded) restBundles[preloaded]().catch(() => undefined);
+    return;
+  }
   const { locale, messages } = current;
   // Once per catalogue; a failed load is tried again by the next screen (loadChunk retries it too).
   let adding = restAdded.get(messages);
@@ -80,6 +87,7 @@ export function withoutIds(messages: Messages): Messages {
  * screen fetches it beside the tenant's settings instead of after them.
  */
 export function preloadCatalogue(locale: LocaleCode): void {
+  preloaded = locale;
   bundles[locale]().catch(() => undefined);
 }
 
@@ -103,12 +111,14 @@ async function parsed(overrides: Record<string, string>): Promise<Messages> {
 
 /** The portal's texts for a language with the tenant's overrides on top (spec §1). */
 export async function loadCatalogue(locale: LocaleCode, assetsUrl?: string): Promise<Messages> {
-  const [base, overrides] = await Promise.all([
+  // The rest, when a screen has asked for it, downloads beside the first part and the overrides, not after them.
+  const [base, overrides, rest] = await Promise.all([
     bundles[locale]().then((m) => m.default),
     assetsUrl ? loadTenantTexts(assetsUrl, locale).then(parsed) : Promise.resolve({}),
+    restWanted ? restBundles[locale]().then((m) => m.default) : undefined,
   ]);
-  const messages: Messages = { ...base, ...overrides };
+  const messages: Messages = { ...rest, ...base, ...overrides };
   current = { locale, messages };
-  if (restWanted) await addRest(locale, messages);
+  if (rest) restAdded.set(messages, Promise.resolve());
   return withoutIds(messages);
 }

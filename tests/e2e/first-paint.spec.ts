@@ -223,4 +223,44 @@ test.describe('the first paint comes with the HTML', () => {
     await expect(cold.getByText(t('es', 'landing.title'))).toHaveCount(0);
     await context.close();
   });
+
+  test("an enrolled person's home paints without the answers' validators, and its texts come beside the tenant's settings", async ({
+    page,
+    browser,
+  }) => {
+    const { context, cold } = await signedInColdPage(page, browser, 'user', async () =>
+      expect(page.locator('[data-screen="UserHome"]')).toBeVisible(),
+    );
+    const requested: string[] = [];
+    cold.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    // The screen's own address (the root sends a signed-in person there once the session is read).
+    await cold.goto(`http://localhost:${port}/home`);
+    await expect(cold.getByTestId('accreditation-qr')).toBeVisible();
+    const { paintAt, scripts } = await cold.evaluate(() => ({
+      paintAt: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
+      scripts: (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((r) => new URL(r.name).pathname.endsWith('.js'))
+        .map((r) => ({ at: r.startTime, bytes: r.encodedBodySize })),
+    }));
+    expect(paintAt).toBeGreaterThan(0);
+    // What the screen draws needs no arktype (~40 KB): it downloads with the API client, after the paint. With it,
+    // the JS before the paint was 181 KB.
+    const beforePaint = scripts.filter((s) => s.at < paintAt).reduce((sum, s) => sum + s.bytes, 0);
+    expect(beforePaint).toBeLessThan(150 * 1024);
+    // Both parts of the catalogue are asked for before the tenant's overrides (which wait for its settings), not the
+    // second one after them.
+    // In the account's language, whichever another journey left it in.
+    const overrides = requested.findIndex((path) =>
+      /^\/tenants\/gambling\/locales\/(es|en|eu)\.json$/.test(path),
+    );
+    const catalogueParts = requested.flatMap((path, at) =>
+      /^\/assets\/(es|en|eu)-[\w-]+\.js$/.test(path) ? [at] : [],
+    );
+    expect(overrides).toBeGreaterThan(-1);
+    expect(catalogueParts).toHaveLength(2);
+    for (const at of catalogueParts) expect(at).toBeLessThan(overrides);
+    // The QR came from the credentials list and one QR call, not a credential call between them.
+    expect(requested.filter((path) => path.startsWith('/api/')).length).toBe(2);
+    await context.close();
+  });
 });

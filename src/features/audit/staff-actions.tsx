@@ -1,7 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { MANY_PEOPLE_ACTIONS, STAFF_ACTIONS, type StaffAction } from '../../../contract/api/staff-actions';
+import { MANY_PEOPLE_ACTIONS, STAFF_ACTIONS } from '../../../contract/api/checks';
+import type { StaffAction } from '../../../contract/api/staff-actions';
 import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract/domain/visits';
 import { ListScreen } from '../../components/list-screen';
 import { Button } from '../../components/ui/button';

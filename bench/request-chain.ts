@@ -1,0 +1,147 @@
+// The request chain of signed-in screens, figures that do not move with the machine's load: each screen opened cold
+// (empty HTTP cache) on an emulated Pixel 7 with its role's stored session, against the built portal (`npm start`'s
+// server, a throwaway data folder). For each: the JS requested before the first contentful paint (files and bytes
+// transferred, headers included, from Resource Timing), whether the screen's first API call started before that
+// paint, and the API calls one after another. `npx tsx bench/request-chain.ts [port] [Screen,Screen]`; the port
+// defaults to 8640. See docs/performance.md, "Signed-in screens: where the time goes".
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, devices } from '@playwright/test';
+import { browserPath } from '../tests/support/chromium.mjs';
+import { lighthouseScreens } from './lighthouse';
+
+const DEFAULT_SCREENS = [
+  'UserHome',
+  'MyAccreditations',
+  'UserProfile',
+  'MyVisits',
+  'VisitList',
+  'PortalUsers',
+  'AuditAccesses',
+];
+
+interface Timing {
+  name: string;
+  start: number;
+  end: number;
+  bytes: number;
+  kind: string;
+}
+
+async function startPortal(port: number): Promise<() => Promise<void>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-chain-'));
+  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: join(dataDir, 'db'), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (let tries = 0; tries < 480; tries++) {
+    if (child.exitCode !== null) throw new Error(`the portal server exited with ${child.exitCode}`);
+    if (
+      await fetch(`http://localhost:${port}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return stop;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error('the portal server did not answer /health');
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const short = (url: string) => {
+  const { pathname, search } = new URL(url);
+  return (pathname + search).replace(/\/assets\/([\w.]+?)-[\w-]{8}\.js$/, '$1');
+};
+
+/** API calls that ran one after another: each one started after the one before had ended. */
+function series(calls: Timing[]): string[][] {
+  const steps: Timing[][] = [];
+  for (const call of [...calls].sort((a, b) => a.start - b.start)) {
+    const last = steps.at(-1);
+    if (last?.every((c) => call.start < c.end)) last.push(call);
+    else steps.push([call]);
+  }
+  return steps.map((step) => step.map((c) => short(c.name)));
+}
+
+async function main() {
+  const port = Number(process.argv[2] ?? 8640);
+  const names = process.argv[3]?.split(',') ?? DEFAULT_SCREENS;
+  const portal = `http://localhost:${port}`;
+  const stop = await startPortal(port);
+  const browser = await chromium.launch({ executablePath: browserPath() });
+  try {
+    for (const target of lighthouseScreens(names)) {
+      const signIn = await browser.newContext(devices['Pixel 7']);
+      const page = await signIn.newPage();
+      await page.goto(portal);
+      await page.getByTestId('login').click();
+      await page.locator('#username').fill(target.username ?? '');
+      await page.locator('#password').fill(target.username ?? '');
+      await page.locator('button[type=submit]').click();
+      await page.waitForURL((url) => !/^\/(auth|callback)\b/.test(url.pathname), { timeout: 60_000 });
+      await page.locator('main h1').first().waitFor({ timeout: 60_000 });
+      const storageState = await signIn.storageState();
+      await signIn.close();
+
+      const context = await browser.newContext({ ...devices['Pixel 7'], storageState });
+      const cold = await context.newPage();
+      await cold.goto(`${portal}${target.path}`);
+      await cold.locator('main h1').first().waitFor({ timeout: 60_000 });
+      await cold.waitForLoadState('networkidle');
+      // A screen whose calls wait on the session's account id can go quiet for a moment before them.
+      await cold.waitForTimeout(2000);
+      await cold.waitForLoadState('networkidle');
+      const { fcp, resources } = await cold.evaluate(() => ({
+        fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+        resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => ({
+          name: r.name,
+          start: r.startTime,
+          end: r.responseEnd,
+          bytes: r.transferSize,
+          kind: r.initiatorType,
+        })),
+      }));
+      await context.close();
+      const scripts = resources.filter((r: Timing) => /\.js$/.test(new URL(r.name).pathname));
+      const before = scripts.filter((r: Timing) => r.start < fcp);
+      const after = scripts.filter((r: Timing) => r.start >= fcp);
+      const api = resources.filter((r: Timing) => new URL(r.name).pathname.startsWith('/api/'));
+      const firstApi = api.reduce((n: number, r: Timing) => Math.min(n, r.start), Number.POSITIVE_INFINITY);
+      console.log(
+        [
+          `${target.screen} (${target.username})`,
+          `  JS before first paint: ${before.length} files, ${kb(before.reduce((n: number, r: Timing) => n + r.bytes, 0))} KB`,
+          `  JS after: ${after.map((r: Timing) => `${short(r.name)} ${kb(r.bytes)}`).join(', ') || '—'}`,
+          `  first API call ${firstApi < fcp ? 'before' : 'after'} the first paint`,
+          `  API in series: ${series(api)
+            .map((s) => s.join(' ∥ '))
+            .join(' → ')}`,
+          `  texts and settings: ${resources
+            .filter((r: Timing) =>
+              /\/(tenants|locales)\/|settings|browsers\.json|\/(es|en|eu)-[\w-]{8}\.js$/.test(r.name),
+            )
+            .map((r: Timing) => `${short(r.name)} ${Math.round(r.start)}–${Math.round(r.end)}`)
+            .join(', ')}`,
+        ].join('\n'),
+      );
+    }
+  } finally {
+    await browser.close();
+    await stop();
+  }
+}
+
+await main();
