@@ -11,7 +11,7 @@ import { HttpProblem } from '../../http/problem';
 import { DetailedProblem, isUuid, validationProblem } from '../../http/validation';
 import { admitHeavy } from '../heavy-work';
 import { type ImageChecks, imageRefusal } from '../image-checks';
-import { IMAGE_MAX_BYTES } from '../images';
+import { IMAGE_MAX_BYTES, type ImageCheck } from '../images';
 import { computeResultOnce, requiredImagesIn } from '../portrayal-result';
 import { assertOpen, type OnboardingRuntime, ownerOf, ownPortrayal } from '../runtime';
 import {
@@ -163,21 +163,26 @@ async function readProof(
       }
       const check = await images.check(bytes);
       if (!check.ok) throw imageRefusal(check.code, check.detail, name);
-      frames.push({
-        seq: frames.length,
-        contentType: `image/${check.header.format}`,
-        bytes,
-        width: check.header.width,
-        height: check.header.height,
-        sharpness: check.sharpness.score,
-        blurred: check.sharpness.blurred,
-      });
+      frames.push(storedImage(frames.length, bytes, check));
     }
   }
   return proof;
 }
 
 type Ctx = Context<AuthEnv>;
+
+/** An image that passed its checks, as it is stored: its type, size and sharpness as the checks read them. */
+function storedImage(seq: number, bytes: Uint8Array, check: Extract<ImageCheck, { ok: true }>): StoredImage {
+  return {
+    seq,
+    contentType: `image/${check.header.format}`,
+    bytes,
+    width: check.header.width,
+    height: check.header.height,
+    sharpness: check.sharpness.score,
+    blurred: check.sharpness.blurred,
+  };
+}
 
 /** The image's content type as declared: JPEG or PNG only (its bytes are checked after). */
 function assertImageType(c: Ctx): void {
@@ -205,15 +210,7 @@ async function putImage(rt: OnboardingRuntime, c: Ctx) {
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   const check = await rt.images.check(bytes);
   if (!check.ok) throw imageRefusal(check.code, check.detail);
-  const image: StoredImage = {
-    seq: 0,
-    contentType: `image/${check.header.format}`,
-    bytes,
-    width: check.header.width,
-    height: check.header.height,
-    sharpness: check.sharpness.score,
-    blurred: check.sharpness.blurred,
-  };
+  const image = storedImage(0, bytes, check);
   // A selfie sent after a passing liveness proof: the proof must show the selfie's person too.
   const liveness =
     kind === 'selfie' && portrayal.liveness_result === 'passing'
