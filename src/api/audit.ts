@@ -59,13 +59,22 @@ export function exportAuditAccesses(
   onProgress: (read: { bytes: number; lines: number }) => void,
   options: CallOptions = {},
 ): Promise<Blob> {
-  return api.post<Blob>('/public/audit_accesses', {
+  return api.post<Blob>('/public/audit_accesses', csvExport(filter, onProgress, options));
+}
+
+/** The request of a csv export (the audit's exports): the filter as JSON, the answer read as a stream. */
+export function csvExport(
+  filter: object,
+  onProgress: (read: { bytes: number; lines: number }) => void,
+  options: CallOptions = {},
+) {
+  return {
     ...options,
     json: filter,
-    responseType: 'blob',
+    responseType: 'blob' as const,
     headers: { ...options.headers, accept: 'text/csv' },
     // A large export takes longer to start than a page; its headers still come once the first rows are read.
     timeout: 120_000,
     onDownloadProgress: onProgress,
-  });
+  };
 }

@@ -3,6 +3,7 @@ import {
   type StaffActionsPage,
   staffActionsPage,
 } from '../../contract/api/staff-actions.ts';
+import { csvExport } from './audit.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError' | 'headers'>;
@@ -37,12 +38,5 @@ export function exportStaffActions(
   onProgress: (read: { bytes: number; lines: number }) => void,
   options: CallOptions = {},
 ): Promise<Blob> {
-  return api.post<Blob>('/public/staff_actions', {
-    ...options,
-    json: filter,
-    responseType: 'blob',
-    headers: { ...options.headers, accept: 'text/csv' },
-    timeout: 120_000,
-    onDownloadProgress: onProgress,
-  });
+  return api.post<Blob>('/public/staff_actions', csvExport(filter, onProgress, options));
 }
