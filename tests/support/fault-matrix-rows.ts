@@ -37,6 +37,8 @@ export const MATRIX_ROWS: Record<string, string> = {
   'GET /public/visits/arrival': 'ProcessVisit, a scanned code',
   'GET /public/visits/visitors/{userId}': 'NewVisit for a person',
   'GET /public/watchlists/uploads/{id}': 'UploadWatchlistResult poll',
+  'GET /public/staff_actions': 'AuditAccesses, the Staff actions tab',
+  'POST /public/staff_actions': 'AuditAccesses, the Staff actions tab, the csv export',
   'POST /enforcements': 'CheckInterdictions (watch host)',
   'POST /internal/challenges': 'TakeSelfieAlive (liveness)',
   'POST /internal/credential-resets/redeem': 'ResetCredentials, the mailed link',
