@@ -9,7 +9,6 @@
 //    not localStorage (its default `clearStorageTypes`), so the page loads cold with the stored session.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -19,6 +18,7 @@ import { SEED_ACCOUNTS } from '../server/auth/accounts';
 import { permissionsOf } from '../server/auth/roles';
 import { screenAt } from '../src/domain/screens';
 import { browserPath } from '../tests/support/chromium.mjs';
+import { freePort } from './api-latency';
 import { type BenchScreen, benchScreens, pickScreens } from './screens';
 
 const KB = 1024;
@@ -132,21 +132,9 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** `npm start`'s server (the built dist/) in its own process, so its work is not the bench's. */
-async function startPortal(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
+/** `npm start`'s server (the built dist/) in its own process, so its work is not the bench's; a free port unless given. */
+export async function startPortal(givenPort?: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = givenPort ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-lighthouse-'));
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     env: { ...process.env, PORT: String(port), DATA_DIR: join(dataDir, 'db'), LOG_LEVEL: 'warn' },

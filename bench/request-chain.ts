@@ -4,13 +4,9 @@
 // transferred, headers included, from Resource Timing), whether the screen's first API call started before that
 // paint, and the API calls one after another. `npx tsx bench/request-chain.ts [port] [Screen,Screen]`; the port
 // defaults to 8640. See docs/performance.md, "Signed-in screens: where the time goes".
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, devices } from '@playwright/test';
 import { browserPath } from '../tests/support/chromium.mjs';
-import { lighthouseScreens } from './lighthouse';
+import { lighthouseScreens, startPortal } from './lighthouse';
 
 const DEFAULT_SCREENS = [
   'UserHome',
@@ -28,35 +24,6 @@ interface Timing {
   end: number;
   bytes: number;
   kind: string;
-}
-
-async function startPortal(port: number): Promise<() => Promise<void>> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-chain-'));
-  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: join(dataDir, 'db'), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  for (let tries = 0; tries < 480; tries++) {
-    if (child.exitCode !== null) throw new Error(`the portal server exited with ${child.exitCode}`);
-    if (
-      await fetch(`http://localhost:${port}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return stop;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  await stop();
-  throw new Error('the portal server did not answer /health');
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -79,8 +46,7 @@ function series(calls: Timing[]): string[][] {
 async function main() {
   const port = Number(process.argv[2] ?? 8640);
   const names = process.argv[3]?.split(',') ?? DEFAULT_SCREENS;
-  const portal = `http://localhost:${port}`;
-  const stop = await startPortal(port);
+  const { url: portal, stop } = await startPortal(port);
   const browser = await chromium.launch({ executablePath: browserPath() });
   try {
     for (const target of lighthouseScreens(names)) {
