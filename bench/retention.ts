@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import type { Queryable } from '../server/db/db';
 import { openDb } from '../server/db/open-db';
 import { signIn } from '../server/testing/oidc';
 import {
@@ -46,7 +47,23 @@ export interface RetentionBench {
   ok: boolean;
 }
 
-/** Adds `rows` due frames and as many fresh ones; ages the seeded users' evidence. Returns the due count. */
+/**
+ * The evidence rows past the default 90 days (the frames made 120 days old and every user evidence, aged alike) and
+ * the frames made today.
+ */
+async function dueAndFresh(db: Queryable): Promise<{ due: number; fresh: number }> {
+  const n = async (sql: string) => (await db.query<{ n: number }>(sql, [TENANT])).rows[0]?.n ?? 0;
+  const dueFrames = await n(
+    `select count(*)::int as n from portrayal_images where tenant = $1 and created_at < now() - interval '90 days'`,
+  );
+  const dueUsers = await n(`select count(*)::int as n from user_evidences where tenant = $1`);
+  const fresh = await n(
+    `select count(*)::int as n from portrayal_images where tenant = $1 and created_at > now() - interval '1 day'`,
+  );
+  return { due: dueFrames + dueUsers, fresh };
+}
+
+/** Adds `rows` due frames and as many fresh ones; ages the seeded users' evidence. Returns what is due and what is fresh. */
 async function grow(dataDir: string, rows: number, kb: number): Promise<{ due: number; fresh: number }> {
   const db = await openDb({ dataDir });
   try {
@@ -74,15 +91,7 @@ async function grow(dataDir: string, rows: number, kb: number): Promise<{ due: n
       TENANT,
     ]);
     await db.query('analyze portrayal_images');
-    const n = async (sql: string) => (await db.query<{ n: number }>(sql, [TENANT])).rows[0]?.n ?? 0;
-    const due =
-      (await n(
-        `select count(*)::int as n from portrayal_images where tenant = $1 and created_at < now() - interval '90 days'`,
-      )) + (await n(`select count(*)::int as n from user_evidences where tenant = $1`));
-    const fresh = await n(
-      `select count(*)::int as n from portrayal_images where tenant = $1 and created_at > now() - interval '1 day'`,
-    );
-    return { due, fresh };
+    return await dueAndFresh(db);
   } finally {
     await db.close();
   }
@@ -96,17 +105,12 @@ async function outcome(dataDir: string) {
       `select kind, deleted, started_at from retention_runs where tenant = $1 order by started_at`,
       [TENANT],
     );
-    const n = async (sql: string) => (await db.query<{ n: number }>(sql, [TENANT])).rows[0]?.n ?? 0;
+    const left = await dueAndFresh(db);
     return {
       deleted: Object.fromEntries(rows.map((r) => [r.kind, r.deleted])),
       startedAt: rows[0]?.started_at.getTime(),
-      dueLeft:
-        (await n(
-          `select count(*)::int as n from portrayal_images where tenant = $1 and created_at < now() - interval '90 days'`,
-        )) + (await n(`select count(*)::int as n from user_evidences where tenant = $1`)),
-      freshLeft: await n(
-        `select count(*)::int as n from portrayal_images where tenant = $1 and created_at > now() - interval '1 day'`,
-      ),
+      dueLeft: left.due,
+      freshLeft: left.fresh,
     };
   } finally {
     await db.close();
