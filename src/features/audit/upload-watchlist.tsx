@@ -54,7 +54,10 @@ export function UploadWatchlist() {
   const unreadable = useSelector(actor, (s) =>
     s.matches('refused') && s.context.preview && !s.context.preview.ok ? s.context.preview : null,
   );
-  const ready = useSelector(actor, (s) => s.matches({ preview: 'ready' }));
+  // After an upload that got no answer the file is still chosen, and Upload sends it again.
+  const sendFailed = useSelector(actor, (s) => s.matches({ preview: 'sendFailed' }));
+  const ready = useSelector(actor, (s) => s.matches({ preview: 'ready' })) || sendFailed;
+  const sendDetail = useSelector(actor, (s) => (sendFailed ? s.context.refusal?.detail : undefined));
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
@@ -133,7 +136,11 @@ export function UploadWatchlist() {
       </Card>
 
       {preview?.ok && (
-        <Card className="mt-6 flex flex-col gap-4" data-testid="watchlist-preview">
+        <Card
+          className="mt-6 flex flex-col gap-4"
+          data-testid="watchlist-preview"
+          data-file-name={file?.name ?? ''}
+        >
           <h2 className="text-lg font-semibold">
             <FormattedMessage id="watchlist.preview" values={{ name: file?.name ?? '' }} />
           </h2>
@@ -202,6 +209,19 @@ export function UploadWatchlist() {
                   </li>
                 ))}
               </ul>
+            </Alert>
+          )}
+          {sendFailed && (
+            <Alert
+              data-testid="watchlist-send-failed"
+              message={intl.formatMessage({ id: 'watchlist.sendFailed' })}
+            >
+              {/* The server's own words for a refusal the portal has no message for. */}
+              {sendDetail && (
+                <p className="text-sm" data-testid="watchlist-send-detail">
+                  {intl.formatMessage({ id: 'common.serverProblem' }, { detail: sendDetail })}
+                </p>
+              )}
             </Alert>
           )}
           <div className="flex flex-wrap gap-2">
