@@ -151,16 +151,18 @@ describe('watchlist upload machine (generated paths)', () => {
       watchlistUploadMachine.provide({
         actors: {
           parseFile: fromPromise<WatchlistPreview, { file: Blob }>(async () => readable),
-          uploadWatchlist: fromPromise(async ({ input }: { input: { name: string; domain: string } }) => {
-            sent.push({ name: input.name, domain: input.domain });
-            if (sent.length === 1) throw { status: 0 };
-            return {
-              watchlist_id: 'w-2',
-              legal_domain: input.domain,
-              row_count: 1,
-              created_at: '2026-01-01T00:00:00Z',
-            };
-          }),
+          uploadWatchlist: fromPromise(
+            async ({ input }: { input: { file: Blob; name: string; domain: string } }) => {
+              sent.push({ name: input.name, domain: input.domain });
+              if (sent.length === 1) throw { status: 0 };
+              return {
+                watchlist_id: 'w-2',
+                legal_domain: input.domain,
+                row_count: 1,
+                created_at: '2026-01-01T00:00:00Z',
+              };
+            },
+          ),
         },
       }),
     ).start();
