@@ -6,6 +6,7 @@ import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
+import { errorText } from '../../i18n/error-text';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 
@@ -55,6 +56,13 @@ export function CheckInterdictions() {
   const failure = useSelector(actor, (s) =>
     s.matches({ failed: 'validation' }) ? 'validation' : s.matches({ failed: 'unknown' }) ? 'unknown' : null,
   );
+  // What the server said of a failed check, in the person's words (its code's, else its own detail).
+  const reason = useSelector(actor, (s) => {
+    const problem = s.matches({ failed: 'unknown' }) ? s.context.problem : null;
+    return problem?.code || problem?.detail
+      ? errorText(intl, problem.code, { serverText: problem.detail ?? null })
+      : null;
+  });
   const extended = settings.extendedInterdictionForm === true;
   // What was typed outlives a sign-out (a 401 on checking): signed in again, the form is as it was left; once the
   // check is answered the draft goes.
@@ -156,7 +164,11 @@ export function CheckInterdictions() {
             <FormattedMessage {...RESULTS[result]} />
           </p>
         )}
-        {failure && <Alert message={intl.formatMessage(m[failure])} data-testid="interdictions-error" />}
+        {failure && (
+          <Alert message={intl.formatMessage(m[failure])} data-testid="interdictions-error">
+            {reason && <p className="text-sm">{reason}</p>}
+          </Alert>
+        )}
       </div>
     </section>
   );

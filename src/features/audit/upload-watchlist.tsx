@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
+import { errorText } from '../../i18n/error-text';
 import { useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
@@ -57,7 +58,13 @@ export function UploadWatchlist() {
   // After an upload that got no answer the file is still chosen, and Upload sends it again.
   const sendFailed = useSelector(actor, (s) => s.matches({ preview: 'sendFailed' }));
   const ready = useSelector(actor, (s) => s.matches({ preview: 'ready' })) || sendFailed;
-  const sendDetail = useSelector(actor, (s) => (sendFailed ? s.context.refusal?.detail : undefined));
+  // What the server said of a failed upload, in the person's words (its code's, else its own detail).
+  const sendReason = useSelector(actor, (s) => {
+    const refusal = sendFailed ? s.context.refusal : null;
+    return refusal?.code || refusal?.detail
+      ? errorText(intl, refusal.code, { serverText: refusal.detail ?? null })
+      : null;
+  });
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
@@ -216,10 +223,9 @@ export function UploadWatchlist() {
               data-testid="watchlist-send-failed"
               message={intl.formatMessage({ id: 'watchlist.sendFailed' })}
             >
-              {/* The server's own words for a refusal the portal has no message for. */}
-              {sendDetail && (
-                <p className="text-sm" data-testid="watchlist-send-detail">
-                  {intl.formatMessage({ id: 'common.serverProblem' }, { detail: sendDetail })}
+              {sendReason && (
+                <p className="text-sm" data-testid="watchlist-send-reason">
+                  {sendReason}
                 </p>
               )}
             </Alert>
