@@ -1,6 +1,7 @@
 /**
  * The fault matrix's row of every call of src/api (tests/support/api-calls.ts): the journey of
- * tests/e2e/fault-matrix.spec.ts that drives it (`driver:<name>`), or why none does yet. A call of src/api without a
+ * tests/e2e/fault-matrix.spec.ts that drives it (`driver:<name>`; a call made on several screens that fail it
+ * differently, one journey each: `driver:<name> driver:<other>`), or why none does yet. A call of src/api without a
  * row here fails the matrix's first test, so a new call cannot skip it; a row without a call fails it too.
  */
 export const MATRIX_ROWS: Record<string, string> = {
@@ -24,21 +25,21 @@ export const MATRIX_ROWS: Record<string, string> = {
   // Not driven yet; each says where the call is made, so the next journey knows where to start.
   'DELETE /internal/onboardings/{onboardingId}': 'enrolment, starting over',
   'DELETE /public/users': 'driver:AdminDeleteUsers',
-  'GET /internal/accounts': 'PortalAccounts search by email; SingleRegistration email check',
+  'GET /internal/accounts': 'driver:AccountByEmail driver:SingleEmailCheck',
   'GET /internal/accounts/{accountId}/export': 'UserProfile, export my data',
   'GET /internal/onboardings/{onboardingId}': 'enrolment resume (Landing)',
   'GET /internal/onboardings/{onboardingId}/status': 'enrolment resume (Landing)',
   'GET /internal/portrayals/{portrayalId}': 'enrolment result poll (camera steps)',
-  'GET /public/credentials': 'SingleRegistration acs_id check',
+  'GET /public/credentials': 'driver:SingleAcsIdCheck',
   'GET /public/credentials/{userId}/sids/{sid}': 'AccreditationDetail, the QR and PDF',
   'GET /public/singles/bulk/{jobId}': 'driver:AddUsersFromPhotosProgress',
-  'GET /public/users/{id}/{kind}': 'PortalUserDetail evidence tabs',
+  'GET /public/users/{id}/{kind}': 'driver:UserEvidence',
   'GET /public/visits/{id}/qr': 'VisitDetail, the visit QR',
-  'GET /public/visits/arrival': 'ProcessVisit, a scanned code',
+  'GET /public/visits/arrival': 'driver:ProcessVisit',
   'GET /public/visits/visitors/{userId}': 'NewVisit for a person',
   'GET /public/watchlists/uploads/{id}': 'driver:UploadWatchlistResult',
-  'GET /public/staff_actions': 'AuditAccesses, the Staff actions tab',
-  'POST /public/staff_actions': 'AuditAccesses, the Staff actions tab, the csv export',
+  'GET /public/staff_actions': 'driver:StaffActions',
+  'POST /public/staff_actions': 'driver:StaffActionsExport',
   'POST /enforcements': 'driver:CheckInterdictionsWatch',
   'POST /internal/challenges': 'TakeSelfieAlive (liveness)',
   'POST /internal/credential-resets/redeem': 'ResetCredentials, the mailed link',
@@ -58,18 +59,25 @@ export const MATRIX_ROWS: Record<string, string> = {
   'PUT /internal/onboardings/{onboardingId}/portrayals/{portrayalId}': 'ReviewRegister confirm',
   'PUT /internal/portrayals/{portrayalId}/{kind}': 'DocumentScan, TakeSelfie upload',
   'PUT /internal/portrayals/{portrayalId}/lifeproof': 'TakeSelfieAlive upload',
-  'PUT /public/accounts/{accountId}/onboarding': 'PortalAccounts, complete onboarding',
-  'PUT /public/credentials/{userId}/active': 'PortalUserDetail, activate',
-  'PUT /public/credentials/{userId}/inactive': 'PortalUserDetail, deactivate',
+  'PUT /public/accounts/{accountId}/onboarding': 'driver:CompleteOnboarding',
+  'PUT /public/credentials/{userId}/active': 'driver:UserActivate',
+  'PUT /public/credentials/{userId}/inactive': 'driver:UserDeactivate',
   'PUT /public/credentials/{userId}/sids/{sid}/state': 'AccreditationDetail, state',
   'PUT /public/credentials/active': 'driver:AdminActivateAll',
   'PUT /public/credentials/inactive': 'driver:AdminDeactivateAll',
   'PUT /public/users/deleteAllData': 'driver:AdminDeleteAllData',
-  'PUT /public/visits/{id}/checkin': 'ProcessVisit, check in',
-  'PUT /public/visits/{id}/checkout': 'ProcessVisit, check out',
+  'PUT /public/visits/{id}/checkin': 'driver:ProcessVisitCheckIn',
+  'PUT /public/visits/{id}/checkout': 'driver:ProcessVisitCheckOut',
 };
 
 /** The rows no journey drives yet: call → where it is made. */
 export const PENDING_ROWS: Record<string, string> = Object.fromEntries(
   Object.entries(MATRIX_ROWS).filter(([, row]) => !row.startsWith('driver:')),
 );
+
+/** The journeys a row names (none for a row not driven yet). */
+export const rowDrivers = (row: string | undefined): string[] =>
+  (row ?? '')
+    .split(' ')
+    .filter((part) => part.startsWith('driver:'))
+    .map((part) => part.slice('driver:'.length));
