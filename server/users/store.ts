@@ -195,20 +195,28 @@ const RECLAIMED_TABLES = [
  * A deleted row stays in the table's files until the table is rewritten: VACUUM FULL writes each table anew
  * without the deleted rows (and drops the old files), so the deleted images and personal data leave the disk,
  * not only the query results. It locks each table for the time of its rewrite (all tenants): deleteAllData, a rare
- * admin action, rewrites every table it deleted from; the retention purge, those a run deleted from.
- * Not in a transaction (VACUUM cannot run in one); a failure is logged, the deletion itself has committed.
+ * admin action, rewrites every table it deleted from; the retention purge, those its runs deleted from, at a quiet
+ * moment (server/retention/job.ts). Not in a transaction (VACUUM cannot run in one); a failure is logged, the
+ * deletion itself has committed. Returns the tables that could not be rewritten.
  */
-export async function reclaim(db: Queryable, logger: Logger, tables: readonly string[] = RECLAIMED_TABLES) {
+export async function reclaim(
+  db: Queryable,
+  logger: Logger,
+  tables: readonly string[] = RECLAIMED_TABLES,
+): Promise<string[]> {
+  const failed: string[] = [];
   for (const table of tables) {
     try {
       await db.query(`vacuum full ${table}`);
     } catch (error) {
+      failed.push(table);
       logger.log('warn', 'could not rewrite a table after deleting from it', {
         table,
         error: String(error),
       });
     }
   }
+  return failed;
 }
 
 /** The accounts whose user records went are no longer enrolled; with all data, their personal fields go too. */
