@@ -104,6 +104,13 @@ async function grow(dataDir: string, rows: number, kb: number): Promise<{ due: n
   }
 }
 
+/** The rows each kind deleted over the runs (the first run deletes, the later ones find nothing more). */
+function totalPerKind(rows: { kind: string; deleted: number }[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const r of rows) total[r.kind] = (total[r.kind] ?? 0) + r.deleted;
+  return total;
+}
+
 /** What the run deleted (retention_runs), when it started, and what is left. */
 async function outcome(dataDir: string) {
   const db = await openDb({ dataDir });
@@ -118,7 +125,7 @@ async function outcome(dataDir: string) {
     );
     return {
       waitingRewrite: waiting.rows[0]?.n ?? 0,
-      deleted: Object.fromEntries(rows.map((r) => [r.kind, r.deleted])),
+      deleted: totalPerKind(rows),
       startedAt: rows[0]?.started_at.getTime(),
       dueLeft: left.due,
       freshLeft: left.fresh,
@@ -128,7 +135,7 @@ async function outcome(dataDir: string) {
   }
 }
 
-/** The time of the server's "retention run" log line (the end of a run, table rewrite included), if written. */
+/** The time of the server's first "retention run" log line (the end of a run's deletions), if written. */
 function runEndedAt(log: string): number | undefined {
   for (const line of readFileSync(log, 'utf8').split('\n')) {
     if (!line.includes('"retention run"')) continue;
