@@ -417,7 +417,7 @@ function rightsRoute(app: Hono<AuthEnv>, { db, now, allow, reachableUser }: Cred
         );
       }
       const at = now();
-      return db.transaction(async (tx) => {
+      return recordsWithin(c, db, async (tx) => {
         const existing = await activeCredentials(tx, tenant, user.user_id, type);
         const current = existing.find((row) => isValidCredential(row, at));
         if (current && !portrayalId) {

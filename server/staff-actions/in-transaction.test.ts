@@ -98,6 +98,31 @@ describe('the action and its record commit together', () => {
     expect(await recordedFor(id)).toEqual([{ action: 'onboarding.complete', staff_id: 'staff-assistant' }]);
   });
 
+  it('a registration whose record cannot be written leaves no user', async () => {
+    const body = (tag: string) => ({
+      mode: 'fields',
+      email: `tx-${tag}@example.test`,
+      first_name: 'Ane',
+      last_name: 'Transakzioa',
+      birth_date: '1990-02-03',
+      document_type: 'id_card',
+      document_number: `TX${tag}`,
+    });
+    const usersOf = async (tag: string) =>
+      (
+        await portal.db.query<{ n: number }>(
+          `select count(*)::int as n from users where tenant = 'gambling' and document_number = $1`,
+          [`TX${tag}`],
+        )
+      ).rows[0]?.n;
+    const refused = await portal.call('POST', '/public/singles', usermanager('broken-manager'), body('A1'));
+    expect(refused.status).toBe(500);
+    expect(await usersOf('A1')).toBe(0);
+    const done = await portal.call('POST', '/public/singles', usermanager('staff-manager'), body('B2'));
+    expect(done.status).toBe(201);
+    expect(await usersOf('B2')).toBe(1);
+  });
+
   it('a read whose record cannot be written answers 500, without the image', async () => {
     const id = await userIdOf(8);
     const refused = await portal.call('GET', `/public/users/${id}/selfie`, usermanager('broken-manager'));

@@ -114,9 +114,11 @@ export async function recordsWithin<T>(
 /**
  * After a staff call that succeeded, one row of the record (rowOf says who is not recorded), unless the handler
  * wrote it in the action's transaction (recordsWithin). Otherwise it is written right after the action, in a
- * transaction of its own: what a route does outside one transaction of this database (the engine's work, files,
- * a job that runs after the answer) cannot share it. A read writes its row before its answer leaves. A failed write
- * is an error of the call, logged with its request id, never silent.
+ * transaction of its own, and a crash between the two loses the row: that is so for the import from photos (the
+ * people are registered by a job after the answer), the watchlist upload (its entries go in batches of their own
+ * before a short transaction makes the list current) and the evidence reads (no change to join; the row is written
+ * before the image leaves, so no row means no image). A failed write is an error of the call, logged with its
+ * request id, never silent.
  */
 export function recordsStaffAction(
   db: Queryable,
