@@ -143,7 +143,9 @@ async function rewriteWhenDue(options: RetentionOptions): Promise<RetentionKind[
  * Between runs: rewrites the tables if rewriteWhenDue says it is time ('busy' when a purge or another rewrite
  * holds the purge lock; it is asked again later).
  */
-export function rewriteIfDue(options: RetentionOptions): Promise<RetentionKind[] | 'busy'> {
+export async function rewriteIfDue(options: RetentionOptions): Promise<RetentionKind[] | 'busy'> {
+  // Asked every 15 s by every process: the lock (a transaction on PostgreSQL) only when a run waits.
+  if ((await pendingRewrites(options.db)).length === 0) return [];
   return withPurgeLock(options.db, () => rewriteWhenDue(options));
 }
 
