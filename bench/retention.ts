@@ -6,7 +6,10 @@
 // a fixed rate from this process. Measured: the purge's wall time (its first run record's start to the log line
 // that ends the run, which includes rewriting the tables so the images leave the files), the rows each kind
 // deleted, what is left (nothing due, every fresh row), and the read's p99 over the requests sent while the purge
-// ran, against the API budget (bench/api-latency.ts). Frames are BENCH_RETENTION_KB (4) of random bytes each, so
+// ran, against the API budget (bench/api-latency.ts). The run deletes; the tables are rewritten (so the images leave
+// the files) only once the server is quiet (server/retention/job.ts): the load stops after the run, and the bench
+// waits for the rewrite's log line and reports how long it took and how long after the last request it started.
+// Frames are BENCH_RETENTION_KB (4) of random bytes each, so
 // the bench's database stays under a gigabyte; real frames are larger, which makes the table rewrite longer.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -44,6 +47,10 @@ export interface RetentionBench {
   purgeMax: number;
   purgeRequests: number;
   longestSilenceMs: number;
+  /** The rewrite after the load stopped: why (quiet), how long, and how long after the last answer it began. */
+  rewrite: { reason: string; seconds: number; afterLastAnswerSeconds: number } | undefined;
+  /** Runs whose deletions still wait for their rewrite when the server stops (0 once rewritten). */
+  waitingRewrite: number;
   ok: boolean;
 }
 
@@ -97,6 +104,13 @@ async function grow(dataDir: string, rows: number, kb: number): Promise<{ due: n
   }
 }
 
+/** The rows each kind deleted over the runs (the first run deletes, the later ones find nothing more). */
+function totalPerKind(rows: { kind: string; deleted: number }[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const r of rows) total[r.kind] = (total[r.kind] ?? 0) + r.deleted;
+  return total;
+}
+
 /** What the run deleted (retention_runs), when it started, and what is left. */
 async function outcome(dataDir: string) {
   const db = await openDb({ dataDir });
@@ -106,8 +120,12 @@ async function outcome(dataDir: string) {
       [TENANT],
     );
     const left = await dueAndFresh(db);
+    const waiting = await db.query<{ n: number }>(
+      'select count(*)::int as n from retention_runs where deleted > 0 and rewritten_at is null',
+    );
     return {
-      deleted: Object.fromEntries(rows.map((r) => [r.kind, r.deleted])),
+      waitingRewrite: waiting.rows[0]?.n ?? 0,
+      deleted: totalPerKind(rows),
       startedAt: rows[0]?.started_at.getTime(),
       dueLeft: left.due,
       freshLeft: left.fresh,
@@ -117,12 +135,26 @@ async function outcome(dataDir: string) {
   }
 }
 
-/** The time of the server's "retention run" log line (the end of a run, table rewrite included), if written. */
+/** The time of the server's first "retention run" log line (the end of a run's deletions), if written. */
 function runEndedAt(log: string): number | undefined {
   for (const line of readFileSync(log, 'utf8').split('\n')) {
     if (!line.includes('"retention run"')) continue;
     try {
       return Date.parse((JSON.parse(line) as { time: string }).time);
+    } catch {
+      // a line cut short by the process's end
+    }
+  }
+  return undefined;
+}
+
+/** The rewrite's log line: when it ended, why, and how long it took. */
+function rewriteOf(log: string): { at: number; reason: string; ms: number } | undefined {
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    if (!line.includes('"retention rewrite"')) continue;
+    try {
+      const entry = JSON.parse(line) as { time: string; reason: string; ms: number };
+      return { at: Date.parse(entry.time), reason: entry.reason, ms: entry.ms };
     } catch {
       // a line cut short by the process's end
     }
@@ -185,6 +217,14 @@ export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBe
     await new Promise((resolve) => setTimeout(resolve, 2000));
     load.stop();
     const run = await done;
+    const lastAnswer = Math.max(0, ...sent.map((r) => r.at));
+    // Quiet now: the rewrite starts a minute (QUIET_MS) after the last answer, at the next 15 s check.
+    let rewritten: ReturnType<typeof rewriteOf>;
+    const rewriteDeadline = Date.now() + 600_000;
+    while (!rewritten && Date.now() < rewriteDeadline) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      rewritten = rewriteOf(log);
+    }
     await stopServerProcess(server);
     server = undefined;
     const result = await outcome(dataDir);
@@ -216,12 +256,20 @@ export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBe
       purgeMax: Math.max(0, ...during),
       purgeRequests: during.length,
       longestSilenceMs,
+      rewrite: rewritten && {
+        reason: rewritten.reason,
+        seconds: rewritten.ms / 1000,
+        afterLastAnswerSeconds: Math.round((rewritten.at - rewritten.ms - lastAnswer) / 100) / 10,
+      },
+      waitingRewrite: result.waitingRewrite,
       ok:
         ended !== undefined &&
         result.dueLeft === 0 &&
         result.freshLeft === fresh &&
         errors === 0 &&
         during.length > 0 &&
+        rewritten?.reason === 'quiet' &&
+        result.waitingRewrite === 0 &&
         purgeP99 <= API_P99_BUDGET_MS,
     };
   } finally {

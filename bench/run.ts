@@ -506,10 +506,18 @@ async function main() {
       purge.purgeP99 <= API_P99_BUDGET_MS,
     );
     row(
-      '  the purge: wall time (table rewrite included); deleted per kind; due rows left; fresh rows kept; errors',
+      '  the purge: wall time; deleted per kind; due rows left; fresh rows kept; errors',
       `${purge.purgeSeconds} s; ${JSON.stringify(purge.deleted)}; ${purge.dueLeft}; ${purge.freshLeft} of ${purge.freshRows}; ${purge.errors} of ${purge.requests}`,
       '0 due left, every fresh row kept, 0 errors',
       purge.dueLeft === 0 && purge.freshLeft === purge.freshRows && purge.errors === 0,
+    );
+    row(
+      '  the table rewrite once the load stopped (the images leave the files): why; how long; started after the last answer',
+      purge.rewrite
+        ? `${purge.rewrite.reason}; ${purge.rewrite.seconds} s; ${purge.rewrite.afterLastAnswerSeconds} s`
+        : 'not seen',
+      'quiet, no run left waiting',
+      purge.rewrite?.reason === 'quiet' && purge.waitingRewrite === 0,
     );
     results.retention = purge;
   }

@@ -29,8 +29,8 @@ import type { OnboardingOptions } from './onboarding/options';
 import { createKnownOrigins, type KnownOrigins } from './origins';
 import { createRawHandlers, type RawHandlers } from './raw-handlers';
 import { createReadiness, type Readiness } from './readiness';
-import { requestListener, type Traffic } from './request-listener';
-import { type RetentionJob, scheduleRetention } from './retention/job';
+import { quietFor, requestListener, type Traffic } from './request-listener';
+import { QUIET_MS, type RetentionJob, scheduleRetention } from './retention/job';
 import { type LanListener, prepareLan } from './start-lan';
 import { loadTenants } from './tenants';
 import { VERSION } from './version';
@@ -224,11 +224,18 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 /** The periodic purge of data past its retention, when RETENTION_EVERY_MINUTES asks for one. */
-function startRetention(options: StartServerOptions, parts: AppParts): RetentionJob | undefined {
+function startRetention(
+  options: StartServerOptions,
+  parts: AppParts,
+  traffic: Traffic,
+): RetentionJob | undefined {
   const everyMs = (options.retentionEveryMinutes ?? 0) * 60_000;
   if (everyMs <= 0) return undefined;
-  const { db, tenants, publicDir, logger } = parts;
-  return scheduleRetention({ db, tenants, publicDir, logger, clock: clockFromEnv(), everyMs });
+  const { db, tenants, publicDir, logger, background } = parts;
+  const served = quietFor(traffic, QUIET_MS);
+  // Quiet: no request for a while and no judgement still running after its answer.
+  const quiet = () => served() && background.size() === 0;
+  return scheduleRetention({ db, tenants, publicDir, logger, clock: clockFromEnv(), everyMs, quiet });
 }
 
 /** What stopping the server lets finish, and then closes. */
@@ -344,6 +351,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     closing: false,
     onIdle: undefined,
     onRequestEnd: undefined,
+    served: { inFlight: 0, lastAt: performance.now() },
   };
   const listener = requestListener({
     ...parts,
@@ -379,7 +387,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     server,
     traffic,
     background: parts.background,
-    retention: startRetention(options, parts),
+    retention: startRetention(options, parts, traffic),
     backupAccess: () => backupAccess,
     closeDb: database.close,
     metrics: parts.metrics,

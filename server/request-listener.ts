@@ -40,7 +40,20 @@ export interface Traffic {
   onRequestEnd: (() => void) | undefined;
   /** While stopping: called when the last request in flight has ended. */
   onIdle: (() => void) | undefined;
+  /**
+   * The requests in flight and when (performance.now()) the last one started or ended, health checks and metrics
+   * scrapes aside: a load balancer's probes come every few seconds whether or not anyone uses the portal. The
+   * retention purge rewrites the embedded database's tables only once these say the server is quiet.
+   */
+  served: { inFlight: number; lastAt: number };
 }
+
+/** A load balancer's or a monitor's probe, not a person's request. */
+const isProbe = (pathname: string) => pathname === '/health' || pathname === METRICS_PATH;
+
+/** True when no request but probes has been in flight for `ms`. */
+export const quietFor = (traffic: Traffic, ms: number) => () =>
+  traffic.served.inFlight === 0 && performance.now() - traffic.served.lastAt >= ms;
 
 export interface ListenerParts {
   db: Db;
@@ -160,13 +173,22 @@ export function requestListener(parts: ListenerParts): (req: IncomingMessage, re
     );
     res.setHeader('X-Request-Id', reqId);
     logStreamErrors(parts.logger, req, res, reqId);
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const served = isProbe(pathname) ? undefined : traffic.served;
+    if (served) {
+      served.inFlight++;
+      served.lastAt = performance.now();
+    }
     res.on('close', () => {
       traffic.inFlight.delete(res);
+      if (served) {
+        served.inFlight--;
+        served.lastAt = performance.now();
+      }
       traffic.onRequestEnd?.();
     });
     // Set before any handler so raw handlers and adapter-level errors carry them too; handlers may override.
     // A hashed script or stylesheet gets nosniff only (Hono's middleware puts the full set back on a miss).
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     applySecurityHeaders(res, isSubresourceAsset(pathname));
     if (isHttpsRequest(req, parts.trustProxy))
       res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);

@@ -31,7 +31,7 @@ import type { Db } from '../db/db';
 import { HttpProblem } from '../http/problem';
 import { intParam } from '../http/query';
 import { isUuid, readBody } from '../http/validation';
-import { noteStaffAction, recordsStaffAction } from '../staff-actions/routes';
+import { noteStaffAction, recordsStaffAction, recordsWithin } from '../staff-actions/routes';
 import { idMismatchDetail } from './rules';
 import {
   anotherAdmin,
@@ -158,18 +158,21 @@ function lookupRoutes(app: Hono<AuthEnv>, { db, auth }: AccountsContext) {
       if (taken.length > 0) throw loginsTakenProblem(taken);
       let id: string | undefined;
       try {
-        id = await insertAccount(db, tenant, {
-          username,
-          firstName: body.first_name?.trim() || null,
-          lastName: body.last_name?.trim() || null,
-          email,
+        id = await recordsWithin(c, db, async (tx) => {
+          const made = await insertAccount(tx, tenant, {
+            username,
+            firstName: body.first_name?.trim() || null,
+            lastName: body.last_name?.trim() || null,
+            email,
+          });
+          noteStaffAction(c, { subject: made });
+          return made;
         });
       } catch (error) {
         if (!isLoginTaken(error)) throw error;
       }
       // Another request took one of these logins between the question and the insert.
       if (!id) throw loginsTakenProblem(await loginsTaken(db, tenant, { username, email }));
-      noteStaffAction(c, { subject: id });
       return c.json<NewAccountResult>({ user_id: id }, 201);
     },
   );
@@ -238,7 +241,7 @@ function deletionRoute(app: Hono<AuthEnv>, { db, auth, now, askField }: Accounts
           'visit_in_progress',
         );
       }
-      await db.transaction((tx) => eraseAccountData(tx, tenant, id));
+      await recordsWithin(c, db, (tx) => eraseAccountData(tx, tenant, id));
       return c.body(null, 204);
     },
   );

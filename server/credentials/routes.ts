@@ -26,7 +26,7 @@ import { HttpProblem } from '../http/problem';
 import { confirmTenant } from '../http/tenant-confirmation';
 import { DetailedProblem, isUuid, readBody } from '../http/validation';
 import { qrPng } from '../qr';
-import { noteStaffAction, recordsStaffAction } from '../staff-actions/routes';
+import { noteStaffAction, recordsStaffAction, recordsWithin } from '../staff-actions/routes';
 import { credentialPdf, pdfLocaleOf } from './pdf';
 import {
   ACS_ID_CHECK,
@@ -221,7 +221,9 @@ function activationRoutes(app: Hono<AuthEnv>, { db, auth, allow, reachableUser }
       everyone,
       async (c) => {
         await confirmTenant(c);
-        const users = await setEveryUserActive(db, c.get('tenant'), active, c.get('auth').sub);
+        const users = await recordsWithin(c, db, (tx) =>
+          setEveryUserActive(tx, c.get('tenant'), active, c.get('auth').sub),
+        );
         return c.json<ActivationAnswer>({ activated: active, users });
       },
     );
@@ -231,7 +233,7 @@ function activationRoutes(app: Hono<AuthEnv>, { db, auth, allow, reachableUser }
     });
     app.put(`/public/credentials/:userId/${segment}`, allow(ACTIVATE), one, async (c) => {
       const user = await reachableUser(c, c.req.param('userId'), ACTIVATE);
-      await setUserActive(db, c.get('tenant'), user.user_id, active);
+      await recordsWithin(c, db, (tx) => setUserActive(tx, c.get('tenant'), user.user_id, active));
       return c.json<ActivationAnswer>({ activated: active, users: 1 });
     });
   }
@@ -347,13 +349,16 @@ function stateRoutes(
       const { state } = await readBody(c, credentialStateBody);
       const row = await credentialOf(c, user, c.req.param('sid'));
       const at = now();
-      const updated = await setCredentialState(db, c.get('tenant'), {
-        userId: user.user_id,
-        sid: row.sid,
-        state,
-        ...stateWindow(row, state, at),
+      const updated = await recordsWithin(c, db, async (tx) => {
+        const changed = await setCredentialState(tx, c.get('tenant'), {
+          userId: user.user_id,
+          sid: row.sid,
+          state,
+          ...stateWindow(row, state, at),
+        });
+        if (!changed) throw notFound();
+        return changed;
       });
-      if (!updated) throw notFound();
       return c.json<Credential>(credentialJson(updated, at));
     },
   );
@@ -376,7 +381,9 @@ function locationRoute(app: Hono<AuthEnv>, { db, allow, reachableUser }: Credent
           errors: [{ field: 'location', code: 'location_not_found' }],
         });
       }
-      await addUserLocation(db, tenant, user.user_id, facilityId, c.get('auth').sub);
+      await recordsWithin(c, db, (tx) =>
+        addUserLocation(tx, tenant, user.user_id, facilityId, c.get('auth').sub),
+      );
       return c.json<UserLocations>(
         { user_id: user.user_id, locations: await locationsOf(db, tenant, user.user_id) },
         201,
@@ -410,7 +417,7 @@ function rightsRoute(app: Hono<AuthEnv>, { db, now, allow, reachableUser }: Cred
         );
       }
       const at = now();
-      return db.transaction(async (tx) => {
+      return recordsWithin(c, db, async (tx) => {
         const existing = await activeCredentials(tx, tenant, user.user_id, type);
         const current = existing.find((row) => isValidCredential(row, at));
         if (current && !portrayalId) {

@@ -1,5 +1,5 @@
 // The SQL of credentials, user locations and the new-selfie evidence: every query names the tenant.
-import type { Db, Queryable } from '../db/db';
+import type { Queryable } from '../db/db';
 
 export interface UserRow {
   user_id: string;
@@ -73,21 +73,22 @@ export async function acsIdOwner(db: Queryable, tenant: string, acsId: string) {
   return rows[0];
 }
 
-/** Activates or deactivates every user of the tenant, recorded as the actor's; answers how many changed. */
-export async function setEveryUserActive(db: Db, tenant: string, active: boolean, actor: string) {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ count: number }>(
-      `with changed as (update users set active = $2 where tenant = $1 and active <> $2 returning 1)
-           select count(*)::int as count from changed`,
-      [tenant, active],
-    );
-    const count = rows[0]?.count ?? 0;
-    await tx.query(
-      `insert into tenant_admin_actions (tenant, action, actor, users, images) values ($1, $2, $3, $4, 0)`,
-      [tenant, active ? 'credentials_active' : 'credentials_inactive', actor, count],
-    );
-    return count;
-  });
+/**
+ * Activates or deactivates every user of the tenant, recorded as the actor's; answers how many changed. In the
+ * caller's transaction (the change and its record of staff actions commit together).
+ */
+export async function setEveryUserActive(tx: Queryable, tenant: string, active: boolean, actor: string) {
+  const { rows } = await tx.query<{ count: number }>(
+    `with changed as (update users set active = $2 where tenant = $1 and active <> $2 returning 1)
+         select count(*)::int as count from changed`,
+    [tenant, active],
+  );
+  const count = rows[0]?.count ?? 0;
+  await tx.query(
+    `insert into tenant_admin_actions (tenant, action, actor, users, images) values ($1, $2, $3, $4, 0)`,
+    [tenant, active ? 'credentials_active' : 'credentials_inactive', actor, count],
+  );
+  return count;
 }
 
 export async function setUserActive(db: Queryable, tenant: string, userId: string, active: boolean) {

@@ -13,7 +13,7 @@ import type { AppDeps } from '../context';
 import { HttpProblem } from '../http/problem';
 import { readBody, validationProblem } from '../http/validation';
 import { settingsLoader } from '../onboarding/settings';
-import { recordsStaffAction } from '../staff-actions/routes';
+import { recordsStaffAction, recordsWithin } from '../staff-actions/routes';
 import { idNumberOf, mayActivateRegions } from './rules';
 import { activateRegion, facilityOfAssistant } from './store';
 
@@ -47,7 +47,7 @@ export function regionsRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       if (!facility) {
         throw new HttpProblem(409, 'You are in charge of no facility to activate users in.', 'no_facility');
       }
-      return db.transaction(async (tx) => {
+      return recordsWithin(c, db, async (tx) => {
         const activated = await activateRegion(tx, tenant, {
           region,
           idNumber: idNumberOf(body.id_number),

@@ -2,6 +2,9 @@
 // schedule (RETENTION_EVERY_MINUTES): for each tenant, what is due goes in batches, each batch its own
 // transaction so that requests are never held behind one long delete, and each run is recorded per tenant and
 // kind in retention_runs. One process of a cluster purges at a time (store.ts withPurgeLock); the others skip.
+// Deleted rows leave the database files only when their tables are rewritten (VACUUM FULL); on the embedded
+// database that stops the whole server for as long as it copies the tables, so it waits for a quiet moment, at the
+// latest REWRITE_WITHIN_MS after the run (rewriteWhenDue).
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Db } from '../db/db';
@@ -9,6 +12,7 @@ import type { Logger } from '../logger';
 import { purgeStaffActions } from '../staff-actions/store';
 import { cutoffsOf, loadRetentionDays, type RetentionKind } from './rules';
 import {
+  pendingRewrites,
   purgeAudit,
   purgeEvidence,
   purgeUnfinishedOnboardings,
@@ -20,6 +24,16 @@ import {
 
 export const RETENTION_BATCH = 500;
 
+/**
+ * The longest the bytes of a purged row stay in the database files: a day after the run that deleted it, the
+ * embedded database rewrites its tables even if the server has not been quiet once (docs/operations.md#retention).
+ */
+export const REWRITE_WITHIN_MS = 24 * 60 * 60 * 1000;
+/** How long the server must have served nothing (health checks and metrics aside) to count as quiet. */
+export const QUIET_MS = 60_000;
+/** How often a scheduled job asks whether the tables may be rewritten now. */
+export const REWRITE_CHECK_MS = 15_000;
+
 export interface RetentionOptions {
   db: Db;
   tenants: readonly string[];
@@ -30,6 +44,13 @@ export interface RetentionOptions {
   batchSize?: number;
   /** Asked between batches: true ends the run early (the server is stopping). */
   stopping?: () => boolean;
+  /**
+   * True when the server has served nothing for QUIET_MS: the embedded database may rewrite its tables now.
+   * Without it, the server is never quiet, and the rewrite waits for `rewriteWithinMs`.
+   */
+  quiet?: () => boolean;
+  /** REWRITE_WITHIN_MS unless a test says otherwise. */
+  rewriteWithinMs?: number;
 }
 
 const KINDS: readonly RetentionKind[] = ['evidence', 'unfinished_onboarding', 'audit', 'staff_actions'];
@@ -65,14 +86,67 @@ export async function runRetention(options: RetentionOptions): Promise<RunRecord
         records.push(record);
       }
     }
-    const touched = KINDS.filter((kind) => records.some((r) => r.kind === kind && r.deleted > 0));
-    if (touched.length > 0) await rewriteTables(db, touched, logger);
     logger.log('info', 'retention run', {
       runId,
       deleted: Object.fromEntries(KINDS.map((k) => [k, sum(records, k)])),
     });
+    await rewriteWhenDue(options);
     return records;
   });
+}
+
+export type RewriteReason = 'postgres' | 'quiet' | 'limit';
+
+/**
+ * When the tables whose rows a run deleted are rewritten. On PostgreSQL at once, at the end of the run: VACUUM FULL
+ * locks only those tables (uploads and reads of images wait, nothing else does) and one process of a cluster cannot
+ * tell whether the others are quiet. On the embedded database it runs in the server's own thread and stops every
+ * request while it copies the tables (16 s for 400 MB of images, docs/operations.md#retention): so only once the
+ * server is quiet, or when the oldest waiting run ended `rewriteWithinMs` ago, quiet or not.
+ */
+export function rewriteReason(
+  kind: Db['kind'],
+  { oldest, now, quiet, withinMs }: { oldest: Date; now: Date; quiet: boolean; withinMs: number },
+): RewriteReason | undefined {
+  if (kind === 'postgres') return 'postgres';
+  if (quiet) return 'quiet';
+  return now.getTime() - oldest.getTime() >= withinMs ? 'limit' : undefined;
+}
+
+/** Rewrites the tables of the runs waiting for it when rewriteReason says so; the kinds rewritten. */
+async function rewriteWhenDue(options: RetentionOptions): Promise<RetentionKind[]> {
+  const { db, clock, logger } = options;
+  const pending = await pendingRewrites(db);
+  if (pending.length === 0) return [];
+  const oldest = new Date(Math.min(...pending.map((p) => p.since.getTime())));
+  const reason = rewriteReason(db.kind, {
+    oldest,
+    now: clock.now(),
+    quiet: options.quiet?.() ?? false,
+    withinMs: options.rewriteWithinMs ?? REWRITE_WITHIN_MS,
+  });
+  if (!reason) return [];
+  const started = performance.now();
+  const kinds = pending.map((p) => p.kind);
+  const done = await rewriteTables(db, kinds, { at: clock.now(), logger });
+  logger.log('info', 'retention rewrite', {
+    reason,
+    kinds: done,
+    waited: kinds.filter((kind) => !done.includes(kind)),
+    since: oldest.toISOString(),
+    ms: Math.round(performance.now() - started),
+  });
+  return done;
+}
+
+/**
+ * Between runs: rewrites the tables if rewriteWhenDue says it is time ('busy' when a purge or another rewrite
+ * holds the purge lock; it is asked again later).
+ */
+export async function rewriteIfDue(options: RetentionOptions): Promise<RetentionKind[] | 'busy'> {
+  // Asked every 15 s by every process: the lock (a transaction on PostgreSQL) only when a run waits.
+  if ((await pendingRewrites(options.db)).length === 0) return [];
+  return withPurgeLock(options.db, () => rewriteWhenDue(options));
 }
 
 /**
@@ -111,26 +185,39 @@ export interface RetentionJob {
 }
 
 /**
- * Runs the purge every `everyMs`, the first one an interval after start. The timer is unref'd: it never keeps a
- * process (a test's) alive. A run that fails is logged and the next one tries again.
+ * Runs the purge every `everyMs`, the first one an interval after start, and between runs asks every
+ * `checkEveryMs` (REWRITE_CHECK_MS) whether the tables a run deleted from may be rewritten now (a quiet server, or
+ * the limit reached). The timers are unref'd: they never keep a process (a test's) alive. A run that fails is logged
+ * and the next one tries again.
  */
-export function scheduleRetention(options: RetentionOptions & { everyMs: number }): RetentionJob {
+export function scheduleRetention(
+  options: RetentionOptions & { everyMs: number; checkEveryMs?: number },
+): RetentionJob {
   let stopped = false;
   let current: Promise<unknown> | undefined;
-  const tick = () => {
+  const start = (work: () => Promise<unknown>, failure: string) => {
     if (stopped || current) return;
-    current = runRetention({ ...options, stopping: () => stopped })
-      .catch((error) => options.logger.log('error', 'retention run failed', { error: String(error) }))
+    current = work()
+      .catch((error) => options.logger.log('error', failure, { error: String(error) }))
       .finally(() => {
         current = undefined;
       });
   };
-  const timer = setInterval(tick, options.everyMs);
-  timer.unref();
+  const timers = [
+    setInterval(
+      () => start(() => runRetention({ ...options, stopping: () => stopped }), 'retention run failed'),
+      options.everyMs,
+    ),
+    setInterval(
+      () => start(() => rewriteIfDue(options), 'retention rewrite failed'),
+      options.checkEveryMs ?? REWRITE_CHECK_MS,
+    ),
+  ];
+  for (const timer of timers) timer.unref();
   return {
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      for (const timer of timers) clearInterval(timer);
       await current;
     },
   };

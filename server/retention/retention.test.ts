@@ -11,7 +11,7 @@ import { silentLogger } from '../logger';
 import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { createSiteFixture, createTestDb, testDeps } from '../testing/fixtures';
-import { runRetention } from './job';
+import { rewriteIfDue, runRetention } from './job';
 import { withPurgeLock } from './store';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');
@@ -260,6 +260,29 @@ describe('retention purge', () => {
     });
     expect((await app.request(`/api/public/users/${ana}/reverse`, { headers })).status).toBe(404);
     expect((await app.request(`/api/public/users/${ana}/obverse`, { headers })).status).toBe(200);
+  });
+
+  it('rewrites the tables at the end of the run on PostgreSQL, on PGlite once the server is quiet', async () => {
+    await addAudit('demo', 'due', ago(21));
+    const rewritten = () =>
+      list(
+        `select kind || ' ' || coalesce(to_char(rewritten_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI'), 'waiting') as v
+           from retention_runs where deleted > 0`,
+      );
+    const at = (hours: number) => ({ now: () => new Date(NOW.getTime() + hours * 60 * 60 * 1000) });
+    await runRetention(options(db));
+    if (db.kind === 'postgres') {
+      expect(await rewritten()).toEqual(['audit 2026-06-15 12:00']);
+      return;
+    }
+    // The embedded database: the server was busy at the end of the run, and still is an hour later.
+    expect(await rewritten()).toEqual(['audit waiting']);
+    expect(await rewriteIfDue({ ...options(db), clock: at(1) })).toEqual([]);
+    expect(await rewritten()).toEqual(['audit waiting']);
+    // Quiet two hours later: rewritten then, and nothing waits any more.
+    expect(await rewriteIfDue({ ...options(db), clock: at(2), quiet: () => true })).toEqual(['audit']);
+    expect(await rewritten()).toEqual(['audit 2026-06-15 14:00']);
+    expect(await rewriteIfDue({ ...options(db), clock: at(30), quiet: () => true })).toEqual([]);
   });
 
   it('purges from one process at a time: a second purger finds the lock taken and deletes nothing', async () => {

@@ -130,11 +130,37 @@ const TABLES_OF: Record<RetentionKind, readonly string[]> = {
 };
 
 /**
- * The images must leave the database files, not only the query results: the tables a run deleted from are
- * rewritten once per run (reclaim, VACUUM FULL, as deleteAllData does).
+ * The kinds whose deleted rows may still be in the database files (a run deleted some and its tables were not
+ * rewritten since), each with the end of its oldest such run. Across tenants on purpose: the tables are shared, so
+ * one rewrite serves every tenant's runs.
  */
-export async function rewriteTables(db: Queryable, kinds: readonly RetentionKind[], logger: Logger) {
-  await reclaim(db, logger, [...new Set(kinds.flatMap((kind) => TABLES_OF[kind]))]);
+export async function pendingRewrites(db: Queryable): Promise<{ kind: RetentionKind; since: Date }[]> {
+  const { rows } = await db.query<{ kind: RetentionKind; since: Date }>(
+    `select kind, min(ended_at) as since from retention_runs
+      where deleted > 0 and rewritten_at is null group by kind order by kind`,
+  );
+  return rows.filter((row) => row.kind && row.since);
+}
+
+/**
+ * The images must leave the database files, not only the query results: the tables of the given kinds are
+ * rewritten (reclaim, VACUUM FULL, as deleteAllData does), and the runs that waited for it say when. Returns the
+ * kinds whose tables were all rewritten; a table that could not be (logged) leaves its kinds waiting for the next try.
+ */
+export async function rewriteTables(
+  db: Queryable,
+  kinds: readonly RetentionKind[],
+  { at, logger }: { at: Date; logger: Logger },
+): Promise<RetentionKind[]> {
+  const failed = await reclaim(db, logger, [...new Set(kinds.flatMap((kind) => TABLES_OF[kind]))]);
+  const done = kinds.filter((kind) => !TABLES_OF[kind].some((table) => failed.includes(table)));
+  if (done.length > 0)
+    await db.query(
+      `update retention_runs set rewritten_at = $2
+        where deleted > 0 and rewritten_at is null and kind = any($1::text[])`,
+      [done, at],
+    );
+  return done;
 }
 
 export interface EvidenceDeletion {

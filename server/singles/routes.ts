@@ -20,7 +20,7 @@ import { type ImageChecks, imageChecks, imageRefusal } from '../onboarding/image
 import { checkBytes } from '../onboarding/images';
 import { portalOriginOf } from '../origins';
 import { qrPng } from '../qr';
-import { noteStaffAction, recordsStaffAction } from '../staff-actions/routes';
+import { noteStaffAction, recordsStaffAction, recordsWithin } from '../staff-actions/routes';
 import { fieldErrors, normalAcsId, Rejection, SINGLES_MAX_BODY_BYTES } from './rules';
 import { settingsOf } from './settings';
 import { createSingle, type SingleCreated } from './store';
@@ -107,8 +107,8 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
 
         let outcome: SingleCreated;
         try {
-          outcome = await db.transaction((tx) =>
-            createSingle(tx, {
+          outcome = await recordsWithin(c, db, async (tx) => {
+            const created = await createSingle(tx, {
               tenant,
               staff: claims.sub,
               stamp,
@@ -120,14 +120,15 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
               image: image && imageType ? { bytes: image, type: imageType } : null,
               origin,
               makeQr,
-            }),
-          );
+            });
+            noteStaffAction(c, { subject: created.userId });
+            return created;
+          });
         } catch (error) {
           // Thrown inside the transaction, so nothing of this registration is kept.
           if (error instanceof Rejection) return rejected(error.reason);
           throw error;
         }
-        noteStaffAction(c, { subject: outcome.userId });
         return c.json<SingleRegistrationResult>(
           {
             result: {

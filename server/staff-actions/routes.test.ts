@@ -1,16 +1,12 @@
-import type { MiddlewareHandler } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Permission } from '../../contract/api/permissions';
 import { STAFF_ACTIONS, type StaffActionName, type StaffActionsPage } from '../../contract/api/staff-actions';
 import { type App, createApp } from '../app';
-import type { ApiAuth } from '../auth/verify';
 import type { Db } from '../db/db';
 import { seededUser } from '../db/seed-users';
 import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, type Person, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { createSiteFixture, createTestDb, type SiteFixture, testDeps } from '../testing/fixtures';
-import { recordingOf, type StaffActionRecording } from './routes';
-import { isStaffPermission } from './rules';
+import { staffRoutes } from './testing/route-table';
 
 // The route table is the list of what must be recorded: every route that names a staff permission either records
 // a staff action or is named below with the reason it does not. A new staff route that does neither fails here.
@@ -78,46 +74,7 @@ const NAMED_BY_HANDLERS: Record<string, StaffActionName[]> = {
   'PUT /api/internal/onboardings/:id/portrayals/:portrayalId': ['user.register', 'user.reenrol'],
 };
 
-interface TableRoute {
-  route: string;
-  permissions: Permission[];
-  recording?: StaffActionRecording;
-}
-
-/** The app's routes with the permission strings each names and what each records. */
-function routeTable(): TableRoute[] {
-  const site = createSiteFixture();
-  const named = new WeakMap<object, Permission[]>();
-  const auth: ApiAuth = {
-    requireAuth: (...anyOf) => {
-      const middleware: MiddlewareHandler = async (_c, next) => next();
-      named.set(middleware, anyOf);
-      return middleware;
-    },
-  };
-  const app = createApp({
-    ...testDeps({} as Db, site, { publicDir: PUBLIC_DIR }),
-    auth,
-    onboarding: { engine: basicEngine, production: false },
-  });
-  site.remove();
-  const table = new Map<string, TableRoute>();
-  for (const { method, path, handler } of app.routes) {
-    const permissions = named.get(handler);
-    const recording = recordingOf(handler);
-    if (!permissions && !recording) continue;
-    const route = `${method} ${path}`;
-    const entry = table.get(route) ?? { route, permissions: [] };
-    if (permissions) entry.permissions.push(...permissions);
-    if (recording) entry.recording = recording;
-    table.set(route, entry);
-  }
-  return [...table.values()];
-}
-
-const TABLE = routeTable();
-const STAFF_ROUTES = TABLE.filter((r) => r.permissions.some(isStaffPermission));
-const RECORDING = STAFF_ROUTES.filter((r) => r.recording);
+const { table: TABLE, staff: STAFF_ROUTES, recording: RECORDING } = staffRoutes();
 
 describe('every staff route on personal data records, or says why not', () => {
   it('finds the staff routes in the route table', () => {

@@ -29,7 +29,7 @@ import { confirmTenant } from '../http/tenant-confirmation';
 import { isUuid, readBody } from '../http/validation';
 import { refusalsOf } from '../onboarding/store/portrayals';
 import { evidenceDeletionsOf } from '../retention/store';
-import { recordsStaffAction } from '../staff-actions/routes';
+import { recordsStaffAction, recordsWithin } from '../staff-actions/routes';
 import { bookmarkOf, isIsoDate, MAX_PAGE_SIZE, normalIdNumber, pageOfBookmark, unquoteFilter } from './rules';
 import {
   completeOnboarding,
@@ -140,13 +140,17 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
   const deletesUsers = recordsStaffAction(db, { action: 'users.delete_all' });
   app.delete('/public/users', auth.requireAuth('delete_users_all'), deletesUsers, async (c) => {
     await confirmTenant(c);
-    return c.json<BulkResult>(await deleteUsers(db, c.get('tenant'), c.get('auth').sub));
+    const tenant = c.get('tenant');
+    const actor = c.get('auth').sub;
+    return c.json<BulkResult>(await recordsWithin(c, db, (tx) => deleteUsers(tx, tenant, actor)));
   });
 
   const deletesData = recordsStaffAction(db, { action: 'data.delete_all' });
   app.put('/public/users/deleteAllData', auth.requireAuth('delete_users_all'), deletesData, async (c) => {
     await confirmTenant(c);
-    const result = await deleteAllData(db, c.get('tenant'), c.get('auth').sub);
+    const tenant = c.get('tenant');
+    const actor = c.get('auth').sub;
+    const result = await recordsWithin(c, db, (tx) => deleteAllData(tx, tenant, actor));
     await reclaim(db, deps.logger);
     return c.json<BulkResult>(result);
   });
@@ -159,11 +163,14 @@ export function usersRoutes(deps: AppDeps, auth: ApiAuth): Hono<AuthEnv> {
       const id = c.req.param('id');
       await readBody(c, completeOnboardingBody);
       if (!isUuid(id)) throw new HttpProblem(404, 'No such account.', 'not_found');
-      const outcome = await completeOnboarding(db, c.get('tenant'), id);
-      if (outcome === 'not_found') throw new HttpProblem(404, 'No such account.', 'not_found');
-      if (outcome === 'not_pending') {
-        throw new HttpProblem(409, 'This onboarding is not pending.', 'onboarding_not_pending');
-      }
+      // Refused inside the transaction, so that a refusal records nothing.
+      await recordsWithin(c, db, async (tx) => {
+        const outcome = await completeOnboarding(tx, c.get('tenant'), id);
+        if (outcome === 'not_found') throw new HttpProblem(404, 'No such account.', 'not_found');
+        if (outcome === 'not_pending') {
+          throw new HttpProblem(409, 'This onboarding is not pending.', 'onboarding_not_pending');
+        }
+      });
       return c.json({ id, onboarding_status: 'completed' });
     },
   );

@@ -1,7 +1,7 @@
 // The enrolled users' SQL: the staff's list and detail, the evidence images, the tenant-wide deletions and the
 // completion of a pending onboarding. Every statement names the tenant.
 import type { BulkResult, EvidenceKind, UserOrderField } from '../../contract/api/users';
-import type { Db, Queryable } from '../db/db';
+import type { Queryable } from '../db/db';
 import type { Logger } from '../logger';
 
 const SUMMARY_COLUMNS = `user_id::text as user_id, username, first_name, last_name, email, acs_id, id_number, active,
@@ -106,78 +106,75 @@ async function evidenceCount(db: Queryable, tenant: string) {
   return Number(rows[0]?.count ?? 0);
 }
 
-/** Every user record of the tenant (with credentials and evidences); recorded as the actor's. */
-export async function deleteUsers(db: Db, tenant: string, actor: string): Promise<BulkResult> {
-  return db.transaction(async (tx) => {
-    const images = await tx.query<{ count: number }>(
-      'select count(*)::int as count from user_evidences where tenant = $1',
-      [tenant],
-    );
-    const { rows } = await tx.query<{ account_id: string | null }>(
-      'delete from users where tenant = $1 returning account_id',
-      [tenant],
-    );
-    await unenrol(tx, tenant, rows, false);
-    const result = { users: rows.length, images: images.rows[0]?.count ?? 0 };
-    await record(tx, tenant, 'delete_users', actor, result);
-    return result;
-  });
+/**
+ * Every user record of the tenant (with credentials and evidences); recorded as the actor's. In the caller's
+ * transaction, as deleteAllData and completeOnboarding (the action and its record of staff actions commit together).
+ */
+export async function deleteUsers(tx: Queryable, tenant: string, actor: string): Promise<BulkResult> {
+  const images = await tx.query<{ count: number }>(
+    'select count(*)::int as count from user_evidences where tenant = $1',
+    [tenant],
+  );
+  const { rows } = await tx.query<{ account_id: string | null }>(
+    'delete from users where tenant = $1 returning account_id',
+    [tenant],
+  );
+  await unenrol(tx, tenant, rows, false);
+  const result = { users: rows.length, images: images.rows[0]?.count ?? 0 };
+  await record(tx, tenant, 'delete_users', actor, result);
+  return result;
 }
 
 /** deleteUsers, and every onboarding, portrayal and image, and the personal fields kept elsewhere. */
-export async function deleteAllData(db: Db, tenant: string, actor: string): Promise<BulkResult> {
-  return db.transaction(async (tx) => {
-    const images = await evidenceCount(tx, tenant);
-    const { rows } = await tx.query<{ account_id: string | null }>(
-      'delete from users where tenant = $1 returning account_id',
-      [tenant],
-    );
-    // Onboardings carry the personal data typed or read in them; portrayals and their images go with them.
-    await tx.query('delete from portrayals where tenant = $1', [tenant]);
-    await tx.query('delete from onboardings where tenant = $1', [tenant]);
-    await tx.query('delete from challenges where tenant = $1', [tenant]);
-    // The results of "add users from photos" name each imported person by email.
-    await tx.query('delete from bulk_imports where tenant = $1', [tenant]);
-    // The access audit keeps each decision (when, where, granted or not, why) but not who it was about.
-    await tx.query(
-      `update audit_accesses set user_id = null, sid = null, first_name = null, last_name = null,
-           birth_date = null, document_number = null, id_number = null, registration_date = null
-          where tenant = $1 and (user_id is not null or sid is not null or first_name is not null
-            or last_name is not null or birth_date is not null or document_number is not null
-            or id_number is not null or registration_date is not null)`,
-      [tenant],
-    );
-    await unenrol(tx, tenant, rows, true);
-    const result = { users: rows.length, images };
-    await record(tx, tenant, 'delete_all_data', actor, result);
-    return result;
-  });
+export async function deleteAllData(tx: Queryable, tenant: string, actor: string): Promise<BulkResult> {
+  const images = await evidenceCount(tx, tenant);
+  const { rows } = await tx.query<{ account_id: string | null }>(
+    'delete from users where tenant = $1 returning account_id',
+    [tenant],
+  );
+  // Onboardings carry the personal data typed or read in them; portrayals and their images go with them.
+  await tx.query('delete from portrayals where tenant = $1', [tenant]);
+  await tx.query('delete from onboardings where tenant = $1', [tenant]);
+  await tx.query('delete from challenges where tenant = $1', [tenant]);
+  // The results of "add users from photos" name each imported person by email.
+  await tx.query('delete from bulk_imports where tenant = $1', [tenant]);
+  // The access audit keeps each decision (when, where, granted or not, why) but not who it was about.
+  await tx.query(
+    `update audit_accesses set user_id = null, sid = null, first_name = null, last_name = null,
+         birth_date = null, document_number = null, id_number = null, registration_date = null
+        where tenant = $1 and (user_id is not null or sid is not null or first_name is not null
+          or last_name is not null or birth_date is not null or document_number is not null
+          or id_number is not null or registration_date is not null)`,
+    [tenant],
+  );
+  await unenrol(tx, tenant, rows, true);
+  const result = { users: rows.length, images };
+  await record(tx, tenant, 'delete_all_data', actor, result);
+  return result;
 }
 
 /** An assistant completes a pending onboarding (incompleted → completed, spec §4). */
 export async function completeOnboarding(
-  db: Db,
+  tx: Queryable,
   tenant: string,
   id: string,
 ): Promise<'completed' | 'not_found' | 'not_pending'> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ onboarding_status: string }>(
-      'select onboarding_status from accounts where tenant = $1 and id = $2::uuid for update',
-      [tenant, id],
-    );
-    const account = rows[0];
-    if (!account) return 'not_found';
-    if (account.onboarding_status !== 'incompleted') return 'not_pending';
-    await tx.query(
-      "update accounts set onboarding_status = 'completed' where tenant = $1 and id = $2::uuid",
-      [tenant, id],
-    );
-    await tx.query("update users set onboarding_state = 'completed' where tenant = $1 and account_id = $2", [
-      tenant,
-      id,
-    ]);
-    return 'completed';
-  });
+  const { rows } = await tx.query<{ onboarding_status: string }>(
+    'select onboarding_status from accounts where tenant = $1 and id = $2::uuid for update',
+    [tenant, id],
+  );
+  const account = rows[0];
+  if (!account) return 'not_found';
+  if (account.onboarding_status !== 'incompleted') return 'not_pending';
+  await tx.query("update accounts set onboarding_status = 'completed' where tenant = $1 and id = $2::uuid", [
+    tenant,
+    id,
+  ]);
+  await tx.query("update users set onboarding_state = 'completed' where tenant = $1 and account_id = $2", [
+    tenant,
+    id,
+  ]);
+  return 'completed';
 }
 
 /** The tables whose deleted rows held images or personal data (deleteAllData). */
@@ -195,20 +192,28 @@ const RECLAIMED_TABLES = [
  * A deleted row stays in the table's files until the table is rewritten: VACUUM FULL writes each table anew
  * without the deleted rows (and drops the old files), so the deleted images and personal data leave the disk,
  * not only the query results. It locks each table for the time of its rewrite (all tenants): deleteAllData, a rare
- * admin action, rewrites every table it deleted from; the retention purge, those a run deleted from.
- * Not in a transaction (VACUUM cannot run in one); a failure is logged, the deletion itself has committed.
+ * admin action, rewrites every table it deleted from; the retention purge, those its runs deleted from, at a quiet
+ * moment (server/retention/job.ts). Not in a transaction (VACUUM cannot run in one); a failure is logged, the
+ * deletion itself has committed. Returns the tables that could not be rewritten.
  */
-export async function reclaim(db: Queryable, logger: Logger, tables: readonly string[] = RECLAIMED_TABLES) {
+export async function reclaim(
+  db: Queryable,
+  logger: Logger,
+  tables: readonly string[] = RECLAIMED_TABLES,
+): Promise<string[]> {
+  const failed: string[] = [];
   for (const table of tables) {
     try {
       await db.query(`vacuum full ${table}`);
     } catch (error) {
+      failed.push(table);
       logger.log('warn', 'could not rewrite a table after deleting from it', {
         table,
         error: String(error),
       });
     }
   }
+  return failed;
 }
 
 /** The accounts whose user records went are no longer enrolled; with all data, their personal fields go too. */

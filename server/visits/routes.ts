@@ -44,7 +44,7 @@ import { intParam } from '../http/query';
 import { isUuid, readBody, validationProblem } from '../http/validation';
 import { portalOriginOf } from '../origins';
 import { qrPng } from '../qr';
-import { noteStaffAction, recordsStaffAction } from '../staff-actions/routes';
+import { noteStaffAction, recordsStaffAction, recordsWithin } from '../staff-actions/routes';
 import { mailHost } from './mail';
 import type { VisitsOptions } from './options';
 import {
@@ -436,16 +436,16 @@ function statusRoutes(app: Hono<AuthEnv>, { db, auth, now, either, visibleVisit 
       throw new HttpProblem(409, `${REFUSALS.visit_not_today} This visit is on ${day}.`, 'visit_not_today');
     }
     const kiosk = via === 'kiosk';
-    const moved = await db.transaction(async (tx) => {
-      if (!(await moveVisit(tx, tenant, visit.id, ['accepted'], 'checked_in'))) return false;
+    // Refused inside the transaction, so that a refusal records nothing.
+    await recordsWithin(c, db, async (tx) => {
+      if (!(await moveVisit(tx, tenant, visit.id, ['accepted'], 'checked_in')))
+        throw new HttpProblem(409, REFUSALS.visit_already_checked_in, 'visit_already_checked_in');
       await appendHistory(tx, tenant, visit.id, {
         action: kiosk ? 'checked_in' : 'arrived',
         actor: kiosk ? 'kiosk' : actorOf(c.get('auth')),
         at: now(),
       });
-      return true;
     });
-    if (!moved) throw new HttpProblem(409, REFUSALS.visit_already_checked_in, 'visit_already_checked_in');
     return c.json<Visit>(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
   });
 
@@ -456,16 +456,15 @@ function statusRoutes(app: Hono<AuthEnv>, { db, auth, now, either, visibleVisit 
     const { via } = await readBody(c, visitCheckBody);
     const tenant = c.get('tenant');
     const kiosk = via === 'kiosk';
-    const moved = await db.transaction(async (tx) => {
-      if (!(await moveVisit(tx, tenant, visit.id, ['checked_in'], 'checked_out'))) return false;
+    await recordsWithin(c, db, async (tx) => {
+      if (!(await moveVisit(tx, tenant, visit.id, ['checked_in'], 'checked_out')))
+        throw new HttpProblem(409, REFUSALS.visit_not_checked_in, 'visit_not_checked_in');
       await appendHistory(tx, tenant, visit.id, {
         action: kiosk ? 'checked_out' : 'left',
         actor: kiosk ? 'terminal' : actorOf(c.get('auth')),
         at: now(),
       });
-      return true;
     });
-    if (!moved) throw new HttpProblem(409, REFUSALS.visit_not_checked_in, 'visit_not_checked_in');
     return c.json<Visit>(publicVisit((await findVisit(db, tenant, visit.id)) as StoredVisit));
   });
 }

@@ -15,7 +15,7 @@ import type { AuthEnv } from '../../auth/verify';
 import { EnforcementUnavailableError } from '../../enforcement/source';
 import { HttpProblem } from '../../http/problem';
 import { DetailedProblem, isUuid, nonEmpty, readBody, validationProblem } from '../../http/validation';
-import { noteStaffAction, recordsStaffAction } from '../../staff-actions/routes';
+import { noteStaffAction, recordsStaffAction, recordsWithin } from '../../staff-actions/routes';
 import { type EnforcementAnswer, isoDay, registrationOutcome } from '../outcome';
 import { legalTermsNotAccepted, notFound, type OnboardingRuntime, ownOnboarding } from '../runtime';
 import { type OnboardingRow, recordOutcome } from '../store/onboardings';
@@ -232,12 +232,13 @@ export function confirmationRouter(rt: OnboardingRuntime): Hono<AuthEnv> {
         qrEndsAt: new Date(stamp.getTime() + rt.qrValidityMs),
       };
       // AssistedExistingUsers: the re-enrolled user record takes the new data instead of a new one being made.
-      const created = await db.transaction((tx) =>
-        replaced ? reenrolUser(tx, newUser, replaced.user_id) : createUser(tx, newUser),
-      );
-      if (onboarding.mode === 'assisted') {
-        noteStaffAction(c, { action: replaced ? 'user.reenrol' : 'user.register', subject: created.user_id });
-      }
+      const created = await recordsWithin(c, db, async (tx) => {
+        const made = await (replaced ? reenrolUser(tx, newUser, replaced.user_id) : createUser(tx, newUser));
+        if (onboarding.mode === 'assisted') {
+          noteStaffAction(c, { action: replaced ? 'user.reenrol' : 'user.register', subject: made.user_id });
+        }
+        return made;
+      });
       return c.json<ConfirmationResult>({ result: { outcome: 'accepted', reason: null }, ...created });
     } catch (failure) {
       // Two confirmations at once: the unique indexes decide, with the same reasons as the rules.
