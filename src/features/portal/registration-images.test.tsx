@@ -149,7 +149,9 @@ describe('SingleRegistration, a refusal it has no words for, and a sign-out', ()
     fill();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: messages['singles.submit'] })));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('No se ha podido completar. El servidor indica: «Nadie conoce este código»');
+    expect(alert).toHaveTextContent(
+      'No se ha podido completar. El servidor indica: «Nadie conoce este código»',
+    );
     expect(alert).not.toHaveTextContent('no_such_code');
   });
 
