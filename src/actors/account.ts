@@ -11,7 +11,7 @@ import {
   type ResetCredential,
   type ResetError,
 } from '../../machines/credential-reset.machine';
-import { isApiError } from '../api/errors';
+import { isApiError, serverText } from '../api/errors';
 import { lazyCalls } from '../api/lazy';
 import type { Runtime } from '../runtime/context';
 import { fromPromise } from './promise';
@@ -35,6 +35,7 @@ function problemOf(error: unknown): DeletionError & ResetError {
     status: error.status,
     ...(error.problem?.code ? { code: error.problem.code } : {}),
     ...(error.problem?.detail ? { detail: error.problem.detail } : {}),
+    ...(error.kind === 'http' && serverText(error) ? { text: serverText(error) } : {}),
   };
 }
 
