@@ -83,8 +83,8 @@ export const credentialResetMachine = setup({
     storeProblem: assign({
       problem: ({ event }) => {
         const { status, code, text } = (errorOf(event) ?? {}) as Partial<ResetError>;
-        // A refusal the API client left unsaid (the call is silent); a 401 is the sign-out's to say.
-        return code && status && status >= 400 && status < 500 && status !== 401
+        // The refusals the API client leaves to the screen; any other failure it says itself, in a notice.
+        return code && status && [400, 404, 409, 410, 422].includes(status)
           ? { code, text: text ?? null }
           : null;
       },

@@ -125,6 +125,15 @@ export function accountDeletionLogic(runtime: AccountRuntime) {
   });
 }
 
+const saidByTheScreen = () => {};
+const LINK_REFUSALS = {
+  400: saidByTheScreen,
+  404: saidByTheScreen,
+  409: saidByTheScreen,
+  410: saidByTheScreen,
+  422: saidByTheScreen,
+};
+
 /** ResetCredentials: ask by email, redeem the mailed link signed in, show the new QR. */
 export function credentialResetLogic(runtime: AccountRuntime) {
   return credentialResetMachine.provide({
@@ -138,9 +147,11 @@ export function credentialResetLogic(runtime: AccountRuntime) {
           ),
         ),
       ),
+      // The screen says the link's refusals (and a refusal no state names); why anything else failed (no answer,
+      // too slow, a server fault, no permission) is the API client's notice beside "could not be reset".
       redeemReset: fromPromise<ResetCredential, { token: string }>(async ({ input }) =>
         orProblem(async () =>
-          redeemCredentialReset(await runtime.apiClient(), input.token, { silent: true }),
+          redeemCredentialReset(await runtime.apiClient(), input.token, { handlers: LINK_REFUSALS }),
         ),
       ),
       fetchQrImage: fromPromise<string, { userId: string; sid: string }>(async ({ input, signal }) => {

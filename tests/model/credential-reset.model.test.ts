@@ -3,6 +3,7 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import {
   type CredentialResetEvent,
   credentialResetMachine,
+  type ResetCredential,
   resetRefusalOf,
 } from '../../machines/credential-reset.machine';
 import { codesInMeta, coverMachine, type ModelSpec } from './harness';
@@ -76,7 +77,7 @@ describe('a redemption that fails', () => {
       credentialResetMachine.provide({
         guards: { isSignedIn: () => true },
         actors: {
-          redeemReset: fromPromise(async () => {
+          redeemReset: fromPromise<ResetCredential, { token: string }>(async () => {
             throw { status: 409, code: 'a_code_nobody_knows', text: 'Nobody knows' };
           }),
         },
