@@ -121,14 +121,21 @@ export function visitRequestLogic(runtime: Api, options: { onSent?: () => void }
 export function visitConfirmationLogic(runtime: Api) {
   return visitConfirmationMachine.provide({
     actors: {
-      confirmVisit: fromPromise(async ({ input, signal }) =>
-        call(async () =>
-          confirmVisit(await runtime.apiClient(), input.visitId, input.token, input.outcome, {
-            signal,
-            ...REFUSALS,
-          }),
-        ),
-      ),
+      // The link's token is the call's bearer, not a session: a 401 is that token refused (the link not valid),
+      // never "your session has expired" to a host who may not be signed in at all.
+      confirmVisit: fromPromise(async ({ input, signal }) => {
+        try {
+          return await call(async () =>
+            confirmVisit(await runtime.apiClient(), input.visitId, input.token, input.outcome, {
+              signal,
+              handlers: { ...REFUSALS.handlers, 401: quiet },
+            }),
+          );
+        } catch (error) {
+          const failed = error as VisitCallError;
+          throw failed.status === 401 && !failed.code ? { ...failed, code: 'invalid_token' } : failed;
+        }
+      }),
     },
   });
 }

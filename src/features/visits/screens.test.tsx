@@ -170,6 +170,16 @@ describe('VisitConfirmation, a refusal it has no words for', () => {
     expect(shown).not.toHaveTextContent(UNKNOWN.code);
     expect(screen.getByTestId('confirmation-accept')).toBeEnabled();
   });
+
+  it('takes a 401 for the link refused, never for a session that expired', async () => {
+    const post = vi.fn(async () => {
+      throw refusal(401, { title: 'Unauthorized' });
+    });
+    renderAt('/confirmation/t-1/v-1', runtimeWith({ post }));
+    fireEvent.click(await screen.findByTestId('confirmation-accept'));
+    expect(await screen.findByTestId('visit-refusal')).toHaveTextContent(es('common.errors.invalid_token'));
+    expect(screen.queryByTestId('confirmation-accept')).toBeNull();
+  });
 });
 
 describe('NewVisit, when something fails', () => {

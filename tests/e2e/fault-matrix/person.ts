@@ -164,6 +164,9 @@ export const PERSON_DRIVERS: Driver[] = [
     // Accepting again is the retry: the same buttons stay.
     retry: retryButton('confirmation.accept'),
     failure: (page) => page.getByTestId('visit-refusal').locator('p'),
+    noRetry: {
+      '401': 'the link’s token is refused: the link is not valid, and sending it again cannot change that',
+    },
     undriven: {
       malformed: 'a 200 is the visit answered: the confirmation is a final screen whatever the body says',
     },
