@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { errorCodeOf, outputOf } from './actor-events';
+import { errorCodeOf, errorOf, outputOf } from './actor-events';
 
 // Administration (spec §6 "Admins manage the tenant (activate, deactivate, delete all users and data)"): each action
 // behind a dialog where the person types the tenant's name; the result says how many were changed. PUT
@@ -13,11 +13,18 @@ export interface AdminResult {
   images: number;
 }
 
+/** Why an action failed, in the server's terms (its code, its detail), when it answered at all. */
+export interface AdminProblem {
+  code?: string;
+  detail?: string;
+}
+
 export interface AdministrationContext {
   tenant: string;
   action: AdminAction | null;
   typed: string;
   result: AdminResult | null;
+  problem: AdminProblem | null;
 }
 
 export type AdministrationEvent =
@@ -40,12 +47,23 @@ export const administrationMachine = setup({
   },
   actions: {
     storeAction: assign(({ context, event }) =>
-      event.type === 'action.chosen' ? { action: event.action, typed: '', result: null } : context,
+      event.type === 'action.chosen'
+        ? { action: event.action, typed: '', result: null, problem: null }
+        : context,
     ),
     storeTyped: assign(({ context, event }) =>
       event.type === 'confirmation.typed' ? { typed: event.value } : context,
     ),
     storeResult: assign({ result: ({ event }) => outputOf<AdminResult>(event) }),
+    storeProblem: assign({
+      problem: ({ event }) => {
+        const error = errorOf(event) as AdminProblem | undefined;
+        return {
+          ...(error?.code ? { code: error.code } : {}),
+          ...(error?.detail ? { detail: error.detail } : {}),
+        };
+      },
+    }),
     forgetAction: assign({ action: null, typed: '' }),
   },
   guards: {
@@ -56,7 +74,7 @@ export const administrationMachine = setup({
   id: 'administration',
   description:
     "Administration (spec §6: admins activate or deactivate all credentials and delete all users and their personal data): each action behind a dialog where the person types the tenant's name; the result says how many users were changed.",
-  context: ({ input }) => ({ tenant: input.tenant, action: null, typed: '', result: null }),
+  context: ({ input }) => ({ tenant: input.tenant, action: null, typed: '', result: null, problem: null }),
   initial: 'choosing',
   states: {
     choosing: {
@@ -88,7 +106,7 @@ export const administrationMachine = setup({
             guard: { type: 'hasCode', params: { code: 'confirmation_mismatch' } },
             target: 'failed.mismatch',
           },
-          { target: 'failed.unknown' },
+          { target: 'failed.unknown', actions: 'storeProblem' },
         ],
       },
     },
@@ -110,7 +128,8 @@ export const administrationMachine = setup({
           meta: { errorCode: 'confirmation_mismatch' },
         },
         unknown: {
-          description: 'The action could not be done (no answer, or the server failed); nothing was changed.',
+          description:
+            'The action could not be done (no answer, or the server failed or refused for a reason of its own, its words shown when it gave any); nothing was changed.',
           meta: { problem: 'unknown' },
         },
       },

@@ -56,7 +56,8 @@ export type BulkRegistrationEvent =
   | { type: 'upload.refused'; refusal: BulkRefusal }
   | { type: 'upload.failed' }
   | { type: 'cancel' }
-  | { type: 'again' };
+  | { type: 'again' }
+  | { type: 'progress.retried' };
 
 type FatalCode = 'media_corrupt' | 'metadata_invalid' | 'too_many_elements';
 
@@ -354,8 +355,9 @@ export const bulkRegistrationMachine = setup({
         },
         progressLost: {
           description:
-            'Error progress_unavailable: the progress of the import could not be read; the rows already sent stay registered.',
+            'Error progress_unavailable: the progress of the import could not be read; the rows already sent stay registered, the server goes on with the rest, and reading the progress again follows the same job.',
           meta: { errorCode: 'progress_unavailable' },
+          on: { 'progress.retried': { target: '#bulkRegistration.processing' } },
         },
       },
     },

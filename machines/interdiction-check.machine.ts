@@ -7,15 +7,18 @@ import { errorOf } from './actor-events';
 // useWatch; §8 interdiction results user not found, granted, denied, underaged, indeterminate). The screen checks
 // the two required fields before it sends check.submitted.
 
-/** What checkInterdiction rejects with: the HTTP status (0 without an answer) and the problem's code. */
+/** What checkInterdiction rejects with: the HTTP status (0 without an answer), the problem's code and detail. */
 export interface InterdictionError {
   status: number;
   code?: string;
+  detail?: string;
 }
 
 export interface InterdictionCheckContext {
   request: InterdictionRequest | null;
   result: InterdictionResult | null;
+  /** Why the last check failed, in the server's terms (its code, its detail), when it answered at all. */
+  problem: { code?: string; detail?: string } | null;
 }
 
 export type InterdictionCheckEvent =
@@ -35,12 +38,21 @@ export const interdictionCheckMachine = setup({
   },
   actions: {
     storeRequest: assign(({ context, event }) =>
-      event.type === 'check.submitted' ? { request: event.request, result: null } : context,
+      event.type === 'check.submitted' ? { request: event.request, result: null, problem: null } : context,
     ),
+    storeProblem: assign({
+      problem: ({ event }) => {
+        const error = errorOf(event) as Partial<InterdictionError> | undefined;
+        return {
+          ...(error?.code ? { code: error.code } : {}),
+          ...(error?.detail ? { detail: error.detail } : {}),
+        };
+      },
+    }),
     storeResult: assign({
       result: ({ event }) => (event as { output?: InterdictionResponse }).output?.result ?? null,
     }),
-    forget: assign({ request: null, result: null }),
+    forget: assign({ request: null, result: null, problem: null }),
   },
   guards: {
     isValidation: ({ event }) => (errorOf(event) as Partial<InterdictionError> | undefined)?.status === 422,
@@ -49,7 +61,7 @@ export const interdictionCheckMachine = setup({
   id: 'interdictionCheck',
   description:
     'CheckInterdictions (spec §2, §5, §7 POST /internal/enforcements, §8): an assistant types a id number and a birth date (and, with extendedInterdictionForm, name, surname and document number) and learns whether the person may enter: user not found, granted, denied, underaged or indeterminate. A refused request is error validation; no answer is error unknown.',
-  context: { request: null, result: null },
+  context: { request: null, result: null, problem: null },
   initial: 'editing',
   states: {
     editing: {
@@ -66,7 +78,10 @@ export const interdictionCheckMachine = setup({
         src: 'checkInterdiction',
         input: ({ context }) => ({ request: context.request as InterdictionRequest }),
         onDone: { target: 'answered', actions: 'storeResult' },
-        onError: [{ guard: 'isValidation', target: 'failed.validation' }, { target: 'failed.unknown' }],
+        onError: [
+          { guard: 'isValidation', target: 'failed.validation' },
+          { target: 'failed.unknown', actions: 'storeProblem' },
+        ],
       },
     },
     answered: {
@@ -90,7 +105,8 @@ export const interdictionCheckMachine = setup({
           meta: { errorCode: 'validation' },
         },
         unknown: {
-          description: 'Error unknown: no answer, or the server failed; try again.',
+          description:
+            'Error unknown: no answer, or the server failed or refused for a reason of its own (its words shown when it gave any); try again.',
           meta: { errorCode: 'unknown' },
         },
       },

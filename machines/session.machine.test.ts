@@ -18,6 +18,7 @@ function start(options: {
     goToRoot: vi.fn(),
     notifySessionExpired: vi.fn(),
     keepSessionExpiredNotice: vi.fn(),
+    forgetDrafts: vi.fn(),
     signIn: vi.fn<(input: SignInRequest) => void>(),
     signOut: vi.fn(),
   };
@@ -44,6 +45,7 @@ function start(options: {
         goToRoot: spies.goToRoot,
         notifySessionExpired: spies.notifySessionExpired,
         keepSessionExpiredNotice: spies.keepSessionExpiredNotice,
+        forgetDrafts: spies.forgetDrafts,
       },
       delays: { renewalDue: 60_000 },
     }),
@@ -125,6 +127,19 @@ describe('session machine', () => {
     // Said on the page the sign-out ends on, not before it leaves.
     expect(spies.keepSessionExpiredNotice).toHaveBeenCalledOnce();
     expect(spies.notifySessionExpired).not.toHaveBeenCalled();
+    // What the person was typing waits for them to sign in again.
+    expect(spies.forgetDrafts).not.toHaveBeenCalled();
+  });
+
+  it('logging out on purpose forgets the forms kept in the tab, then ends the provider session', async () => {
+    const { actor, spies } = start({ stored: { session, expired: false } });
+    await waitFor(actor, (s) => s.matches('authenticated'));
+    actor.send({ type: 'session.logout' });
+    await waitFor(actor, (s) => s.matches('anonymous'));
+    expect(spies.forgetDrafts).toHaveBeenCalledOnce();
+    expect(spies.clearSession).toHaveBeenCalledOnce();
+    expect(spies.signOut).toHaveBeenCalledOnce();
+    expect(spies.keepSessionExpiredNotice).not.toHaveBeenCalled();
   });
 
   it('a guarded screen the account may not see asks the provider for its login page', async () => {

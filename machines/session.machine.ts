@@ -119,6 +119,11 @@ export const sessionMachine = setup({
      * the page the provider's sign-out replaces.
      */
     keepSessionExpiredNotice: () => {},
+    /**
+     * Forget what this tab kept of the person's unsent forms (a document number, a visit's host): kept across an
+     * expired session so that nothing typed is lost, and gone when the person logs out on purpose.
+     */
+    forgetDrafts: () => {},
   },
   guards: {
     onPublicRoute: ({ context }) => context.onPublicRoute,
@@ -195,7 +200,8 @@ export const sessionMachine = setup({
       description: "Signed in: the screens the person's rights allow, the menu and the logout button.",
       initial: 'active',
       on: {
-        'session.logout': 'signingOut',
+        // Logging out on purpose forgets the forms' drafts; a 401 keeps them for the person's return.
+        'session.logout': { target: 'signingOut', actions: 'forgetDrafts' },
         'session.unauthorized': { target: 'signingOut', actions: 'keepSessionExpiredNotice' },
         'session.ended': '#session.signedOut',
         'session.updated': { actions: 'storeUpdatedSession' },

@@ -43,7 +43,8 @@ export type WatchlistUploadEvent =
   | { type: 'file.chosen'; file: Blob & ChosenFile }
   | { type: 'upload.confirmed'; domain: string }
   | { type: 'upload.again' }
-  | { type: 'result.opened'; id: string };
+  | { type: 'result.opened'; id: string }
+  | { type: 'result.retried' };
 
 type Code = 'file_too_large' | 'not_csv' | 'invalid_rows' | 'unknown_domain' | 'upload_not_found';
 
@@ -123,7 +124,7 @@ export const watchlistUploadMachine = setup({
 }).createMachine({
   id: 'watchlistUpload',
   description:
-    'UploadWatchlist → UploadWatchlistResult (spec §2, §3 Watchlist upload, §5 csv ≤ 10 MB, §7 POST /watchlists or /public/watchlists, §8 watchlist error page): choose a legal domain and a csv; a file too large (file_too_large) or not a csv (not_csv) is refused before it is read; a worker parses it for the preview (first rows, valid and invalid counts; invalid_rows when any row is bad); the upload stores every row or none. The result says what was stored or why not: file_too_large, not_csv, invalid_rows, unknown_domain, upload_failed; its route carries the id of the upload, so a reload (or the enforcement source link of the audit) reads it back from the server, or upload_not_found.',
+    'UploadWatchlist → UploadWatchlistResult (spec §2, §3 Watchlist upload, §5 csv ≤ 10 MB, §7 POST /watchlists or /public/watchlists, §8 watchlist error page): choose a legal domain and a csv; a file too large (file_too_large) or not a csv (not_csv) is refused before it is read; a worker parses it for the preview (first rows, valid and invalid counts; invalid_rows when any row is bad); the upload stores every row or none. When the upload gets no answer or the server fails (upload_failed) the form stays, everything kept, and Upload sends it again. The result says what was stored or why not: file_too_large, not_csv, invalid_rows, unknown_domain; its route carries the id of the upload, so a reload (or the enforcement source link of the audit) reads it back from the server, or upload_not_found, or result_unavailable when it cannot be read (Read again).',
   context: { file: null, domain: null, preview: null, stored: null, refusal: null, opening: null },
   initial: 'choosing',
   on: {
@@ -189,6 +190,13 @@ export const watchlistUploadMachine = setup({
           meta: { errorCode: 'invalid_rows' },
           tags: ['error'],
         },
+        sendFailed: {
+          description:
+            'Error upload_failed: the upload got no answer, or the server failed or refused it for no reason about the file; nothing was stored. The file, its preview and the legal domain are kept: Upload sends them again.',
+          meta: { errorCode: 'upload_failed' },
+          tags: ['error'],
+          on: { 'upload.confirmed': { target: '#watchlistUpload.uploading', actions: 'storeDomain' } },
+        },
       },
       on: { 'upload.again': { target: 'choosing', actions: 'forget' } },
     },
@@ -226,7 +234,9 @@ export const watchlistUploadMachine = setup({
             target: 'failed.unknown_domain',
             actions: 'storeRefusal',
           },
-          { target: 'failed.upload_failed', actions: 'storeRefusal' },
+          // Not an answer about the file (no answer, a server failure, a code the portal does not know): the
+          // person stays on the form with everything chosen, and sends it again.
+          { target: 'preview.sendFailed', actions: 'storeRefusal' },
         ],
       },
     },
@@ -266,8 +276,19 @@ export const watchlistUploadMachine = setup({
             target: 'failed.unknown_domain',
             actions: 'storeRefusal',
           },
-          { target: 'failed.upload_failed', actions: 'storeRefusal' },
+          // No answer about the upload: whether it was stored is not known, so the result says neither.
+          { target: 'unread', actions: 'storeRefusal' },
         ],
+      },
+    },
+    unread: {
+      description:
+        'UploadWatchlistResult, error result_unavailable: the outcome of the upload the route names could not be read (no answer, or the server failed); it says nothing of whether the list was stored, and Read again asks once more.',
+      meta: { screen: 'UploadWatchlistResult', errorCode: 'result_unavailable' },
+      tags: ['error'],
+      on: {
+        'result.retried': { target: 'opening' },
+        'upload.again': { target: 'choosing', actions: 'forget' },
       },
     },
     stored: {
@@ -280,7 +301,7 @@ export const watchlistUploadMachine = setup({
       description: 'UploadWatchlistResult (success false): why nothing was stored, and a way to try again.',
       meta: { screen: 'UploadWatchlistResult', success: 'false' },
       tags: ['error'],
-      initial: 'upload_failed',
+      initial: 'upload_not_found',
       on: { 'upload.again': { target: 'choosing', actions: 'forget' } },
       states: {
         file_too_large: {
@@ -298,10 +319,6 @@ export const watchlistUploadMachine = setup({
         unknown_domain: {
           description: "Error unknown_domain: the legal domain is not one of the tenant's (422).",
           meta: { errorCode: 'unknown_domain' },
-        },
-        upload_failed: {
-          description: 'Error upload_failed: no answer, or the server failed; nothing was stored.',
-          meta: { errorCode: 'upload_failed' },
         },
         upload_not_found: {
           description:

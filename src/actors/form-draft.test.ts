@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { formDraft } from './form-draft';
+import { forgetDrafts, formDraft } from './form-draft';
 
 describe('a staff form draft', () => {
   afterEach(() => sessionStorage.clear());
@@ -24,5 +24,17 @@ describe('a staff form draft', () => {
     expect(formDraft.load('activateUsers', 'gambling', 'user-1')).toBeNull();
     sessionStorage.setItem('forms.draft.activateUsers.gambling.user-1', '{"idNumber": 5, "region": "es-an"}');
     expect(formDraft.load('activateUsers', 'gambling', 'user-1')).toEqual({ region: 'es-an' });
+  });
+
+  it('logging out forgets every draft of the tab, staff forms and visits alike, and nothing else', () => {
+    formDraft.save('activateUsers', 'gambling', 'user-1', { idNumber: '12345678Z' });
+    formDraft.save('deleteAccount', 'demo', 'user-2', { idNumber: '87654321X' });
+    sessionStorage.setItem('visits.draft.gambling.user-1', '{"host":"a@b.example"}');
+    sessionStorage.setItem('portal.notice', 'session.expired');
+    forgetDrafts(sessionStorage);
+    expect(formDraft.load('activateUsers', 'gambling', 'user-1')).toBeNull();
+    expect(formDraft.load('deleteAccount', 'demo', 'user-2')).toBeNull();
+    expect(sessionStorage.getItem('visits.draft.gambling.user-1')).toBeNull();
+    expect(sessionStorage.getItem('portal.notice')).toBe('session.expired');
   });
 });

@@ -33,3 +33,18 @@ export const formDraft: FormDraftStore = {
     }
   },
 };
+
+/** The keys of every draft a tab keeps for a person: the staff forms' (above) and NewVisit's (visits.ts). */
+const DRAFT_KEY = /^(forms|visits)\.draft\./;
+
+/** Forgets every form draft this tab keeps, whoever typed it: a person who logs out on purpose leaves none behind. */
+export function forgetDrafts(storage: Storage) {
+  try {
+    const keys = Array.from({ length: storage.length }, (_, i) => storage.key(i)).filter(
+      (key): key is string => key !== null && DRAFT_KEY.test(key),
+    );
+    for (const key of keys) storage.removeItem(key);
+  } catch {
+    // A disabled storage kept nothing.
+  }
+}

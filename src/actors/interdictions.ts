@@ -11,7 +11,11 @@ type AuditRuntime = Pick<Runtime, 'apiClient' | 'app'>;
 
 function problemOf(error: unknown): InterdictionError {
   if (!isApiError(error)) return { status: 0 };
-  return { status: error.status, ...(error.problem?.code ? { code: error.problem.code } : {}) };
+  return {
+    status: error.status,
+    ...(error.problem?.code ? { code: error.problem.code } : {}),
+    ...(error.problem?.detail ? { detail: error.problem.detail } : {}),
+  };
 }
 
 /** CheckInterdictions: the check, sent where the tenant's useWatch says. */

@@ -107,7 +107,11 @@ export function administrationLogic({ apiClient }: Deps) {
         } catch (error) {
           // The machine's guards read the problem's code (confirmation_mismatch), which an ApiError keeps inside.
           throw isApiError(error)
-            ? { status: error.status, ...(error.problem?.code ? { code: error.problem.code } : {}) }
+            ? {
+                status: error.status,
+                ...(error.problem?.code ? { code: error.problem.code } : {}),
+                ...(error.problem?.detail ? { detail: error.problem.detail } : {}),
+              }
             : { status: 0 };
         }
       }),

@@ -191,9 +191,13 @@ export function arrivalLogic(runtime: Api) {
       const arrival = await findArrival(await runtime.apiClient(), input.code, { signal, ...REFUSALS });
       return { kind: 'found', arrival };
     } catch (error) {
-      const code = isApiError(error) ? (error as ApiError).problem?.code : undefined;
+      const problem = isApiError(error) ? (error as ApiError).problem : undefined;
+      const code = problem?.code;
       if (code === 'no_visit_today' || code === 'credential_not_valid') return { kind: 'refused', code };
-      return { kind: 'refused', code: 'unknown' };
+      // Another code: the screen says it in words when it has them, else what the server said (detail, else title).
+      if (!code) return { kind: 'refused', code: 'unknown' };
+      const text = (problem?.detail || problem?.title || '').trim();
+      return { kind: 'refused', code: 'unknown', problem: { code, text } };
     }
   });
 }

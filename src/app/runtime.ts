@@ -5,6 +5,7 @@ import { LOCALES, resolveLocale } from '../../contract/i18n/locale';
 import { appMachine, type TenantLoaded } from '../../machines/app.machine';
 import { notificationsMachine } from '../../machines/notifications.machine';
 import { sessionMachine } from '../../machines/session.machine';
+import { forgetDrafts } from '../actors/form-draft';
 import type { ApiClient } from '../api/client';
 import { loadCallModules } from '../api/lazy';
 import { homeScreen, passesGuard, type Session } from '../auth/access';
@@ -180,6 +181,7 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
         notifySessionExpired: () =>
           notifications.send({ type: 'notify', level: 'warning', messageId: 'session.expired' }),
         keepSessionExpiredNotice: () => keptNotice.keep('session.expired'),
+        forgetDrafts: () => forgetDrafts(window.sessionStorage),
       },
       delays: {
         renewalDue: ({ context }) =>

@@ -67,7 +67,9 @@ export type CredentialChange =
 /** Reception's lookup of a read code: today's visit, or why there is none (refusals are outcomes, not errors). */
 export type ArrivalOutcome =
   | { kind: 'found'; arrival: VisitArrival }
-  | { kind: 'refused'; code: 'no_visit_today' | 'credential_not_valid' | 'unknown' };
+  | { kind: 'refused'; code: 'no_visit_today' | 'credential_not_valid' }
+  /** Any other failure; when the server answered with a code: that code and its own text (detail, else title). */
+  | { kind: 'refused'; code: 'unknown'; problem?: { code: string; text: string } };
 
 /** NewVisit's typed values, kept per tenant and person for the tab's life (a reload keeps them). */
 export interface NewVisitDraftStore {

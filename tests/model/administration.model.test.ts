@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { type AdministrationEvent, administrationMachine } from '../../machines/administration.machine';
+import {
+  type AdminAction,
+  type AdministrationEvent,
+  type AdminResult,
+  administrationMachine,
+} from '../../machines/administration.machine';
 import { codesInMeta, coverMachine, type ModelSpec } from './harness';
 
 const spec: ModelSpec<typeof administrationMachine> = {
@@ -29,6 +34,29 @@ describe('administration machine (generated paths)', () => {
     const report = await coverMachine(spec);
     expect(report.missing).toEqual([]);
     expect(report.errorCodes?.missing).toEqual([]);
+  });
+
+  it('keeps what the server said of a failure for the screen, and forgets it with the next action', async () => {
+    const actor = createActor(
+      administrationMachine.provide({
+        actors: {
+          runAction: fromPromise<AdminResult, { action: AdminAction; confirm: string }>(async () => {
+            throw { status: 409, code: 'nobody_knows', detail: 'A conflict of its own' };
+          }),
+        },
+      }),
+      { input: { tenant: 'demo' } },
+    ).start();
+    actor.send({ type: 'action.chosen', action: 'activateAll' });
+    actor.send({ type: 'confirmation.typed', value: 'demo' });
+    actor.send({ type: 'action.confirmed' });
+    await waitFor(actor, (s) => s.matches({ failed: 'unknown' }));
+    expect(actor.getSnapshot().context.problem).toEqual({
+      code: 'nobody_knows',
+      detail: 'A conflict of its own',
+    });
+    actor.send({ type: 'action.chosen', action: 'deactivateAll' });
+    expect(actor.getSnapshot().context.problem).toBeNull();
   });
 
   it('does not run an action until the tenant name is typed', () => {

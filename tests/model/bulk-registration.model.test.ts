@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type EventObject, fromCallback } from 'xstate';
+import { createActor, type EventObject, fromCallback, fromPromise } from 'xstate';
 import type { BulkJob } from '../../contract/api/bulk';
 import {
   type BulkCheck,
@@ -45,6 +45,7 @@ function events(): (EventObject & Record<string, unknown>)[] {
     { type: 'upload.failed' } satisfies BulkRegistrationEvent,
     { type: 'cancel' } satisfies BulkRegistrationEvent,
     { type: 'again' } satisfies BulkRegistrationEvent,
+    { type: 'progress.retried' } satisfies BulkRegistrationEvent,
     { type: 'xstate.done.actor.checkFiles', output: check({ fatal: { code: 'media_corrupt' } }) },
     {
       type: 'xstate.done.actor.checkFiles',
@@ -101,5 +102,34 @@ describe('bulk registration machine (generated paths)', () => {
     ]);
     expect(report.missing).toEqual([]);
     expect(report.errorCodes?.missing).toEqual([]);
+  });
+
+  it('a lost reading of the progress is read again for the same job, and the import carries on to its results', async () => {
+    const read: string[] = [];
+    const actor = createActor(
+      bulkRegistrationMachine.provide({
+        actors: {
+          checkFiles: fromPromise(async () => check({})),
+          uploadBatch: fromCallback(() => () => {}),
+          fetchJob: fromPromise(async ({ input }: { input: { jobId: string } }) => {
+            read.push(input.jobId);
+            if (read.length === 1) throw { status: 0 };
+            return job('done', 2);
+          }),
+        },
+      }),
+      { input: { acsIdSchema: 'string64' } },
+    ).start();
+    actor.send({ type: 'files.chosen', metadata, media });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    actor.send({ type: 'upload' });
+    actor.send({ type: 'upload.accepted', jobId: 'job-1', total: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().matches({ failed: 'progressLost' })).toBe(true);
+    actor.send({ type: 'progress.retried' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().matches('results')).toBe(true);
+    expect(read).toEqual(['job-1', 'job-1']);
+    actor.stop();
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import type { InterdictionRequest, InterdictionResponse } from '../../contract/api/audit';
 import {
   type InterdictionCheckEvent,
   interdictionCheckMachine,
@@ -32,5 +34,29 @@ describe('interdiction check machine (generated paths)', () => {
     const report = await coverMachine(spec);
     expect(report.missing).toEqual([]);
     expect(report.errorCodes?.missing).toEqual([]);
+  });
+
+  it('keeps what the server said of a failed check for the screen, and forgets it with the next check', async () => {
+    let fail = true;
+    const actor = createActor(
+      interdictionCheckMachine.provide({
+        actors: {
+          checkInterdiction: fromPromise<InterdictionResponse, { request: InterdictionRequest }>(async () => {
+            if (fail) throw { status: 409, code: 'nobody_knows', detail: 'A conflict of its own' };
+            return { result: 'granted', reason: null };
+          }),
+        },
+      }),
+    ).start();
+    actor.send({ type: 'check.submitted', request });
+    await waitFor(actor, (s) => s.matches({ failed: 'unknown' }));
+    expect(actor.getSnapshot().context.problem).toEqual({
+      code: 'nobody_knows',
+      detail: 'A conflict of its own',
+    });
+    fail = false;
+    actor.send({ type: 'check.submitted', request });
+    expect(actor.getSnapshot().context.problem).toBeNull();
+    await waitFor(actor, (s) => s.matches('answered'));
   });
 });

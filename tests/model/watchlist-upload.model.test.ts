@@ -30,6 +30,7 @@ const spec: ModelSpec<typeof watchlistUploadMachine> = {
     { type: 'upload.confirmed', domain: 'es-demo' } satisfies WatchlistUploadEvent,
     { type: 'upload.again' } satisfies WatchlistUploadEvent,
     { type: 'result.opened', id: 'u-9' } satisfies WatchlistUploadEvent,
+    { type: 'result.retried' } satisfies WatchlistUploadEvent,
     { type: 'xstate.done.actor.parseFile', output: readable },
     {
       type: 'xstate.done.actor.parseFile',
@@ -86,6 +87,7 @@ const spec: ModelSpec<typeof watchlistUploadMachine> = {
       'unknown_domain',
       'upload_failed',
       'upload_not_found',
+      'result_unavailable',
     ],
     read: codesInMeta('errorCode'),
   },
@@ -140,6 +142,74 @@ describe('watchlist upload machine (generated paths)', () => {
     expect(snapshot.matches({ failed: 'invalid_rows' })).toBe(true);
     expect(snapshot.context.refusal).toMatchObject({ uploadId: 'r-2', domain: 'es-ct', fileName: 'bad.csv' });
     expect(asked).toEqual(['w-1', 'r-2']);
+    actor.stop();
+  });
+
+  it('an upload with no answer keeps the file, its preview and the domain, and Upload sends them again', async () => {
+    const sent: { name: string; domain: string }[] = [];
+    const actor = createActor(
+      watchlistUploadMachine.provide({
+        actors: {
+          parseFile: fromPromise<WatchlistPreview, { file: Blob }>(async () => readable),
+          uploadWatchlist: fromPromise(
+            async ({ input }: { input: { file: Blob; name: string; domain: string } }) => {
+              sent.push({ name: input.name, domain: input.domain });
+              if (sent.length === 1) throw { status: 0 };
+              return {
+                watchlist_id: 'w-2',
+                legal_domain: input.domain,
+                row_count: 1,
+                created_at: '2026-01-01T00:00:00Z',
+              };
+            },
+          ),
+        },
+      }),
+    ).start();
+    actor.send({ type: 'file.chosen', file: file('list.csv', 120) });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    actor.send({ type: 'upload.confirmed', domain: 'es-ri' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const failed = actor.getSnapshot();
+    expect(failed.matches({ preview: 'sendFailed' })).toBe(true);
+    expect(failed.context.file?.name).toBe('list.csv');
+    expect(failed.context.preview).toEqual(readable);
+    actor.send({ type: 'upload.confirmed', domain: 'es-ri' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().matches('stored')).toBe(true);
+    expect(sent).toEqual([
+      { name: 'list.csv', domain: 'es-ri' },
+      { name: 'list.csv', domain: 'es-ri' },
+    ]);
+    actor.stop();
+  });
+
+  it('a result that cannot be read says neither stored nor refused, and Read again reads the same upload', async () => {
+    const asked: string[] = [];
+    const actor = createActor(
+      watchlistUploadMachine.provide({
+        actors: {
+          fetchUpload: fromPromise(async ({ input }: { input: { id: string } }) => {
+            asked.push(input.id);
+            if (asked.length === 1) throw { status: 500, code: 'internal_error' };
+            return {
+              watchlist_id: input.id,
+              legal_domain: 'es-demo',
+              row_count: 2,
+              created_at: '2026-01-01T00:00:00Z',
+            };
+          }),
+        },
+      }),
+    ).start();
+    actor.send({ type: 'result.opened', id: 'w-3' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().matches('unread')).toBe(true);
+    expect(actor.getSnapshot().matches('failed')).toBe(false);
+    actor.send({ type: 'result.retried' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().matches('stored')).toBe(true);
+    expect(asked).toEqual(['w-3', 'w-3']);
     actor.stop();
   });
 

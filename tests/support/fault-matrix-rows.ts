@@ -1,6 +1,7 @@
 /**
  * The fault matrix's row of every call of src/api (tests/support/api-calls.ts): the journey of
- * tests/e2e/fault-matrix.spec.ts that drives it (`driver:<name>`), or why none does yet. A call of src/api without a
+ * tests/e2e/fault-matrix.spec.ts that drives it (`driver:<name>`; a call made on several screens that fail it
+ * differently, one journey each: `driver:<name> driver:<other>`), or why none does yet. A call of src/api without a
  * row here fails the matrix's first test, so a new call cannot skip it; a row without a call fails it too.
  */
 export const MATRIX_ROWS: Record<string, string> = {
@@ -23,53 +24,60 @@ export const MATRIX_ROWS: Record<string, string> = {
 
   // Not driven yet; each says where the call is made, so the next journey knows where to start.
   'DELETE /internal/onboardings/{onboardingId}': 'enrolment, starting over',
-  'DELETE /public/users': 'Administration, delete all data (typed-name dialog)',
-  'GET /internal/accounts': 'PortalAccounts search by email; SingleRegistration email check',
+  'DELETE /public/users': 'driver:AdminDeleteUsers',
+  'GET /internal/accounts': 'driver:AccountByEmail driver:SingleEmailCheck',
   'GET /internal/accounts/{accountId}/export': 'driver:ProfileExport',
   'GET /internal/onboardings/{onboardingId}': 'enrolment resume (Landing)',
   'GET /internal/onboardings/{onboardingId}/status': 'enrolment resume (Landing)',
   'GET /internal/portrayals/{portrayalId}': 'enrolment result poll (camera steps)',
-  'GET /public/credentials': 'SingleRegistration acs_id check',
+  'GET /public/credentials': 'driver:SingleAcsIdCheck',
   'GET /public/credentials/{userId}/sids/{sid}': 'driver:AccreditationDetail',
-  'GET /public/singles/bulk/{jobId}': 'AddUsersFromPhotos, job poll',
-  'GET /public/users/{id}/{kind}': 'PortalUserDetail evidence tabs',
+  'GET /public/singles/bulk/{jobId}': 'driver:AddUsersFromPhotosProgress',
+  'GET /public/users/{id}/{kind}': 'driver:UserEvidence',
   'GET /public/visits/{id}/qr': 'driver:VisitQr',
-  'GET /public/visits/arrival': 'ProcessVisit, a scanned code',
+  'GET /public/visits/arrival': 'driver:ProcessVisit',
   'GET /public/visits/visitors/{userId}': 'driver:VisitorLookup',
-  'GET /public/watchlists/uploads/{id}': 'UploadWatchlistResult poll',
-  'GET /public/staff_actions': 'AuditAccesses, the Staff actions tab',
-  'POST /public/staff_actions': 'AuditAccesses, the Staff actions tab, the csv export',
-  'POST /enforcements': 'CheckInterdictions (watch host)',
+  'GET /public/watchlists/uploads/{id}': 'driver:UploadWatchlistResult',
+  'GET /public/staff_actions': 'driver:StaffActions',
+  'POST /public/staff_actions': 'driver:StaffActionsExport',
+  'POST /enforcements': 'driver:CheckInterdictionsWatch',
   'POST /internal/challenges': 'TakeSelfieAlive (liveness)',
   'POST /internal/credential-resets/redeem': 'driver:ResetRedeem',
-  'POST /internal/enforcements': 'CheckInterdictions',
+  'POST /internal/enforcements': 'driver:CheckInterdictions',
   'POST /internal/onboardings': 'enrolment start (PrivacyOnboarding)',
   'POST /internal/portrayals': 'DocumentScan, TakeSelfie',
   'POST /internal/rights': 'AccreditFace, AccreditProof',
   'POST /public/credentials/{userId}/locations': 'AccreditProof, location',
-  'POST /public/singles/bulk': 'AddUsersFromPhotos upload',
+  'POST /public/singles/bulk': 'driver:AddUsersFromPhotos',
   'POST /public/visits/{id}/confirmation': 'driver:VisitConfirmation',
-  'POST /public/watchlists': 'UploadWatchlist',
+  'POST /public/watchlists': 'driver:UploadWatchlist',
   'POST /user-code/generate': 'DeviceDetect, the QR hand-off',
   'POST /user-code/redeem': 'DeviceDetect, the phone redeeming the code',
-  'POST /watchlists': 'UploadWatchlist (watch host)',
+  'POST /watchlists': 'driver:UploadWatchlistWatch',
   'PUT /internal/accounts/{accountId}/locale': 'driver:LanguageMenu',
   'PUT /internal/onboardings/{onboardingId}/legal_terms': 'PrivacyOnboarding accept',
   'PUT /internal/onboardings/{onboardingId}/portrayals/{portrayalId}': 'ReviewRegister confirm',
   'PUT /internal/portrayals/{portrayalId}/{kind}': 'DocumentScan, TakeSelfie upload',
   'PUT /internal/portrayals/{portrayalId}/lifeproof': 'TakeSelfieAlive upload',
-  'PUT /public/accounts/{accountId}/onboarding': 'PortalAccounts, complete onboarding',
-  'PUT /public/credentials/{userId}/active': 'PortalUserDetail, activate',
-  'PUT /public/credentials/{userId}/inactive': 'PortalUserDetail, deactivate',
+  'PUT /public/accounts/{accountId}/onboarding': 'driver:CompleteOnboarding',
+  'PUT /public/credentials/{userId}/active': 'driver:UserActivate',
+  'PUT /public/credentials/{userId}/inactive': 'driver:UserDeactivate',
   'PUT /public/credentials/{userId}/sids/{sid}/state': 'driver:AccreditationState',
-  'PUT /public/credentials/active': 'Administration, activate all',
-  'PUT /public/credentials/inactive': 'Administration, deactivate all',
-  'PUT /public/users/deleteAllData': 'Administration, delete all data (alternate)',
-  'PUT /public/visits/{id}/checkin': 'ProcessVisit, check in',
-  'PUT /public/visits/{id}/checkout': 'ProcessVisit, check out',
+  'PUT /public/credentials/active': 'driver:AdminActivateAll',
+  'PUT /public/credentials/inactive': 'driver:AdminDeactivateAll',
+  'PUT /public/users/deleteAllData': 'driver:AdminDeleteAllData',
+  'PUT /public/visits/{id}/checkin': 'driver:ProcessVisitCheckIn',
+  'PUT /public/visits/{id}/checkout': 'driver:ProcessVisitCheckOut',
 };
 
 /** The rows no journey drives yet: call → where it is made. */
 export const PENDING_ROWS: Record<string, string> = Object.fromEntries(
   Object.entries(MATRIX_ROWS).filter(([, row]) => !row.startsWith('driver:')),
 );
+
+/** The journeys a row names (none for a row not driven yet). */
+export const rowDrivers = (row: string | undefined): string[] =>
+  (row ?? '')
+    .split(' ')
+    .filter((part) => part.startsWith('driver:'))
+    .map((part) => part.slice('driver:'.length));

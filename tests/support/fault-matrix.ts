@@ -79,9 +79,10 @@ export function matrixMarkdown(
   catalogue: Record<string, string>,
   calls: ApiCall[] = apiCalls(),
 ): string {
-  const byCall = new Map<string, ScreenResult>();
+  // A call made on several screens has one line per screen.
+  const byCall = new Map<string, ScreenResult[]>();
   for (const result of results.filter((r) => r.lang === 'es')) {
-    for (const call of result.calls) if (!byCall.has(call)) byCall.set(call, result);
+    for (const call of result.calls) byCall.set(call, [...(byCall.get(call) ?? []), result]);
   }
   const keys = [...new Set(calls.map((c) => c.key))];
   const driven = keys.filter((k) => byCall.has(k));
@@ -104,11 +105,13 @@ export function matrixMarkdown(
       .filter((c) => c.key === key)
       .map((c) => c.fn)
       .join(', ');
-    const result = byCall.get(key);
-    if (result) {
-      out.push(
-        `| \`${key}\` (${fns}) | ${result.screen} | ${FAULTS.map((f) => cellText(result.cells[f])).join(' | ')} |`,
-      );
+    const screens = byCall.get(key);
+    if (screens) {
+      for (const result of screens) {
+        out.push(
+          `| \`${key}\` (${fns}) | ${result.screen} | ${FAULTS.map((f) => cellText(result.cells[f])).join(' | ')} |`,
+        );
+      }
     } else {
       out.push(
         `| \`${key}\` (${fns}) | not driven yet: ${pending[key] ?? 'no row'} | ${FAULTS.map(() => '–').join(' | ')} |`,

@@ -1,12 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import type { InterdictionResult } from '../../../contract/api/audit';
 import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
-import { useTenant } from '../../runtime/context';
+import { errorText } from '../../i18n/error-text';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 
 const RESULTS: Record<InterdictionResult, MessageDescriptor> = defineMessages({
@@ -47,7 +48,7 @@ type Fields = 'id_number' | 'birth_date' | 'first_name' | 'last_name' | 'documen
  */
 export function CheckInterdictions() {
   const intl = useIntl();
-  const { settings } = useTenant();
+  const { tenant, settings } = useTenant();
   const logic = useScreenMachine('interdictionCheck');
   const actor = useActorRef(logic);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
@@ -55,14 +56,33 @@ export function CheckInterdictions() {
   const failure = useSelector(actor, (s) =>
     s.matches({ failed: 'validation' }) ? 'validation' : s.matches({ failed: 'unknown' }) ? 'unknown' : null,
   );
-  const extended = settings.extendedInterdictionForm === true;
-  const [values, setValues] = useState<Record<Fields, string>>({
-    id_number: '',
-    birth_date: '',
-    first_name: '',
-    last_name: '',
-    document_number: '',
+  // What the server said of a failed check, in the person's words (its code's, else its own detail).
+  const reason = useSelector(actor, (s) => {
+    const problem = s.matches({ failed: 'unknown' }) ? s.context.problem : null;
+    return problem?.code || problem?.detail
+      ? errorText(intl, problem.code, { serverText: problem.detail ?? null })
+      : null;
   });
+  const extended = settings.extendedInterdictionForm === true;
+  // What was typed outlives a sign-out (a 401 on checking): signed in again, the form is as it was left; once the
+  // check is answered the draft goes.
+  const drafts = useScreenMachine('formDraft');
+  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
+  const [values, setValues] = useState<Record<Fields, string>>(() => {
+    const draft = drafts.load('checkInterdictions', tenant, userId);
+    return {
+      id_number: draft?.id_number ?? '',
+      birth_date: draft?.birth_date ?? '',
+      first_name: draft?.first_name ?? '',
+      last_name: draft?.last_name ?? '',
+      document_number: draft?.document_number ?? '',
+    };
+  });
+  const answered = result !== null;
+  useEffect(() => {
+    if (answered) drafts.clear('checkInterdictions', tenant, userId);
+    else drafts.save('checkInterdictions', tenant, userId, values);
+  }, [drafts, tenant, userId, values, answered]);
   const [errors, setErrors] = useState<Partial<Record<Fields, string>>>({});
   const required = intl.formatMessage({ id: 'common.errors.required' });
 
@@ -144,7 +164,11 @@ export function CheckInterdictions() {
             <FormattedMessage {...RESULTS[result]} />
           </p>
         )}
-        {failure && <Alert message={intl.formatMessage(m[failure])} data-testid="interdictions-error" />}
+        {failure && (
+          <Alert message={intl.formatMessage(m[failure])} data-testid="interdictions-error">
+            {reason && <p className="text-sm">{reason}</p>}
+          </Alert>
+        )}
       </div>
     </section>
   );

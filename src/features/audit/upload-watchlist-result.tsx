@@ -4,6 +4,7 @@ import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { useParams } from 'wouter';
 import { browserTimeZone, displayDateTimeIn, zoneOrUtc } from '../../../contract/domain/visits';
 import { WATCHLIST_FILE_PROBLEMS, WATCHLIST_MAX_LINE_CHARS } from '../../../contract/domain/watchlist';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -44,13 +45,14 @@ export function UploadWatchlistResult() {
   });
   useScreenMirror(actor, uploadParamsOf);
   const opening = useSelector(actor, (s) => s.matches('opening'));
+  const unread = useSelector(actor, (s) => s.matches('unread'));
   const canUpload = useSelector(
     runtime.session,
     (s) => s.context.session?.roles.includes('post_watchlists') ?? false,
   );
   const stored = useSelector(actor, (s) => (s.matches('stored') ? s.context.stored : null));
   const failed = useSelector(actor, (s) =>
-    s.matches('failed') ? (errorCodeOf(s) ?? 'upload_failed') : null,
+    s.matches('failed') ? (errorCodeOf(s) ?? 'upload_not_found') : null,
   );
   const refusal = useSelector(actor, (s) => s.context.refusal);
   // The server's words for what is wrong with the file (a row too long and its line), when it has them.
@@ -73,6 +75,23 @@ export function UploadWatchlistResult() {
         <div className="mt-6">
           <Spinner label={intl.formatMessage({ id: 'watchlist.result.opening' })} />
         </div>
+      )}
+      {unread && (
+        <Alert
+          className="mt-6"
+          data-testid="watchlist-unread"
+          message={intl.formatMessage({ id: 'watchlist.result.unread' })}
+        >
+          <div>
+            <Button
+              variant="secondary"
+              onClick={() => actor.send({ type: 'result.retried' })}
+              data-testid="watchlist-read-again"
+            >
+              <FormattedMessage id="watchlist.result.readAgain" />
+            </Button>
+          </div>
+        </Alert>
       )}
       {stored && (
         <Card

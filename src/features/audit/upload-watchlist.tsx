@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
+import { errorText } from '../../i18n/error-text';
 import { useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
@@ -54,7 +55,16 @@ export function UploadWatchlist() {
   const unreadable = useSelector(actor, (s) =>
     s.matches('refused') && s.context.preview && !s.context.preview.ok ? s.context.preview : null,
   );
-  const ready = useSelector(actor, (s) => s.matches({ preview: 'ready' }));
+  // After an upload that got no answer the file is still chosen, and Upload sends it again.
+  const sendFailed = useSelector(actor, (s) => s.matches({ preview: 'sendFailed' }));
+  const ready = useSelector(actor, (s) => s.matches({ preview: 'ready' })) || sendFailed;
+  // What the server said of a failed upload, in the person's words (its code's, else its own detail).
+  const sendReason = useSelector(actor, (s) => {
+    const refusal = sendFailed ? s.context.refusal : null;
+    return refusal?.code || refusal?.detail
+      ? errorText(intl, refusal.code, { serverText: refusal.detail ?? null })
+      : null;
+  });
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
@@ -133,7 +143,11 @@ export function UploadWatchlist() {
       </Card>
 
       {preview?.ok && (
-        <Card className="mt-6 flex flex-col gap-4" data-testid="watchlist-preview">
+        <Card
+          className="mt-6 flex flex-col gap-4"
+          data-testid="watchlist-preview"
+          data-file-name={file?.name ?? ''}
+        >
           <h2 className="text-lg font-semibold">
             <FormattedMessage id="watchlist.preview" values={{ name: file?.name ?? '' }} />
           </h2>
@@ -202,6 +216,18 @@ export function UploadWatchlist() {
                   </li>
                 ))}
               </ul>
+            </Alert>
+          )}
+          {sendFailed && (
+            <Alert
+              data-testid="watchlist-send-failed"
+              message={intl.formatMessage({ id: 'watchlist.sendFailed' })}
+            >
+              {sendReason && (
+                <p className="text-sm" data-testid="watchlist-send-reason">
+                  {sendReason}
+                </p>
+              )}
             </Alert>
           )}
           <div className="flex flex-wrap gap-2">

@@ -4,6 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { IamAccount } from '../../../contract/api/accounts';
 import { formatDate } from '../../../contract/domain/dates';
 import { ListScreen } from '../../components/list-screen';
+import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
@@ -115,18 +116,42 @@ function CompleteOnboarding({
   username: string;
   onDone: () => void;
 }) {
+  const intl = useIntl();
   const [running, setRunning] = useState(false);
-  return running ? (
-    <CompleteRunner accountId={accountId} onDone={onDone} onFailed={() => setRunning(false)} />
-  ) : (
-    <Button
-      size="sm"
-      className="mt-1"
-      data-testid={`account-complete-${username}`}
-      onClick={() => setRunning(true)}
-    >
-      <FormattedMessage id="accounts.complete" />
-    </Button>
+  // Not completed says so beside its button; the notice that said why leaves after a while.
+  const [failed, setFailed] = useState(false);
+  if (running)
+    return (
+      <CompleteRunner
+        accountId={accountId}
+        onDone={onDone}
+        onFailed={() => {
+          setRunning(false);
+          setFailed(true);
+        }}
+      />
+    );
+  return (
+    <>
+      <Button
+        size="sm"
+        className="mt-1"
+        data-testid={`account-complete-${username}`}
+        onClick={() => {
+          setFailed(false);
+          setRunning(true);
+        }}
+      >
+        <FormattedMessage id="accounts.complete" />
+      </Button>
+      {failed && (
+        <Alert
+          className="mt-2 text-start"
+          message={intl.formatMessage({ id: 'accounts.completeFailed' })}
+          data-testid={`account-complete-failed-${username}`}
+        />
+      )}
+    </>
   );
 }
 

@@ -7,6 +7,7 @@ import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
+import { errorText } from '../../i18n/error-text';
 import { useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 
@@ -19,7 +20,7 @@ export function Administration() {
   const logic = useScreenMachine('administration');
   const actor = useActorRef(logic, { input: { tenant } });
   const snapshot = useSelector(actor, (s) => s);
-  const { action, typed, result } = snapshot.context;
+  const { action, typed, result, problem } = snapshot.context;
   const confirming = snapshot.matches('confirming');
   const working = snapshot.matches('working');
 
@@ -66,7 +67,14 @@ export function Administration() {
           <Alert message={intl.formatMessage({ id: 'admin.mismatch' })} />
         )}
         {snapshot.matches({ failed: 'unknown' }) && (
-          <Alert message={intl.formatMessage({ id: 'admin.failed' })} />
+          <Alert message={intl.formatMessage({ id: 'admin.failed' })}>
+            {/* What the server said, in the person's words: its code's, else its own detail. */}
+            {(problem?.code || problem?.detail) && (
+              <p className="text-sm">
+                {errorText(intl, problem.code, { serverText: problem.detail ?? null })}
+              </p>
+            )}
+          </Alert>
         )}
       </div>
       <ConfirmDialog

@@ -314,6 +314,8 @@ function Processing({ actor }: { actor: Actor }) {
 function Failed({ actor }: { actor: Actor }) {
   const intl = useIntl();
   const code = useSelector(actor, (s) => errorCodeOf(s) ?? 'unknown');
+  const files = useSelector(actor, (s) => s.context.files);
+  const progressLost = code === 'progress_unavailable';
   return (
     <Alert
       data-testid="bulk-failed"
@@ -322,8 +324,26 @@ function Failed({ actor }: { actor: Actor }) {
         max: Math.round(BULK_MAX_UPLOAD_BYTES / (1024 * 1024)),
       })}
     >
+      {/* The chosen files are kept: trying again sends them as they were, nothing to choose again. */}
+      {!progressLost && files && (
+        <p
+          data-testid="bulk-kept"
+          data-metadata={`${files.metadata.name} ${files.metadata.size}`}
+          data-media={`${files.media.name} ${files.media.size}`}
+        >
+          <FormattedMessage
+            id="bulk.kept"
+            values={{ metadata: files.metadata.name, media: files.media.name }}
+          />
+        </p>
+      )}
       <div className="mt-2 flex flex-wrap gap-3">
-        {code !== 'progress_unavailable' && (
+        {progressLost ? (
+          // The server goes on with the import: the progress of the same job is read again.
+          <Button onClick={() => actor.send({ type: 'progress.retried' })}>
+            <FormattedMessage id="bulk.readAgain" />
+          </Button>
+        ) : (
           <Button onClick={() => actor.send({ type: 'upload' })}>
             <FormattedMessage id="bulk.retry" />
           </Button>

@@ -172,6 +172,24 @@ describe('SingleRegistration, a refusal it has no words for, and a sign-out', ()
   });
 });
 
+describe('SingleRegistration checks as the person types', () => {
+  it('says a check that could not be made, instead of a silence that reads as free', async () => {
+    const get = vi.fn((path: string) =>
+      path === '/internal/accounts'
+        ? Promise.reject(new ApiError({ kind: 'network', method: 'GET', path }))
+        : free(path),
+    );
+    renderWith(runtimeWith({ get, post: vi.fn() }), <SingleRegistration />);
+    const email = screen.getByLabelText(messages['singles.email'] as string);
+    fireEvent.change(email, { target: { value: 'ane@example.test' } });
+    await waitFor(() => expect(get).toHaveBeenCalledWith('/internal/accounts', expect.anything()));
+    await waitFor(() =>
+      expect(email.parentElement).toHaveTextContent(messages['singles.checkFailed'] as string),
+    );
+    expect(email).not.toHaveAttribute('aria-invalid');
+  });
+});
+
 describe('AddUsersFromPhotos', () => {
   it('names the reason of each refused picture in the catalogue’s words', async () => {
     const picture = new Uint8Array(10_000).fill(1);

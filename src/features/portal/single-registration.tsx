@@ -31,6 +31,7 @@ const M = defineMessages({
   'singles.acsId': { id: 'singles.acsId' },
   'singles.acsIdOptional': { id: 'singles.acsIdOptional' },
   'singles.birthDate': { id: 'singles.birthDate' },
+  'singles.checkFailed': { id: 'singles.checkFailed' },
   'singles.checking': { id: 'singles.checking' },
   'singles.code.0': { id: 'singles.code.0' },
   'singles.code.1': { id: 'singles.code.1' },
@@ -302,7 +303,10 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
       ? t('singles.checking')
       : status === 'free'
         ? t('singles.free')
-        : undefined;
+        : // The check failed: nothing is known yet, and the person should not read silence as "free".
+          status === 'unknown'
+          ? t('singles.checkFailed')
+          : undefined;
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) =>
     setValues((current) => ({ ...current, [key]: value }));
 

@@ -64,16 +64,28 @@ const credentials: UserCredentials = {
   credentials: {},
 };
 
-function renderDetail() {
+function renderDetail(calls: { evidence?: () => Promise<Blob>; put?: () => Promise<never> } = {}) {
   const get = vi.fn((path: string) =>
-    Promise.resolve(
-      path.startsWith('/internal/facilities') ? [] : path.startsWith('/public/users/') ? user : credentials,
-    ),
+    path === '/public/users/user-1/obverse' && calls.evidence
+      ? calls.evidence()
+      : Promise.resolve(
+          path.startsWith('/internal/facilities')
+            ? []
+            : path.startsWith('/public/users/')
+              ? user
+              : credentials,
+        ),
   );
   const app = createActor(createMachine({ id: 'app', context: { locale: 'en' } })).start();
   const pending = () => new Promise<never>(() => {});
-  const client = { get, put: pending, post: pending, delete: pending, request: pending };
-  const runtime = { app, apiClient: () => Promise.resolve(client), navigate: vi.fn() } as unknown as Runtime;
+  const client = { get, put: calls.put ?? pending, post: pending, delete: pending, request: pending };
+  const session = createActor(createMachine({ id: 'session', context: { session: { roles: [] } } })).start();
+  const runtime = {
+    app,
+    session,
+    apiClient: () => Promise.resolve(client),
+    navigate: vi.fn(),
+  } as unknown as Runtime;
   const location = memoryLocation({ path: '/user-detail/user-1' });
   render(
     <IntlProvider locale="en" messages={messages}>
@@ -105,5 +117,34 @@ describe('PortalUserDetail evidence deleted by the retention rule', () => {
     await openTab('reverse');
     expect(await screen.findByTestId('user-evidence-reverse-none')).toBeTruthy();
     expect(screen.queryByTestId('user-evidence-reverse-deleted')).toBeNull();
+  });
+});
+
+// A failed call leaves words where the person acted and the way to try again (the notice that said why leaves).
+describe('PortalUserDetail when a call fails', () => {
+  it('says the image could not be loaded and loads it again on Try again', async () => {
+    URL.createObjectURL ??= () => 'blob:evidence';
+    URL.revokeObjectURL ??= () => undefined;
+    const evidence = vi
+      .fn<() => Promise<Blob>>()
+      .mockRejectedValueOnce(new Error('network'))
+      .mockResolvedValue(new Blob(['jpeg'], { type: 'image/jpeg' }));
+    renderDetail({ evidence });
+    await openTab('obverse');
+    const failed = await screen.findByTestId('user-evidence-failed');
+    expect(failed.textContent).toContain('The image could not be loaded.');
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByTestId('user-evidence-obverse')).toBeTruthy();
+    expect(evidence).toHaveBeenCalledTimes(2);
+  });
+
+  it('says a deactivation did not happen, with the button there again', async () => {
+    renderDetail({ put: () => Promise.reject(new Error('network')) });
+    await openTab('credentials');
+    fireEvent.click(await screen.findByTestId('user-deactivate'));
+    expect((await screen.findByTestId('user-change-failed')).textContent).toBe(
+      'The change could not be saved. Try again.',
+    );
+    expect((screen.getByTestId('user-deactivate') as HTMLButtonElement).disabled).toBe(false);
   });
 });

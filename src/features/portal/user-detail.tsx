@@ -162,7 +162,7 @@ function Loaded({
             return (
               <Tabs.Content key={kind} value={kind} className="pt-4">
                 {data.user.evidences.includes(kind) ? (
-                  <Evidence id={id} kind={kind} />
+                  <EvidenceTab id={id} kind={kind} />
                 ) : deletedAt ? (
                   <p data-testid={`user-evidence-${kind}-deleted`}>
                     <FormattedMessage
@@ -258,8 +258,14 @@ function Refusals({ refusals }: { refusals: UserDetail['refusals'] }) {
   );
 }
 
+/** An evidence and, when it could not be loaded, the way to load it again. */
+function EvidenceTab({ id, kind }: { id: string; kind: EvidenceKind }) {
+  const [attempt, setAttempt] = useState(0);
+  return <Evidence key={attempt} id={id} kind={kind} retry={() => setAttempt((n) => n + 1)} />;
+}
+
 /** Loaded only when its tab opens (Radix mounts the content of the open tab only). */
-function Evidence({ id, kind }: { id: string; kind: EvidenceKind }) {
+function Evidence({ id, kind, retry }: { id: string; kind: EvidenceKind; retry: () => void }) {
   const intl = useIntl();
   const logic = useScreenMachine('userEvidence');
   const actor = useActorRef(logic, { input: { id, kind } });
@@ -268,9 +274,14 @@ function Evidence({ id, kind }: { id: string; kind: EvidenceKind }) {
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
   if (status === 'error')
     return (
-      <p>
-        <FormattedMessage id="userDetail.evidenceFailed" />
-      </p>
+      <div data-testid="user-evidence-failed">
+        <p>
+          <FormattedMessage id="userDetail.evidenceFailed" />
+        </p>
+        <Button className="mt-4" variant="secondary" onClick={retry}>
+          <FormattedMessage id="accounts.retry" />
+        </Button>
+      </div>
     );
   if (!url) return <Spinner label={intl.formatMessage({ id: 'userDetail.loading' })} />;
   return (
@@ -284,7 +295,14 @@ function Evidence({ id, kind }: { id: string; kind: EvidenceKind }) {
 }
 
 function Credentials({ id, data, reload }: { id: string; data: UserWithCredentials; reload: () => void }) {
+  const intl = useIntl();
   const [change, setChange] = useState<CredentialChange | null>(null);
+  // A change that did not happen says so where it was asked for; the notice that said why leaves after a while.
+  const [failed, setFailed] = useState(false);
+  const start = (next: CredentialChange) => {
+    setFailed(false);
+    setChange(next);
+  };
   return (
     <div data-testid="user-credentials">
       <Card className="flex flex-wrap items-center justify-between gap-3">
@@ -296,11 +314,18 @@ function Credentials({ id, data, reload }: { id: string; data: UserWithCredentia
           size="sm"
           disabled={change !== null}
           data-testid={data.activated ? 'user-deactivate' : 'user-activate'}
-          onClick={() => setChange({ kind: 'user', active: !data.activated })}
+          onClick={() => start({ kind: 'user', active: !data.activated })}
         >
           <FormattedMessage id={data.activated ? 'userDetail.deactivate' : 'userDetail.activate'} />
         </Button>
       </Card>
+      {failed && (
+        <Alert
+          className="mt-2 text-sm"
+          message={intl.formatMessage({ id: 'userDetail.changeFailed' })}
+          data-testid="user-change-failed"
+        />
+      )}
       <ul className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
         {data.credentials.map((credential) => (
           <li
@@ -331,7 +356,7 @@ function Credentials({ id, data, reload }: { id: string; data: UserWithCredentia
                   size="sm"
                   variant="secondary"
                   disabled={change !== null}
-                  onClick={() => setChange({ kind: 'credential', sid: credential.sid, state: 'revoked' })}
+                  onClick={() => start({ kind: 'credential', sid: credential.sid, state: 'revoked' })}
                 >
                   <FormattedMessage id="userDetail.revoke" />
                 </Button>
@@ -340,7 +365,7 @@ function Credentials({ id, data, reload }: { id: string; data: UserWithCredentia
                 size="sm"
                 variant="secondary"
                 disabled={change !== null}
-                onClick={() => setChange({ kind: 'credential', sid: credential.sid, state: 'active' })}
+                onClick={() => start({ kind: 'credential', sid: credential.sid, state: 'active' })}
               >
                 <FormattedMessage
                   id={credential.state === 'active' ? 'userDetail.extend' : 'userDetail.reactivate'}
@@ -350,7 +375,17 @@ function Credentials({ id, data, reload }: { id: string; data: UserWithCredentia
           </li>
         ))}
       </ul>
-      {change && <ChangeRunner id={id} change={change} onDone={reload} onFailed={() => setChange(null)} />}
+      {change && (
+        <ChangeRunner
+          id={id}
+          change={change}
+          onDone={reload}
+          onFailed={() => {
+            setChange(null);
+            setFailed(true);
+          }}
+        />
+      )}
       <Locations id={id} data={data} reload={reload} />
     </div>
   );

@@ -9,6 +9,7 @@ import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
+import { errorText } from '../../i18n/error-text';
 import { startQrScan } from '../../media/qr-scan';
 import { useScreenMachine } from '../../runtime/machines';
 import { useSettledSelector } from '../../runtime/settled-selector';
@@ -95,6 +96,14 @@ function Lookup({ code }: { code: string }) {
   const actor = useActorRef(logic, { input: { code } });
   const outcome = useSettledSelector(actor, (s) => (s.status === 'done' ? s.output : undefined));
   if (!outcome) return <Spinner label={intl.formatMessage({ id: 'processVisit.looking' })} />;
+  if (outcome.kind === 'refused' && outcome.code === 'unknown' && outcome.problem)
+    return (
+      <Alert
+        data-testid="visit-refusal"
+        data-code={outcome.problem.code}
+        message={errorText(intl, outcome.problem.code, { serverText: outcome.problem.text })}
+      />
+    );
   if (outcome.kind === 'refused') return <Refusal code={outcome.code} />;
   return <ArrivedVisit arrival={outcome.arrival} />;
 }
