@@ -31,7 +31,7 @@ export const MATRIX_ROWS: Record<string, string> = {
   'GET /internal/onboardings/{onboardingId}/status': 'enrolment resume (Landing)',
   'GET /internal/portrayals/{portrayalId}': 'enrolment result poll (camera steps)',
   'GET /public/credentials': 'driver:SingleAcsIdCheck',
-  'GET /public/credentials/{userId}/sids/{sid}': 'driver:AccreditationDetail',
+  'GET /public/credentials/{userId}/sids/{sid}': 'driver:AccreditationDetail driver:AccreditationPdf',
   'GET /public/singles/bulk/{jobId}': 'driver:AddUsersFromPhotosProgress',
   'GET /public/users/{id}/{kind}': 'driver:UserEvidence',
   'GET /public/visits/{id}/qr': 'driver:VisitQr',

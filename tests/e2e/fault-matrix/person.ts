@@ -29,7 +29,7 @@ export const PERSON_DRIVERS: Driver[] = [
     path: '/home',
     enter: openCurrentQr,
     // The QR's picture (?format=png) is what the detail loads by this call (the JSON comes with the home's list);
-    // the PDF (?format=pdf) is the same call made by a button.
+    // the PDF (?format=pdf), the same call made by a button, is AccreditationPdf's.
     url: /\/api\/public\/credentials\/[\w-]+\/sids\/[\w-]+\?format=png$/,
     ready: '[data-testid="accreditation-qr"]',
     failedId: 'accreditation.error.credential_unavailable',
@@ -40,6 +40,28 @@ export const PERSON_DRIVERS: Driver[] = [
         'a 404 says the person holds no such accreditation: loading it again cannot find it; the way back is the list',
     },
   }),
+  {
+    name: 'AccreditationPdf',
+    screen: 'AccreditationDetail',
+    calls: ['GET /public/credentials/{userId}/sids/{sid}'],
+    user: 'user',
+    path: '/home',
+    enter: openCurrentQr,
+    // The same call as the QR's picture, as the printable PDF: made by its button, not by loading the screen.
+    url: /\/api\/public\/credentials\/[\w-]+\/sids\/[\w-]+\?format=pdf&lang=\w+$/,
+    method: 'GET',
+    ready: async (page) => {
+      await expect(page.getByTestId('accreditation-pdf')).toBeEnabled();
+    },
+    trigger: async (page) => {
+      await page.getByTestId('accreditation-pdf').click();
+    },
+    // Saving it again is the retry: the same button.
+    retry: { id: 'accreditation.pdf.download', button: (page) => page.getByTestId('accreditation-pdf') },
+    failure: (page) => page.locator('[data-error-code="pdf_unavailable"] > p'),
+    // Not saved for real between the cells: a PDF is made on the server at each download.
+    action: true,
+  },
   {
     name: 'AccreditationState',
     screen: 'AccreditationDetail',
