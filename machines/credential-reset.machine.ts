@@ -13,6 +13,8 @@ export type ResetRefusal = 'reset_link_expired' | 'reset_link_used' | 'reset_lin
 export interface ResetError {
   status: number;
   code?: string;
+  /** The server's own words (detail, else title, else status text): the fallback for a code without words. */
+  text?: string;
 }
 
 /** The new QR credential (POST /internal/credential-resets/redeem). */
@@ -31,17 +33,24 @@ export interface CredentialResetContext {
   credential: ResetCredential | null;
   /** An object URL of the new QR's PNG, once loaded. */
   qrUrl: string | null;
+  /** Why a redemption could not be made, when the server refused it with a code no refusal state names. */
+  problem: { code: string; text: string | null } | null;
 }
 
 export type CredentialResetEvent =
   | { type: 'reset.requested'; email: string }
-  | { type: 'link.opened'; token: string };
+  | { type: 'link.opened'; token: string }
+  /** The same link again, after a failure that was no refusal of the link (no answer, a server fault). */
+  | { type: 'link.retry' };
 
-/** The refusal a failed redemption is (the problem code, else its status). */
+/**
+ * The refusal a failed redemption is (the problem code, else its status). A conflict with a code the portal does not
+ * know is no claim that the link was used: it is "could not be reset", which may be tried again.
+ */
 export function resetRefusalOf(error: unknown): ResetRefusal {
   const { status, code } = (error ?? {}) as Partial<ResetError>;
-  if (code === 'reset_link_expired' || status === 410) return 'reset_link_expired';
-  if (code === 'reset_link_used' || (status === 409 && code !== 'not_enrolled')) return 'reset_link_used';
+  if (code === 'reset_link_expired' || (status === 410 && !code)) return 'reset_link_expired';
+  if (code === 'reset_link_used' || (status === 409 && !code)) return 'reset_link_used';
   if (code === 'reset_link_not_found' || status === 404 || status === 422) return 'reset_link_not_found';
   return 'unknown';
 }
@@ -71,6 +80,15 @@ export const credentialResetMachine = setup({
       event.type === 'link.opened' ? { token: event.token } : context,
     ),
     storeCredential: assign({ credential: ({ event }) => outputOf<ResetCredential>(event) }),
+    storeProblem: assign({
+      problem: ({ event }) => {
+        const { status, code, text } = (errorOf(event) ?? {}) as Partial<ResetError>;
+        // The refusals the API client leaves to the screen; any other failure it says itself, in a notice.
+        return code && status && [400, 404, 409, 410, 422].includes(status)
+          ? { code, text: text ?? null }
+          : null;
+      },
+    }),
     storeQr: assign({ qrUrl: ({ event }) => outputOf<string>(event) }),
   },
   guards: {
@@ -82,7 +100,7 @@ export const credentialResetMachine = setup({
   id: 'credentialReset',
   description:
     'ResetCredentials (spec §2, public): ask for a reset by email (the same answer whether or not the address is known), then the mailed link, after signing in, revokes every credential of the person and shows the new 15-day QR. A link is refused when it has expired (reset_link_expired, 30 minutes), was already used (reset_link_used) or is unknown (reset_link_not_found).',
-  context: { email: null, token: null, credential: null, qrUrl: null },
+  context: { email: null, token: null, credential: null, qrUrl: null, problem: null },
   initial: 'idle',
   states: {
     idle: {
@@ -148,7 +166,7 @@ export const credentialResetMachine = setup({
             guard: { type: 'hasCode', params: { code: 'reset_link_not_found' } },
             target: 'refused.notFound',
           },
-          { target: 'refused.failed' },
+          { target: 'refused.failed', actions: 'storeProblem' },
         ],
       },
     },
@@ -174,8 +192,9 @@ export const credentialResetMachine = setup({
         },
         failed: {
           description:
-            'The link could not be checked (no answer, the server failed, or no credentials to reset).',
+            'The link could not be checked (no answer, the server failed, or no credentials to reset); the link may still be good: Try again redeems it again.',
           meta: { problem: 'unknown' },
+          on: { 'link.retry': '#credentialReset.redeeming' },
         },
       },
     },

@@ -21,6 +21,17 @@ export interface SingleError409 {
   errors?: { field: string; code: string }[];
   /** 429 busy: the seconds the server asked to wait (Retry-After). */
   retryAfter?: number;
+  /** The server's own words (detail, else title, else status text): shown for a code the portal has no words for. */
+  text?: string;
+}
+
+/** A problem the server answered, for one field or for the whole form (`body`). */
+export interface SingleFieldError {
+  field: string;
+  /** The server's code ('' when it named none). */
+  code: string;
+  /** The server's own words, the fallback for a code without words (spec §8). */
+  text?: string;
 }
 
 /** Sends of one registration the server may answer busy before the form says to try again later. */
@@ -43,7 +54,7 @@ export interface SingleRegistrationContext extends Omit<SingleRegistrationInput,
   /** Why the acs_id does not suit the schema (common.errors.{code}). */
   acsIdProblem: string | null;
   /** Field errors the server answered (422/409), shown beside each field. */
-  fieldErrors: { field: string; code: string }[];
+  fieldErrors: SingleFieldError[];
   result: SingleRegistrationResult['result'] | null;
   /** The last body sent, to send again after a failure without an answer or a busy server. */
   body: SingleRegistrationBody | null;
@@ -103,8 +114,9 @@ export const singleRegistrationMachine = setup({
           }
         : context,
     ),
+    // A new send forgets the last answer's problems: an old refusal must not stand beside the new outcome.
     storeBody: assign(({ context, event }) =>
-      event.type === 'submit' ? { body: event.body, busyAnswers: 0 } : context,
+      event.type === 'submit' ? { body: event.body, busyAnswers: 0, fieldErrors: [] } : context,
     ),
     storeBusy: assign(({ context, event }) => {
       const seconds = (errorOf(event) as SingleError409 | undefined)?.retryAfter;
@@ -120,7 +132,8 @@ export const singleRegistrationMachine = setup({
       fieldErrors: ({ event }) => {
         const error = errorOf(event) as SingleError409;
         if (error.errors && error.errors.length > 0) return error.errors;
-        return error.code ? [{ field: 'body', code: error.code }] : [];
+        // A refusal of the whole form, with or without a code: never a refusal that shows nothing.
+        return [{ field: 'body', code: error.code ?? '', ...(error.text ? { text: error.text } : {}) }];
       },
     }),
     reset: assign(({ context }) => ({

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { VisitConfirmationResult } from '../contract/api/visits';
-import { errorCodeOf, outputOf } from './actor-events';
+import { errorCodeOf, errorOf, outputOf } from './actor-events';
 
 // VisitConfirmation (spec §4 Visits): the host answers a visitor's request by the mailed link. The link works once
 // and for 48 h; every refusal is a final state named by its code.
@@ -13,6 +13,11 @@ export interface VisitConfirmationInput {
 export interface VisitConfirmationContext extends VisitConfirmationInput {
   /** The answer the host chose, sent again by a retry. */
   outcome: 'accept' | 'reject' | null;
+  /**
+   * A refusal no state names (a code of a newer server): its code and the server's text (spec §8 fallback: detail,
+   * else title, else status text), which the screen shows when it has no words for the code.
+   */
+  problem: { code: string; text: string | null } | null;
 }
 
 export type VisitConfirmationEvent = { type: 'visit.accept' } | { type: 'visit.reject' };
@@ -33,7 +38,20 @@ export const visitConfirmationMachine = setup({
     }),
   },
   actions: {
-    chooseOutcome: assign((_, params: { outcome: 'accept' | 'reject' }) => ({ outcome: params.outcome })),
+    chooseOutcome: assign((_, params: { outcome: 'accept' | 'reject' }) => ({
+      outcome: params.outcome,
+      problem: null,
+    })),
+    storeProblem: assign({
+      problem: ({ event }) => {
+        const error = errorOf(event) as { status?: number; code?: unknown; text?: unknown } | null;
+        // Only a refusal the screen is left to say: a failure or a 401/403 the API client has said already.
+        const refusal = !!error?.status && [400, 404, 409, 410, 422].includes(error.status);
+        return refusal && typeof error?.code === 'string'
+          ? { code: error.code, text: typeof error.text === 'string' ? error.text : null }
+          : null;
+      },
+    }),
   },
   guards: {
     hasCode: ({ event }, params: { code: string }) => errorCodeOf(event) === params.code,
@@ -43,7 +61,7 @@ export const visitConfirmationMachine = setup({
   id: 'visitConfirmation',
   description:
     'VisitConfirmation (public, confirmation/{token}/{visitId}): the host accepts or rejects a visit request with the mailed token (token_expired, visit_already_accepted, visit_already_rejected, visit_already_cancelled, invalid_token).',
-  context: ({ input }) => ({ visitId: input.visitId, token: input.token, outcome: null }),
+  context: ({ input }) => ({ visitId: input.visitId, token: input.token, outcome: null, problem: null }),
   initial: 'asking',
   states: {
     asking: {
@@ -88,7 +106,7 @@ export const visitConfirmationMachine = setup({
             target: 'alreadyCancelled',
           },
           { guard: { type: 'hasCode', params: { code: 'invalid_token' } }, target: 'invalidLink' },
-          { target: 'failed' },
+          { target: 'failed', actions: 'storeProblem' },
         ],
       },
     },

@@ -11,7 +11,7 @@ import {
   type ResetCredential,
   type ResetError,
 } from '../../machines/credential-reset.machine';
-import { isApiError } from '../api/errors';
+import { isApiError, serverText } from '../api/errors';
 import { lazyCalls } from '../api/lazy';
 import type { Runtime } from '../runtime/context';
 import { fromPromise } from './promise';
@@ -35,6 +35,7 @@ function problemOf(error: unknown): DeletionError & ResetError {
     status: error.status,
     ...(error.problem?.code ? { code: error.problem.code } : {}),
     ...(error.problem?.detail ? { detail: error.problem.detail } : {}),
+    ...(error.kind === 'http' && serverText(error) ? { text: serverText(error) } : {}),
   };
 }
 
@@ -124,6 +125,15 @@ export function accountDeletionLogic(runtime: AccountRuntime) {
   });
 }
 
+const saidByTheScreen = () => {};
+const LINK_REFUSALS = {
+  400: saidByTheScreen,
+  404: saidByTheScreen,
+  409: saidByTheScreen,
+  410: saidByTheScreen,
+  422: saidByTheScreen,
+};
+
 /** ResetCredentials: ask by email, redeem the mailed link signed in, show the new QR. */
 export function credentialResetLogic(runtime: AccountRuntime) {
   return credentialResetMachine.provide({
@@ -137,9 +147,11 @@ export function credentialResetLogic(runtime: AccountRuntime) {
           ),
         ),
       ),
+      // The screen says the link's refusals (and a refusal no state names); why anything else failed (no answer,
+      // too slow, a server fault, no permission) is the API client's notice beside "could not be reset".
       redeemReset: fromPromise<ResetCredential, { token: string }>(async ({ input }) =>
         orProblem(async () =>
-          redeemCredentialReset(await runtime.apiClient(), input.token, { silent: true }),
+          redeemCredentialReset(await runtime.apiClient(), input.token, { handlers: LINK_REFUSALS }),
         ),
       ),
       fetchQrImage: fromPromise<string, { userId: string; sid: string }>(async ({ input, signal }) => {

@@ -4,7 +4,7 @@
 
 import type { SingleRegistrationBody, SingleRegistrationResult } from '../../contract/api/singles';
 import { type SingleError409, singleRegistrationMachine } from '../../machines/single-registration.machine';
-import { isApiError } from '../api/errors';
+import { isApiError, serverText } from '../api/errors';
 import { lazyCalls } from '../api/lazy';
 import type { Runtime } from '../runtime/context';
 import { fromPromise } from './promise';
@@ -12,6 +12,9 @@ import { fromPromise } from './promise';
 const { acsIdTaken, emailTaken, registerSingle } = lazyCalls(() => import('../api/singles'));
 
 type SinglesRuntime = Pick<Runtime, 'apiClient'>;
+
+const shownByTheForm = () => {};
+const FORM_SHOWS = { 409: shownByTheForm, 422: shownByTheForm, 429: shownByTheForm };
 
 function problemOf(error: unknown): SingleError409 {
   if (!isApiError(error)) return { status: 0 };
@@ -22,9 +25,11 @@ function problemOf(error: unknown): SingleError409 {
     error.status === 429
       ? Number((error.body as { retry_after?: unknown } | undefined)?.retry_after ?? header)
       : NaN;
+  const text = error.kind === 'http' ? serverText(error) : '';
   return {
     status: error.status,
     ...(error.problem?.code ? { code: error.problem.code } : {}),
+    ...(text ? { text } : {}),
     ...(Array.isArray(errors) ? { errors } : {}),
     ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfter } : {}),
   };
@@ -47,8 +52,12 @@ export function singleRegistrationLogic(runtime: SinglesRuntime) {
       checkAcsId: fromPromise<boolean, { acsId: string }>(async ({ input, signal }) =>
         orProblem(async () => acsIdTaken(await runtime.apiClient(), input.acsId, { silent: true, signal })),
       ),
+      // The form shows its refusals (409/422 beside the fields, 429 busy above the button); any other failure is
+      // said by the API client's notice (no answer, too slow, a server fault) under the form's "could not be sent".
       register: fromPromise<SingleRegistrationResult, { body: SingleRegistrationBody }>(async ({ input }) =>
-        orProblem(async () => registerSingle(await runtime.apiClient(), input.body, { silent: true })),
+        orProblem(async () =>
+          registerSingle(await runtime.apiClient(), input.body, { handlers: FORM_SHOWS }),
+        ),
       ),
     },
   });

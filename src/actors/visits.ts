@@ -105,8 +105,12 @@ export function visitRequestLogic(runtime: Api, options: { onSent?: () => void }
       createVisit: fromPromise(async ({ input, signal }) =>
         call(async () => createVisit(await runtime.apiClient(), input.request, { signal, ...REFUSALS })),
       ),
+      // Only a 404 (nobody with that id) is the form's to say; any other failure the API client says, in the
+      // server's words for a code the portal has none for, and the visitor is typed by hand.
       fetchVisitor: fromPromise(async ({ input, signal }) =>
-        call(async () => getVisitor(await runtime.apiClient(), input.userId, { signal, ...REFUSALS })),
+        call(async () =>
+          getVisitor(await runtime.apiClient(), input.userId, { signal, handlers: { 404: quiet } }),
+        ),
       ),
     },
     actions: { visitChanged: () => options.onSent?.() },
@@ -117,14 +121,21 @@ export function visitRequestLogic(runtime: Api, options: { onSent?: () => void }
 export function visitConfirmationLogic(runtime: Api) {
   return visitConfirmationMachine.provide({
     actors: {
-      confirmVisit: fromPromise(async ({ input, signal }) =>
-        call(async () =>
-          confirmVisit(await runtime.apiClient(), input.visitId, input.token, input.outcome, {
-            signal,
-            ...REFUSALS,
-          }),
-        ),
-      ),
+      // The link's token is the call's bearer, not a session: a 401 is that token refused (the link not valid),
+      // never "your session has expired" to a host who may not be signed in at all.
+      confirmVisit: fromPromise(async ({ input, signal }) => {
+        try {
+          return await call(async () =>
+            confirmVisit(await runtime.apiClient(), input.visitId, input.token, input.outcome, {
+              signal,
+              handlers: { ...REFUSALS.handlers, 401: quiet },
+            }),
+          );
+        } catch (error) {
+          const failed = error as VisitCallError;
+          throw failed.status === 401 && !failed.code ? { ...failed, code: 'invalid_token' } : failed;
+        }
+      }),
     },
   });
 }
@@ -191,14 +202,20 @@ export function arrivalLogic(runtime: Api) {
   });
 }
 
-/** The visitor's QR of a visit as an object URL (img-src blob:), or null when they hold no valid one. */
+/**
+ * The visitor's QR of a visit as an object URL (img-src blob:), or null when they hold no valid one (a 404). Any
+ * other failure rejects: the screen says the QR could not be loaded, with a retry (it loads beside the visit, whose
+ * own failure the API client reports, so this one is silent).
+ */
 export function visitQrLogic(runtime: Api) {
   return fromPromise<string | null, { visitId: string }>(async ({ input, signal }) => {
     try {
       const png = await visitQr(await runtime.apiClient(), input.visitId, { signal, silent: true });
+      if (png.type && !png.type.startsWith('image/')) throw new Error(`not an image: ${png.type}`);
       return URL.createObjectURL(png);
-    } catch {
-      return null;
+    } catch (error) {
+      if (isApiError(error) && error.status === 404) return null;
+      throw error;
     }
   });
 }

@@ -42,12 +42,15 @@ export function getAccountProfile(
 }
 
 // GET /internal/accounts/{id}/export: everything stored about the person, as one zip ("download my data").
-export function exportAccountData(
+export async function exportAccountData(
   api: ApiClient,
   accountId: string,
   options: CallOptions = {},
 ): Promise<Blob> {
-  return api.get<Blob>(accountPath(accountId, '/export'), { ...options, responseType: 'blob' });
+  const blob = await api.get<Blob>(accountPath(accountId, '/export'), { ...options, responseType: 'blob' });
+  // Saved as my-data-….zip: anything but a zip (an error page, a broken answer) is not the person's data.
+  if (blob.type && blob.type !== 'application/zip') throw new Error(`not a zip: ${blob.type}`);
+  return blob;
 }
 
 // PUT /internal/accounts/{userId}/locale with locale (spec §7).

@@ -211,9 +211,12 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
     accountLocale = locale;
     void import('../actors/account')
       .then(({ saveLocaleToAccount }) => saveLocaleToAccount({ apiClient, session, app }, locale))
-      .catch(() => {
-        // Kept in this browser all the same; the next change tries again.
+      .catch((error: unknown) => {
+        // Kept in this browser all the same, and the person is told it is not the account's yet (the next change
+        // tries again). A 401 is the session gone: the sign-out says that, and nothing more flashes before it.
         accountLocale = null;
+        if ((error as { status?: unknown } | null)?.status === 401) return;
+        notifications.send({ type: 'notify', level: 'warning', messageId: 'header.language.notSaved' });
       });
   }
 

@@ -278,7 +278,18 @@ async function runCell(
       if (driver.form) {
         await openScreen(page, driver, screenPath, lang);
         await driver.ready(page, lang);
-        const kept = JSON.stringify(await driver.form.values(page)) === JSON.stringify(typed);
+        const notKept = driver.form.notKeptOnSignOut;
+        const compared = (values: Record<string, string> | undefined) =>
+          JSON.stringify(Object.entries(values ?? {}).filter(([field]) => !notKept?.fields.includes(field)));
+        const kept = compared(await driver.form.values(page)) === compared(typed);
+        if (notKept) {
+          const asked = notKept.shown(page, lang);
+          await expect(asked.first(), 'the screen asks again for what it did not keep').toBeVisible();
+          for (const part of await asked.all()) {
+            cell.messages.push(expectWords(lang, (await part.textContent()) ?? '', 'the screen'));
+          }
+          cell.note = `${cell.note}; not kept: ${notKept.fields.join(', ')} (${notKept.why})`;
+        }
         if (driver.lostOnSignOut) {
           expect(kept, `${driver.name} × 401 is listed as losing the form`).toBe(false);
           cell.note = `${cell.note}; KNOWN GAP: ${driver.lostOnSignOut}`;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type CredentialResetEvent, credentialResetMachine } from '../../machines/credential-reset.machine';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import {
+  type CredentialResetEvent,
+  credentialResetMachine,
+  type ResetCredential,
+  resetRefusalOf,
+} from '../../machines/credential-reset.machine';
 import { codesInMeta, coverMachine, type ModelSpec } from './harness';
 
 // Whether someone is signed in is the runtime's answer; here a link opened with this token says "signed out".
@@ -15,6 +21,7 @@ const spec: ModelSpec<typeof credentialResetMachine> = {
     { type: 'reset.requested', email: 'ane@example.test' } satisfies CredentialResetEvent,
     { type: 'link.opened', token: 'a-token-of-forty-characters-000000000000' } satisfies CredentialResetEvent,
     { type: 'link.opened', token: SIGNED_OUT_TOKEN } satisfies CredentialResetEvent,
+    { type: 'link.retry' } satisfies CredentialResetEvent,
     { type: 'xstate.done.actor.requestReset', output: undefined },
     { type: 'xstate.error.actor.requestReset', error: { status: 0 } },
     {
@@ -53,5 +60,34 @@ describe('credential reset machine (generated paths)', () => {
     const report = await coverMachine(spec);
     expect(report.missing).toEqual([]);
     expect(report.errorCodes?.missing).toEqual([]);
+  });
+});
+
+describe('a redemption that fails', () => {
+  it('is no claim that the link was used when the conflict has a code the portal does not know', () => {
+    expect(resetRefusalOf({ status: 409, code: 'a_code_nobody_knows' })).toBe('unknown');
+    expect(resetRefusalOf({ status: 409, code: 'not_enrolled' })).toBe('unknown');
+    expect(resetRefusalOf({ status: 409, code: 'reset_link_used' })).toBe('reset_link_used');
+    expect(resetRefusalOf({ status: 409 })).toBe('reset_link_used');
+    expect(resetRefusalOf({ status: 410 })).toBe('reset_link_expired');
+  });
+
+  it('keeps the code and the server’s words of a refusal no state names, to say them, and may be tried again', () => {
+    const actor = createActor(
+      credentialResetMachine.provide({
+        guards: { isSignedIn: () => true },
+        actors: {
+          redeemReset: fromPromise<ResetCredential, { token: string }>(async () => {
+            throw { status: 409, code: 'a_code_nobody_knows', text: 'Nobody knows' };
+          }),
+        },
+      }),
+    ).start();
+    actor.send({ type: 'link.opened', token: 'a-token' });
+    return waitFor(actor, (s) => s.matches('refused')).then((s) => {
+      expect(s.matches({ refused: 'failed' })).toBe(true);
+      expect(s.context.problem).toEqual({ code: 'a_code_nobody_knows', text: 'Nobody knows' });
+      expect(s.can({ type: 'link.retry' })).toBe(true);
+    });
   });
 });

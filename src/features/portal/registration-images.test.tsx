@@ -36,9 +36,18 @@ function runtimeWith(api: {
       },
     }),
   ).start();
+  // Signed in: the form keeps its draft per person (src/actors/form-draft.ts).
+  const session = createActor(
+    createMachine({ id: 'session', context: { session: { userId: 'staff-1' } } }),
+  ).start();
   const pending = () => new Promise<never>(() => {});
   const client = { get: api.get, post: api.post, put: pending, delete: pending, request: pending };
-  return { app, apiClient: () => Promise.resolve(client), navigate: vi.fn() } as unknown as Runtime;
+  return {
+    app,
+    session,
+    apiClient: () => Promise.resolve(client),
+    navigate: vi.fn(),
+  } as unknown as Runtime;
 }
 
 const renderWith = (runtime: Runtime, screenElement: React.ReactElement) =>
@@ -95,6 +104,71 @@ describe('SingleRegistration', () => {
     await waitFor(() => expect(image).toHaveAttribute('aria-invalid', 'true'));
     expect(document.getElementById('single-image-error')).toHaveTextContent(words);
     expect(screen.queryByText(messages['singles.failed'] as string)).toBeNull();
+  });
+});
+
+describe('SingleRegistration, a refusal it has no words for, and a sign-out', () => {
+  /** Image mode filled in, the photo chosen. */
+  function fill() {
+    fireEvent.click(screen.getByRole('radio', { name: messages['singles.mode.image'] }));
+    fireEvent.change(screen.getByLabelText(messages['singles.username'] as string), {
+      target: { value: 'ane.argazki' },
+    });
+    fireEvent.change(screen.getByLabelText(messages['singles.email'] as string), {
+      target: { value: 'ane@example.test' },
+    });
+    fireEvent.change(screen.getByLabelText(messages['singles.acsId'] as string), {
+      target: { value: 'ACS-1' },
+    });
+    const file = new File([new Uint8Array(6000).fill(1)], 'ane.png', { type: 'image/png' });
+    fireEvent.change(screen.getByLabelText(messages['singles.image'] as string), {
+      target: { files: [file] },
+    });
+  }
+
+  afterEach(() => sessionStorage.clear());
+
+  it('says what the server said for a code that exists nowhere, in the sentence of the person’s language', async () => {
+    const post = vi.fn((path: string) =>
+      Promise.reject(
+        new ApiError({
+          kind: 'http',
+          method: 'POST',
+          path,
+          status: 409,
+          problem: {
+            status: 409,
+            title: 'Conflict',
+            detail: 'Nadie conoce este código',
+            code: 'no_such_code',
+          },
+        }),
+      ),
+    );
+    renderWith(runtimeWith({ get: free, post }), <SingleRegistration />);
+    fill();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: messages['singles.submit'] })));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'No se ha podido completar. El servidor indica: «Nadie conoce este código»',
+    );
+    expect(alert).not.toHaveTextContent('no_such_code');
+  });
+
+  it('keeps what was typed for the next visit of the same person, and asks for the photo again', () => {
+    const runtime = runtimeWith({ get: free, post: vi.fn() });
+    const first = renderWith(runtime, <SingleRegistration />);
+    fill();
+    first.unmount();
+    renderWith(runtime, <SingleRegistration />);
+    expect(screen.getByLabelText(messages['singles.username'] as string)).toHaveValue('ane.argazki');
+    expect(screen.getByLabelText(messages['singles.email'] as string)).toHaveValue('ane@example.test');
+    expect(screen.getByLabelText(messages['singles.acsId'] as string)).toHaveValue('ACS-1');
+    // The photo of a face is never stored: the form says so, and asks for it again.
+    expect(JSON.stringify(sessionStorage)).not.toContain('ane.png');
+    expect(screen.getByTestId('single-image-choose-again')).toHaveTextContent(
+      messages['singles.imageChooseAgain'] as string,
+    );
   });
 });
 

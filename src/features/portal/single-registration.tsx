@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { SingleRegistrationBody } from '../../../contract/api/singles';
@@ -22,7 +22,7 @@ import { Field } from '../../components/ui/field';
 import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
-import { useTenant } from '../../runtime/context';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 
 // SingleRegistration (spec §2 new-user-credential, post_singles): renders machines/single-registration.
@@ -46,6 +46,7 @@ const M = defineMessages({
   'singles.firstName': { id: 'singles.firstName' },
   'singles.free': { id: 'singles.free' },
   'singles.idNumber': { id: 'singles.idNumber' },
+  'singles.imageChooseAgain': { id: 'singles.imageChooseAgain' },
   'singles.lastName': { id: 'singles.lastName' },
   'singles.mode.fields': { id: 'singles.mode.fields' },
   'singles.mode.image': { id: 'singles.mode.image' },
@@ -76,6 +77,46 @@ interface FormValues {
   id_number: string;
   username: string;
   send_qr_by_email: boolean;
+}
+
+/** The form's values as a draft (formDraft keeps strings only). */
+const TEXT_FIELDS = [
+  'first_name',
+  'last_name',
+  'birth_date',
+  'document_number',
+  'id_number',
+  'username',
+] as const;
+const DOCUMENT_TYPES = ['id_card', 'passport', 'driving_license', 'others'] as const;
+
+function valuesOf(draft: Record<string, string> | null): FormValues {
+  if (!draft) return EMPTY;
+  const values: FormValues = { ...EMPTY, send_qr_by_email: draft.send_qr_by_email === 'true' };
+  for (const field of TEXT_FIELDS) values[field] = draft[field] ?? '';
+  const type = DOCUMENT_TYPES.find((t) => t === draft.document_type);
+  if (type) values.document_type = type;
+  return values;
+}
+
+/**
+ * What was typed outlives a sign-out (a 401 on sending), as ActivateUsers' form does: in the tab's session, per
+ * tenant and person. The photo of the face is biometric data and never goes there: the draft only remembers that
+ * one was chosen, so that the form asks for it again in so many words.
+ */
+function useRegistrationDraft(delegated: boolean) {
+  const drafts = useScreenMachine('formDraft');
+  const { tenant } = useTenant();
+  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
+  const form = delegated ? 'delegatedFinishRegister' : 'singleRegistration';
+  return useMemo(
+    () => ({
+      load: () => drafts.load(form, tenant, userId),
+      save: (values: Record<string, string>) => drafts.save(form, tenant, userId, values),
+      clear: () => drafts.clear(form, tenant, userId),
+    }),
+    [drafts, form, tenant, userId],
+  );
 }
 
 const EMPTY: FormValues = {
@@ -136,6 +177,12 @@ export function RegistrationScreen({
   const view = useSelector(actor, (s) =>
     s.matches('registered') ? 'registered' : s.matches('rejected') ? 'rejected' : 'form',
   );
+  const draft = useRegistrationDraft(delegated);
+  const registered = view === 'registered';
+  const clearDraft = draft.clear;
+  useEffect(() => {
+    if (registered) clearDraft();
+  }, [registered, clearDraft]);
   return (
     <section data-screen={screen} className="mx-auto flex max-w-3xl flex-col gap-4">
       <h1 className="text-2xl font-semibold">
@@ -196,8 +243,8 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
   const intl = useIntl();
   const t = (id: MessageKey, values?: Record<string, string | number>) =>
     intl.formatMessage(M[id] as MessageDescriptor, values);
-  const te = (code: string, values?: Record<string, string | number>) =>
-    errorText(intl, code, values ? { values } : {});
+  const te = (code: string, values?: Record<string, string | number>, serverText?: string) =>
+    errorText(intl, code, { ...(values ? { values } : {}), ...(serverText ? { serverText } : {}) });
   const mode = useSelector(actor, (s) => s.context.mode);
   const email = useSelector(actor, (s) => s.context.email);
   const acsId = useSelector(actor, (s) => s.context.acsId);
@@ -210,8 +257,33 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
     s.matches('busy') ? Math.ceil(s.context.retryAfterMs / 1000) : null,
   );
   const acsFieldError = useSelector(actor, (s) => codeIn(s, 'fieldError'));
-  const [values, setValues] = useState<FormValues>(EMPTY);
+  const draft = useRegistrationDraft(delegated);
+  const [saved] = useState(draft.load);
+  const [values, setValues] = useState<FormValues>(() => valuesOf(saved));
   const [image, setImage] = useState<File | null>(null);
+  // A photo was chosen before the session ended: it was not kept, and the form says to choose it again.
+  const [photoNotKept, setPhotoNotKept] = useState(saved?.photo_chosen === 'true');
+  // The draft's mode, email and acs_id live in the machine: given back once, which checks them again as typing does.
+  useEffect(() => {
+    if (!saved) return;
+    const now = actor.getSnapshot().context;
+    if (!delegated && (saved.mode === 'fields' || saved.mode === 'image') && saved.mode !== now.mode)
+      actor.send({ type: 'mode.changed', mode: saved.mode });
+    if (saved.email && now.email === '') actor.send({ type: 'email.changed', email: saved.email });
+    if (saved.acs_id && now.acsId === '') actor.send({ type: 'acsId.changed', acsId: saved.acs_id });
+  }, [actor, saved, delegated]);
+  const saveDraft = draft.save;
+  useEffect(() => {
+    saveDraft({
+      ...Object.fromEntries(TEXT_FIELDS.map((field) => [field, values[field]])),
+      document_type: values.document_type,
+      send_qr_by_email: String(values.send_qr_by_email),
+      mode,
+      email,
+      acs_id: acsId,
+      photo_chosen: String(image !== null || photoNotKept),
+    });
+  }, [saveDraft, values, mode, email, acsId, image, photoNotKept]);
   const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
 
   const emailStatus = useSelector(actor, (s) => regionOf(s, 'email'));
@@ -220,7 +292,7 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
     const local = localErrors[field];
     if (local) return te(local);
     const server = serverErrors.find((e) => e.field === field);
-    if (server) return te(server.code);
+    if (server) return te(server.code, undefined, server.text);
     if (field === 'email' && emailStatus === 'taken') return te('email_already_in_use');
     if (field === 'acs_id' && acsStatus === 'taken') return te('acs_id_already_in_use');
     if (field === 'acs_id' && acsFieldError) return te(acsFieldError, { min: WIEGAND_MIN, max: WIEGAND_MAX });
@@ -432,11 +504,21 @@ function RegistrationForm({ actor, delegated }: { actor: Actor; delegated: boole
                 onChange={(e) => {
                   setLocalErrors(({ image: _, ...rest }) => rest);
                   setImage(e.target.files?.[0] ?? null);
+                  setPhotoNotKept(false);
                 }}
               />
               {errorOf('image') ? (
                 <p id="single-image-error" className="text-sm text-red-700">
                   {errorOf('image')}
+                </p>
+              ) : photoNotKept && !image ? (
+                <p
+                  id="single-image-hint"
+                  role="status"
+                  className="text-sm font-medium text-amber-800"
+                  data-testid="single-image-choose-again"
+                >
+                  <FormattedMessage {...M['singles.imageChooseAgain']} />
                 </p>
               ) : (
                 <p id="single-image-hint" className="text-sm text-slate-600">

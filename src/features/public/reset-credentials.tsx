@@ -12,6 +12,7 @@ import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
+import { errorText } from '../../i18n/error-text';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 
@@ -163,13 +164,26 @@ function SignIn({ token }: { token: string }) {
 function Refused({ actor }: { actor: ResetActor }) {
   const intl = useIntl();
   const refusal = useSelector(actor, refusalIn);
+  // A link the server did not refuse (no answer, a fault) may still be good: it is redeemed again on request.
+  const canRetry = useSelector(actor, (s) => s.can({ type: 'link.retry' }));
+  // A refusal no state names: its words, or the server's in a sentence of the person's language (spec §8).
+  const problem = useSelector(actor, (s) => (s.matches({ refused: 'failed' }) ? s.context.problem : null));
   return (
     <Alert
       className="mb-4"
       message={intl.formatMessage(REFUSALS[refusal])}
       data-testid="reset-credentials-refused"
       data-refusal={refusal}
-    />
+    >
+      {problem && <p>{errorText(intl, problem.code, { serverText: problem.text })}</p>}
+      {canRetry && (
+        <div>
+          <Button variant="secondary" onClick={() => actor.send({ type: 'link.retry' })}>
+            <FormattedMessage id="resetCredentials.retry" />
+          </Button>
+        </div>
+      )}
+    </Alert>
   );
 }
 

@@ -1,8 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useParams } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
+import { hasErrorWords } from '../../i18n/error-text';
 import { useScreenMachine } from '../../runtime/machines';
 import { Refusal } from './parts';
 import { errorCodeOf } from './visit-actions';
@@ -25,6 +26,8 @@ export function VisitConfirmation() {
     rejected: s.matches('rejected'),
   }));
   const code = useSelector(actor, errorCodeOf);
+  const problem = useSelector(actor, (s) => s.context.problem);
+  const intl = useIntl();
 
   return (
     <section data-screen="VisitConfirmation" className="mx-auto max-w-xl">
@@ -39,7 +42,10 @@ export function VisitConfirmation() {
             </p>
             {view.failed && (
               <div className="mt-4">
-                <Refusal code={undefined} />
+                <Refusal
+                  code={problem?.code}
+                  reason={problem && !hasErrorWords(intl, problem.code) ? problem.text : null}
+                />
               </div>
             )}
             <div className="mt-6 flex flex-wrap gap-3">

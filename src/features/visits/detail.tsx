@@ -1,9 +1,10 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useSearch } from 'wouter';
 import type { Visit } from '../../../contract/api/visits';
+import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
@@ -14,6 +15,36 @@ import { useScreenMirror } from '../../runtime/screen-mirror';
 import { useSettledSelector } from '../../runtime/settled-selector';
 import { isReceptionist, StatusBadge, useSession, VisitHistory, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
+
+/** The QR to print: loading, loaded (null: the visitor holds no valid one) or failed; one load per attempt. */
+interface QrLoad {
+  attempt: number;
+  status: 'loading' | 'loaded' | 'failed';
+  url: string | null;
+}
+
+/** Runs one load of the visit's QR (machine id visitQr) and hands what it settles on to the screen. */
+function QrLoader({
+  visitId,
+  attempt,
+  onSettled,
+}: {
+  visitId: string;
+  attempt: number;
+  onSettled: (load: QrLoad) => void;
+}) {
+  const logic = useScreenMachine('visitQr');
+  const actor = useActorRef(logic, { input: { visitId } });
+  const status = useSettledSelector(actor, (s) =>
+    s.status === 'done' ? 'loaded' : s.status === 'error' ? 'failed' : 'loading',
+  );
+  const url = useSettledSelector(actor, (s) => (s.status === 'done' ? s.output : null));
+  useEffect(() => {
+    if (status !== 'loading') onSettled({ attempt, status, url });
+  }, [onSettled, attempt, status, url]);
+  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  return null;
+}
 
 function Info({ visit, printed = false }: { visit: Visit; printed?: boolean }) {
   const rows: { messageId: string; value: React.ReactNode }[] = [
@@ -97,13 +128,15 @@ export function VisitDetail() {
     if (s.matches('loadRefused')) return { retry: true, why: s.context.code, text: s.context.serverText };
     return s.matches('failed') ? { retry: true } : null;
   });
-  const qrLogic = useScreenMachine('visitQr');
-  const qrActor = useActorRef(qrLogic, { input: { visitId } });
-  const qr = useSettledSelector(qrActor, (s) => (s.status === 'done' ? s.output : null));
-  useEffect(() => () => (qr ? URL.revokeObjectURL(qr) : undefined), [qr]);
+  // The QR to print loads beside the visit; after a failure, Retry loads it again (a new load, keyed).
+  const [qrLoad, setQrLoad] = useState<QrLoad>({ attempt: 0, status: 'loading', url: null });
+  const qr = qrLoad.url;
+  const loadQrAgain = () =>
+    setQrLoad(({ attempt }) => ({ attempt: attempt + 1, status: 'loading', url: null }));
 
   return (
     <section data-screen="VisitDetail" className="mx-auto max-w-3xl">
+      <QrLoader key={qrLoad.attempt} visitId={visitId} attempt={qrLoad.attempt} onSettled={setQrLoad} />
       <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
         <h1 className="text-2xl font-semibold">
           {visit ? <VisitTitle visit={visit} /> : intl.formatMessage({ id: 'screen.VisitDetail' })}
@@ -164,6 +197,19 @@ export function VisitDetail() {
                     >
                       <FormattedMessage id="visits.newForVisitor" />
                     </Link>
+                  )}
+                  {qrLoad.status === 'failed' && (
+                    <Alert
+                      tone="warning"
+                      message={intl.formatMessage({ id: 'visits.qrFailed' })}
+                      data-testid="visit-qr-failed"
+                    >
+                      <div>
+                        <Button variant="secondary" onClick={loadQrAgain}>
+                          <FormattedMessage id="visits.qrRetry" />
+                        </Button>
+                      </div>
+                    </Alert>
                   )}
                   {qr && (
                     <Button

@@ -10,6 +10,7 @@ import catalogue from '../../i18n/messages/es.json';
 import { type Runtime, RuntimeProvider } from '../../runtime/context';
 import { registerMachines } from '../../runtime/machines';
 import { type FakeApi, fakeRuntime } from '../onboarding/testing/fake-runtime';
+import { VisitConfirmation } from './confirmation';
 import { VisitDetail } from './detail';
 import { NewVisit } from './new-visit';
 
@@ -58,6 +59,7 @@ function renderAt(path: string, runtime: Runtime) {
         <Router hook={location.hook} searchHook={location.searchHook}>
           <Route path="/visit-detail" component={VisitDetail} />
           <Route path="/new-visit" component={NewVisit} />
+          <Route path="/confirmation/:token/:visitId" component={VisitConfirmation} />
           <Route path="/my-visits">MyVisits</Route>
         </Router>
       </RuntimeProvider>
@@ -110,6 +112,73 @@ describe('VisitDetail, when the visit does not load', () => {
     renderAt('/visit-detail', runtimeWith({ get }));
     expect(await screen.findByText('MyVisits')).toBeInTheDocument();
     expect(get.mock.calls.map(([path]) => path).filter((path) => !path.endsWith('/qr'))).toEqual([]);
+  });
+});
+
+describe('VisitDetail, the QR to print', () => {
+  const visit = {
+    id: 'v-1',
+    title: 'Reunión',
+    expected_at: '2030-01-01T10:00:00Z',
+    leaving_at: '2030-01-01T11:00:00Z',
+    host: { email: 'host@gambling.example', name: 'Hodei' },
+    location: { facility_id: 'l-1', alias: 'Sede', timezone: 'Europe/Madrid' },
+    history: [],
+    status: 'accepted',
+    visitor: 'a-1',
+    visitorData: { name: 'Vera', email: 'visitor@gambling.example' },
+    visitorProfile: {},
+    guests: 0,
+  };
+
+  it('says when it could not be loaded, and loads it again on request', async () => {
+    let qr: () => Promise<unknown> = async () => {
+      throw new ApiError({ kind: 'network', method: 'GET', path: '/public/visits/v-1/qr' });
+    };
+    const get = vi.fn((path: string) => (path.endsWith('/qr') ? qr() : Promise.resolve(visit)));
+    renderAt('/visit-detail?data=v-1', runtimeWith({ get }));
+    const failed = await screen.findByTestId('visit-qr-failed');
+    expect(failed).toHaveTextContent(es('visits.qrFailed'));
+    qr = pending;
+    fireEvent.click(screen.getByRole('button', { name: es('visits.qrRetry') }));
+    await waitFor(() => expect(screen.queryByTestId('visit-qr-failed')).toBeNull());
+    expect(get.mock.calls.filter(([path]) => path.endsWith('/qr'))).toHaveLength(2);
+  });
+
+  it('says nothing when the visitor holds no QR (a 404): there is nothing to print', async () => {
+    const get = vi.fn(async (path: string) => {
+      if (path.endsWith('/qr')) throw refusal(404, { code: 'not_found' });
+      return visit;
+    });
+    renderAt('/visit-detail?data=v-1', runtimeWith({ get }));
+    await waitFor(() => expect(get.mock.calls.filter(([path]) => path.endsWith('/qr'))).toHaveLength(1));
+    await screen.findByTestId('visit-status');
+    expect(screen.queryByTestId('visit-qr-failed')).toBeNull();
+    expect(screen.queryByTestId('visit-print')).toBeNull();
+  });
+});
+
+describe('VisitConfirmation, a refusal it has no words for', () => {
+  it("says it in the server's words, never the code, and the host may answer again", async () => {
+    const post = vi.fn(async () => {
+      throw refusal(409, UNKNOWN);
+    });
+    renderAt('/confirmation/t-1/v-1', runtimeWith({ post }));
+    fireEvent.click(await screen.findByTestId('confirmation-accept'));
+    const shown = await screen.findByTestId('visit-refusal');
+    expect(shown).toHaveTextContent(es('common.serverProblem', { detail: UNKNOWN.detail }));
+    expect(shown).not.toHaveTextContent(UNKNOWN.code);
+    expect(screen.getByTestId('confirmation-accept')).toBeEnabled();
+  });
+
+  it('takes a 401 for the link refused, never for a session that expired', async () => {
+    const post = vi.fn(async () => {
+      throw refusal(401, { title: 'Unauthorized' });
+    });
+    renderAt('/confirmation/t-1/v-1', runtimeWith({ post }));
+    fireEvent.click(await screen.findByTestId('confirmation-accept'));
+    expect(await screen.findByTestId('visit-refusal')).toHaveTextContent(es('common.errors.invalid_token'));
+    expect(screen.queryByTestId('confirmation-accept')).toBeNull();
   });
 });
 

@@ -53,7 +53,15 @@ export interface Driver {
   /** The call's own timeout when it is not the client's 30 s (a long download). */
   timeoutMs?: number;
   /** A form: fills it before the first cell, and reads it back after each. */
-  form?: { fill(page: Page): Promise<void>; values(page: Page): Promise<Record<string, string>> };
+  form?: {
+    fill(page: Page): Promise<void>;
+    values(page: Page): Promise<Record<string, string>>;
+    /**
+     * Values a sign-out rightly does not keep (a photo of a face is not stored beyond the page): their fields, left
+     * out of the comparison after signing in again, and the screen's words that ask for them again.
+     */
+    notKeptOnSignOut?: { fields: string[]; shown: (page: Page, lang: Lang) => Locator; why: string };
+  };
 }
 
 /** A real JPEG photo-like image of more than 5 kB (what SingleRegistration takes). */

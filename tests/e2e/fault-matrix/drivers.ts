@@ -173,9 +173,12 @@ export const DRIVERS: Driver[] = [
         });
       },
       values: (page) => formValues(page.getByTestId('single-form')),
+      notKeptOnSignOut: {
+        fields: ['image'],
+        shown: (page) => page.getByTestId('single-image-choose-again'),
+        why: 'a photo of a face is biometric data: it is never stored, and the form asks for it again',
+      },
     },
-    lostOnSignOut:
-      'signed in again, the form is empty: the fields and the photo are not kept across a sign-out',
   },
   {
     name: 'AuditExport',
