@@ -102,8 +102,6 @@ function checkDriver(name: string, field: 'email' | 'acs_id', call: string, url:
       },
       values: (page) => formValues(page.getByTestId('single-form')),
     },
-    lostOnSignOut:
-      'signed in again, the form is empty: the fields and the photo are not kept across a sign-out',
   };
 }
 
