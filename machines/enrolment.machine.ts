@@ -173,6 +173,8 @@ export type EnrolmentEvent =
   /** The capture screens: for the image upload machine of the current picture (forwarded to it). */
   | ImageUploadEvent
   | { type: 'scan.retry' }
+  /** DocumentScan, the result that did not come in time: ask for it again (the pictures are on the server). */
+  | { type: 'result.retry' }
   | { type: 'selfie.retry' }
   | { type: 'review.confirm'; fields: ReviewFields }
   | { type: 'form.submit'; email?: string; phone?: string; nie?: string }
@@ -825,10 +827,13 @@ export const enrolmentMachine = setup({
               description: 'DocumentScan, error unknown: the result named no known error; retry.',
               meta: { screen: 'DocumentScan', scanError: 'unknown', errorCode: 'unknown' },
             },
+            // The pictures are on the server and the engine may only be slow: asking again loses nothing, and
+            // taking the pictures again (scan.retry) stays offered.
             timeout: {
               description:
-                'DocumentScan, error timeout: no result within 16 s (the undefined failure screen); retry.',
+                'DocumentScan, error timeout: no result within 16 s (the undefined failure screen); check again for the result of the same pictures, or take them again.',
               meta: { screen: 'DocumentScan', scanError: 'undefined', errorCode: 'timeout' },
+              on: { 'result.retry': '#enrolment.onboarding.result' },
             },
           },
         },

@@ -259,8 +259,8 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
         }),
         portrayalResult: portrayalResultMachine.provide({
           actors: {
-            fetchPortrayalResult: fromPromise(async ({ input }) =>
-              (await portrayalCalls()).fetchPortrayalResult(await api(), input.portrayalId),
+            fetchPortrayalResult: fromPromise(async ({ input, signal }) =>
+              (await portrayalCalls()).fetchPortrayalResult(await api(), input.portrayalId, signal),
             ),
           },
         }),
