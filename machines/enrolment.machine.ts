@@ -111,6 +111,11 @@ export interface ConfirmationError {
   code: string | null;
   errors: { field: string; code: string }[];
   detail?: string | null;
+  /**
+   * The words of a call that got no answer to read (the network, the client's timeout, a body that is not what the
+   * contract says): the message id the API client's notice used, kept for the form after the notice has gone.
+   */
+  failure?: string | null;
 }
 
 export interface EnrolmentContext {
@@ -257,7 +262,7 @@ function noOnboarding(context: EnrolmentContext) {
 }
 
 function confirmationErrorOf(error: unknown): ConfirmationError {
-  const problem = (error ?? {}) as { code?: unknown; errors?: unknown; detail?: unknown };
+  const problem = (error ?? {}) as { code?: unknown; errors?: unknown; detail?: unknown; failure?: unknown };
   const errors = Array.isArray(problem.errors)
     ? problem.errors.filter(
         (item): item is { field: string; code: string } =>
@@ -268,6 +273,7 @@ function confirmationErrorOf(error: unknown): ConfirmationError {
     code: typeof problem.code === 'string' ? problem.code : null,
     errors,
     detail: typeof problem.detail === 'string' && problem.detail !== '' ? problem.detail : null,
+    failure: typeof problem.failure === 'string' && problem.failure !== '' ? problem.failure : null,
   };
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../../machines/image-upload.machine';
 import { portrayalResultMachine } from '../../machines/portrayal-result.machine';
 import type { ApiClient } from '../api/client';
-import { isApiError, serverText } from '../api/errors';
+import { type ApiErrorKind, isApiError, serverText } from '../api/errors';
 import { homeScreen, registerMode, type Session } from '../auth/access';
 import { checkBrowser, parseUserAgent } from '../domain/browser-check';
 import { pathFor, type ScreenName } from '../domain/screens';
@@ -54,6 +54,13 @@ export function uploadErrorOf(error: unknown): UploadError {
   }
   return { code: 'upload_failed' };
 }
+
+/** The API client's words for a call that got no answer to read (src/api/errors.ts generalNotice). */
+const CALL_FAILURES: Partial<Record<ApiErrorKind, string>> = {
+  network: 'common.http.network',
+  timeout: 'common.http.timeout',
+  contract: 'common.http.contract',
+};
 
 function createProgress() {
   let value: number | null = null;
@@ -233,6 +240,7 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
               code: isApiError(error) ? (error.problem?.code ?? null) : null,
               errors: isApiError(error) ? (error.problem?.errors ?? []) : [],
               detail: isApiError(error) ? serverText(error) || null : null,
+              failure: isApiError(error) ? (CALL_FAILURES[error.kind] ?? null) : null,
             } satisfies ConfirmationError;
           }
         }),
