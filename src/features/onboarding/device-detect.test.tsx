@@ -368,4 +368,26 @@ describe('DeviceDetect on a phone', () => {
       ),
     );
   });
+
+  it('a code that could not be checked stays in the field, sent again as it is', async () => {
+    const post = vi
+      .fn()
+      .mockRejectedValueOnce(httpError(500))
+      .mockResolvedValue({ onboarding_id: 'o-2', expires_at: '2030-01-01T00:10:00Z' });
+    renderAt('/device-detect', runtimeOf({ signedIn: true, api: { post } }));
+    fireEvent.change(screen.getByLabelText(text('deviceDetect.codeForm.label')), {
+      target: { value: 'abcd 2345' },
+    });
+    fireEvent.submit(screen.getByTestId('device-detect-code-form'));
+    expect(await screen.findByTestId('device-detect-redeem-error')).toHaveTextContent(
+      text('deviceDetect.redeem.failed'),
+    );
+    expect(screen.getByLabelText(text('deviceDetect.codeForm.label'))).toHaveValue('ABCD2345');
+    fireEvent.submit(screen.getByTestId('device-detect-code-form'));
+    await waitFor(() => expect(post).toHaveBeenCalledTimes(2));
+    expect(post).toHaveBeenLastCalledWith(
+      '/user-code/redeem',
+      expect.objectContaining({ json: { code: 'ABCD2345' } }),
+    );
+  });
 });
