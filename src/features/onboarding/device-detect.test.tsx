@@ -102,6 +102,9 @@ describe('user codes', () => {
     expect(redeemProblemOf(httpError(422))).toBe('not-found');
     expect(redeemProblemOf(httpError(410))).toBe('expired');
     expect(redeemProblemOf(httpError(409))).toBe('used');
+    expect(redeemProblemOf({ status: 409, code: 'user_code_used' })).toBe('used');
+    // Another conflict is not a used code: it could not be checked.
+    expect(redeemProblemOf({ status: 409, code: 'zz_conflict_nobody_knows' })).toBe('failed');
     expect(redeemProblemOf(httpError(500))).toBe('failed');
     expect(redeemProblemOf(new ApiError({ kind: 'network', method: 'POST', path: '/x' }))).toBe('failed');
     expect(redeemProblemOf(new Error('?'))).toBe('failed');
