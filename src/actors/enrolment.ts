@@ -2,7 +2,7 @@
 // them). Loaded with the onboarding chunk, one actor per signed-in person and tenant, its snapshot kept in
 // localStorage (spec §3: the onboarding state persists) so that a reload resumes the same step. Captured pictures
 // live only in memory, in the image store beside the actor.
-import { createActor, type Snapshot } from 'xstate';
+import { type ActorRefFrom, createActor, type Snapshot } from 'xstate';
 import { IMAGE_REFUSAL_CODES, type ImageRefusalCode } from '../../contract/api/image-refusals';
 import { postEnrolmentScreen } from '../../contract/domain/enrolment';
 import {
@@ -124,6 +124,21 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
       if (current?.key !== key) return;
       window.localStorage.setItem(key, JSON.stringify(current.actor.getPersistedSnapshot()));
     });
+  }
+
+  /**
+   * A picture waiting to be sent again lives in this page's memory only: restored after a reload (or after signing in
+   * again), its step would offer to send what is no longer there. The upload hears its retry at once and, finding no
+   * picture, asks for it again (image_not_available) without a call.
+   */
+  function forgetLostPicture(actor: EnrolmentActor) {
+    const upload = actor.getSnapshot().children.imageUpload as
+      | ActorRefFrom<typeof imageUploadMachine>
+      | undefined;
+    const waiting = upload?.getSnapshot();
+    if (waiting?.matches('uploadFailed') && !images.has(waiting.context.image?.ref ?? '')) {
+      actor.send({ type: 'upload.retry' });
+    }
   }
 
   /** The tenant's terms of use in the current language, else Spanish (spec §7 {assets}/tos-{lang}.md). */
@@ -350,6 +365,7 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
         actor = createActor(machine, { input, inspect: runtime.inspect });
         actor.start();
       }
+      if (snapshot) forgetLostPicture(actor);
       followHome(actor);
       current = { key, actor, locale: followLocale(actor) };
       // A restored step for a phone may now be on a computer: the machine decides what the person sees.
