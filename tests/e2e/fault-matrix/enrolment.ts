@@ -231,8 +231,19 @@ export const ENROLMENT_DRIVERS: Driver[] = [
     action: true,
     form: {
       fill: async () => {},
-      values: enrolmentStep,
+      // The step, and whether the picture is still there to send again (the step does not ask for it again).
+      values: async (page) => ({
+        ...(await enrolmentStep(page)),
+        picture: (await page
+          .locator('main [role="alert"]')
+          .filter({ hasText: t('es', 'upload.imageNotAvailable') })
+          .isVisible())
+          ? 'asked for again'
+          : 'kept',
+      }),
     },
+    lostOnSignOut:
+      "signed in again, the front is on screen and asks, in words, for the picture again: a picture lives in the page's memory only, never in the browser's storage, and a sign-out leaves the page",
   },
   {
     name: 'ReviewRegisterConfirm',
