@@ -390,6 +390,28 @@ describe('enrolment machine', () => {
     expect(started.actor.getSnapshot().context.onboardingId).toBe('o-1');
   });
 
+  it('after the result did not come in time, checks again for the same pictures without taking them again', async () => {
+    const started = start({ fetches: [] });
+    await toObverseScan(started);
+    for (const ref of ['obverse-1', 'reverse-1', 'selfie-1']) {
+      started.actor.send({ type: 'image.captured', image: { ref } });
+      await settle();
+      await settle();
+    }
+    for (let elapsed = 0; elapsed < 16000; elapsed += 2000) {
+      await settle();
+      started.clock.increment(2000);
+    }
+    expect(started.actor.getSnapshot().matches({ onboarding: { scanFailed: 'timeout' } })).toBe(true);
+    const asked = started.spies.fetch.mock.calls.length;
+    started.actor.send({ type: 'result.retry' });
+    expect(screen(started)).toBe('ReviewRegister');
+    await settle();
+    expect(started.spies.fetch).toHaveBeenCalledTimes(asked + 1);
+    expect(started.spies.fetch).toHaveBeenLastCalledWith({ portrayalId: 'p-1' });
+    expect(started.spies.upload).toHaveBeenCalledTimes(3);
+  });
+
   it('resumes from a persisted snapshot on the screen the person left', async () => {
     const first = start({});
     await toObverseScan(first);

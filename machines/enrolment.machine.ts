@@ -111,6 +111,11 @@ export interface ConfirmationError {
   code: string | null;
   errors: { field: string; code: string }[];
   detail?: string | null;
+  /**
+   * The words of a call that got no answer to read (the network, the client's timeout, a body that is not what the
+   * contract says): the message id the API client's notice used, kept for the form after the notice has gone.
+   */
+  failure?: string | null;
 }
 
 export interface EnrolmentContext {
@@ -173,6 +178,8 @@ export type EnrolmentEvent =
   /** The capture screens: for the image upload machine of the current picture (forwarded to it). */
   | ImageUploadEvent
   | { type: 'scan.retry' }
+  /** DocumentScan, the result that did not come in time: ask for it again (the pictures are on the server). */
+  | { type: 'result.retry' }
   | { type: 'selfie.retry' }
   | { type: 'review.confirm'; fields: ReviewFields }
   | { type: 'form.submit'; email?: string; phone?: string; nie?: string }
@@ -255,7 +262,7 @@ function noOnboarding(context: EnrolmentContext) {
 }
 
 function confirmationErrorOf(error: unknown): ConfirmationError {
-  const problem = (error ?? {}) as { code?: unknown; errors?: unknown; detail?: unknown };
+  const problem = (error ?? {}) as { code?: unknown; errors?: unknown; detail?: unknown; failure?: unknown };
   const errors = Array.isArray(problem.errors)
     ? problem.errors.filter(
         (item): item is { field: string; code: string } =>
@@ -266,6 +273,7 @@ function confirmationErrorOf(error: unknown): ConfirmationError {
     code: typeof problem.code === 'string' ? problem.code : null,
     errors,
     detail: typeof problem.detail === 'string' && problem.detail !== '' ? problem.detail : null,
+    failure: typeof problem.failure === 'string' && problem.failure !== '' ? problem.failure : null,
   };
 }
 
@@ -825,10 +833,13 @@ export const enrolmentMachine = setup({
               description: 'DocumentScan, error unknown: the result named no known error; retry.',
               meta: { screen: 'DocumentScan', scanError: 'unknown', errorCode: 'unknown' },
             },
+            // The pictures are on the server and the engine may only be slow: asking again loses nothing, and
+            // taking the pictures again (scan.retry) stays offered.
             timeout: {
               description:
-                'DocumentScan, error timeout: no result within 16 s (the undefined failure screen); retry.',
+                'DocumentScan, error timeout: no result within 16 s (the undefined failure screen); check again for the result of the same pictures, or take them again.',
               meta: { screen: 'DocumentScan', scanError: 'undefined', errorCode: 'timeout' },
+              on: { 'result.retry': '#enrolment.onboarding.result' },
             },
           },
         },

@@ -16,9 +16,10 @@ export interface RedeemedCode {
   expires_at: string;
 }
 
-/** What redeemCode rejects with: the HTTP status of the failed call (0 without an answer). */
+/** What redeemCode rejects with: the HTTP status of the failed call (0 without an answer), and its problem's code. */
 export interface RedeemError {
   status: number;
+  code?: string | undefined;
 }
 
 export interface PhoneHandoffContext {
@@ -29,12 +30,15 @@ export interface PhoneHandoffContext {
 
 export type PhoneHandoffEvent = { type: 'code.submitted'; code: string };
 
-/** The problem a failed redemption is (404 and 422 say the code is unknown or malformed). */
+/**
+ * The problem a failed redemption is (404 and 422 say the code is unknown or malformed). A 409 is a used code unless
+ * it names another conflict, which this screen has no words for: that one could not be checked, not "used".
+ */
 export function redeemProblemOf(error: unknown): RedeemProblem {
-  const status = (error as Partial<RedeemError> | null)?.status;
+  const { status, code } = (error ?? {}) as Partial<RedeemError>;
   if (status === 404 || status === 422) return 'not-found';
   if (status === 410) return 'expired';
-  if (status === 409) return 'used';
+  if (status === 409) return code === undefined || code === 'user_code_used' ? 'used' : 'failed';
   return 'failed';
 }
 

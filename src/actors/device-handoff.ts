@@ -27,6 +27,7 @@ type HandoffRuntime = Pick<Runtime, 'apiClient' | 'session'>;
 /** What the machines read of a failed call: its HTTP status, 0 without an answer. */
 const statusOf = (error: unknown): HandoffError & RedeemError => ({
   status: isApiError(error) ? error.status : 0,
+  code: isApiError(error) ? error.problem?.code : undefined,
 });
 
 /** The computer's side: a user code for the onboarding, and the onboarding's status every 3 s. */

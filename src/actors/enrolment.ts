@@ -2,7 +2,7 @@
 // them). Loaded with the onboarding chunk, one actor per signed-in person and tenant, its snapshot kept in
 // localStorage (spec §3: the onboarding state persists) so that a reload resumes the same step. Captured pictures
 // live only in memory, in the image store beside the actor.
-import { createActor, type Snapshot } from 'xstate';
+import { type ActorRefFrom, createActor, type Snapshot } from 'xstate';
 import { IMAGE_REFUSAL_CODES, type ImageRefusalCode } from '../../contract/api/image-refusals';
 import { postEnrolmentScreen } from '../../contract/domain/enrolment';
 import {
@@ -18,7 +18,7 @@ import {
 } from '../../machines/image-upload.machine';
 import { portrayalResultMachine } from '../../machines/portrayal-result.machine';
 import type { ApiClient } from '../api/client';
-import { isApiError, serverText } from '../api/errors';
+import { type ApiErrorKind, isApiError, serverText } from '../api/errors';
 import { homeScreen, registerMode, type Session } from '../auth/access';
 import { checkBrowser, parseUserAgent } from '../domain/browser-check';
 import { pathFor, type ScreenName } from '../domain/screens';
@@ -54,6 +54,13 @@ export function uploadErrorOf(error: unknown): UploadError {
   }
   return { code: 'upload_failed' };
 }
+
+/** The API client's words for a call that got no answer to read (src/api/errors.ts generalNotice). */
+const CALL_FAILURES: Partial<Record<ApiErrorKind, string>> = {
+  network: 'common.http.network',
+  timeout: 'common.http.timeout',
+  contract: 'common.http.contract',
+};
 
 function createProgress() {
   let value: number | null = null;
@@ -117,6 +124,21 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
       if (current?.key !== key) return;
       window.localStorage.setItem(key, JSON.stringify(current.actor.getPersistedSnapshot()));
     });
+  }
+
+  /**
+   * A picture waiting to be sent again lives in this page's memory only: restored after a reload (or after signing in
+   * again), its step would offer to send what is no longer there. The upload hears its retry at once and, finding no
+   * picture, asks for it again (image_not_available) without a call.
+   */
+  function forgetLostPicture(actor: EnrolmentActor) {
+    const upload = actor.getSnapshot().children.imageUpload as
+      | ActorRefFrom<typeof imageUploadMachine>
+      | undefined;
+    const waiting = upload?.getSnapshot();
+    if (waiting?.matches('uploadFailed') && !images.has(waiting.context.image?.ref ?? '')) {
+      actor.send({ type: 'upload.retry' });
+    }
   }
 
   /** The tenant's terms of use in the current language, else Spanish (spec §7 {assets}/tos-{lang}.md). */
@@ -233,6 +255,7 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
               code: isApiError(error) ? (error.problem?.code ?? null) : null,
               errors: isApiError(error) ? (error.problem?.errors ?? []) : [],
               detail: isApiError(error) ? serverText(error) || null : null,
+              failure: isApiError(error) ? (CALL_FAILURES[error.kind] ?? null) : null,
             } satisfies ConfirmationError;
           }
         }),
@@ -259,8 +282,8 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
         }),
         portrayalResult: portrayalResultMachine.provide({
           actors: {
-            fetchPortrayalResult: fromPromise(async ({ input }) =>
-              (await portrayalCalls()).fetchPortrayalResult(await api(), input.portrayalId),
+            fetchPortrayalResult: fromPromise(async ({ input, signal }) =>
+              (await portrayalCalls()).fetchPortrayalResult(await api(), input.portrayalId, signal),
             ),
           },
         }),
@@ -342,6 +365,7 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
         actor = createActor(machine, { input, inspect: runtime.inspect });
         actor.start();
       }
+      if (snapshot) forgetLostPicture(actor);
       followHome(actor);
       current = { key, actor, locale: followLocale(actor) };
       // A restored step for a phone may now be on a computer: the machine decides what the person sees.

@@ -85,12 +85,20 @@ export type PortrayalPoll =
   | { status: 'done'; result: PortrayalResult }
   | { status: 'error'; code: string };
 
-/** One look at the result: 404 is 'not yet' (silently), a 422 names the portrayal error (spec §8). */
-export async function fetchPortrayalResult(api: ApiClient, portrayalId: string): Promise<PortrayalPoll> {
+/**
+ * One look at the result: 404 is 'not yet' (silently), a 422 names the portrayal error (spec §8). `signal` ends a
+ * look the poll no longer waits for (it gave up at its timeout), so that no loading indicator outlives it.
+ */
+export async function fetchPortrayalResult(
+  api: ApiClient,
+  portrayalId: string,
+  signal?: AbortSignal,
+): Promise<PortrayalPoll> {
   try {
     const result = await api.get(`/internal/portrayals/${encodeURIComponent(portrayalId)}`, {
       schema: portrayalResult,
       silent: true,
+      ...(signal ? { signal } : {}),
     });
     return { status: 'done', result };
   } catch (error) {

@@ -47,4 +47,10 @@ describe('keptNotice', () => {
     expect(keptNotice.take()).toBe('session.expired');
     expect(keptNotice.take()).toBeNull();
   });
+
+  it('is not taken by a screen shown while the page is still leaving for the sign-out', () => {
+    keptNotice.keep('session.expired');
+    expect(keptNotice.take({ leaving: true })).toBeNull();
+    expect(keptNotice.take()).toBe('session.expired');
+  });
 });

@@ -54,7 +54,13 @@ export const keptNotice = {
       // No storage: the root shows without the notice.
     }
   },
-  take(): string | null {
+  /**
+   * The kept notice, once. Not while this page is still leaving (the sign-out on its way to the provider): a screen
+   * that gives way meanwhile (a step left after the failed call) is not the page it is kept for, and the notice
+   * would flash there and be gone when the root shows.
+   */
+  take({ leaving = false }: { leaving?: boolean } = {}): string | null {
+    if (leaving) return null;
     try {
       const messageId = window.sessionStorage.getItem(keptNotice.key);
       window.sessionStorage.removeItem(keptNotice.key);
@@ -100,7 +106,7 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
         // lands here has cleared the last page's: before it, that clearing would take it too.
         clearErrorNotices: () => {
           notifications.send({ type: 'errors.clear' });
-          showKeptNotice();
+          showKeptNotice(session.getSnapshot().matches('signingOut'));
         },
         notifyLocaleUnavailable: () =>
           notifications.send({ type: 'notify', level: 'error', messageId: 'header.language.unavailable' }),
@@ -220,8 +226,8 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
       });
   }
 
-  function showKeptNotice() {
-    const messageId = keptNotice.take();
+  function showKeptNotice(leaving = false) {
+    const messageId = keptNotice.take({ leaving });
     if (messageId) notifications.send({ type: 'notify', level: 'warning', messageId });
   }
 

@@ -45,7 +45,7 @@ const DRIVERS: Driver[] = [
 /** Opens the driver's screen: signed in from a stored session, or signed out on a public screen. */
 async function openScreen(page: Page, driver: Driver, path: string, lang: Lang) {
   if (driver.user) {
-    await openAs(page, driver.user, path, lang);
+    await openAs(page, driver.user, path, lang, driver.origin);
     return;
   }
   await page.goto('/health');

@@ -144,6 +144,7 @@ function spec(variant: Variant): ModelSpec<typeof enrolmentMachine> {
     ),
     failed('portrayalResult', new Error('crashed')),
     { type: 'scan.retry' } satisfies EnrolmentEvent,
+    { type: 'result.retry' } satisfies EnrolmentEvent,
     { type: 'selfie.retry' } satisfies EnrolmentEvent,
     { type: 'review.confirm', fields: reviewed } satisfies EnrolmentEvent,
     { type: 'form.submit', email: 'ana@example.com', phone: '600000000' } satisfies EnrolmentEvent,

@@ -1,12 +1,17 @@
 // @vitest-environment jsdom
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor as waitForDom } from '@testing-library/react';
 import { IntlProvider } from 'react-intl';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { imageUploadMachine, type UploadImageInput } from '../../../machines/image-upload.machine';
 import { withoutIds } from '../../i18n/catalogue';
+import es from '../../i18n/messages/es.json';
 import eu from '../../i18n/messages/eu.json';
-import { ImageRefused } from './capture-screens';
+import { RuntimeProvider } from '../../runtime/context';
+import { DocumentScan, ImageRefused } from './capture-screens';
+import { fakeRuntime, storeEnrolment } from './testing/fake-runtime';
 
 // A picture the server refuses for what it is (too many pixels, unreadable) shows the words of its code on the
 // capture step, not the generic "the photo could not be sent, send it again".
@@ -45,4 +50,31 @@ describe('ImageRefused', () => {
       expect(alert).not.toHaveTextContent(eu['upload.failed']);
     },
   );
+});
+
+describe('DocumentScan, the result that did not come in time', () => {
+  afterEach(() => localStorage.clear());
+
+  it('asks for the result of the same pictures again, and still offers to take them again', async () => {
+    storeEnrolment(
+      { onboarding: { scanFailed: 'timeout' } },
+      { identityPortrayalId: 'p-1', documentType: 'passport', identityProofing: true },
+    );
+    const get = vi.fn((_path: string) => new Promise<never>(() => {}));
+    const messages: Record<string, string> = es;
+    render(
+      <IntlProvider locale="es" messages={messages}>
+        <RuntimeProvider runtime={fakeRuntime({ signedIn: true, api: { get } })}>
+          <Router hook={memoryLocation({ path: '/document-scan' }).hook}>
+            <DocumentScan />
+          </Router>
+        </RuntimeProvider>
+      </IntlProvider>,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent(messages['scanFailure.undefined.hint'] ?? 'missing');
+    expect(screen.getByTestId('scan-retry')).toHaveTextContent(messages['scanFailure.retakePictures'] ?? '-');
+    fireEvent.click(screen.getByTestId('result-retry'));
+    await waitForDom(() => expect(get).toHaveBeenCalledWith('/internal/portrayals/p-1', expect.anything()));
+    expect(screen.queryByTestId('scan-failure')).toBeNull();
+  });
 });

@@ -139,8 +139,12 @@ function CaptureStep({
   );
 }
 
-/** A scan the engine could not use (spec §8 scan failure screens): what happened and how to do better. */
+/**
+ * A scan the engine could not use (spec §8 scan failure screens): what happened and how to do better. A result that
+ * did not come in time (undefined) is asked for again first: the pictures are on the server already.
+ */
 function ScanFailure({ actor, scanError }: { actor: EnrolmentActor; scanError: string }) {
+  const late = scanError === 'undefined';
   return (
     <Card role="alert" className="flex flex-col gap-3" data-testid="scan-failure" data-scan-error={scanError}>
       <h2 className="text-xl font-semibold">
@@ -149,8 +153,17 @@ function ScanFailure({ actor, scanError }: { actor: EnrolmentActor; scanError: s
       <p className="text-slate-700">
         <FormattedMessage id={`scanFailure.${scanError}.hint`} />
       </p>
-      <Button onClick={() => actor.send({ type: 'scan.retry' })} data-testid="scan-retry">
-        <FormattedMessage id="scanFailure.retry" />
+      {late && (
+        <Button onClick={() => actor.send({ type: 'result.retry' })} data-testid="result-retry">
+          <FormattedMessage id="scanFailure.checkAgain" />
+        </Button>
+      )}
+      <Button
+        variant={late ? 'secondary' : 'primary'}
+        onClick={() => actor.send({ type: 'scan.retry' })}
+        data-testid="scan-retry"
+      >
+        <FormattedMessage id={late ? 'scanFailure.retakePictures' : 'scanFailure.retry'} />
       </Button>
     </Card>
   );

@@ -102,6 +102,9 @@ describe('user codes', () => {
     expect(redeemProblemOf(httpError(422))).toBe('not-found');
     expect(redeemProblemOf(httpError(410))).toBe('expired');
     expect(redeemProblemOf(httpError(409))).toBe('used');
+    expect(redeemProblemOf({ status: 409, code: 'user_code_used' })).toBe('used');
+    // Another conflict is not a used code: it could not be checked.
+    expect(redeemProblemOf({ status: 409, code: 'zz_conflict_nobody_knows' })).toBe('failed');
     expect(redeemProblemOf(httpError(500))).toBe('failed');
     expect(redeemProblemOf(new ApiError({ kind: 'network', method: 'POST', path: '/x' }))).toBe('failed');
     expect(redeemProblemOf(new Error('?'))).toBe('failed');
@@ -366,6 +369,28 @@ describe('DeviceDetect on a phone', () => {
         '/user-code/redeem',
         expect.objectContaining({ json: { code: 'WXYZ6789' } }),
       ),
+    );
+  });
+
+  it('a code that could not be checked stays in the field, sent again as it is', async () => {
+    const post = vi
+      .fn()
+      .mockRejectedValueOnce(httpError(500))
+      .mockResolvedValue({ onboarding_id: 'o-2', expires_at: '2030-01-01T00:10:00Z' });
+    renderAt('/device-detect', runtimeOf({ signedIn: true, api: { post } }));
+    fireEvent.change(screen.getByLabelText(text('deviceDetect.codeForm.label')), {
+      target: { value: 'abcd 2345' },
+    });
+    fireEvent.submit(screen.getByTestId('device-detect-code-form'));
+    expect(await screen.findByTestId('device-detect-redeem-error')).toHaveTextContent(
+      text('deviceDetect.redeem.failed'),
+    );
+    expect(screen.getByLabelText(text('deviceDetect.codeForm.label'))).toHaveValue('ABCD2345');
+    fireEvent.submit(screen.getByTestId('device-detect-code-form'));
+    await waitFor(() => expect(post).toHaveBeenCalledTimes(2));
+    expect(post).toHaveBeenLastCalledWith(
+      '/user-code/redeem',
+      expect.objectContaining({ json: { code: 'ABCD2345' } }),
     );
   });
 });

@@ -503,6 +503,8 @@ function Refused({
   onCode: (code: string) => void;
 }) {
   const problem = useSelector(phone, redeemProblemIn);
+  // The code that was refused stays in the field: sent again as it is, or corrected, never typed again.
+  const refused = useSelector(phone, (s) => s.context.code);
   const intl = useIntl();
   return (
     <>
@@ -511,15 +513,15 @@ function Refused({
         data-testid="device-detect-redeem-error"
         data-problem={problem}
       />
-      <CodeForm onCode={onCode} />
+      <CodeForm onCode={onCode} initial={refused ?? ''} />
     </>
   );
 }
 
 /** A code typed by hand: checked for its shape here, then sent to the phone machine as code.submitted. */
-function CodeForm({ onCode }: { onCode: (code: string) => void }) {
+function CodeForm({ onCode, initial = '' }: { onCode: (code: string) => void; initial?: string }) {
   const intl = useIntl();
-  const [value, setValue] = useState('');
+  const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | undefined>();
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -5,11 +5,17 @@ import { IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import { loadRestOfCatalogue } from '../../i18n/catalogue';
 import catalogue from '../../i18n/messages/es.json';
 import { RuntimeProvider } from '../../runtime/context';
 import { EnrolmentFrame } from './enrolment-frame';
 import { Landing } from './landing';
 import { type FakeApi, fakeRuntime, storeEnrolment } from './testing/fake-runtime';
+
+vi.mock('../../i18n/catalogue', async (original) => ({
+  ...(await original<typeof import('../../i18n/catalogue')>()),
+  loadRestOfCatalogue: vi.fn(async () => {}),
+}));
 
 // Landing honours the tenant's userRegisterEnabled (spec §3): closed, it says so and offers no start.
 
@@ -85,11 +91,20 @@ describe('Landing and userRegisterEnabled', () => {
 describe('Landing and the enrolment machine', () => {
   it('draws notEnrolled before the machine has loaded, and Start starts the onboarding through it', async () => {
     const post = vi.fn((_path: string) => new Promise<never>(() => {}));
+    // Landing's part of the catalogue has no words for a failed call: Start waits for the rest before it calls.
+    let restLoaded = () => {};
+    vi.mocked(loadRestOfCatalogue).mockImplementationOnce(
+      () => new Promise<void>((resolve) => (restLoaded = resolve)),
+    );
     renderLanding(true, { post });
     const section = document.querySelector('[data-screen="Landing"]');
     expect(section?.getAttribute('data-state')).toBe('"notEnrolled"');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(messages['landing.title']);
     fireEvent.click(screen.getByTestId('enrolment-start'));
+    await waitFor(() => expect(loadRestOfCatalogue).toHaveBeenCalled());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(post).not.toHaveBeenCalled();
+    restLoaded();
     // The machine has heard Start: startingOnboarding, POST /internal/onboardings out, the button busy.
     await waitFor(() =>
       expect(document.querySelector('[data-screen="Landing"]')?.getAttribute('data-state')).toBe(

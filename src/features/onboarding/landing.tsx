@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
+import { loadRestOfCatalogue } from '../../i18n/catalogue';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { hasStoredEnrolment } from '../../runtime/enrolment-storage';
 import { loadMachine } from '../../runtime/machines';
@@ -22,8 +23,15 @@ type FrameModule = typeof import('./enrolment-frame');
 let frameModule: FrameModule | undefined;
 let frameLoading: Promise<FrameModule> | undefined;
 function loadFrame(): Promise<FrameModule> {
-  // The flow's handle (src/app registers where it comes from) loads beside the frame.
-  frameLoading ??= Promise.all([import('./enrolment-frame'), loadMachine('enrolment')])
+  // The flow's handle (src/app registers where it comes from) loads beside the frame, and so do the words of the
+  // other screens: Start's call may fail on Landing, whose catalogue part has no words for a network outage or a
+  // server error (they would show as an unknown problem), and the step after Start needs them anyway. A part that
+  // does not load leaves those notices to their fallback; it holds nothing up.
+  frameLoading ??= Promise.all([
+    import('./enrolment-frame'),
+    loadMachine('enrolment'),
+    loadRestOfCatalogue().catch(() => undefined),
+  ])
     .then(([module]) => {
       frameModule = module;
       return module;

@@ -97,4 +97,13 @@ describe('confirmationMessages', () => {
     expect(confirmationMessages(intl, { code: null, errors: [] }).form).toBe(en['common.errors.unknown']);
     expect(confirmationMessages(intl, null)).toEqual({ fields: {}, form: undefined });
   });
+
+  it('keeps the words of a call that got no answer, as the notice said them', () => {
+    const offline = { code: null, errors: [], failure: 'common.http.network' };
+    expect(confirmationMessages(intl, offline).form).toBe(en['common.http.network']);
+    // A failure id the catalogue does not hold is no words: the unknown problem.
+    expect(confirmationMessages(intl, { ...offline, failure: 'common.http.nowhere' }).form).toBe(
+      en['common.errors.unknown'],
+    );
+  });
 });

@@ -229,6 +229,10 @@ export function confirmationMessages(
 ): { fields: Record<string, string>; form: string | undefined } {
   if (!error) return { fields: {}, form: undefined };
   if (error.errors.length === 0) {
+    // No answer to read (the network, a timeout): the words the client's notice said, kept above the form.
+    if (!error.code && error.failure && hasMessage(intl, error.failure)) {
+      return { fields: {}, form: intl.formatMessage({ id: error.failure }) };
+    }
     return { fields: {}, form: errorText(intl, error.code ?? 'unknown', { serverText: error.detail }) };
   }
   const fields: Record<string, string> = {};

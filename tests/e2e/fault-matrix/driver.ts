@@ -15,6 +15,11 @@ export interface Driver {
   calls: string[];
   /** The person signed in, or none: a public screen, whose call goes without a token (a 401 is one more failure). */
   user?: string;
+  /**
+   * The portal of another tenant the main server serves (`http://<tenant>.localhost:<port>`), for a screen only its
+   * settings show; the person signs in there through the provider's page. The main tenant's otherwise.
+   */
+  origin?: string;
   path: string;
   /** The faulted request: its URL (the API's, never the page's) and method. */
   url: RegExp;

@@ -1,5 +1,452 @@
-import type { Driver } from './driver';
+import { expect, type Page, type Route } from '@playwright/test';
+import { seededUser } from '../../../server/db/seed-users';
+import { fixture, type Lang, port, t } from '../support';
+import { type Driver, retryButton } from './driver';
 
 // The enrolment's calls: the onboarding, the document and selfie portrayals, liveness, rights and the QR hand-off.
+// Each journey is a newcomer no other journey signs in as (tests/e2e/*.spec.ts take 1–12, 16–22, 24, 26, 27, 29,
+// 30): the steps before the faulted call are made for real, on that person's own onboarding.
+//
+// This area's rule is that nothing done is lost: after a failure the person goes on from the same step, and after a
+// 401 and signing in again the enrolment resumes where it was (kept in this browser, src/actors/enrolment.ts). The
+// journeys past Start read that back as their "form": the step on screen and the onboarding kept in the browser.
 
-export const ENROLMENT_DRIVERS: Driver[] = [];
+/** The onboarding this browser keeps for the signed-in person (spec §3: the onboarding state persists). */
+const keptOnboarding = (page: Page) =>
+  page.evaluate(() => {
+    for (const key of Object.keys(localStorage)) {
+      if (!key.startsWith('portal.enrolment:')) continue;
+      const snapshot = JSON.parse(localStorage.getItem(key) ?? '{}') as {
+        context?: { onboardingId?: string | null };
+      };
+      return snapshot.context?.onboardingId ?? '';
+    }
+    return '';
+  });
+
+/** Where the enrolment stands: the screen on show and the onboarding kept in this browser. */
+async function enrolmentStep(page: Page): Promise<Record<string, string>> {
+  return {
+    screen: (await page.locator('main[data-route]').first().getAttribute('data-route')) ?? '',
+    onboarding: await keptOnboarding(page),
+  };
+}
+
+/** From Landing, Start made for real: on PrivacyOnboarding with the terms shown. */
+async function startForReal(page: Page) {
+  await page.getByTestId('enrolment-start').click();
+  await expect(page).toHaveURL(/\/privacy-onboarding$/);
+  await expect(page.getByTestId('privacy-accept')).toBeEnabled();
+}
+
+/** From PrivacyOnboarding, the terms accepted for real: on RegisterDocuments. */
+async function acceptForReal(page: Page) {
+  await page.locator('#accept-terms').check();
+  await page.getByTestId('privacy-accept').click();
+  await expect(page).toHaveURL(/\/register-documents$/);
+}
+
+/** From RegisterDocuments, a passport chosen for real (one side, no back): on DocumentScan, its front. */
+async function choosePassportForReal(page: Page) {
+  await page.locator('input[name="document-type"][value="passport"]').check();
+  await page.getByTestId('documents-continue').click();
+  await expect(page).toHaveURL(/\/document-scan$/);
+}
+
+const sentBy = (testId: string) => async (page: Page) => {
+  await page.getByTestId(testId).click();
+};
+
+/** The capture step's file chooser: a picture from a file instead of the camera, then Use. */
+async function pictureFromFile(page: Page, name: string) {
+  await page.getByTestId('capture-file').setInputFiles(fixture(name));
+  await page.getByTestId('capture-use').click();
+}
+
+/**
+ * From DocumentScan, the passport's page and the selfie sent for real: the engine judges them (up to a minute on a
+ * busy machine) and ReviewRegister shows what it read from the passport's MRZ.
+ */
+async function picturesForReal(page: Page) {
+  await pictureFromFile(page, 'passport.jpg');
+  await expect(page).toHaveURL(/\/take-selfie$/);
+  await pictureFromFile(page, 'selfie.jpg');
+  await expect(page.getByTestId('review-confirm')).toBeVisible({ timeout: 90_000 });
+}
+
+const CHALLENGES = /\/api\/internal\/challenges$/;
+
+/** TakeSelfieAlive's retry when its challenge could not be had. */
+const challengeRetry = (page: Page, lang: Lang) =>
+  page.locator('main [role="alert"]').getByRole('button', { name: t(lang, 'enrolment.retry'), exact: true });
+
+const RESULT = /\/api\/internal\/portrayals\/[\w-]+$/;
+
+/**
+ * The pictures' uploads answered as the server does, without the server: it never has pictures to judge, so the
+ * engine never works for this journey, and the poll of the result is the only call that goes out.
+ */
+async function picturesAnsweredHere(page: Page) {
+  await page.route(/\/api\/internal\/portrayals\/([\w-]+)\/(obverse|selfie)$/, (route) => {
+    const [, portrayal, image] = /portrayals\/([\w-]+)\/(\w+)$/.exec(route.request().url()) ?? [];
+    return route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        portrayal_id: portrayal,
+        image,
+        format: 'jpeg',
+        width: 1200,
+        height: 800,
+        bytes: 90_000,
+      }),
+    });
+  });
+}
+
+/**
+ * Sends the pictures (or, after a failure, asks for their result again) and waits for the first look at the result to
+ * be answered; a poll that keeps failing gives up after 16 s, which the page's clock jumps to. A look that is held
+ * (the delay) is left to the runner, and so is a 401 (the person is signed out).
+ */
+async function lookForResult(page: Page) {
+  const again = page.getByTestId('result-retry');
+  const looked = Promise.race([
+    page.waitForEvent('requestfinished', { predicate: (r) => RESULT.test(r.url()), timeout: 5_000 }),
+    page.waitForEvent('requestfailed', { predicate: (r) => RESULT.test(r.url()), timeout: 5_000 }),
+  ]).catch(() => null);
+  if (await again.isVisible()) await again.click();
+  else {
+    await pictureFromFile(page, 'passport.jpg');
+    await expect(page).toHaveURL(/\/take-selfie$/);
+    await pictureFromFile(page, 'selfie.jpg');
+  }
+  const request = await looked;
+  if (!request) return;
+  if ((await request.response())?.status() === 401) return;
+  await page.clock.fastForward(16_000);
+  await expect(page.getByTestId('scan-failure')).toBeVisible();
+}
+
+/** RegisterForm's contact fields as the person left them. */
+const contactValues = async (page: Page) => ({
+  ...(await enrolmentStep(page)),
+  email: await page.locator('#form-email').inputValue(),
+  phone: await page.locator('#form-phone').inputValue(),
+  nie: await page.locator('#form-nie').inputValue(),
+});
+
+export const ENROLMENT_DRIVERS: Driver[] = [
+  {
+    name: 'EnrolmentStart',
+    screen: 'Landing',
+    calls: ['POST /internal/onboardings'],
+    // Start never reaches the server here: every answer is the interception's.
+    user: 'newcomer-13',
+    path: '/landing',
+    url: /\/api\/internal\/onboardings$/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.getByTestId('enrolment-start')).toBeEnabled();
+    },
+    // Start again is the retry: the enrolment is back on Landing, nothing begun.
+    trigger: sentBy('enrolment-start'),
+    retry: { id: 'landing.start', button: (page) => page.getByTestId('enrolment-start') },
+    action: true,
+  },
+  {
+    name: 'PrivacyOnboarding',
+    calls: ['PUT /internal/onboardings/{onboardingId}/legal_terms'],
+    user: 'newcomer-14',
+    path: '/landing',
+    enter: startForReal,
+    url: /\/api\/internal\/onboardings\/[\w-]+\/legal_terms$/,
+    method: 'PUT',
+    ready: async (page) => {
+      await expect(page.getByTestId('privacy-accept')).toBeEnabled();
+    },
+    trigger: sentBy('privacy-accept'),
+    retry: retryButton('privacy.submit'),
+    action: true,
+    form: {
+      // The tick stays for the retry; a sign-out takes it (consent is given again, signed in), not the step.
+      fill: async (page) => {
+        await page.locator('#accept-terms').check();
+      },
+      values: enrolmentStep,
+    },
+  },
+  {
+    name: 'RegisterDocuments',
+    calls: ['POST /internal/portrayals'],
+    user: 'newcomer-15',
+    path: '/landing',
+    enter: async (page) => {
+      await startForReal(page);
+      await acceptForReal(page);
+    },
+    url: /\/api\/internal\/portrayals$/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.getByTestId('documents-continue')).toBeEnabled();
+    },
+    trigger: sentBy('documents-continue'),
+    retry: retryButton('enrolment.continue'),
+    action: true,
+    form: {
+      fill: async (page) => {
+        await page.locator('input[name="document-type"][value="passport"]').check();
+      },
+      values: enrolmentStep,
+    },
+  },
+  {
+    name: 'DocumentScanUpload',
+    screen: 'DocumentScan',
+    calls: ['PUT /internal/portrayals/{portrayalId}/{kind}'],
+    user: 'newcomer-23',
+    path: '/landing',
+    enter: async (page) => {
+      await startForReal(page);
+      await acceptForReal(page);
+      await choosePassportForReal(page);
+    },
+    url: /\/api\/internal\/portrayals\/[\w-]+\/obverse$/,
+    method: 'PUT',
+    ready: async (page) => {
+      await expect(page.getByTestId('capture-file').or(page.getByTestId('upload-retry'))).toHaveCount(1);
+    },
+    // The passport's page from a file (the fake camera's card is not what a passport step reads); after a failure
+    // the same picture is sent again, not taken again.
+    trigger: async (page) => {
+      const again = page.getByTestId('upload-retry');
+      if (await again.isVisible()) {
+        await again.click();
+        return;
+      }
+      await pictureFromFile(page, 'passport.jpg');
+    },
+    retry: { id: 'upload.retry', button: (page) => page.getByTestId('upload-retry') },
+    failure: (page) => page.getByTestId('upload-failed').locator('p'),
+    action: true,
+    form: {
+      fill: async () => {},
+      // The step, and whether the picture is still there to send again (the step does not ask for it again).
+      values: async (page) => ({
+        ...(await enrolmentStep(page)),
+        picture: (await page
+          .locator('main [role="alert"]')
+          .filter({ hasText: t('es', 'upload.imageNotAvailable') })
+          .isVisible())
+          ? 'asked for again'
+          : 'kept',
+      }),
+    },
+    lostOnSignOut:
+      "signed in again, the front is on screen and asks, in words, for the picture again: a picture lives in the page's memory only, never in the browser's storage, and a sign-out leaves the page",
+  },
+  {
+    name: 'ReviewRegisterConfirm',
+    screen: 'RegisterForm',
+    calls: ['PUT /internal/onboardings/{onboardingId}/portrayals/{portrayalId}'],
+    // The confirmation never reaches the server: the person stays unenrolled, their document number unused.
+    user: 'newcomer-25',
+    path: '/landing',
+    enter: async (page) => {
+      await startForReal(page);
+      await acceptForReal(page);
+      await choosePassportForReal(page);
+      await picturesForReal(page);
+      await page.getByTestId('review-confirm').click();
+      await expect(page).toHaveURL(/\/register-form$/);
+    },
+    url: /\/api\/internal\/onboardings\/[\w-]+\/portrayals\/[\w-]+$/,
+    method: 'PUT',
+    ready: async (page) => {
+      await expect(page.getByTestId('form-submit')).toBeEnabled();
+    },
+    trigger: sentBy('form-submit'),
+    retry: retryButton('registerForm.submit'),
+    // What the form says above its fields (a refusal the server gave no field for), beside the client's notice.
+    failure: (page) => page.locator('main [role="alert"] > p'),
+    action: true,
+    form: {
+      fill: async (page) => {
+        await page.locator('#form-email').fill('fault.matrix@example.test');
+        await page.locator('#form-phone').fill('+34 600 000 000');
+      },
+      values: contactValues,
+    },
+  },
+  {
+    name: 'EnrolmentCancel',
+    screen: 'PrivacyOnboarding',
+    calls: ['DELETE /internal/onboardings/{onboardingId}'],
+    // Start is made for real before each cancel; the account is EnrolmentStart's, whose Start never reaches the
+    // server, so neither sees the other's onboardings.
+    user: 'newcomer-13',
+    path: '/landing',
+    url: /\/api\/internal\/onboardings\/[\w-]+$/,
+    method: 'DELETE',
+    ready: async (page) => {
+      await expect(page.getByTestId('enrolment-start')).toBeEnabled();
+    },
+    // From Landing: Start, then Cancel on the terms, confirmed.
+    trigger: async (page) => {
+      await startForReal(page);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByTestId('enrolment-cancel').click();
+    },
+    retry: { none: 'the person asked to leave' },
+    answers: Object.fromEntries(
+      (['abort', '500', '403', '404', '409', 'delay', 'malformed'] as const).map((fault) => [
+        fault,
+        {
+          shown: (page: Page) => page.locator('[data-screen="Landing"] h1'),
+          why: 'the person asked to leave and is on Landing whatever the server says; an onboarding left on the server is forgotten in its own time',
+        },
+      ]),
+    ),
+    action: true,
+  },
+  {
+    name: 'PortrayalResult',
+    screen: 'ReviewRegister',
+    calls: ['GET /internal/portrayals/{portrayalId}'],
+    user: 'newcomer-28',
+    path: '/landing',
+    enter: async (page) => {
+      await startForReal(page);
+      await acceptForReal(page);
+      await choosePassportForReal(page);
+      await picturesAnsweredHere(page);
+    },
+    url: RESULT,
+    method: 'GET',
+    ready: async (page) => {
+      await expect(page.getByTestId('capture-file').or(page.getByTestId('result-retry'))).toHaveCount(1);
+    },
+    trigger: lookForResult,
+    // The pictures are on the server: asking again for their result is the retry, not taking them again.
+    retry: { id: 'scanFailure.checkAgain', button: (page) => page.getByTestId('result-retry') },
+    // The poll says nothing of each failed look (it looks again every 2 s); the screen says when it gives up.
+    failure: (page) => page.getByTestId('scan-failure').locator('h2, p'),
+    action: true,
+    form: {
+      fill: async () => {},
+      values: enrolmentStep,
+    },
+  },
+  {
+    name: 'AccreditFace',
+    calls: ['POST /internal/rights'],
+    // An enrolled person whose accreditations the journeys only read: every answer here is the interception's.
+    user: 'user',
+    path: '/accredit-face',
+    url: /\/api\/internal\/rights$/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.getByTestId('accredit-request')).toBeEnabled();
+    },
+    // Asking again is the retry the failure offers.
+    trigger: async (page, lang) => {
+      const again = page.getByRole('button', { name: t(lang, 'accreditation.retry'), exact: true });
+      if (await again.isVisible()) await again.click();
+      else await page.getByTestId('accredit-request').click();
+    },
+    retry: retryButton('accreditation.retry'),
+    failure: (page) => page.locator('main [role="alert"] > p'),
+    action: true,
+  },
+  {
+    name: 'DeviceDetectRedeem',
+    screen: 'DeviceDetect',
+    calls: ['POST /user-code/redeem'],
+    // The phone that redeems the code a computer shows; every answer here is the interception's.
+    user: 'newcomer-14',
+    path: '/device-detect',
+    url: /\/api\/user-code\/redeem$/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.getByTestId('device-detect-code-form')).toBeVisible();
+    },
+    trigger: async (page) => {
+      await page.getByTestId('device-detect-code-form').getByRole('button').click();
+    },
+    // The code stays in the field: sending it again is the retry.
+    retry: retryButton('deviceDetect.codeForm.submit'),
+    failure: (page) => page.getByTestId('device-detect-redeem-error').locator('p'),
+    action: true,
+    form: {
+      fill: async (page) => {
+        await page.getByTestId('device-detect-code-form').locator('input').fill('ABCD2345');
+      },
+      values: async (page) => ({
+        code: await page.getByTestId('device-detect-code-form').locator('input').inputValue(),
+      }),
+    },
+    lostOnSignOut:
+      'signed in again, the code is typed again (the phone keeps no code across a sign-out; the computer still shows it)',
+  },
+  {
+    name: 'TakeSelfieAliveChallenge',
+    screen: 'TakeSelfieAlive',
+    calls: ['POST /internal/challenges'],
+    // The tenant whose enrolment is a selfie with the liveness proof (tests/fixtures/tenants/selfie); its
+    // newcomer-01 is enrolment-screens.spec.ts'.
+    origin: `http://selfie.localhost:${port}`,
+    user: 'newcomer-02',
+    path: '/landing',
+    // To TakeSelfieAlive for real, its first challenge not answered (the network): the screen then offers to ask
+    // for one again, which is how every cell makes the call.
+    enter: async (page) => {
+      await startForReal(page);
+      await page.locator('#accept-terms').check();
+      await page.getByTestId('privacy-accept').click();
+      await expect(page).toHaveURL(/\/register-selfie$/);
+      const lost = (route: Route) => route.abort('failed');
+      await page.route(CHALLENGES, lost);
+      await page.getByTestId('selfie-start').click();
+      await expect(page).toHaveURL(/\/take-selfie-alive$/);
+      await expect(challengeRetry(page, 'es')).toBeVisible();
+      await page.unroute(CHALLENGES, lost);
+    },
+    url: CHALLENGES,
+    method: 'POST',
+    ready: async (page, lang) => {
+      await expect(challengeRetry(page, lang)).toBeEnabled();
+    },
+    trigger: async (page, lang) => {
+      await challengeRetry(page, lang).click();
+    },
+    retry: { id: 'enrolment.retry', button: challengeRetry },
+    failure: (page) => page.locator('main [role="alert"] > p'),
+    action: true,
+  },
+  {
+    name: 'PortalUserLocation',
+    screen: 'PortalUserDetail',
+    calls: ['POST /public/credentials/{userId}/locations'],
+    // Every answer here is the interception's: the person's locations stay as seeded (staff-actions.spec.ts adds
+    // one to user 31 for real).
+    user: 'admin',
+    path: '/users',
+    enter: async (page) => {
+      await page.getByTestId('users-search').fill(seededUser('gambling', 37).id_number);
+      await page.getByTestId('users-search').press('Enter');
+      await expect(page.getByTestId('users').locator('tbody tr')).toHaveCount(1);
+      await page.getByTestId('users').getByRole('link').first().click();
+      await page.getByTestId('user-tab-credentials').click();
+    },
+    url: /\/api\/public\/credentials\/[\w-]+\/locations$/,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(page.getByTestId('user-location-add')).toBeEnabled();
+    },
+    // Adding again is the retry: the same facility is still chosen.
+    trigger: sentBy('user-location-add'),
+    retry: { id: 'userDetail.locations.add', button: (page) => page.getByTestId('user-location-add') },
+    failure: (page) => page.locator('[data-testid="user-locations"] [role="alert"] > p'),
+    action: true,
+  },
+];
