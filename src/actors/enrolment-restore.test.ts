@@ -73,7 +73,7 @@ describe('an enrolment restored with a failed upload', () => {
     const actor = enrolment.actor();
     expect(actor?.getSnapshot().matches({ onboarding: { images: 'obverse' } })).toBe(true);
     const upload = actor?.getSnapshot().children.imageUpload as Upload;
-    await waitFor(upload, (s) => s.matches('imageNotAvailable'), { timeout: 2000 });
+    await waitFor(upload, (s) => s.matches('imageNotAvailable'));
     expect(put).not.toHaveBeenCalled();
   });
 });
