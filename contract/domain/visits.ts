@@ -270,10 +270,13 @@ export interface VisitRange {
 
 /**
  * The range of a preset, in the tenant's days (its timezone, not the browser's); a week ends after Sunday (ISO
- * weeks, as in Spain).
+ * weeks, as in Spain). The pending presets start at the current minute, not the millisecond: a visit expected less
+ * than a minute ago is still to happen, and the list's first page asked for as the page opens (src/actors/preload.ts)
+ * is then the very request the screen makes a moment later.
  */
 export function presetRange(preset: VisitPreset, now: Date, timeZone: string): VisitRange {
   const day = (days: number) => startOfDayIn(now, timeZone, days).toISOString();
+  const thisMinute = new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
   switch (preset) {
     case 'today':
       return { fromDate: day(0), toDate: day(1), pending: false };
@@ -281,10 +284,10 @@ export function presetRange(preset: VisitPreset, now: Date, timeZone: string): V
       return { fromDate: day(1), toDate: day(2), pending: false };
     case 'pendingThisWeek': {
       const daysToMonday = (8 - weekdayIn(now, timeZone)) % 7 || 7;
-      return { fromDate: now.toISOString(), toDate: day(daysToMonday), pending: true };
+      return { fromDate: thisMinute, toDate: day(daysToMonday), pending: true };
     }
     case 'allPending':
-      return { fromDate: now.toISOString(), pending: true };
+      return { fromDate: thisMinute, pending: true };
     case 'last30Days':
       return { fromDate: day(-30), toDate: day(1), pending: false };
   }

@@ -7,10 +7,11 @@ import { ListScreen } from '../../components/list-screen';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
+import { PAGE_SIZES } from '../../domain/lists';
 import { useScreenMachine } from '../../runtime/machines';
 import { useSettledSelector } from '../../runtime/settled-selector';
 
-const PAGE_SIZE = 10;
+const PAGE_SIZE = PAGE_SIZES.accounts;
 
 /** PortalAccounts: the tenant's IAM accounts, searchable and paged (spec §2, §3 IAM account). */
 export function PortalAccounts() {
