@@ -13,8 +13,10 @@ const DEFAULT_SCREENS = [
   'MyAccreditations',
   'UserProfile',
   'MyVisits',
+  'NewVisit',
   'VisitList',
   'PortalUsers',
+  'PortalAccounts',
   'AuditAccesses',
 ];
 
@@ -34,14 +36,21 @@ const short = (url: string) => {
 
 /** API calls that ran one after another: each one started after the one before had ended. */
 function series(calls: Timing[]): string[][] {
+  return steps(calls).map((step) => step.map((c) => short(c.name)));
+}
+
+function steps(calls: Timing[]): Timing[][] {
   const steps: Timing[][] = [];
   for (const call of [...calls].sort((a, b) => a.start - b.start)) {
     const last = steps.at(-1);
     if (last?.every((c) => call.start < c.end)) last.push(call);
     else steps.push([call]);
   }
-  return steps.map((step) => step.map((c) => short(c.name)));
+  return steps;
 }
+
+/** The steps of `calls` in series that start after `at` (the first paint): what the screen still waits for. */
+const stepsAfter = (calls: Timing[], at: number) => steps(calls).filter((step) => step[0].start >= at).length;
 
 async function main() {
   const port = Number(process.argv[2] ?? 8640);
@@ -91,7 +100,8 @@ async function main() {
           `${target.screen} (${target.username})`,
           `  JS before first paint: ${before.length} files, ${kb(before.reduce((n: number, r: Timing) => n + r.bytes, 0))} KB`,
           `  JS after: ${after.map((r: Timing) => `${short(r.name)} ${kb(r.bytes)}`).join(', ') || '—'}`,
-          `  first API call ${firstApi < fcp ? 'before' : 'after'} the first paint`,
+          `  first API call ${firstApi < fcp ? 'before' : 'after'} the first paint (${Math.round(firstApi)} ms, paint ${Math.round(fcp)} ms)`,
+          `  API calls in series after the first paint: ${stepsAfter(api, fcp)} of ${steps(api).length}`,
           `  API in series: ${series(api)
             .map((s) => s.join(' ∥ '))
             .join(' → ')}`,

@@ -16,17 +16,27 @@ import type { Runtime } from '../runtime/context';
 /** A screen's first calls, as its actor makes them: `signal` marks them as the preload's. */
 export type FirstCalls = (runtime: Runtime, session: Session, signal: AbortSignal) => Promise<unknown>;
 
-/** Per screen, where its first calls are (loaded with the screen's chunk: the same actor modules). */
+/**
+ * Per screen, where its first calls are: the actor module (the screen's area loads it too) and, downloading beside
+ * it rather than once it has run, the module of the calls it makes (src/api/*, which its lazyCalls would import).
+ */
 const FIRST_CALLS: Partial<Record<ScreenName, () => Promise<FirstCalls>>> = {
-  UserHome: () => import('./accreditations').then((m) => m.userHomeFirstCalls),
-  MyAccreditations: () => import('./accreditations').then((m) => m.myAccreditationsFirstCalls),
-  UserProfile: () => import('./account').then((m) => m.userProfileFirstCalls),
-  MyVisits: () => import('./visits').then((m) => m.visitListFirstCalls),
-  VisitList: () => import('./visits').then((m) => m.visitListFirstCalls),
-  NewVisit: () => import('./visits').then((m) => m.newVisitFirstCalls),
-  PortalUsers: () => import('./users').then((m) => m.portalUsersFirstCalls),
-  PortalAccounts: () => import('./accounts').then((m) => m.portalAccountsFirstCalls),
+  UserHome: () =>
+    both(import('./accreditations'), import('../api/credentials')).then((m) => m.userHomeFirstCalls),
+  MyAccreditations: () =>
+    both(import('./accreditations'), import('../api/credentials')).then((m) => m.myAccreditationsFirstCalls),
+  UserProfile: () =>
+    both(import('./account'), import('../api/accounts')).then((m) => m.userProfileFirstCalls),
+  MyVisits: () => both(import('./visits'), import('../api/visits')).then((m) => m.visitListFirstCalls),
+  VisitList: () => both(import('./visits'), import('../api/visits')).then((m) => m.visitListFirstCalls),
+  NewVisit: () => both(import('./visits'), import('../api/facilities')).then((m) => m.newVisitFirstCalls),
+  PortalUsers: () => both(import('./users'), import('../api/users')).then((m) => m.portalUsersFirstCalls),
+  PortalAccounts: () =>
+    both(import('./accounts'), import('../api/accounts')).then((m) => m.portalAccountsFirstCalls),
 };
+
+const both = <M>(actors: Promise<M>, calls: Promise<unknown>) =>
+  Promise.all([actors, calls]).then(([m]) => m);
 
 /** The screens whose first calls are preloaded (for tests and the bench). */
 export const PRELOADED_SCREENS = Object.keys(FIRST_CALLS) as ScreenName[];
@@ -179,7 +189,9 @@ export function preloadFirstCalls(
   if (!load) return;
   const controller = new AbortController();
   preloadSignals.add(controller.signal);
-  running = Promise.all([load(), activeSession(runtime)])
+  // The API client downloads now too, beside the tenant's settings (the session waits for them).
+  const client = import('../api/client');
+  running = Promise.all([load(), activeSession(runtime), client])
     .then(async ([firstCalls, session]) => {
       if (session && mayOpen(session)) await firstCalls(runtime, session, controller.signal);
     })
