@@ -50,7 +50,8 @@ function steps(calls: Timing[]): Timing[][] {
 }
 
 /** The steps of `calls` in series that start after `at` (the first paint): what the screen still waits for. */
-const stepsAfter = (calls: Timing[], at: number) => steps(calls).filter((step) => step[0].start >= at).length;
+const stepsAfter = (calls: Timing[], at: number) =>
+  steps(calls).filter((step) => (step[0]?.start ?? 0) >= at).length;
 
 async function main() {
   const port = Number(process.argv[2] ?? 8640);
