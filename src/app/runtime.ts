@@ -118,10 +118,11 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
     },
   );
 
-  // The tenant's identity provider is known once its settings have loaded.
+  // The tenant's identity provider is known once its settings have loaded: the stored session is read then, beside
+  // the texts (not after them), so that the screen's first calls (src/actors/preload.ts) can go out with its token.
   const tenantReady = new Promise<TenantLoaded>((resolve) => {
     const subscription = app.subscribe((snapshot) => {
-      if (snapshot.context.tenant && snapshot.matches({ boot: 'ready' })) {
+      if (snapshot.context.tenant) {
         resolve(snapshot.context.tenant);
         queueMicrotask(() => subscription.unsubscribe());
       }
