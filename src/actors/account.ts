@@ -14,7 +14,7 @@ import {
 import { isApiError } from '../api/errors';
 import { lazyCalls } from '../api/lazy';
 import type { Runtime } from '../runtime/context';
-import { type FirstCalls, preloadable } from './preload';
+import { type FirstCalls, preloadable } from './preloaded-calls';
 import { fromPromise } from './promise';
 
 const accounts = lazyCalls(() => import('../api/accounts'));

@@ -5,7 +5,7 @@ import { lazyCalls } from '../api/lazy';
 import { PAGE_SIZES } from '../domain/lists';
 import type { Runtime } from '../runtime/context';
 import { firstPageQuery } from './first-page';
-import { type FirstCalls, preloadable } from './preload';
+import { type FirstCalls, preloadable } from './preloaded-calls';
 import { fromPromise } from './promise';
 
 const calls = lazyCalls(() => import('../api/accounts'));

@@ -16,7 +16,7 @@ import { isApiError } from '../api/errors';
 import { lazyCalls } from '../api/lazy';
 import { currentQrSid, holderOf, msUntilExpiry } from '../domain/accreditations';
 import type { Runtime } from '../runtime/context';
-import { type FirstCalls, preloadable } from './preload';
+import { type FirstCalls, preloadable } from './preloaded-calls';
 import { fromPromise } from './promise';
 
 const credentials = lazyCalls(() => import('../api/credentials'));

@@ -7,7 +7,8 @@ import { ApiError } from '../api/errors';
 import type { Session } from '../auth/access';
 import type { Runtime } from '../runtime/context';
 import { accreditationLogic } from './accreditations';
-import { preloadFirstCalls, resetPreload, sameArgs } from './preload';
+import { preloadFirstCalls } from './preload';
+import { resetPreload, sameArgs } from './preloaded-calls';
 import { usersListLogic } from './users';
 
 const person: Session = {

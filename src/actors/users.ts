@@ -15,7 +15,7 @@ import { PAGE_SIZES } from '../domain/lists';
 import type { Runtime } from '../runtime/context';
 import type { CredentialChange, UserWithCredentials } from '../runtime/machines';
 import { firstPageQuery } from './first-page';
-import { type FirstCalls, preloadable } from './preload';
+import { type FirstCalls, preloadable } from './preloaded-calls';
 import { fromPromise } from './promise';
 
 const { getUserCredentials, setCredentialState } = lazyCalls(() => import('../api/credentials'));

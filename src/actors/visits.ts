@@ -21,7 +21,7 @@ import { PAGE_SIZES } from '../domain/lists';
 import type { Runtime } from '../runtime/context';
 import type { ArrivalOutcome, NewVisitDraftStore } from '../runtime/machines';
 import { firstPageQuery } from './first-page';
-import { type FirstCalls, preloadable } from './preload';
+import { type FirstCalls, preloadable } from './preloaded-calls';
 import { fromPromise } from './promise';
 
 const facilities = lazyCalls(() => import('../api/facilities'));
