@@ -66,6 +66,8 @@ export const keptNotice = {
 
 export function createRuntime(navigate: Navigate = browserNavigate, inspect?: Inspect): Runtime {
   const notifications = createActor(notificationsMachine, { inspect });
+  /** Whether the page has had its first route (the first route.changed). */
+  let landed = false;
 
   const app = createActor(
     appMachine.provide({
@@ -96,9 +98,12 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
           saveLocaleOfAccount(context.locale);
         },
         // A notice kept for this page (a sign-out that replaced the last one) shows once the navigation that
-        // lands here has cleared the last page's: before it, that clearing would take it too.
+        // lands here has cleared the last page's: before it, that clearing would take it too. The page's first
+        // route is no navigation away from anything: what is shown then (the failure of the screen's first call,
+        // sent before the first render by src/actors/preload.ts) belongs to this screen and stays.
         clearErrorNotices: () => {
-          notifications.send({ type: 'errors.clear' });
+          if (landed) notifications.send({ type: 'errors.clear' });
+          landed = true;
           showKeptNotice();
         },
         notifyLocaleUnavailable: () =>
