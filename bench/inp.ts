@@ -27,11 +27,14 @@ export interface InpRow {
   interaction: string;
   /** The worst entry's duration (input to next paint), 0 when none reached 16 ms. */
   worstMs: number;
-  /** Its event type. */
+  /** Its event type, and where its time went (input delay / handlers / to the paint, ms). */
   worstEvent: string;
+  worstSplit: string;
   /** Interactions (distinct interactionIds) and entries of 16 ms or more. */
   interactions: number;
   entries: number;
+  /** Every entry over the budget: event, duration and its split. */
+  over: string[];
   ok: boolean;
 }
 
@@ -45,6 +48,10 @@ interface Entry {
   name: string;
   duration: number;
   interactionId: number;
+  /** Where the time went: before the handlers ran, in them, and from them to the paint. */
+  inputDelay: number;
+  processing: number;
+  presentation: number;
 }
 
 /** Collects every `event` entry of 16 ms or more from the page's start (window.__events). */
@@ -53,11 +60,14 @@ async function observeEvents(context: BrowserContext) {
     const w = window as unknown as { __events: Entry[] };
     w.__events = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { interactionId?: number })[]) {
+      for (const entry of list.getEntries() as (PerformanceEventTiming & { interactionId?: number })[]) {
         w.__events.push({
           name: entry.name,
           duration: entry.duration,
           interactionId: entry.interactionId ?? 0,
+          inputDelay: Math.round(entry.processingStart - entry.startTime),
+          processing: Math.round(entry.processingEnd - entry.processingStart),
+          presentation: Math.round(entry.startTime + entry.duration - entry.processingEnd),
         });
       }
       // biome-ignore lint/suspicious/noExplicitAny: durationThreshold is not in every lib.dom yet
@@ -84,8 +94,15 @@ async function rowOf(page: Page, interaction: string, counts: (e: Entry) => bool
     interaction,
     worstMs: Math.round(worst?.duration ?? 0),
     worstEvent: worst?.name ?? '—',
+    worstSplit: worst ? `${worst.inputDelay} / ${worst.processing} / ${worst.presentation}` : '—',
     interactions: new Set(events.map((e) => e.interactionId).filter((id) => id > 0)).size,
     entries: events.length,
+    over: events
+      .filter((e) => e.duration > INP_BUDGET_MS)
+      .map(
+        (e) =>
+          `${e.name} ${Math.round(e.duration)} ms (${e.inputDelay} / ${e.processing} / ${e.presentation})`,
+      ),
     ok: (worst?.duration ?? 0) <= INP_BUDGET_MS,
   };
 }
@@ -105,6 +122,21 @@ async function signedIn(browserContext: BrowserContext, portal: string, account:
 async function slowDown(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+  // BENCH_INP_TRACE=file.json: Chromium's trace of what follows (open it in the DevTools' Performance panel).
+  if (process.env.BENCH_INP_TRACE)
+    await page
+      .context()
+      .browser()
+      ?.startTracing(page, {
+        path: process.env.BENCH_INP_TRACE,
+        // With the JS samples, so the trace names the functions.
+        categories: [
+          'devtools.timeline',
+          'disabled-by-default-devtools.timeline',
+          'v8.execute',
+          'disabled-by-default-v8.cpu_profiler',
+        ],
+      });
 }
 
 /** A visitor types a visit's title and people's names in NewVisit, key by key. */
@@ -141,6 +173,7 @@ async function filteringAudit(page: Page, portal: string): Promise<InpRow> {
   await page.keyboard.press('ArrowDown');
   await answered;
   await page.getByTestId('audit-accesses').waitFor({ timeout: 120_000 });
+  if (process.env.BENCH_INP_TRACE) await page.context().browser()?.stopTracing();
   return rowOf(
     page,
     `AuditAccesses (auditor): filtering ${INP_AUDIT_ROWS.toLocaleString('en')} accesses, 4 presets and the result`,
@@ -177,7 +210,11 @@ async function choosingZip(page: Page, portal: string, files: { csv: string; zip
   await page.locator('#bulk-media').click();
   await (await chooser).setFiles(files.zip);
   await page.getByTestId('bulk-ready').waitFor({ timeout: 300_000 });
-  return rowOf(page, `AddUsersFromPhotos (usermanager): choosing a ${INP_ZIP_ROWS}-row zip`, () => true);
+  return rowOf(
+    page,
+    `AddUsersFromPhotos (usermanager): choosing a ${INP_ZIP_ROWS}-row zip`,
+    (e) => e.interactionId > 0 || e.name === 'input' || e.name === 'change',
+  );
 }
 
 export async function benchInp(): Promise<InpBench> {
@@ -212,11 +249,14 @@ export async function benchInp(): Promise<InpBench> {
           await context.close();
         }
       };
-      const rows = [
-        await run('visitor', (page) => typingInNewVisit(page, portal)),
-        await run('auditor', (page) => filteringAudit(page, portal)),
-        await run('usermanager', (page) => choosingZip(page, portal, files)),
-      ];
+      // BENCH_INP_ONLY=audit (or visit, zip) measures one of them, to look into it.
+      const only = process.env.BENCH_INP_ONLY;
+      const rows: InpRow[] = [];
+      if (!only || only === 'visit')
+        rows.push(await run('visitor', (page) => typingInNewVisit(page, portal)));
+      if (!only || only === 'audit') rows.push(await run('auditor', (page) => filteringAudit(page, portal)));
+      if (!only || only === 'zip')
+        rows.push(await run('usermanager', (page) => choosingZip(page, portal, files)));
       return { rows, loadAverage };
     } finally {
       await browser.close();
@@ -233,6 +273,7 @@ export const inpTable = (rows: readonly InpRow[]) =>
       'interaction (Pixel 7, CPU ×4)',
       'worst next paint',
       'event',
+      'delay / handlers / paint',
       'interactions',
       'entries ≥ 16 ms',
       'budget',
@@ -242,6 +283,7 @@ export const inpTable = (rows: readonly InpRow[]) =>
       r.interaction,
       r.entries === 0 ? '< 16 ms' : `${r.worstMs} ms`,
       r.worstEvent,
+      r.worstSplit,
       String(r.interactions),
       String(r.entries),
       `${INP_BUDGET_MS} ms`,
@@ -253,5 +295,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await benchInp();
   console.log(`load average when it started: ${result.loadAverage.join(', ')}`);
   console.log(inpTable(result.rows));
+  for (const r of result.rows)
+    if (r.over.length > 0) console.log(`${r.interaction}, over: ${r.over.join('; ')}`);
   if (result.rows.some((r) => !r.ok)) process.exitCode = 1;
 }
