@@ -8,7 +8,6 @@ import type { Session } from '../auth/access';
 import type { Runtime } from '../runtime/context';
 import { accreditationLogic } from './accreditations';
 import { preloadFirstCalls } from './preload';
-import { hasFirstCalls, PRELOADED_SCREENS } from './preload-screens';
 import { resetPreload, sameArgs } from './preloaded-calls';
 import { usersListLogic } from './users';
 
@@ -130,11 +129,11 @@ describe('the first calls of the screen a page opens on', () => {
     expect(get).toHaveBeenCalledTimes(1);
   });
 
-  it('are not sent for a person the route refuses', async () => {
+  it('are not sent for a person the route refuses, nor for a screen with none', async () => {
     const get = vi.fn(async () => page);
     const runtime = runtimeWith({ get } as Partial<ApiClient>);
     preloadFirstCalls(runtime, 'PortalUsers', () => false);
-
+    preloadFirstCalls(runtime, 'Welcome', () => true);
     await usersList(runtime);
     expect(get).toHaveBeenCalledTimes(1);
   });
@@ -159,16 +158,6 @@ describe('the first calls of the screen a page opens on', () => {
     const settled = await waitFor(home, (s) => s.matches('active'));
     expect(settled.context.qrImage).toBe(qr);
     expect(get.mock.calls.length + request.mock.calls.length).toBe(2);
-  });
-});
-
-describe('the screens with first calls', () => {
-  it('are the signed-in screens named, not Welcome, Landing nor AuditAccesses', () => {
-    expect(hasFirstCalls('Welcome')).toBe(false);
-    expect(hasFirstCalls('Landing')).toBe(false);
-    expect(hasFirstCalls('AuditAccesses')).toBe(false);
-    expect(hasFirstCalls(undefined)).toBe(false);
-    for (const screen of PRELOADED_SCREENS) expect(hasFirstCalls(screen)).toBe(true);
   });
 });
 

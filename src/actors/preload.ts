@@ -10,15 +10,15 @@
 
 import { waitFor } from 'xstate';
 import type { Session } from '../auth/access';
+import type { ScreenName } from '../domain/screens';
 import type { Runtime } from '../runtime/context';
-import type { PreloadedScreen } from './preload-screens';
 import { type FirstCalls, runPreload } from './preloaded-calls';
 
 /**
  * Per screen, where its first calls are: the actor module (the screen's area loads it too) and, downloading beside
  * it rather than once it has run, the module of the calls it makes (src/api/*, which its lazyCalls would import).
  */
-const FIRST_CALLS: Record<PreloadedScreen, () => Promise<FirstCalls>> = {
+const FIRST_CALLS: Partial<Record<ScreenName, () => Promise<FirstCalls>>> = {
   UserHome: () =>
     both(import('./accreditations'), import('../api/credentials')).then((m) => m.userHomeFirstCalls),
   MyAccreditations: () =>
@@ -36,6 +36,9 @@ const FIRST_CALLS: Record<PreloadedScreen, () => Promise<FirstCalls>> = {
 const both = <M>(actors: Promise<M>, calls: Promise<unknown>) =>
   Promise.all([actors, calls]).then(([m]) => m);
 
+/** The screens whose first calls are preloaded (for tests and the bench). */
+export const PRELOADED_SCREENS = Object.keys(FIRST_CALLS) as ScreenName[];
+
 /** The session once restored and usable (a stored token near its end is renewed first), or null. */
 async function activeSession(runtime: Runtime): Promise<Session | null> {
   const settled = await waitFor(
@@ -51,10 +54,11 @@ async function activeSession(runtime: Runtime): Promise<Session | null> {
  */
 export function preloadFirstCalls(
   runtime: Runtime,
-  screen: PreloadedScreen,
+  screen: ScreenName | undefined,
   mayOpen: (session: Session) => boolean,
 ): void {
-  const load = FIRST_CALLS[screen];
+  const load = screen ? FIRST_CALLS[screen] : undefined;
+  if (!load) return;
   // The API client downloads now too, beside the tenant's settings (the session waits for them).
   const client = import('../api/client');
   runPreload(async (signal) => {
