@@ -9,6 +9,7 @@ export const PARTS = [
   'api',
   'engine',
   'export',
+  'inp',
   'retention',
   'uploads',
   'watchlist',

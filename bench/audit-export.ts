@@ -32,8 +32,11 @@ export interface AuditExportBench {
   ok: boolean;
 }
 
-/** Seeds the tenant as `npm start` does, then copies its month of accesses until there are at least `rows`. */
-async function prepare(dataDir: string, rows: number): Promise<number> {
+/**
+ * Seeds the tenant as `npm start` does, then copies its month of accesses until there are at least `rows` (also the
+ * INP bench's AuditAccesses, bench/inp.ts).
+ */
+export async function seedAuditAccesses(dataDir: string, rows: number): Promise<number> {
   const db = await openDb({ dataDir });
   try {
     const { wasNew } = await migrate(db);
@@ -68,7 +71,7 @@ async function prepare(dataDir: string, rows: number): Promise<number> {
 export async function benchAuditExport(rows = EXPORT_ROWS): Promise<AuditExportBench> {
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-export-'));
   try {
-    const rowsInDb = await prepare(dataDir, rows);
+    const rowsInDb = await seedAuditAccesses(dataDir, rows);
     const server = await startServer({
       port: 0,
       dataDir,

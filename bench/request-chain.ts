@@ -2,7 +2,8 @@
 // (empty HTTP cache) on an emulated Pixel 7 with its role's stored session, against the built portal (`npm start`'s
 // server, a throwaway data folder). For each: the JS requested before the first contentful paint (files and bytes
 // transferred, headers included, from Resource Timing), whether the screen's first API call started before that
-// paint, and the API calls one after another. `npx tsx bench/request-chain.ts [port] [Screen,Screen]`; the port
+// paint, when the screen itself was drawn and how many of its API calls in series started after that, and the API
+// calls one after another. `npx tsx bench/request-chain.ts [port] [Screen,Screen]`; the port
 // defaults to 8640. See docs/performance.md, "Signed-in screens: where the time goes".
 import { chromium, devices } from '@playwright/test';
 import { browserPath } from '../tests/support/chromium.mjs';
@@ -13,8 +14,10 @@ const DEFAULT_SCREENS = [
   'MyAccreditations',
   'UserProfile',
   'MyVisits',
+  'NewVisit',
   'VisitList',
   'PortalUsers',
+  'PortalAccounts',
   'AuditAccesses',
 ];
 
@@ -34,14 +37,22 @@ const short = (url: string) => {
 
 /** API calls that ran one after another: each one started after the one before had ended. */
 function series(calls: Timing[]): string[][] {
+  return steps(calls).map((step) => step.map((c) => short(c.name)));
+}
+
+function steps(calls: Timing[]): Timing[][] {
   const steps: Timing[][] = [];
   for (const call of [...calls].sort((a, b) => a.start - b.start)) {
     const last = steps.at(-1);
     if (last?.every((c) => call.start < c.end)) last.push(call);
     else steps.push([call]);
   }
-  return steps.map((step) => step.map((c) => short(c.name)));
+  return steps;
 }
+
+/** The steps of `calls` in series that start after `at` (the first paint): what the screen still waits for. */
+const stepsAfter = (calls: Timing[], at: number) =>
+  steps(calls).filter((step) => (step[0]?.start ?? 0) >= at).length;
 
 async function main() {
   const port = Number(process.argv[2] ?? 8640);
@@ -63,6 +74,17 @@ async function main() {
       await signIn.close();
 
       const context = await browser.newContext({ ...devices['Pixel 7'], storageState });
+      // When the screen itself was first drawn (the app's boot spinner is the first contentful paint of these
+      // screens): its machine starts then, and so did its first call before the preload.
+      await context.addInitScript(() => {
+        const w = window as unknown as { __screenAt?: number };
+        new MutationObserver((_, observer) => {
+          if (document.querySelector('#root [data-screen]')) {
+            w.__screenAt = performance.now();
+            observer.disconnect();
+          }
+        }).observe(document, { childList: true, subtree: true });
+      });
       const cold = await context.newPage();
       await cold.goto(`${portal}${target.path}`);
       await cold.locator('main h1').first().waitFor({ timeout: 60_000 });
@@ -70,8 +92,9 @@ async function main() {
       // A screen whose calls wait on the session's account id can go quiet for a moment before them.
       await cold.waitForTimeout(2000);
       await cold.waitForLoadState('networkidle');
-      const { fcp, resources } = await cold.evaluate(() => ({
+      const { fcp, drawn, resources } = await cold.evaluate(() => ({
         fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+        drawn: (window as unknown as { __screenAt?: number }).__screenAt ?? Number.NaN,
         resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => ({
           name: r.name,
           start: r.startTime,
@@ -91,7 +114,8 @@ async function main() {
           `${target.screen} (${target.username})`,
           `  JS before first paint: ${before.length} files, ${kb(before.reduce((n: number, r: Timing) => n + r.bytes, 0))} KB`,
           `  JS after: ${after.map((r: Timing) => `${short(r.name)} ${kb(r.bytes)}`).join(', ') || '—'}`,
-          `  first API call ${firstApi < fcp ? 'before' : 'after'} the first paint`,
+          `  first API call ${firstApi < drawn ? 'before' : 'after'} the screen was drawn (call ${Math.round(firstApi)} ms, screen ${Math.round(drawn)} ms, first paint ${Math.round(fcp)} ms)`,
+          `  API calls in series after the screen was drawn: ${stepsAfter(api, drawn)} of ${steps(api).length}`,
           `  API in series: ${series(api)
             .map((s) => s.join(' ∥ '))
             .join(' → ')}`,

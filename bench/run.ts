@@ -16,6 +16,7 @@
 //  9. Forty parallel uploads of a 36-megapixel selfie: /health and the server's memory (bench/heavy-uploads.ts).
 //  8. The event loop while the worst watchlist csvs are uploaded (bench/watchlist-upload.ts).
 //  10. The retention purge of 100,000 due evidence rows while the API serves a steady load (bench/retention.ts).
+//  11. INP of the heaviest interactions at 4× CPU: typing in NewVisit, filtering 100,000 accesses, a 1,000-row zip (bench/inp.ts).
 // Exits non-zero when a budget is exceeded, so the bench is a check and not only a printout.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ import { benchAuditExport, EXPORT_LONGEST_TASK_BUDGET_MS } from './audit-export'
 import { CLUSTER_HEADERS, clusterBench } from './cluster';
 import { benchEngine, ENGINE_BUDGET_MS } from './engine';
 import { benchHeavyUploads, UPLOADS_HEALTH_P99_BUDGET_MS, UPLOADS_RSS_BUDGET_MB } from './heavy-uploads';
+import { benchInp, INP_BUDGET_MS } from './inp';
 import { lighthouseRows, lighthouseScreens, runLighthouse } from './lighthouse';
 import { benchRetention, RETENTION_ROWS } from './retention';
 import { benchSuite, SUITE_BUDGET_SECONDS, suiteTable } from './suite';
@@ -292,7 +294,7 @@ async function main() {
   };
 
   // The bundle: built once for the parts that read it (bytes, enrolment, lighthouse, export).
-  if (runs('bytes') || runs('enrolment') || runs('lighthouse') || runs('export')) build();
+  if (runs('bytes') || runs('enrolment') || runs('lighthouse') || runs('export') || runs('inp')) build();
   if (runs('bytes') || runs('enrolment')) {
     const assets = readdirSync(join(DIST, 'assets'))
       .filter((f) => f.endsWith('.js') || f.endsWith('.css'))
@@ -495,6 +497,20 @@ async function main() {
       null,
     );
     results.export = exported;
+  }
+  if (runs('inp')) {
+    // The heaviest interactions' next paint at 4× CPU (bench/inp.ts); timings move with the machine's load.
+    const inp = await benchInp();
+    for (const r of inp.rows) {
+      row(
+        `INP: ${r.interaction}: worst next paint (${r.worstEvent}, ${r.interactions} interactions)`,
+        r.entries === 0 ? '< 16 ms' : `${r.worstMs} ms`,
+        `${INP_BUDGET_MS} ms`,
+        r.ok,
+      );
+    }
+    row('  load average when the INP part started (1, 5, 15 min)', inp.loadAverage.join(', '), '—', null);
+    results.inp = inp;
   }
   if (runs('retention')) {
     // The retention purge of 100,000 due evidence rows under a steady API read (bench/retention.ts).

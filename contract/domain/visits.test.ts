@@ -168,6 +168,17 @@ describe('list presets and filter (spec §9)', () => {
     expect(presetRange('last30Days', now, 'Europe/Madrid').fromDate).toBe('2026-02-08T23:00:00.000Z');
   });
 
+  it('pending ones start at the current minute, so two askings within it are the same request', () => {
+    const later = new Date('2026-03-11T14:00:59.999Z');
+    expect(presetRange('allPending', later, 'Europe/Madrid')).toEqual(
+      presetRange('allPending', now, 'Europe/Madrid'),
+    );
+    expect(presetRange('pendingThisWeek', later, 'Europe/Madrid').fromDate).toBe('2026-03-11T14:00:00.000Z');
+    expect(presetRange('allPending', new Date('2026-03-11T14:01:00Z'), 'Europe/Madrid').fromDate).toBe(
+      '2026-03-11T14:01:00.000Z',
+    );
+  });
+
   it("does not follow the browser's zone, and crosses a DST change by calendar days", () => {
     const browserZone = process.env.TZ;
     try {

@@ -14,17 +14,20 @@ import {
 import { isApiError, serverText } from '../api/errors';
 import { lazyCalls } from '../api/lazy';
 import type { Runtime } from '../runtime/context';
+import { type FirstCalls, preloadable } from './preloaded-calls';
 import { fromPromise } from './promise';
 
+const accounts = lazyCalls(() => import('../api/accounts'));
 const {
   deleteAccount,
   exportAccountData,
   fetchCredentialQr,
-  getAccountProfile,
   redeemCredentialReset,
   requestCredentialReset,
   saveAccountLocale,
-} = lazyCalls(() => import('../api/accounts'));
+} = accounts;
+// UserProfile's first call (src/actors/preload.ts).
+const getAccountProfile = preloadable('getAccountProfile', accounts.getAccountProfile);
 
 type AccountRuntime = Pick<Runtime, 'apiClient' | 'session' | 'app'>;
 
@@ -67,13 +70,21 @@ function saveFile(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/** UserProfile's load: the profile of whoever is signed in. */
+const loadProfile =
+  (runtime: AccountRuntime) =>
+  async ({ signal }: { signal: AbortSignal }): Promise<AccountProfile> =>
+    orProblem(async () => getAccountProfile(await runtime.apiClient(), accountIdOf(runtime), { signal }));
+
+/** UserProfile's first call: the profile. */
+export const userProfileFirstCalls: FirstCalls = (runtime, _session, signal) =>
+  loadProfile(runtime)({ signal });
+
 /** UserProfile: the profile of whoever is signed in, and their data as one zip. */
 export function accountProfileLogic(runtime: AccountRuntime) {
   return accountProfileMachine.provide({
     actors: {
-      loadProfile: fromPromise<AccountProfile>(async ({ signal }) =>
-        orProblem(async () => getAccountProfile(await runtime.apiClient(), accountIdOf(runtime), { signal })),
-      ),
+      loadProfile: fromPromise<AccountProfile>(loadProfile(runtime)),
       exportData: fromPromise<void>(async ({ signal }) => {
         const blob = await orProblem(async () =>
           exportAccountData(await runtime.apiClient(), accountIdOf(runtime), { signal }),

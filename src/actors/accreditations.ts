@@ -6,6 +6,7 @@ import type { Credential, UserCredentials } from '../../contract/api/credentials
 import {
   type AccreditationError,
   accreditationMachine,
+  type LoadedAccreditation,
   type PdfMode,
 } from '../../machines/accreditation.machine';
 import { accreditationRequestMachine } from '../../machines/accreditation-request.machine';
@@ -15,16 +16,14 @@ import { isApiError } from '../api/errors';
 import { lazyCalls } from '../api/lazy';
 import { currentQrSid, holderOf, msUntilExpiry } from '../domain/accreditations';
 import type { Runtime } from '../runtime/context';
+import { type FirstCalls, preloadable } from './preloaded-calls';
 import { fromPromise } from './promise';
 
-const {
-  getCredential,
-  getCredentialPdf,
-  getCredentialQr,
-  getUserCredentials,
-  requestRight,
-  setCredentialState,
-} = lazyCalls(() => import('../api/credentials'));
+const credentials = lazyCalls(() => import('../api/credentials'));
+const { getCredential, getCredentialPdf, requestRight, setCredentialState } = credentials;
+// The calls a screen opened cold makes first (src/actors/preload.ts).
+const getUserCredentials = preloadable('getUserCredentials', credentials.getUserCredentials);
+const getCredentialQr = preloadable('getCredentialQr', credentials.getCredentialQr);
 const { createSelfiePortrayal, uploadPortrayalImage } = lazyCalls(() => import('../api/portrayals'));
 
 type Deps = Pick<Runtime, 'apiClient' | 'app'>;
@@ -61,42 +60,57 @@ function deliverPdf(pdf: Blob, mode: PdfMode, sid: string): void {
   release();
 }
 
+/** The accreditation machine's load: the credential (and the person's current QR when sid is null). */
+function loadAccreditation({ apiClient }: Pick<Runtime, 'apiClient'>) {
+  return async ({
+    input,
+    signal,
+  }: {
+    input: { userId: string; sid: string | null; holder: string | null };
+    signal: AbortSignal;
+  }): Promise<LoadedAccreditation> => {
+    try {
+      const api = await apiClient();
+      // A known credential of a known holder needs no list: MyAccreditations has just fetched it.
+      const all =
+        input.sid !== null && input.holder !== null
+          ? null
+          : await getUserCredentials(api, input.userId, { signal });
+      const holder = all ? holderOf(all.metadata) : (input.holder ?? '');
+      const sid = input.sid ?? (all ? currentQrSid(all.credentials) : null);
+      // No QR at all is the screen's to tell, not a notice.
+      if (sid === null) throw { code: 'credential_not_found' } satisfies AccreditationError;
+      // With the list in hand, the credential is in it whole (spec §3: keyed by sid, the user's id beside
+      // them): the QR is asked for at once, no call for the credential in series before it. A sid the list
+      // does not hold is no such credential.
+      const listed = all?.credentials[sid];
+      if (all && !listed) throw { code: 'credential_not_found' } satisfies AccreditationError;
+      const credential: Credential =
+        all && listed
+          ? { ...listed, sid, user_id: all.user_id }
+          : await getCredential(api, input.userId, sid, { signal });
+      const qrImage =
+        credential.credential_type === 'qr' && credential.valid
+          ? await getCredentialQr(api, input.userId, sid, { signal, silent: true })
+          : null;
+      return { credential, holder, qrImage };
+    } catch (error) {
+      if ((error as Partial<AccreditationError>)?.code === 'credential_not_found') throw error;
+      throw accreditationErrorOf(error);
+    }
+  };
+}
+
+/** UserHome's first calls: the person's current QR, loaded as UserHome's accreditation machine loads it. */
+export const userHomeFirstCalls: FirstCalls = (runtime, session, signal) =>
+  loadAccreditation(runtime)({ input: { userId: session.userId, sid: null, holder: null }, signal });
+
 /** The accreditation machine of one credential (sid) or of the person's current QR (sid null). */
 export function accreditationLogic({ apiClient, app }: Deps) {
   const locale = () => app.getSnapshot().context.locale;
   return accreditationMachine.provide({
     actors: {
-      loadAccreditation: fromPromise(async ({ input, signal }) => {
-        try {
-          const api = await apiClient();
-          // A known credential of a known holder needs no list: MyAccreditations has just fetched it.
-          const all =
-            input.sid !== null && input.holder !== null
-              ? null
-              : await getUserCredentials(api, input.userId, { signal });
-          const holder = all ? holderOf(all.metadata) : (input.holder ?? '');
-          const sid = input.sid ?? (all ? currentQrSid(all.credentials) : null);
-          // No QR at all is the screen's to tell, not a notice.
-          if (sid === null) throw { code: 'credential_not_found' } satisfies AccreditationError;
-          // With the list in hand, the credential is in it whole (spec §3: keyed by sid, the user's id beside
-          // them): the QR is asked for at once, no call for the credential in series before it. A sid the list
-          // does not hold is no such credential.
-          const listed = all?.credentials[sid];
-          if (all && !listed) throw { code: 'credential_not_found' } satisfies AccreditationError;
-          const credential: Credential =
-            all && listed
-              ? { ...listed, sid, user_id: all.user_id }
-              : await getCredential(api, input.userId, sid, { signal });
-          const qrImage =
-            credential.credential_type === 'qr' && credential.valid
-              ? await getCredentialQr(api, input.userId, sid, { signal, silent: true })
-              : null;
-          return { credential, holder, qrImage };
-        } catch (error) {
-          if ((error as Partial<AccreditationError>)?.code === 'credential_not_found') throw error;
-          throw accreditationErrorOf(error);
-        }
-      }),
+      loadAccreditation: fromPromise(loadAccreditation({ apiClient })),
       fetchPdf: fromPromise(async ({ input, signal }) =>
         getCredentialPdf(await apiClient(), input.userId, input.sid, locale(), { signal }),
       ),
@@ -121,12 +135,20 @@ export function accreditationLogic({ apiClient, app }: Deps) {
 }
 
 /** The person's credentials for MyAccreditations (the list machine's fetchPage: one page holds them all). */
-export function fetchAccreditations({ apiClient }: Deps, userId: string) {
-  return fromPromise<Page, PageQuery>(async ({ signal }) => {
+const accreditationsPage =
+  ({ apiClient }: Pick<Runtime, 'apiClient'>, userId: string) =>
+  async ({ signal }: { signal: AbortSignal }): Promise<Page> => {
     const credentials: UserCredentials = await getUserCredentials(await apiClient(), userId, { signal });
     return { items: [credentials], totalItems: 1 };
-  });
+  };
+
+export function fetchAccreditations(runtime: Deps, userId: string) {
+  return fromPromise<Page, PageQuery>(accreditationsPage(runtime, userId));
 }
+
+/** MyAccreditations' first call: the person's credentials. */
+export const myAccreditationsFirstCalls: FirstCalls = (runtime, session, signal) =>
+  accreditationsPage(runtime, session.userId)({ signal });
 
 /** What a new selfie is sent as: a stand-alone selfie portrayal of this process. */
 export const RENEW_SELFIE_PROCESS = 'renew_selfie';

@@ -11,27 +11,26 @@ import {
 import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
 import { isApiError } from '../api/errors';
 import { lazyCalls } from '../api/lazy';
+import { PAGE_SIZES } from '../domain/lists';
 import type { Runtime } from '../runtime/context';
 import type { CredentialChange, UserWithCredentials } from '../runtime/machines';
+import { firstPageQuery } from './first-page';
+import { type FirstCalls, preloadable } from './preloaded-calls';
 import { fromPromise } from './promise';
 
 const { getUserCredentials, setCredentialState } = lazyCalls(() => import('../api/credentials'));
 const { listFacilities } = lazyCalls(() => import('../api/facilities'));
-const {
-  completeOnboarding,
-  deleteAllUsers,
-  getUser,
-  getUserEvidence,
-  listUsers,
-  setAllActive,
-  setUserActive,
-} = lazyCalls(() => import('../api/users'));
+const users = lazyCalls(() => import('../api/users'));
+const { completeOnboarding, deleteAllUsers, getUser, getUserEvidence, setAllActive, setUserActive } = users;
+// PortalUsers' first call (src/actors/preload.ts).
+const listUsers = preloadable('listUsers', users.listUsers);
 
 type Deps = Pick<Runtime, 'apiClient'>;
 
 /** A search is a national id (sent as idNumber) or else text (an email) sent as the quoted filter. */
-export function fetchUsersPage({ apiClient }: Deps) {
-  return fromPromise<Page, PageQuery>(async ({ input, signal }) => {
+const usersPage =
+  ({ apiClient }: Deps) =>
+  async ({ input, signal }: { input: PageQuery; signal: AbortSignal }): Promise<Page> => {
     const text = input.filter.trim();
     const byId = text !== '' && nationalIdProblem(text.toUpperCase()) === null;
     return listUsers(
@@ -45,8 +44,15 @@ export function fetchUsersPage({ apiClient }: Deps) {
       },
       { signal },
     );
-  });
+  };
+
+export function fetchUsersPage(runtime: Deps) {
+  return fromPromise<Page, PageQuery>(usersPage(runtime));
 }
+
+/** PortalUsers' first call: the first page of users, unfiltered. */
+export const portalUsersFirstCalls: FirstCalls = (runtime, _session, signal) =>
+  usersPage(runtime)({ input: firstPageQuery(PAGE_SIZES.users), signal });
 
 export const usersListLogic = (runtime: Deps) =>
   listMachine.provide({ actors: { fetchPage: fetchUsersPage(runtime) } });

@@ -17,11 +17,15 @@ import { visitFacilitiesMachine } from '../../machines/visit-facilities.machine'
 import { visitRequestMachine } from '../../machines/visit-request.machine';
 import { type ApiError, isApiError, serverText } from '../api/errors';
 import { lazyCalls } from '../api/lazy';
+import { PAGE_SIZES } from '../domain/lists';
 import type { Runtime } from '../runtime/context';
 import type { ArrivalOutcome, NewVisitDraftStore } from '../runtime/machines';
+import { firstPageQuery } from './first-page';
+import { type FirstCalls, preloadable } from './preloaded-calls';
 import { fromPromise } from './promise';
 
-const { listFacilities } = lazyCalls(() => import('../api/facilities'));
+const facilities = lazyCalls(() => import('../api/facilities'));
+const visits = lazyCalls(() => import('../api/visits'));
 const {
   cancelVisit,
   checkInVisit,
@@ -31,9 +35,11 @@ const {
   findArrival,
   getVisit,
   getVisitor,
-  listVisits,
   visitQr,
-} = lazyCalls(() => import('../api/visits'));
+} = visits;
+// The first calls of MyVisits, VisitList and NewVisit (src/actors/preload.ts).
+const listFacilities = preloadable('listFacilities', facilities.listFacilities);
+const listVisits = preloadable('listVisits', visits.listVisits);
 
 // The server names request fields (spec §3 New visit request); the form names its own.
 const FORM_FIELD: Record<string, string> = {
@@ -140,32 +146,43 @@ export function visitConfirmationLogic(runtime: Api) {
   });
 }
 
-/** The list machine over GET /public/visits; its filter string is a VisitFilter (contract/domain/visits.ts). */
+/** A page of GET /public/visits; the list's filter string is a VisitFilter (contract/domain/visits.ts). */
+const visitsPage =
+  (runtime: Api, timeZone: string, now: () => Date) =>
+  async ({ input, signal }: { input: PageQuery; signal: AbortSignal }): Promise<Page> => {
+    const filter = decodeVisitFilter(input.filter);
+    const range = presetRange(filter.preset, now(), timeZone);
+    return listVisits(
+      await runtime.apiClient(),
+      {
+        pageSize: input.pageSize,
+        pageIndex: input.pageIndex,
+        fromDate: range.fromDate,
+        toDate: range.toDate,
+        ...(range.pending ? { status: 'pending' as const } : {}),
+        visitor: filter.visitor,
+        user: filter.host,
+        orderby: filter.orderby,
+        sorted: filter.sorted,
+      },
+      { signal },
+    );
+  };
+
+/** The list machine over GET /public/visits. */
 export function visitListLogic(runtime: Api, timeZone: string, now: () => Date = () => new Date()) {
   return listMachine.provide({
-    actors: {
-      fetchPage: fromPromise<Page, PageQuery>(async ({ input, signal }) => {
-        const filter = decodeVisitFilter(input.filter);
-        const range = presetRange(filter.preset, now(), timeZone);
-        return listVisits(
-          await runtime.apiClient(),
-          {
-            pageSize: input.pageSize,
-            pageIndex: input.pageIndex,
-            fromDate: range.fromDate,
-            toDate: range.toDate,
-            ...(range.pending ? { status: 'pending' as const } : {}),
-            visitor: filter.visitor,
-            user: filter.host,
-            orderby: filter.orderby,
-            sorted: filter.sorted,
-          },
-          { signal },
-        );
-      }),
-    },
+    actors: { fetchPage: fromPromise<Page, PageQuery>(visitsPage(runtime, timeZone, now)) },
   });
 }
+
+/** MyVisits' and VisitList's first call: the first page of the default filter, in the tenant's days. */
+export const visitListFirstCalls: FirstCalls = (runtime, _session, signal) =>
+  visitsPage(
+    runtime,
+    runtime.app.getSnapshot().context.tenant?.settings.timeZone ?? '',
+    () => new Date(),
+  )({ input: firstPageQuery(PAGE_SIZES.visits), signal });
 
 /**
  * NewVisit's places machine: the facilities a visit can be booked at (GET /internal/facilities), limited to the
@@ -173,16 +190,22 @@ export function visitListLogic(runtime: Api, timeZone: string, now: () => Date =
  */
 export function facilitiesLogic(runtime: Api, locations: readonly string[]) {
   return visitFacilitiesMachine.provide({
-    actors: {
-      loadFacilities: fromPromise<Facility[]>(async ({ signal }) => {
-        const all = await listFacilities(await runtime.apiClient(), { signal });
-        return locations.length === 0
-          ? all
-          : all.filter((f) => locations.includes(f.facility_id) || locations.includes(f.alias));
-      }),
-    },
+    actors: { loadFacilities: fromPromise<Facility[]>(placesOf(runtime, locations)) },
   });
 }
+
+const placesOf =
+  (runtime: Api, locations: readonly string[]) =>
+  async ({ signal }: { signal: AbortSignal }): Promise<Facility[]> => {
+    const all = await listFacilities(await runtime.apiClient(), { signal });
+    return locations.length === 0
+      ? all
+      : all.filter((f) => locations.includes(f.facility_id) || locations.includes(f.alias));
+  };
+
+/** NewVisit's first call: the facilities a visit can be booked at. */
+export const newVisitFirstCalls: FirstCalls = (runtime, _session, signal) =>
+  placesOf(runtime, runtime.app.getSnapshot().context.tenant?.settings.visits.locations ?? [])({ signal });
 
 /** Reception: today's visit of the person whose code was read; refusals as outcomes, not errors. */
 export function arrivalLogic(runtime: Api) {

@@ -2,9 +2,12 @@ import '../styles/index.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { tenantFromHost } from '../../contract/tenant/resolve';
+import { preloadFirstCalls } from '../actors/preload';
+import { passesGuard } from '../auth/access';
 import { screenAt, screens } from '../domain/screens';
 import { preloadCatalogue } from '../i18n/catalogue';
 import { type Inspect, RuntimeProvider } from '../runtime/context';
+import { preloadTenantTexts } from '../tenant/load';
 import { App } from './app';
 import { screenComponents } from './routes';
 import { createRuntime } from './runtime';
@@ -32,9 +35,21 @@ function startPortal(inspect?: Inspect) {
     runtime.start();
     // What the first screen needs (its texts, the chunk of the screen at this address) downloads beside the
     // tenant's settings, not one round trip after the other once they have arrived.
-    preloadCatalogue(runtime.app.getSnapshot().context.locale);
+    const locale = runtime.app.getSnapshot().context.locale;
+    preloadCatalogue(locale);
+    // The tenant's text overrides too, at its own folder: not one round trip after its settings.
+    const host = tenantFromHost(window.location.hostname);
+    if (host.kind === 'tenant') preloadTenantTexts(host.tenant, locale);
     const first = screenAt(window.location.pathname);
     if (first) void screenComponents[first].preload().catch(() => undefined);
+    // Its first API calls too, once the session is restored (they wait on the settings: the stored token's key
+    // and the API's tenant come from them), not after its chunk, the first render and the API client.
+    preloadFirstCalls(runtime, first, (session) => {
+      const settings = runtime.app.getSnapshot().context.tenant?.settings;
+      return (
+        first !== undefined && settings !== undefined && passesGuard(screens[first].guard, session, settings)
+      );
+    });
     nextTask(() => {
       const container = document.getElementById('root');
       if (!container) throw new Error('index.html has no #root');

@@ -73,6 +73,8 @@ export const keptNotice = {
 
 export function createRuntime(navigate: Navigate = browserNavigate, inspect?: Inspect): Runtime {
   const notifications = createActor(notificationsMachine, { inspect });
+  /** Whether the page has had its first route (the first route.changed). */
+  let landed = false;
 
   const app = createActor(
     appMachine.provide({
@@ -103,9 +105,12 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
           saveLocaleOfAccount(context.locale);
         },
         // A notice kept for this page (a sign-out that replaced the last one) shows once the navigation that
-        // lands here has cleared the last page's: before it, that clearing would take it too.
+        // lands here has cleared the last page's: before it, that clearing would take it too. The page's first
+        // route is no navigation away from anything: what is shown then (the failure of the screen's first call,
+        // sent before the first render by src/actors/preload.ts) belongs to this screen and stays.
         clearErrorNotices: () => {
-          notifications.send({ type: 'errors.clear' });
+          if (landed) notifications.send({ type: 'errors.clear' });
+          landed = true;
           showKeptNotice(session.getSnapshot().matches('signingOut'));
         },
         notifyLocaleUnavailable: () =>
@@ -125,10 +130,11 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
     },
   );
 
-  // The tenant's identity provider is known once its settings have loaded.
+  // The tenant's identity provider is known once its settings have loaded: the stored session is read then, beside
+  // the texts (not after them), so that the screen's first calls (src/actors/preload.ts) can go out with its token.
   const tenantReady = new Promise<TenantLoaded>((resolve) => {
     const subscription = app.subscribe((snapshot) => {
-      if (snapshot.context.tenant && snapshot.matches({ boot: 'ready' })) {
+      if (snapshot.context.tenant) {
         resolve(snapshot.context.tenant);
         queueMicrotask(() => subscription.unsubscribe());
       }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadTenant, TenantLoadError } from './load';
+import { loadTenant, loadTenantTexts, preloadTenantTexts, TenantLoadError } from './load';
 import { parseSettings } from './settings-check';
 
 const gambling = JSON.parse(readFileSync('public/tenants/gambling/settings.json', 'utf8'));
@@ -99,5 +99,52 @@ describe('loadTenant', () => {
       kind: 'unreachable',
       tenant: 'gambling',
     });
+  });
+});
+
+describe('the tenant’s text overrides asked for beside its settings', () => {
+  const overrides = { 'welcome.title': 'Hola' };
+
+  function countingFetch(files: Record<string, unknown>) {
+    const asked: string[] = [];
+    const inner = fakeFetch(files);
+    const fetcher = (async (input: RequestInfo | URL) => {
+      asked.push(String(input));
+      return inner(input);
+    }) as typeof fetch;
+    return { asked, fetcher };
+  }
+
+  it('are the ones the settings then name: the file is asked for once, before the settings are known', async () => {
+    const { asked, fetcher } = countingFetch({ '/tenants/gambling/locales/es.json': overrides });
+    preloadTenantTexts('gambling', 'es', fetcher);
+    expect(asked).toEqual(['/tenants/gambling/locales/es.json']);
+    expect(await loadTenantTexts('/tenants/gambling', 'es', fetcher)).toEqual(overrides);
+    expect(asked).toHaveLength(1);
+  });
+
+  it('are not used when the settings name another address or the portal shows another language', async () => {
+    const { asked, fetcher } = countingFetch({
+      '/tenants/gambling/locales/es.json': overrides,
+      '/tenants/gambling/locales/en.json': { 'welcome.title': 'Hello' },
+    });
+    preloadTenantTexts('steps', 'es', fetcher);
+    expect(await loadTenantTexts('/tenants/gambling', 'es', fetcher)).toEqual(overrides);
+    preloadTenantTexts('gambling', 'es', fetcher);
+    expect(await loadTenantTexts('/tenants/gambling', 'en', fetcher)).toEqual({ 'welcome.title': 'Hello' });
+    expect(asked).toEqual([
+      '/tenants/steps/locales/es.json',
+      '/tenants/gambling/locales/es.json',
+      '/tenants/gambling/locales/es.json',
+      '/tenants/gambling/locales/en.json',
+    ]);
+  });
+
+  it('are asked for again on the next load (a change of language later asks the server)', async () => {
+    const { asked, fetcher } = countingFetch({ '/tenants/gambling/locales/es.json': overrides });
+    preloadTenantTexts('gambling', 'es', fetcher);
+    await loadTenantTexts('/tenants/gambling', 'es', fetcher);
+    expect(await loadTenantTexts('/tenants/gambling', 'es', fetcher)).toEqual(overrides);
+    expect(asked).toHaveLength(2);
   });
 });

@@ -32,7 +32,7 @@ export async function loadTenant(hostname: string, fetcher: typeof fetch = fetch
   let browsersResponse: Awaited<ReturnType<typeof fetchJson>>;
   try {
     [settingsResponse, browsersResponse] = await Promise.all([
-      fetchJson(`/tenants/${tenant}/settings.json`, fetcher),
+      fetchJson(`${tenantFolder(tenant)}/settings.json`, fetcher),
       fetchJson('/browsers.json', fetcher),
     ]);
   } catch {
@@ -54,11 +54,38 @@ export async function loadTenant(hostname: string, fetcher: typeof fetch = fetch
   };
 }
 
+/** Where a tenant's settings are, and where its assets (assetsUrl) are unless its settings say otherwise. */
+export const tenantFolder = (tenant: string) => `/tenants/${tenant}`;
+
+/** Overrides asked for before the settings named their address: by address and language, taken once. */
+const early = new Map<string, Promise<Record<string, string>>>();
+
+/**
+ * Asks for the overrides of the host's tenant in `locale` now, beside its settings, at the address every shipped
+ * tenant's settings give (its own folder): loadTenantTexts takes them if the settings name that address and the
+ * portal shows that language, and asks for the right ones otherwise (one round trip after the settings, as before).
+ */
+export function preloadTenantTexts(tenant: string, locale: string, fetcher: typeof fetch = fetch): void {
+  const assetsUrl = tenantFolder(tenant);
+  early.set(`${assetsUrl} ${locale}`, fetchTenantTexts(assetsUrl, locale, fetcher));
+}
+
 /** A tenant's text overrides for one language; a missing or malformed file means no overrides. */
 export async function loadTenantTexts(
   assetsUrl: string,
   locale: string,
   fetcher: typeof fetch = fetch,
+): Promise<Record<string, string>> {
+  const key = `${assetsUrl} ${locale}`;
+  const asked = early.get(key);
+  early.clear();
+  return asked ?? fetchTenantTexts(assetsUrl, locale, fetcher);
+}
+
+async function fetchTenantTexts(
+  assetsUrl: string,
+  locale: string,
+  fetcher: typeof fetch,
 ): Promise<Record<string, string>> {
   try {
     const { body } = await fetchJson(`${assetsUrl}/locales/${locale}.json`, fetcher);

@@ -19,6 +19,7 @@ import {
   decodeAuditFilter,
   encodeAuditFilter,
 } from '../../domain/audit';
+import { PAGE_SIZES } from '../../domain/lists';
 import { toSafeSameOriginPath } from '../../domain/safe-link';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
@@ -26,7 +27,7 @@ import { useSettledSelector } from '../../runtime/settled-selector';
 import { ExportPanel } from './export-panel';
 import { StaffActions } from './staff-actions';
 
-const PAGE_SIZE = 25;
+const PAGE_SIZE = PAGE_SIZES.audit;
 
 /**
  * An access's time in its facility's timezone (as visits show theirs), with the zone named when the browser is in

@@ -8,10 +8,11 @@ import { Alert } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
+import { PAGE_SIZES } from '../../domain/lists';
 import { useScreenMachine } from '../../runtime/machines';
 import { useSettledSelector } from '../../runtime/settled-selector';
 
-const PAGE_SIZE = 10;
+const PAGE_SIZE = PAGE_SIZES.accounts;
 
 /** PortalAccounts: the tenant's IAM accounts, searchable and paged (spec §2, §3 IAM account). */
 export function PortalAccounts() {

@@ -7,9 +7,10 @@ import { nationalIdProblem } from '../../../contract/domain/dni';
 import { ListScreen } from '../../components/list-screen';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
+import { PAGE_SIZES } from '../../domain/lists';
 import { useScreenMachine } from '../../runtime/machines';
 
-const PAGE_SIZE = 20;
+const PAGE_SIZE = PAGE_SIZES.users;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Spec §5: the search is a valid email or a national id (DNI/NIE); anything else is not sent. */

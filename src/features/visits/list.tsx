@@ -14,13 +14,14 @@ import { ListScreen } from '../../components/list-screen';
 import { PresetButtons } from '../../components/preset-buttons';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
+import { PAGE_SIZES } from '../../domain/lists';
 import { pathFor } from '../../domain/screens';
 import { useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import { isReceptionist, StatusBadge, useSession, VisitTitle, VisitWhen } from './parts';
 import { VisitActions } from './visit-actions';
 
-const PAGE_SIZE = 10;
+const PAGE_SIZE = PAGE_SIZES.visits;
 
 const ORDERS = ['expected_at.asc', 'expected_at.desc', 'visitor.asc', 'host.asc', 'status.asc'] as const;
 

@@ -1,0 +1,180 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { appMachine } from '../../machines/app.machine';
+import { type StoredSession, sessionMachine } from '../../machines/session.machine';
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { Session } from '../auth/access';
+import type { Runtime } from '../runtime/context';
+import { accreditationLogic } from './accreditations';
+import { preloadFirstCalls } from './preload';
+import { resetPreload, sameArgs } from './preloaded-calls';
+import { usersListLogic } from './users';
+
+const person: Session = {
+  userId: 'u-1',
+  userName: 'usermanager',
+  firstName: 'Ana',
+  roles: ['get_users_all'],
+  enrolled: true,
+  accessToken: 'token',
+  expiresAt: 4_102_444_800,
+  locale: 'es',
+} as unknown as Session;
+
+// The first run imports the actor and call modules (their schemas too), which takes a while on a busy machine.
+const LOADING = { timeout: 20_000 };
+
+const page = { items: [{ id: 'u-2' }], totalItems: 1 };
+
+/** A runtime whose session is restored from storage at once, and whose API client is `api`. */
+function runtimeWith(api: Partial<ApiClient>): Runtime {
+  const session = createActor(
+    sessionMachine.provide({
+      actors: {
+        loadStoredSession: fromPromise<StoredSession>(async () => ({ session: person, expired: false })),
+      },
+    }),
+    { input: { onPublicRoute: false, path: '/portal/users' } },
+  ).start();
+  return {
+    app: createActor(appMachine, { input: { locale: 'es' } }),
+    session,
+    apiClient: async () => api as ApiClient,
+  } as unknown as Runtime;
+}
+
+/** A list machine of PortalUsers as the screen starts it, settled on its first page. */
+async function usersList(runtime: Runtime, pageSize = 20) {
+  const list = createActor(usersListLogic(runtime), { input: { pageSize } }).start();
+  return waitFor(list, (s) => !s.hasTag('busy'));
+}
+
+afterEach(() => resetPreload());
+
+describe('the first calls of the screen a page opens on', () => {
+  it("are the screen's: PortalUsers' list takes the page asked for at boot, and the server is asked once", async () => {
+    const get = vi.fn(async () => page);
+    const runtime = runtimeWith({ get } as Partial<ApiClient>);
+    preloadFirstCalls(runtime, 'PortalUsers', () => true);
+    await vi.waitFor(() => expect(get).toHaveBeenCalledTimes(1), LOADING);
+    const settled = await usersList(runtime);
+    expect(settled.matches('ready')).toBe(true);
+    expect(settled.context.items).toEqual(page.items);
+    expect(get).toHaveBeenCalledTimes(1);
+    expect(get).toHaveBeenCalledWith(
+      '/public/users',
+      expect.objectContaining({
+        searchParams: { pageSize: 20, pageIndex: 0, orderby: 'last_name', sorted: 'asc' },
+      }),
+    );
+  });
+
+  it('wait for the machine when it asks before the preload has sent them, then are its answer', async () => {
+    const get = vi.fn(async () => page);
+    const runtime = runtimeWith({ get } as Partial<ApiClient>);
+    preloadFirstCalls(runtime, 'PortalUsers', () => true);
+    // The machine asks at once, before the session is even restored.
+    const settled = await usersList(runtime);
+    expect(settled.context.items).toEqual(page.items);
+    expect(get).toHaveBeenCalledTimes(1);
+  });
+
+  it("give the machine the preloaded call's failure as its own call's: the list fails and offers a retry, which asks again", async () => {
+    const failure = new ApiError({ kind: 'http', status: 503, message: 'unavailable' } as never);
+    const get = vi.fn().mockRejectedValueOnce(failure).mockResolvedValue(page);
+    const runtime = runtimeWith({ get } as Partial<ApiClient>);
+    preloadFirstCalls(runtime, 'PortalUsers', () => true);
+    await vi.waitFor(() => expect(get).toHaveBeenCalledTimes(1), LOADING);
+    const list = createActor(usersListLogic(runtime), { input: { pageSize: 20 } }).start();
+    await waitFor(list, (s) => s.matches('failed'));
+    expect(get).toHaveBeenCalledTimes(1);
+    list.send({ type: 'list.retry' });
+    const ready = await waitFor(list, (s) => s.matches('ready'));
+    expect(ready.context.items).toEqual(page.items);
+    expect(get).toHaveBeenCalledTimes(2);
+  });
+
+  it('are dropped when the machine asks for something else: it gets its own answer', async () => {
+    const get = vi.fn(async (_path: string, options: { searchParams: { pageSize: number } }) => ({
+      items: Array.from({ length: options.searchParams.pageSize }, (_, i) => ({ id: `u-${i}` })),
+      totalItems: 50,
+    }));
+    const runtime = runtimeWith({ get } as unknown as Partial<ApiClient>);
+    preloadFirstCalls(runtime, 'PortalUsers', () => true);
+    await vi.waitFor(() => expect(get).toHaveBeenCalledTimes(1), LOADING);
+    const settled = await usersList(runtime, 5);
+    expect(settled.context.items).toHaveLength(5);
+    expect(get).toHaveBeenCalledTimes(2);
+  });
+
+  it('are given back by an actor stopped while waiting (StrictMode mounts twice): the next one takes them', async () => {
+    let answer = (_: unknown) => {};
+    const get = vi.fn(
+      () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+    );
+    const runtime = runtimeWith({ get } as unknown as Partial<ApiClient>);
+    preloadFirstCalls(runtime, 'PortalUsers', () => true);
+    await vi.waitFor(() => expect(get).toHaveBeenCalledTimes(1), LOADING);
+    const first = createActor(usersListLogic(runtime), { input: { pageSize: 20 } }).start();
+    await Promise.resolve();
+    first.stop();
+    const second = createActor(usersListLogic(runtime), { input: { pageSize: 20 } }).start();
+    answer(page);
+    const settled = await waitFor(second, (s) => s.matches('ready'));
+    expect(settled.context.items).toEqual(page.items);
+    expect(get).toHaveBeenCalledTimes(1);
+  });
+
+  it('are not sent for a person the route refuses, nor for a screen with none', async () => {
+    const get = vi.fn(async () => page);
+    const runtime = runtimeWith({ get } as Partial<ApiClient>);
+    preloadFirstCalls(runtime, 'PortalUsers', () => false);
+    preloadFirstCalls(runtime, 'Welcome', () => true);
+    await usersList(runtime);
+    expect(get).toHaveBeenCalledTimes(1);
+  });
+
+  it("of UserHome are the list and the QR, each taken by the home's accreditation machine", async () => {
+    const qr = new Blob(['png']);
+    const list = {
+      user_id: 'u-1',
+      metadata: { name: 'Ana' },
+      activated: true,
+      locations: [],
+      credentials: { s1: { credential_type: 'qr', valid: true, state: 'active', ends_at: null } },
+    };
+    const get = vi.fn(async (path: string) => (path.endsWith('format=png') ? qr : list));
+    const request = vi.fn(async (_method: string, path: string) => (path.includes('s1') ? qr : list));
+    const runtime = runtimeWith({ get, request } as unknown as Partial<ApiClient>);
+    preloadFirstCalls(runtime, 'UserHome', () => true);
+    await vi.waitFor(() => expect(get.mock.calls.length + request.mock.calls.length).toBe(2), LOADING);
+    const home = createActor(accreditationLogic(runtime), {
+      input: { userId: 'u-1', sid: null, holder: null },
+    }).start();
+    const settled = await waitFor(home, (s) => s.matches('active'));
+    expect(settled.context.qrImage).toBe(qr);
+    expect(get.mock.calls.length + request.mock.calls.length).toBe(2);
+  });
+});
+
+describe('sameArgs', () => {
+  it('compares plain values by value, leaves the signal out, and anything else by identity', () => {
+    const api = {};
+    const handlers = { 404: () => {} };
+    expect(
+      sameArgs(
+        [api, { pageSize: 20 }, { signal: new AbortController().signal, handlers }],
+        [api, { pageSize: 20 }, { signal: new AbortController().signal, handlers }],
+      ),
+    ).toBe(true);
+    expect(sameArgs([api, { pageSize: 20 }], [api, { pageSize: 10 }])).toBe(false);
+    expect(sameArgs([{}], [{ a: 1 }])).toBe(false);
+    expect(sameArgs([api], [{}])).toBe(true);
+    expect(sameArgs([new Map()], [new Map()])).toBe(false);
+    expect(sameArgs([{ handlers }], [{ handlers: { 404: () => {} } }])).toBe(false);
+  });
+});

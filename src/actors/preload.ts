@@ -1,0 +1,68 @@
+// The first API calls of the screen a page opens on, sent as soon as the route and the session are known (the
+// second task of src/app/main.tsx) instead of when the screen's machine starts: after the screen's chunk, the first
+// render, the API client chunk and the call modules. The table below names, per screen of the spec, what its
+// machine calls first; each entry runs the actor's own code (src/actors/*) with the input the machine starts with,
+// so the request is built by the code that builds the machine's. Its calls are kept here, and when the machine's
+// actor makes a call, the same call with the same parameters takes the kept answer (or error) instead of going out
+// again; a call that differs drops what was kept and goes out as usual. AuditAccesses is not here: its list's
+// range ends at the instant the screen opens (the first page and the first export share it), so a page asked for
+// at boot would be another request.
+
+import { waitFor } from 'xstate';
+import type { Session } from '../auth/access';
+import type { ScreenName } from '../domain/screens';
+import type { Runtime } from '../runtime/context';
+import { type FirstCalls, runPreload } from './preloaded-calls';
+
+/**
+ * Per screen, where its first calls are: the actor module (the screen's area loads it too) and, downloading beside
+ * it rather than once it has run, the module of the calls it makes (src/api/*, which its lazyCalls would import).
+ */
+const FIRST_CALLS: Partial<Record<ScreenName, () => Promise<FirstCalls>>> = {
+  UserHome: () =>
+    both(import('./accreditations'), import('../api/credentials')).then((m) => m.userHomeFirstCalls),
+  MyAccreditations: () =>
+    both(import('./accreditations'), import('../api/credentials')).then((m) => m.myAccreditationsFirstCalls),
+  UserProfile: () =>
+    both(import('./account'), import('../api/accounts')).then((m) => m.userProfileFirstCalls),
+  MyVisits: () => both(import('./visits'), import('../api/visits')).then((m) => m.visitListFirstCalls),
+  VisitList: () => both(import('./visits'), import('../api/visits')).then((m) => m.visitListFirstCalls),
+  NewVisit: () => both(import('./visits'), import('../api/facilities')).then((m) => m.newVisitFirstCalls),
+  PortalUsers: () => both(import('./users'), import('../api/users')).then((m) => m.portalUsersFirstCalls),
+  PortalAccounts: () =>
+    both(import('./accounts'), import('../api/accounts')).then((m) => m.portalAccountsFirstCalls),
+};
+
+const both = <M>(actors: Promise<M>, calls: Promise<unknown>) =>
+  Promise.all([actors, calls]).then(([m]) => m);
+
+/** The screens whose first calls are preloaded (for tests and the bench). */
+export const PRELOADED_SCREENS = Object.keys(FIRST_CALLS) as ScreenName[];
+
+/** The session once restored and usable (a stored token near its end is renewed first), or null. */
+async function activeSession(runtime: Runtime): Promise<Session | null> {
+  const settled = await waitFor(
+    runtime.session,
+    (s) => !s.matches('checking') && !s.matches({ authenticated: 'renewing' }),
+  );
+  return settled.matches({ authenticated: 'active' }) ? (settled.context.session ?? null) : null;
+}
+
+/**
+ * Sends the first calls of `screen` (the route the page opened on) once the session is known, if the screen has
+ * any and the person may open it. `mayOpen` is the route's guard.
+ */
+export function preloadFirstCalls(
+  runtime: Runtime,
+  screen: ScreenName | undefined,
+  mayOpen: (session: Session) => boolean,
+): void {
+  const load = screen ? FIRST_CALLS[screen] : undefined;
+  if (!load) return;
+  // The API client downloads now too, beside the tenant's settings (the session waits for them).
+  const client = import('../api/client');
+  runPreload(async (signal) => {
+    const [firstCalls, session] = await Promise.all([load(), activeSession(runtime), client]);
+    if (session && mayOpen(session)) await firstCalls(runtime, session, signal);
+  });
+}
