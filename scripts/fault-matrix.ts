@@ -5,7 +5,21 @@ import { PENDING_ROWS } from '../tests/support/fault-matrix-rows.ts';
 // Writes docs/fault-matrix.md from the last run of tests/e2e/fault-matrix.spec.ts (test-results/fault-matrix/), or
 // with --check fails when the committed table is not what that run found: the table in the docs is the one the
 // journeys proved, and a change in what a screen shows on a failure shows in review.
-const check = process.argv.includes('--check');
+const args = process.argv.slice(2);
+const known = ['--check', '--print'];
+if (args.includes('--help') || args.some((arg) => !known.includes(arg))) {
+  console.log(
+    [
+      'npm run fault-matrix [-- --check | --print]',
+      `  (no option)  writes ${DOC} from test-results/fault-matrix/ (the last run of the spec)`,
+      '  --check      fails when the committed table is not what that run found (in npm test)',
+      '  --print      prints the table to stdout and writes nothing (a partial run: only its journeys)',
+    ].join('\n'),
+  );
+  process.exit(args.includes('--help') ? 0 : 2);
+}
+const check = args.includes('--check');
+const print = args.includes('--print');
 const results = readResults();
 if (results.length === 0) {
   console.error(
@@ -24,6 +38,8 @@ if (check) {
     process.exit(1);
   }
   console.log(`fault-matrix: ${DOC} matches the last run`);
+} else if (print) {
+  process.stdout.write(table);
 } else {
   writeFileSync(DOC, table);
   console.log(`fault-matrix: wrote ${DOC}`);
