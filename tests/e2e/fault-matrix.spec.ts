@@ -465,7 +465,7 @@ async function runScreen(page: Page, driver: Driver, lang: Lang, faults: readonl
 }
 
 for (const driver of DRIVERS) {
-  test(`fault matrix: ${driver.name} in es, every fault`, async ({ page }) => {
+  test(`fault matrix: ${driver.name} in es, every fault${driver.desktop ? ' @desktop-only' : ''}`, async ({ page }) => {
     await runScreen(page, driver, 'es', FAULTS);
   });
 }
