@@ -42,6 +42,8 @@ export interface DeviceHandoffContext {
   onboardingId: string;
   code: HandoffCode | null;
   status: HandoffStatus | null;
+  /** The last question about the status went unanswered: the screen says so until one is answered. */
+  statusFailed: boolean;
 }
 
 export type DeviceHandoffEvent = { type: 'code.renew' };
@@ -64,7 +66,8 @@ export const deviceHandoffMachine = setup({
   actions: {
     storeCode: assign({ code: ({ event }) => outputOf<HandoffCode>(event) }),
     forgetCode: assign({ code: null }),
-    storeStatus: assign({ status: ({ event }) => outputOf<HandoffStatus>(event) }),
+    storeStatus: assign({ status: ({ event }) => outputOf<HandoffStatus>(event), statusFailed: false }),
+    markStatusFailed: assign({ statusFailed: true }),
     /** The phone finished the registration: the account is enrolled now (the runtime renews the session). */
     markEnrolled: () => {},
   },
@@ -84,7 +87,12 @@ export const deviceHandoffMachine = setup({
   id: 'deviceHandoff',
   description:
     'DeviceDetect on a computer, for someone signed in with an onboarding in progress (spec §2: onboarding screens send the user to DeviceDetect on a PC; spec §7 POST /user-code/generate, GET /internal/onboardings/{id}/status): a short user code and its QR carry the onboarding to a phone, and the progress made there is followed every 3 s until the registration is finished.',
-  context: ({ input }) => ({ onboardingId: input.onboardingId, code: null, status: null }),
+  context: ({ input }) => ({
+    onboardingId: input.onboardingId,
+    code: null,
+    status: null,
+    statusFailed: false,
+  }),
   type: 'parallel',
   states: {
     code: {
@@ -136,14 +144,15 @@ export const deviceHandoffMachine = setup({
             ],
             onError: [
               { guard: 'isGone', target: 'gone' },
-              // A dropped connection or a busy server: ask again at the next interval.
-              { target: 'waiting' },
+              // A dropped connection or a busy server: the screen says the progress could not be checked, and
+              // asks again at the next interval.
+              { target: 'waiting', actions: 'markStatusFailed' },
             ],
           },
         },
         waiting: {
           description:
-            'The steps as last known, until the next question 3 s later; a rejected registration shows its reason.',
+            'The steps as last known, until the next question 3 s later; a rejected registration shows its reason, and an unanswered question "The progress could not be checked".',
           after: { statusInterval: 'fetching' },
         },
         completed: {

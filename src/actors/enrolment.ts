@@ -266,7 +266,8 @@ export function createEnrolmentRuntime(runtime: Runtime): EnrolmentRuntime {
           const [client, calls] = await Promise.all([api(), onboardingCalls()]);
           const [onboarding, status] = await Promise.all([
             calls.getOnboarding(client, input.onboardingId),
-            calls.getOnboardingStatus(client, input.onboardingId),
+            // Asked once: a failure is told (the enrolment is back on Landing), not passed over in silence.
+            calls.getOnboardingStatus(client, input.onboardingId, { silent: false }),
           ]);
           return { ...onboarding, legal_terms_accepted: status.legal_terms_accepted };
         }),

@@ -56,11 +56,18 @@ export function getOnboarding(api: ApiClient, onboardingId: string): Promise<Cre
   return api.get(`/internal/onboardings/${encodeURIComponent(onboardingId)}`, { schema: createdOnboarding });
 }
 
-/** Where an onboarding stands (DeviceDetect follows the phone's progress with it). */
-export function getOnboardingStatus(api: ApiClient, onboardingId: string): Promise<OnboardingStatus> {
+/**
+ * Where an onboarding stands. A computer following the phone asks every 3 s and says itself when it could not
+ * (silent, the default); a phone continuing an onboarding asks once, and a failure is told as any other.
+ */
+export function getOnboardingStatus(
+  api: ApiClient,
+  onboardingId: string,
+  { silent = true }: { silent?: boolean } = {},
+): Promise<OnboardingStatus> {
   return api.get(`/internal/onboardings/${encodeURIComponent(onboardingId)}/status`, {
     schema: onboardingStatus,
-    silent: true,
+    silent,
   });
 }
 

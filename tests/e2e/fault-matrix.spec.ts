@@ -465,7 +465,9 @@ async function runScreen(page: Page, driver: Driver, lang: Lang, faults: readonl
 }
 
 for (const driver of DRIVERS) {
-  test(`fault matrix: ${driver.name} in es, every fault`, async ({ page }) => {
+  // A computer's screen runs in the desktop project alone (playwright.config.ts).
+  const where = driver.desktop ? ' @desktop-only' : '';
+  test(`fault matrix: ${driver.name} in es, every fault${where}`, async ({ page }) => {
     await runScreen(page, driver, 'es', FAULTS);
   });
 }

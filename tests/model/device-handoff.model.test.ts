@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventObject } from 'xstate';
+import { createActor, type EventObject, fromPromise, waitFor } from 'xstate';
 import {
   type DeviceHandoffEvent,
   deviceHandoffMachine,
@@ -71,5 +71,29 @@ describe('device handoff machine (generated paths)', () => {
   it('covers every transition on a real actor with a simulated clock', async () => {
     const report = await coverMachine(spec);
     expect(report.missing).toEqual([]);
+  });
+
+  it('says the progress could not be checked after an unanswered question, until one is answered', async () => {
+    const answers: (() => Promise<HandoffStatus>)[] = [
+      () => Promise.reject({ status: 0 } satisfies HandoffError),
+      () => Promise.resolve(status({ status: 'legal_terms_accepted' })),
+    ];
+    const actor = createActor(
+      deviceHandoffMachine.provide({
+        actors: {
+          generateCode: fromPromise(async () => code),
+          fetchStatus: fromPromise(() => (answers.shift() as () => Promise<HandoffStatus>)()),
+        },
+        delays: { statusInterval: 0 },
+      }),
+      { input: { onboardingId: 'o-1' } },
+    ).start();
+    const seen: boolean[] = [];
+    actor.subscribe((snapshot) => {
+      if (snapshot.matches({ progress: 'waiting' })) seen.push(snapshot.context.statusFailed);
+    });
+    await waitFor(actor, () => seen.length >= 2);
+    actor.stop();
+    expect(seen.slice(0, 2)).toEqual([true, false]);
   });
 });

@@ -259,7 +259,9 @@ function Handoff({
         : 'following',
   );
   const status = useSelector(handoff, (s) => s.context.status);
+  const statusFailed = useSelector(handoff, (s) => s.context.statusFailed);
   const leave = useLeaveEnrolment(actor);
+  const intl = useIntl();
 
   if (progress === 'completed') {
     return (
@@ -328,6 +330,14 @@ function Handoff({
             </li>
           ))}
         </ol>
+        {/* The steps stay as last known; the person is told they may be behind, not left to guess. */}
+        {statusFailed && (
+          <Alert
+            tone="warning"
+            message={intl.formatMessage({ id: 'deviceDetect.progress.failed' })}
+            data-testid="device-detect-progress-failed"
+          />
+        )}
         <p className="text-sm text-slate-600">
           <FormattedMessage id="deviceDetect.progress.note" />
         </p>

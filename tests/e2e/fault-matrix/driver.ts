@@ -13,6 +13,8 @@ export interface Driver {
   screen?: string;
   /** The matrix keys (method + path template) this screen's journey puts faults on. */
   calls: string[];
+  /** A computer's screen: the journey runs in the desktop project alone (its title says @desktop-only). */
+  desktop?: true;
   /** The person signed in, or none: a public screen, whose call goes without a token (a 401 is one more failure). */
   user?: string;
   /**

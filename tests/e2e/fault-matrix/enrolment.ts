@@ -76,6 +76,10 @@ async function picturesForReal(page: Page) {
 
 const CHALLENGES = /\/api\/internal\/challenges$/;
 
+/** TakeSelfieAlive's retry when its proof could not be sent. */
+const uploadRetry = (page: Page, lang: Lang) =>
+  page.locator('main [role="alert"]').getByRole('button', { name: t(lang, 'upload.retry'), exact: true });
+
 /** TakeSelfieAlive's retry when its challenge could not be had. */
 const challengeRetry = (page: Page, lang: Lang) =>
   page.locator('main [role="alert"]').getByRole('button', { name: t(lang, 'enrolment.retry'), exact: true });
@@ -135,6 +139,122 @@ const contactValues = async (page: Page) => ({
   phone: await page.locator('#form-phone').inputValue(),
   nie: await page.locator('#form-nie').inputValue(),
 });
+
+// --- The QR hand-off (DeviceDetect): a computer shows a user code and follows the phone; a phone continues by it ---
+
+const ONBOARDING_ID = '00000000-0000-4000-8000-00000000fa27';
+const json = (body: unknown) => ({
+  status: 200,
+  contentType: 'application/json',
+  body: JSON.stringify(body),
+});
+const USER_CODE = /\/api\/user-code\/generate$/;
+const STATUS = /\/api\/internal\/onboardings\/[\w-]+\/status$/;
+
+/** Where the hand-off's onboarding stands, as the server answers it: nothing done on the phone yet. */
+const answerStatus = (route: Route) =>
+  route.fulfill(
+    json({
+      onboarding_id: ONBOARDING_ID,
+      status: 'started',
+      legal_terms_accepted: false,
+      portrayals: [],
+      outcome: null,
+      reason: null,
+      user_id: null,
+      qr_sid: null,
+      updated_at: new Date(0).toISOString(),
+    }),
+  );
+
+const answerCode = (route: Route) =>
+  route.fulfill(
+    json({
+      code: 'ABCD2345',
+      onboarding_id: ONBOARDING_ID,
+      expires_at: new Date(Date.now() + 600_000).toISOString(),
+      expires_in: 600,
+    }),
+  );
+
+/**
+ * On a computer, Start answered here (no onboarding is made on the server): the enrolment sends the person to
+ * DeviceDetect, which generates a user code and follows the onboarding's status. The status is answered as the
+ * server would, nothing done on the phone yet.
+ */
+async function startOnComputer(page: Page) {
+  await page.route(/\/api\/internal\/onboardings$/, (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill(
+          json({
+            onboarding_id: ONBOARDING_ID,
+            identity_proofing: true,
+            life_proofing: false,
+            biometric_qr: false,
+            supported_docs: ['passport'],
+          }),
+        )
+      : route.fallback(),
+  );
+  await page.route(STATUS, answerStatus);
+  await page.getByTestId('enrolment-start').click();
+  await expect(page).toHaveURL(/\/device-detect$/);
+}
+
+const newCode = (page: Page) => page.getByTestId('device-detect-new-code');
+
+const ONBOARDING = /\/api\/internal\/onboardings\/[\w-]+$/;
+
+/** What an onboarding is, as the server answers it to a phone that continues it. */
+const answerOnboarding = (route: Route) =>
+  route.request().method() === 'GET'
+    ? route.fulfill(
+        json({
+          onboarding_id: ONBOARDING_ID,
+          identity_proofing: true,
+          life_proofing: false,
+          biometric_qr: false,
+          supported_docs: ['passport'],
+        }),
+      )
+    : route.fallback();
+
+/**
+ * A phone that continues an onboarding by its code: it loads the onboarding and its status at once, and either
+ * failing sends the person back to Landing, told why. The code's redemption and the call not faulted are answered
+ * here, so no code is spent and no onboarding is touched.
+ */
+function continueDriver(name: string, call: string, url: RegExp, answered: RegExp): Driver {
+  return {
+    name,
+    screen: 'DeviceDetect',
+    calls: [call],
+    user: 'newcomer-14',
+    path: '/device-detect',
+    enter: async (page) => {
+      await page.route(/\/api\/user-code\/redeem$/, (route) =>
+        route.fulfill(
+          json({ onboarding_id: ONBOARDING_ID, expires_at: new Date(Date.now() + 600_000).toISOString() }),
+        ),
+      );
+      await page.route(answered, answered === STATUS ? answerStatus : answerOnboarding);
+    },
+    url,
+    method: 'GET',
+    ready: async (page) => {
+      await expect(page.getByTestId('device-detect-code-form')).toBeVisible();
+    },
+    // A failed continuation leaves the person on Landing: they open DeviceDetect and send the code again.
+    trigger: async (page) => {
+      if (!new URL(page.url()).pathname.endsWith('/device-detect')) await page.goto('/device-detect');
+      const form = page.getByTestId('device-detect-code-form');
+      await form.locator('input').fill('ABCD2345');
+      await form.getByRole('button').click();
+    },
+    retry: { none: 'the person is back on Landing, and sends the code again from DeviceDetect' },
+    action: true,
+  };
+}
 
 export const ENROLMENT_DRIVERS: Driver[] = [
   {
@@ -447,6 +567,122 @@ export const ENROLMENT_DRIVERS: Driver[] = [
     trigger: sentBy('user-location-add'),
     retry: { id: 'userDetail.locations.add', button: (page) => page.getByTestId('user-location-add') },
     failure: (page) => page.locator('[data-testid="user-locations"] [role="alert"] > p'),
+    action: true,
+  },
+  {
+    name: 'DeviceDetectCode',
+    screen: 'DeviceDetect',
+    calls: ['POST /user-code/generate'],
+    desktop: true,
+    // Every answer here is the interception's: the onboarding is made up, and so is every code.
+    user: 'newcomer-13',
+    path: '/landing',
+    // To DeviceDetect with the first code not had (the network): the screen then offers a new one, which is how
+    // every cell makes the call.
+    enter: async (page) => {
+      const lost = (route: Route) => route.abort('failed');
+      await page.route(USER_CODE, lost);
+      await startOnComputer(page);
+      await expect(newCode(page)).toBeVisible();
+      await page.unroute(USER_CODE, lost);
+    },
+    url: USER_CODE,
+    method: 'POST',
+    ready: async (page) => {
+      await expect(newCode(page)).toBeEnabled();
+    },
+    trigger: sentBy('device-detect-new-code'),
+    retry: { id: 'deviceDetect.code.renew', button: newCode },
+    failure: (page) => page.getByTestId('device-detect-code').locator('[role="alert"] p'),
+    action: true,
+  },
+  {
+    name: 'DeviceDetectProgress',
+    screen: 'DeviceDetect',
+    calls: ['GET /internal/onboardings/{onboardingId}/status'],
+    desktop: true,
+    user: 'newcomer-13',
+    path: '/landing',
+    enter: async (page) => {
+      await page.route(USER_CODE, answerCode);
+      await startOnComputer(page);
+    },
+    url: STATUS,
+    method: 'GET',
+    ready: async (page) => {
+      await expect(page.getByTestId('device-detect-user-code')).toBeVisible();
+      await expect(page.getByTestId('device-detect-progress')).toBeVisible();
+    },
+    // The computer asks again every 3 s by itself: the next question is the call. After a failure the page is
+    // opened again, so that what the cell reads is said of its own question, not left from the one before (and
+    // once the onboarding is gone nothing is asked any more).
+    trigger: async (page) => {
+      const said = page
+        .getByTestId('device-detect-progress-failed')
+        .or(page.getByTestId('device-detect-gone'));
+      if (await said.isVisible()) await page.reload();
+      else await page.clock.fastForward(3_000);
+    },
+    retry: { none: 'the computer asks again by itself every 3 s' },
+    // A question unanswered: the steps stay as last known, and the screen says they could not be checked. The
+    // onboarding gone (a 404): the screen says so and offers to start again.
+    failure: (page) =>
+      page
+        .getByTestId('device-detect-progress-failed')
+        .or(page.getByTestId('device-detect-gone'))
+        .locator('p'),
+    action: true,
+  },
+  continueDriver('DeviceDetectContinue', 'GET /internal/onboardings/{onboardingId}', ONBOARDING, STATUS),
+  continueDriver(
+    'DeviceDetectContinueStatus',
+    'GET /internal/onboardings/{onboardingId}/status',
+    STATUS,
+    ONBOARDING,
+  ),
+  {
+    name: 'TakeSelfieAliveUpload',
+    screen: 'TakeSelfieAlive',
+    calls: ['PUT /internal/portrayals/{portrayalId}/lifeproof'],
+    // The selfie tenant's newcomer no other journey signs in as (01 is enrolment-screens.spec.ts', 02 the
+    // challenge's journey above). The steps before are made for real; the challenge is answered here (one turn, so
+    // that one picture from a file is the whole proof) and the proof never reaches the engine.
+    origin: `http://selfie.localhost:${port}`,
+    user: 'newcomer-03',
+    path: '/landing',
+    enter: async (page) => {
+      await page.route(CHALLENGES, (route) =>
+        route.fulfill({
+          status: 201,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            challenge_id: 'fault-matrix-challenge',
+            actions: ['turn_left'],
+            expiration: 600,
+            expires_at: new Date(Date.now() + 600_000).toISOString(),
+          }),
+        }),
+      );
+      await startForReal(page);
+      await page.locator('#accept-terms').check();
+      await page.getByTestId('privacy-accept').click();
+      await expect(page).toHaveURL(/\/register-selfie$/);
+      await page.getByTestId('selfie-start').click();
+      await expect(page).toHaveURL(/\/take-selfie-alive$/);
+    },
+    url: /\/api\/internal\/portrayals\/[\w-]+\/lifeproof$/,
+    method: 'PUT',
+    ready: async (page) => {
+      await expect(page.getByTestId('capture-file').or(uploadRetry(page, 'es'))).toHaveCount(1);
+    },
+    // The pictures are kept for the retry: sending them again is the retry, not doing the turns again.
+    trigger: async (page, lang) => {
+      const again = uploadRetry(page, lang);
+      if (await again.isVisible()) await again.click();
+      else await pictureFromFile(page, 'selfie.jpg');
+    },
+    retry: { id: 'upload.retry', button: uploadRetry },
+    failure: (page) => page.locator('main [role="alert"] > p'),
     action: true,
   },
 ];
