@@ -276,6 +276,9 @@ async function runCell(
         note: gap ? `signed out, on ${landed}; KNOWN GAP: ${gap}` : `signed out, on ${landed}`,
       };
       if (driver.form) {
+        // The 401 was one answer: signed in again, the server answers as usual (a form that checks what it restores,
+        // as SingleRegistration does, would otherwise be signed out a second time while it is read).
+        await page.unroute(driver.url, handler);
         await openScreen(page, driver, screenPath, lang);
         await driver.ready(page, lang);
         const notKept = driver.form.notKeptOnSignOut;
