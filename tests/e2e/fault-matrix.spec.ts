@@ -250,12 +250,14 @@ async function runCell(
     if (fault === '401' && driver.user) {
       // A 401 proves the session is gone: the person is signed out, told why, and signs in again (the retry).
       await expect(page).not.toHaveURL((url) => url.pathname + url.search === screenPath);
+      const gap = driver.silent?.['401'];
+      // The notice says why on the page the sign-out ends on: once it shows, the person has landed (a screen that
+      // gives way first, as an enrolment step does to Landing, is only passed through on the way).
+      if (!gap) await expect.poll(() => NOTICES.get(page)?.length ?? 0, POLL).toBeGreaterThan(0);
       await expect(page.locator('main[data-route]')).toHaveCount(1);
       await settledScreen(page);
       // The first paint and the app's render may both be there for a moment; they name the same screen.
       const landed = await page.locator('main[data-route]').first().getAttribute('data-route');
-      const gap = driver.silent?.['401'];
-      if (!gap) await expect.poll(() => NOTICES.get(page)?.length ?? 0, POLL).toBeGreaterThan(0);
       const notices = await noticesWhere(page);
       const messages = notices.map(({ text }, i) => expectWords(lang, text, `notice ${i + 1}`));
       if (gap) expect(messages, `${driver.name} × 401 is listed as silent`).toEqual([]);
