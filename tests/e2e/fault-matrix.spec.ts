@@ -234,6 +234,11 @@ async function runCell(
   await noticesSeen(page);
   let note: string | undefined;
   try {
+    // A form's failure from the cell before stays on screen until the form sends again, which may be a moment after
+    // the click (a photo is read first): it is not this cell's answer.
+    await driver.failure?.(page, lang).evaluateAll((shown) => {
+      for (const element of shown) element.setAttribute('data-fault-stale', '');
+    });
     await driver.trigger(page, lang);
     if (fault === 'delay') {
       await expect.poll(() => held.length, POLL).toBeGreaterThan(0);
@@ -322,7 +327,7 @@ async function runCell(
       }
       return cell;
     }
-    const failure = driver.failure?.(page, lang);
+    const failure = driver.failure?.(page, lang).and(page.locator(':not([data-fault-stale])'));
     // Something happens: a notice, the screen's own failure, or the screen gives way to another.
     await expect
       .poll(async () => {
