@@ -7,14 +7,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, devices } from '@playwright/test';
+import { devices } from '@playwright/test';
 import { migrate } from '../server/db/migrate';
 import { openDb } from '../server/db/open-db';
 import { seed } from '../server/db/seed';
 import { startServer } from '../server/main';
 import { basicEngine } from '../server/onboarding/engine';
 import { loadTenants } from '../server/tenants';
-import { browserPath } from '../tests/support/chromium.mjs';
+import { launchChromium } from './chromium';
 
 export const EXPORT_ROWS = 100_000;
 /** The longest main-thread task allowed while the export runs (a frozen page is one long task). */
@@ -78,15 +78,7 @@ export async function benchAuditExport(rows = EXPORT_ROWS): Promise<AuditExportB
       logLevel: 'silent',
       onboarding: { engine: basicEngine },
     });
-    const browser = await chromium.launch({
-      executablePath: browserPath(),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const context = await browser.newContext({ ...devices['Pixel 7'], acceptDownloads: true });
       await context.addInitScript(() => {

@@ -8,13 +8,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, devices, type Page } from '@playwright/test';
+import { type BrowserContext, devices, type Page } from '@playwright/test';
 import { unzipSync, zipSync } from 'fflate';
 import { formatTable } from '../scripts/table';
 import { startServer } from '../server/main';
 import { basicEngine } from '../server/onboarding/engine';
-import { browserPath } from '../tests/support/chromium.mjs';
 import { seedAuditAccesses } from './audit-export';
+import { launchChromium } from './chromium';
 
 export const INP_BUDGET_MS = 200;
 export const INP_AUDIT_ROWS = 100_000;
@@ -230,15 +230,7 @@ export async function benchInp(): Promise<InpBench> {
       onboarding: { engine: basicEngine },
     });
     const portal = server.url.replace('127.0.0.1', 'localhost');
-    const browser = await chromium.launch({
-      executablePath: browserPath(),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const run = async (account: string, measure: (page: Page) => Promise<InpRow>) => {
         const context = await browser.newContext({ ...devices['Pixel 7'] });

@@ -22,14 +22,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type BrowserContext, chromium, devices } from '@playwright/test';
+import { type BrowserContext, devices } from '@playwright/test';
 import { formatTable } from '../scripts/table';
 import { startServer } from '../server/main';
 import { basicEngine } from '../server/onboarding/engine';
-import { browserPath } from '../tests/support/chromium.mjs';
 import { API_P99_BUDGET_MS, measureApiLatency } from './api-latency';
 import { benchArgs, type Part } from './args';
 import { benchAuditExport, EXPORT_LONGEST_TASK_BUDGET_MS } from './audit-export';
+import { launchChromium } from './chromium';
 import { CLUSTER_HEADERS, clusterBench } from './cluster';
 import { benchEngine, ENGINE_BUDGET_MS } from './engine';
 import { benchHeavyUploads, UPLOADS_HEALTH_P99_BUDGET_MS, UPLOADS_RSS_BUDGET_MB } from './heavy-uploads';
@@ -120,10 +120,7 @@ async function firstScreenFiles(
     // Bytes only: the basic engine (no models to load).
     onboarding: { engine: basicEngine },
   });
-  const browser = await chromium.launch({
-    executablePath: browserPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  const browser = await launchChromium();
   try {
     const portal = server.url.replace('127.0.0.1', 'localhost');
     let storageState: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
@@ -169,18 +166,11 @@ async function enrolmentPathFiles(): Promise<string[]> {
   execFileSync(process.execPath, ['scripts/make-fixtures.mjs'], { stdio: 'inherit' });
   process.env.SEED_NEWCOMERS = '1';
   const server = await startServer({ port: 0, dataDir: 'memory://', logLevel: 'silent' });
-  const browser = await chromium.launch({
-    executablePath: browserPath(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-video-capture=${resolve('tests/fixtures/generated/document.y4m')}`,
-    ],
-  });
+  const browser = await launchChromium([
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+    `--use-file-for-fake-video-capture=${resolve('tests/fixtures/generated/document.y4m')}`,
+  ]);
   try {
     const context = await browser.newContext({ ...devices['Pixel 7'], permissions: ['camera'] });
     const js = new Set<string>();
@@ -244,10 +234,7 @@ async function measureImagePreparation(): Promise<{
       stdio: 'inherit',
     },
   );
-  const browser = await chromium.launch({
-    executablePath: browserPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.route('http://bench.local/**', async (route) => {
