@@ -64,6 +64,7 @@ const PROBLEMS = defineMessages({
   invalid_rows: { id: 'bulk.problem.invalid_rows' },
   file_unreadable: { id: 'bulk.problem.file_unreadable' },
   upload_failed: { id: 'bulk.problem.upload_failed' },
+  server_error: { id: 'bulk.problem.server_error' },
   payload_too_large: { id: 'bulk.problem.payload_too_large' },
   unknown: { id: 'bulk.problem.unknown' },
   progress_unavailable: { id: 'bulk.problem.progress_unavailable' },
