@@ -248,9 +248,15 @@ export const STAFF_DRIVERS: Driver[] = [
       delay:
         'the upload has no timeout (a large zip on a slow line takes as long as it takes): its progress and Cancel show while it lasts, and nothing gives up by itself',
     },
-    form: { fill: chooseBulkFiles, values: bulkFiles },
-    lostOnSignOut:
-      'signed in again, the files must be chosen again: a chosen file does not outlive a sign-out',
+    form: {
+      fill: chooseBulkFiles,
+      values: bulkFiles,
+      notKeptOnSignOut: {
+        fields: ['metadata', 'media'],
+        shown: (page) => page.getByTestId('bulk-choose-again'),
+        why: 'the photos are biometric data and the metadata names people: neither is stored in the browser, and the screen asks for both again',
+      },
+    },
     action: true,
   },
   {
