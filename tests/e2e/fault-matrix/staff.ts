@@ -174,9 +174,13 @@ function watchlistDriver(name: string, call: string, url: RegExp, watch: boolean
           file: (await preview.count()) > 0 ? ((await preview.getAttribute('data-file-name')) ?? '') : '',
         };
       },
+      // The legal domain is kept in the tab's draft; the csv is not.
+      notKeptOnSignOut: {
+        fields: ['file'],
+        shown: (page) => page.getByTestId('watchlist-choose-again'),
+        why: 'the csv is personal data of the people listed: it is never stored in the browser, and the form asks for it again',
+      },
     },
-    lostOnSignOut:
-      'signed in again, the file must be chosen again: a chosen file does not outlive a sign-out (the legal domain is the first again)',
     action: true,
   };
   if (watch) driver.enter = onWatchHost;
