@@ -505,8 +505,6 @@ export const ENROLMENT_DRIVERS: Driver[] = [
         code: await page.getByTestId('device-detect-code-form').locator('input').inputValue(),
       }),
     },
-    lostOnSignOut:
-      'signed in again, the code is typed again (the phone keeps no code across a sign-out; the computer still shows it)',
   },
   {
     name: 'TakeSelfieAliveChallenge',
