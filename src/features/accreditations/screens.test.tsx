@@ -206,7 +206,10 @@ function runtimeOverFetch(answer: (url: string) => Response) {
     retryDelay: () => 0,
     fetch: async (input, init) => answer(new Request(input, init).url),
   });
-  const runtime = { ...runtimeWith({ get: () => new Promise<never>(() => {}) }), apiClient: async () => client };
+  const runtime = {
+    ...runtimeWith({ get: () => new Promise<never>(() => {}) }),
+    apiClient: async () => client,
+  };
   return { runtime: runtime as Runtime, notices };
 }
 
@@ -227,7 +230,7 @@ describe('AccreditationDetail, when its QR cannot be loaded', () => {
     expect(screen.getByRole('button', { name: messages['accreditation.retry'] })).toBeEnabled();
   });
 
-  it('says a QR that is not there in the screen\'s words alone, with no notice beside', async () => {
+  it("says a QR that is not there in the screen's words alone, with no notice beside", async () => {
     const { runtime, notices } = runtimeOverFetch((url) =>
       url.includes('format=png')
         ? jsonResponse(404, { status: 404, title: 'Not Found', detail: '', code: 'not_found' })

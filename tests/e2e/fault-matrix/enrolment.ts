@@ -365,9 +365,7 @@ export const ENROLMENT_DRIVERS: Driver[] = [
       notKeptOnSignOut: {
         fields: ['picture'],
         shown: (page, lang) =>
-          page
-            .locator('main [role="alert"] > p')
-            .filter({ hasText: t(lang, 'upload.imageNotAvailable') }),
+          page.locator('main [role="alert"] > p').filter({ hasText: t(lang, 'upload.imageNotAvailable') }),
         why: "a picture of a document lives in the page's memory only, never in the browser's storage: a sign-out leaves the page, and the step asks for the picture again",
       },
     },
