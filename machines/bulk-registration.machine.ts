@@ -161,11 +161,13 @@ export const bulkRegistrationMachine = setup({
       return fatalCodeOf(event.refusal.code) === params.code;
     },
     isFinished: ({ event }) => outputOf<BulkJob>(event).status !== 'running',
+    /** The server failed (5xx) while taking the upload: a fault of its own, not a refusal of the files. */
+    isServerFault: ({ event }) => event.type === 'upload.refused' && event.refusal.status >= 500,
   },
 }).createMachine({
   id: 'bulkRegistration',
   description:
-    'AddUsersFromPhotos ("Add users from photos", post_singles; spec §5): a metadata file (JSON or CSV, at most 1000 elements) and a zip of pictures, checked in the browser (media_corrupt, metadata_invalid, too_many_elements, a problem in some row), uploaded with its progress (upload_failed, payload_too_large), registered row by row on the server while the portal polls the job (progress_unavailable), and a table of every row: accepted, or rejected with its reason (email_already_in_use, acs_id_already_in_use…).',
+    'AddUsersFromPhotos ("Add users from photos", post_singles; spec §5): a metadata file (JSON or CSV, at most 1000 elements) and a zip of pictures, checked in the browser (media_corrupt, metadata_invalid, too_many_elements, a problem in some row), uploaded with its progress (upload_failed, server_error, payload_too_large), registered row by row on the server while the portal polls the job (progress_unavailable), and a table of every row: accepted, or rejected with its reason (email_already_in_use, acs_id_already_in_use…).',
   context: ({ input }) => ({
     ...input,
     files: null,
@@ -274,6 +276,7 @@ export const bulkRegistrationMachine = setup({
         'upload.progress': { actions: 'storeProgress' },
         'upload.accepted': { target: 'processing', actions: 'storeJobId' },
         'upload.refused': [
+          { guard: 'isServerFault', target: 'failed.serverError' },
           {
             guard: { type: 'hasCode', params: { code: 'too_many_elements' } },
             target: 'invalid.tooManyElements',
@@ -344,6 +347,11 @@ export const bulkRegistrationMachine = setup({
         network: {
           description: 'Error upload_failed: no answer to the upload (spec §5 "upload failed, re-upload").',
           meta: { errorCode: 'upload_failed' },
+        },
+        serverError: {
+          description:
+            'Error server_error: the server failed (5xx) while taking the upload; the files stay chosen and Try again sends them again.',
+          meta: { errorCode: 'server_error' },
         },
         tooLarge: {
           description: 'Error payload_too_large: the server refused the upload as too large.',

@@ -7,7 +7,12 @@ import { errorOf, outputOf } from './actor-events';
 // hold and shows the new 15-day QR.
 
 /** Why redeeming a link failed (the ResetCredentials texts resetCredentials.refused.*). */
-export type ResetRefusal = 'reset_link_expired' | 'reset_link_used' | 'reset_link_not_found' | 'unknown';
+export type ResetRefusal =
+  | 'reset_link_expired'
+  | 'reset_link_used'
+  | 'reset_link_not_found'
+  | 'forbidden'
+  | 'unknown';
 
 /** What the actors reject with: the HTTP status (0 without an answer) and the problem's code. */
 export interface ResetError {
@@ -52,6 +57,8 @@ export function resetRefusalOf(error: unknown): ResetRefusal {
   if (code === 'reset_link_expired' || (status === 410 && !code)) return 'reset_link_expired';
   if (code === 'reset_link_used' || (status === 409 && !code)) return 'reset_link_used';
   if (code === 'reset_link_not_found' || status === 404 || status === 422) return 'reset_link_not_found';
+  // The account may not do this (the API client has renewed the token once already): redeeming again cannot help.
+  if (status === 403) return 'forbidden';
   return 'unknown';
 }
 
@@ -99,7 +106,7 @@ export const credentialResetMachine = setup({
 }).createMachine({
   id: 'credentialReset',
   description:
-    'ResetCredentials (spec §2, public): ask for a reset by email (the same answer whether or not the address is known), then the mailed link, after signing in, revokes every credential of the person and shows the new 15-day QR. A link is refused when it has expired (reset_link_expired, 30 minutes), was already used (reset_link_used) or is unknown (reset_link_not_found).',
+    'ResetCredentials (spec §2, public): ask for a reset by email (the same answer whether or not the address is known), then the mailed link, after signing in, revokes every credential of the person and shows the new 15-day QR. A link is refused when it has expired (reset_link_expired, 30 minutes), was already used (reset_link_used) or is unknown (reset_link_not_found); a 403 (forbidden) says this account may not reset, and retrying cannot help.',
   context: { email: null, token: null, credential: null, qrUrl: null, problem: null },
   initial: 'idle',
   states: {
@@ -166,6 +173,7 @@ export const credentialResetMachine = setup({
             guard: { type: 'hasCode', params: { code: 'reset_link_not_found' } },
             target: 'refused.notFound',
           },
+          { guard: { type: 'hasCode', params: { code: 'forbidden' } }, target: 'refused.forbidden' },
           { target: 'refused.failed', actions: 'storeProblem' },
         ],
       },
@@ -189,6 +197,11 @@ export const credentialResetMachine = setup({
           description:
             'Error reset_link_not_found: no such link for this account (or it is not a link at all).',
           meta: { errorCode: 'reset_link_not_found' },
+        },
+        forbidden: {
+          description:
+            'Error forbidden (403): this account may not reset its credentials, and redeeming the link again cannot change that; ask for a new link, or staff.',
+          meta: { errorCode: 'forbidden' },
         },
         failed: {
           description:

@@ -139,6 +139,7 @@ export function accountDeletionLogic(runtime: AccountRuntime) {
 const saidByTheScreen = () => {};
 const LINK_REFUSALS = {
   400: saidByTheScreen,
+  403: saidByTheScreen,
   404: saidByTheScreen,
   409: saidByTheScreen,
   410: saidByTheScreen,
@@ -158,8 +159,9 @@ export function credentialResetLogic(runtime: AccountRuntime) {
           ),
         ),
       ),
-      // The screen says the link's refusals (and a refusal no state names); why anything else failed (no answer,
-      // too slow, a server fault, no permission) is the API client's notice beside "could not be reset".
+      // The screen says the link's refusals (a 403 among them: what to do instead, since retrying cannot help, and a
+      // refusal no state names); why anything else failed (no answer, too slow, a server fault) is the API
+      // client's notice beside "could not be reset".
       redeemReset: fromPromise<ResetCredential, { token: string }>(async ({ input }) =>
         orProblem(async () =>
           redeemCredentialReset(await runtime.apiClient(), input.token, { handlers: LINK_REFUSALS }),

@@ -28,6 +28,8 @@ const { createSelfiePortrayal, uploadPortrayalImage } = lazyCalls(() => import('
 
 type Deps = Pick<Runtime, 'apiClient' | 'app'>;
 
+const saidByTheScreen = () => {};
+
 /** A 404 is "no such accreditation"; anything else "unavailable" (the client has said what went wrong). */
 function accreditationErrorOf(error: unknown): AccreditationError {
   return isApiError(error) && error.status === 404
@@ -89,9 +91,11 @@ function loadAccreditation({ apiClient }: Pick<Runtime, 'apiClient'>) {
         all && listed
           ? { ...listed, sid, user_id: all.user_id }
           : await getCredential(api, input.userId, sid, { signal });
+      // Why the picture could not be loaded (no connection, too slow, a server fault…) is the API client's notice
+      // beside the screen's "could not be loaded"; a 404 is the screen's own "no such accreditation".
       const qrImage =
         credential.credential_type === 'qr' && credential.valid
-          ? await getCredentialQr(api, input.userId, sid, { signal, silent: true })
+          ? await getCredentialQr(api, input.userId, sid, { signal, handlers: { 404: saidByTheScreen } })
           : null;
       return { credential, holder, qrImage };
     } catch (error) {

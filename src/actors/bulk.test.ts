@@ -1,6 +1,9 @@
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { checkBulkFiles, listZip } from './bulk';
+import { createActor, waitFor } from 'xstate';
+import { ApiError } from '../api/errors';
+import type { Runtime } from '../runtime/context';
+import { bulkRegistrationLogic, checkBulkFiles, listZip } from './bulk';
 
 // The browser's check before upload: the zip's listing, the metadata, and every row against both.
 
@@ -120,5 +123,39 @@ describe('checkBulkFiles', () => {
         })
       ).fatal,
     ).toEqual({ code: 'media_corrupt' });
+  });
+});
+
+describe('the upload, when it fails', () => {
+  const files = {
+    metadata: csv(`${HEADER}ane@x.es,Ane,Etxeberria,A-1,ane.jpg\n`),
+    media: zipFile({ 'ane.jpg': jpeg(20_000) }),
+  };
+  /** The screen's machine over an API client whose upload fails with `error`: where it ends, and its files. */
+  async function uploadFailingWith(error: ApiError) {
+    const client = { post: () => Promise.reject(error) };
+    const runtime = { apiClient: async () => client } as unknown as Pick<Runtime, 'apiClient'>;
+    const actor = createActor(bulkRegistrationLogic(runtime), { input: { acsIdSchema: 'string64' } }).start();
+    actor.send({ type: 'files.chosen', ...files });
+    await waitFor(actor, (s) => s.matches('ready'), { timeout: 5000 });
+    actor.send({ type: 'upload' });
+    return waitFor(actor, (s) => s.matches('failed'));
+  }
+
+  it('says the server failed on a 5xx, not that the upload did not finish, and keeps the files to send again', async () => {
+    const failed = await uploadFailingWith(
+      new ApiError({ kind: 'http', method: 'POST', path: '/public/singles/bulk', status: 500 }),
+    );
+    expect(failed.matches({ failed: 'serverError' })).toBe(true);
+    expect(failed.context.files).toEqual(files);
+    expect(failed.can({ type: 'upload' })).toBe(true);
+  });
+
+  it('says the upload did not finish when no answer came', async () => {
+    const failed = await uploadFailingWith(
+      new ApiError({ kind: 'network', method: 'POST', path: '/public/singles/bulk' }),
+    );
+    expect(failed.matches({ failed: 'network' })).toBe(true);
+    expect(failed.context.files).toEqual(files);
   });
 });

@@ -147,7 +147,8 @@ export function bulkRegistrationLogic(runtime: BulkRuntime) {
             sendBack({ type: 'upload.accepted', jobId: accepted.job_id, total: accepted.total });
           } catch (error) {
             if (controller.signal.aborted) return;
-            if (isApiError(error) && error.status >= 400 && error.status < 500) {
+            // An answer (a refusal, or the server's own fault) is told apart from no answer at all.
+            if (isApiError(error) && error.kind === 'http' && error.status >= 400) {
               const problem = error.problem as { code?: string; count?: unknown } | undefined;
               sendBack({
                 type: 'upload.refused',

@@ -298,11 +298,33 @@ describe('401', () => {
     expect(env.deps.onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
-  it('does not log out for a call that did not carry the session', async () => {
+  it('does not log out, nor speak of a session, for a call made with a token of its own', async () => {
     const { api, deps } = setup(() => problem(401, { detail: 'token expired' }));
-    await failure(api.post('/public/visits/v1/confirmation', { auth: false }));
+    await failure(
+      api.post('/public/visits/v1/confirmation', {
+        auth: false,
+        headers: { authorization: 'Bearer link-token' },
+      }),
+    );
+    expect(deps.onUnauthorized).not.toHaveBeenCalled();
+    expect(deps.notify).toHaveBeenCalledTimes(1);
+    expect(deps.notify).toHaveBeenCalledWith({ level: 'warning', messageId: 'common.http.unauthorized' });
+  });
+
+  it('does not log out for a call made signed out: no session went with it to expire', async () => {
+    const { api, deps, requests, setToken } = setup(() => problem(401));
+    setToken(undefined);
+    await failure(api.post('/user-code/redeem', { json: { code: 'ABCD2345' } }));
+    expect(requests[0]?.headers.get('authorization')).toBeNull();
     expect(deps.onUnauthorized).not.toHaveBeenCalled();
     expect(deps.notify).toHaveBeenCalledWith({ level: 'warning', messageId: 'common.http.unauthorized' });
+  });
+
+  it('says "not accepted", never "your session has expired", to a call that carried no session', async () => {
+    const es = (await import('../i18n/messages/es.json')).default as Record<string, string>;
+    const en = (await import('../i18n/messages/en.json')).default as Record<string, string>;
+    expect(es['common.http.unauthorized']).not.toMatch(/sesión ha caducado/);
+    expect(en['common.http.unauthorized']).not.toMatch(/session has expired/i);
   });
 });
 

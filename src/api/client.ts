@@ -284,11 +284,21 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     return result.value;
   }
 
-  async function perform<T>(method: HttpMethod, path: string, options: RequestOptions<T>): Promise<T> {
+  /**
+   * Makes the call; `sent.session` says whether its last attempt carried the session's token (a call made signed
+   * out, or with a token of its own, did not).
+   */
+  async function perform<T>(
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions<T>,
+    sent: { session: boolean },
+  ): Promise<T> {
     const url = apiUrl(deps.baseUrl, path);
     const auth = options.auth !== false;
     let response: KyResponse;
     const sentWith = auth ? deps.getToken() : undefined;
+    sent.session = !!sentWith;
     try {
       response = await send(method, url, options, auth);
     } catch (error) {
@@ -299,6 +309,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         isHTTPError(error) && error.response.status === 401 && !!current && current !== sentWith;
       // Otherwise one renewal and one retry at most; whatever the retry gives is final.
       if (!renewedMeanwhile && (!auth || !isRenewable403(error) || !(await renewShared()))) throw error;
+      sent.session = !!(auth && deps.getToken());
       response = await send(method, url, options, auth);
     }
     return readBody(response, method, path, options);
@@ -325,14 +336,15 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   }
 
   // Handler chain (spec §7): status handler → default → link → onError → general; first one wins.
-  function dispatch(error: ApiError, options: RequestOptions<unknown>): void {
+  function dispatch(error: ApiError, options: RequestOptions<unknown>, carriedSession: boolean): void {
     if (error.kind === 'aborted') {
       error.handledBy = 'none';
       return;
     }
-    // Only a call that carried the session can prove the session is gone. The session then signs the person out
-    // and says why on the page that follows: a notice here would flash as the sign-out replaces the page.
-    const sessionGone = error.kind === 'http' && error.status === 401 && options.auth !== false;
+    // Only a call that carried the session's token can prove the session is gone (a call made signed out, or with
+    // a link's token of its own, says nothing of it). The session then signs the person out and says why on the
+    // page that follows: a notice here would flash as the sign-out replaces the page.
+    const sessionGone = error.kind === 'http' && error.status === 401 && carriedSession;
     if (sessionGone) safely(() => deps.onUnauthorized());
     const { handlers } = options;
     const byStatus = error.kind === 'http' ? handlers?.[error.status] : undefined;
@@ -372,8 +384,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   ): Promise<T> {
     safely(() => deps.loading.start());
     let outcome: { ok: true; value: T } | { ok: false; error: ApiError };
+    const sent = { session: false };
     try {
-      outcome = { ok: true, value: await perform(method, path, options) };
+      outcome = { ok: true, value: await perform(method, path, options, sent) };
     } catch (error) {
       outcome = { ok: false, error: toApiError(error, method, path, options.signal) };
     } finally {
@@ -381,7 +394,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       safely(() => deps.loading.end());
     }
     if (outcome.ok) return outcome.value;
-    dispatch(outcome.error, options as RequestOptions<unknown>);
+    dispatch(outcome.error, options as RequestOptions<unknown>, sent.session);
     throw outcome.error;
   }
 

@@ -13,7 +13,7 @@ import {
 import type { ApiClient, RequestOptions } from './client.ts';
 import { isApiError } from './errors.ts';
 
-type CallOptions = Pick<RequestOptions, 'signal' | 'silent'>;
+type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers'>;
 
 // Credentials and accreditations (spec §7 Credentials). `userId` is the user id, or the signed-in person's own
 // account id (the server finds their user record by it).

@@ -37,6 +37,7 @@ const spec: ModelSpec<typeof credentialResetMachine> = {
     { type: 'xstate.error.actor.redeemReset', error: { status: 410, code: 'reset_link_expired' } },
     { type: 'xstate.error.actor.redeemReset', error: { status: 409, code: 'reset_link_used' } },
     { type: 'xstate.error.actor.redeemReset', error: { status: 404, code: 'reset_link_not_found' } },
+    { type: 'xstate.error.actor.redeemReset', error: { status: 403, code: 'forbidden' } },
     { type: 'xstate.error.actor.redeemReset', error: { status: 409, code: 'not_enrolled' } },
     { type: 'xstate.done.actor.fetchQrImage', output: 'blob:qr' },
     { type: 'xstate.error.actor.fetchQrImage', error: { status: 0 } },
@@ -50,7 +51,7 @@ const spec: ModelSpec<typeof credentialResetMachine> = {
       },
     }),
   errorCodes: {
-    expected: ['reset_link_expired', 'reset_link_used', 'reset_link_not_found'],
+    expected: ['reset_link_expired', 'reset_link_used', 'reset_link_not_found', 'forbidden'],
     read: codesInMeta('errorCode'),
   },
 };
@@ -70,6 +71,27 @@ describe('a redemption that fails', () => {
     expect(resetRefusalOf({ status: 409, code: 'reset_link_used' })).toBe('reset_link_used');
     expect(resetRefusalOf({ status: 409 })).toBe('reset_link_used');
     expect(resetRefusalOf({ status: 410 })).toBe('reset_link_expired');
+  });
+
+  it('takes a 403 for what retrying cannot change: its own refusal, with no Try again', async () => {
+    expect(resetRefusalOf({ status: 403, code: 'forbidden' })).toBe('forbidden');
+    expect(resetRefusalOf({ status: 403 })).toBe('forbidden');
+    const actor = createActor(
+      credentialResetMachine.provide({
+        guards: { isSignedIn: () => true },
+        actors: {
+          redeemReset: fromPromise<ResetCredential, { token: string }>(async () => {
+            throw { status: 403, code: 'forbidden', text: 'You do not have the permission this call needs.' };
+          }),
+        },
+      }),
+    ).start();
+    actor.send({ type: 'link.opened', token: 'a-token' });
+    const refused = await waitFor(actor, (s) => s.matches('refused'));
+    expect(refused.matches({ refused: 'forbidden' })).toBe(true);
+    expect(refused.can({ type: 'link.retry' })).toBe(false);
+    // The way on: the email form asks for a new link.
+    expect(refused.can({ type: 'reset.requested', email: 'ane@example.test' })).toBe(true);
   });
 
   it('keeps the code and the server’s words of a refusal no state names, to say them, and may be tried again', () => {

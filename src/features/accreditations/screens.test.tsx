@@ -7,6 +7,8 @@ import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { createActor, createMachine } from 'xstate';
 import type { Credential, UserCredentials } from '../../../contract/api/credentials';
+import { createApiClient } from '../../api/client';
+import type { Notice } from '../../api/errors';
 import { accreditationMachines } from '../../app/machines/accreditations';
 import type { Session } from '../../auth/access';
 import catalogue from '../../i18n/messages/es.json';
@@ -187,6 +189,59 @@ describe('before the session names the account', () => {
       expect(screen.getByRole('status')).toHaveTextContent('Cargando…');
     },
   );
+});
+
+/** A runtime over the real API client, whose fetch the test answers: what the client says is what a person reads. */
+function runtimeOverFetch(answer: (url: string) => Response) {
+  const notices: Notice[] = [];
+  const client = createApiClient({
+    baseUrl: '/api',
+    tenantId: 'gambling',
+    getToken: () => 'token',
+    renewOnce: async () => false,
+    onUnauthorized: vi.fn(),
+    notify: (notice) => notices.push(notice),
+    navigate: vi.fn(),
+    loading: { start: () => undefined, end: () => undefined },
+    retryDelay: () => 0,
+    fetch: async (input, init) => answer(new Request(input, init).url),
+  });
+  const runtime = {
+    ...runtimeWith({ get: () => new Promise<never>(() => {}) }),
+    apiClient: async () => client,
+  };
+  return { runtime: runtime as Runtime, notices };
+}
+
+const jsonResponse = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+describe('AccreditationDetail, when its QR cannot be loaded', () => {
+  it('says why beside "could not be loaded", in the API client\'s words, with Retry', async () => {
+    const { runtime, notices } = runtimeOverFetch((url) => {
+      if (url.includes('format=png')) throw new TypeError('Failed to fetch');
+      return jsonResponse(200, listOf(qr));
+    });
+    renderAt('/accreditation-detail/sid-qr', runtime);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      messages['accreditation.error.credential_unavailable'] as string,
+    );
+    expect(notices).toEqual([{ level: 'error', messageId: 'common.http.network' }]);
+    expect(screen.getByRole('button', { name: messages['accreditation.retry'] })).toBeEnabled();
+  });
+
+  it("says a QR that is not there in the screen's words alone, with no notice beside", async () => {
+    const { runtime, notices } = runtimeOverFetch((url) =>
+      url.includes('format=png')
+        ? jsonResponse(404, { status: 404, title: 'Not Found', detail: '', code: 'not_found' })
+        : jsonResponse(200, listOf(qr)),
+    );
+    renderAt('/accreditation-detail/sid-qr', runtime);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      messages['accreditation.error.credential_not_found'] as string,
+    );
+    expect(notices).toEqual([]);
+  });
 });
 
 describe('AccreditationDetail', () => {

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { type ChangeEvent, useState } from 'react';
+import { type ChangeEvent, useEffect, useState } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { SnapshotFrom } from 'xstate';
 import { WATCHLIST_MAX_BYTES, WATCHLIST_MAX_LINE_CHARS } from '../../../contract/domain/watchlist';
@@ -10,7 +10,7 @@ import { Card } from '../../components/ui/card';
 import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
-import { useTenant } from '../../runtime/context';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
 
@@ -29,6 +29,8 @@ export const errorCodeOf = (snapshot: UploadSnapshot): string | undefined =>
 
 const MAX_MB = WATCHLIST_MAX_BYTES / (1024 * 1024);
 
+const DRAFT_FORM = 'uploadWatchlist';
+
 /**
  * UploadWatchlist (spec §2 upload-watchlist, post_watchlists; §3 legal domain and file; §5 csv ≤ 10 MB): the legal
  * domain of the tenant's watchlistDomains and the csv; a file too large or not a csv is refused before it is read;
@@ -45,7 +47,17 @@ export function UploadWatchlist() {
   });
   useScreenMirror(actor, uploadParamsOf);
   const domains = settings.watchlistDomains;
-  const [domain, setDomain] = useState(domains[0] ?? '');
+  // The legal domain outlives a sign-out (a 401 on uploading) in the tab's draft, as the staff forms keep theirs
+  // (forgotten on a deliberate logout). The csv does not: it is personal data of the people listed, never put in the
+  // browser's storage; the draft only remembers that one was chosen, so that the form asks for it again in words.
+  const drafts = useScreenMachine('formDraft');
+  const { tenant } = useTenant();
+  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
+  const [saved] = useState(() => drafts.load(DRAFT_FORM, tenant, userId));
+  const [domain, setDomain] = useState(() =>
+    saved?.domain && domains.includes(saved.domain) ? saved.domain : (domains[0] ?? ''),
+  );
+  const [fileNotKept, setFileNotKept] = useState(saved?.file_chosen === 'true');
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
   const uploading = useSelector(actor, (s) => s.matches('uploading'));
   const parsing = useSelector(actor, (s) => s.matches('parsing'));
@@ -65,6 +77,21 @@ export function UploadWatchlist() {
       ? errorText(intl, refusal.code, { serverText: refusal.detail ?? null })
       : null;
   });
+
+  const fileChosen = file !== null;
+  useEffect(() => {
+    if (fileChosen) setFileNotKept(false);
+  }, [fileChosen]);
+  useEffect(() => {
+    drafts.save(DRAFT_FORM, tenant, userId, { domain, file_chosen: String(fileChosen || fileNotKept) });
+  }, [drafts, tenant, userId, domain, fileChosen, fileNotKept]);
+  // A list stored is done with: the next upload starts afresh.
+  useEffect(() => {
+    const subscription = actor.subscribe((snapshot) => {
+      if (snapshot.matches('stored')) drafts.clear(DRAFT_FORM, tenant, userId);
+    });
+    return () => subscription.unsubscribe();
+  }, [actor, drafts, tenant, userId]);
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
@@ -115,9 +142,20 @@ export function UploadWatchlist() {
             aria-describedby="watchlist-file-hint"
             aria-invalid={refused ? true : undefined}
           />
-          <p id="watchlist-file-hint" className="text-sm text-slate-600">
-            <FormattedMessage id="watchlist.file.hint" values={{ max: MAX_MB }} />
-          </p>
+          {fileNotKept && !fileChosen ? (
+            <p
+              id="watchlist-file-hint"
+              role="status"
+              className="text-sm font-medium text-amber-800"
+              data-testid="watchlist-choose-again"
+            >
+              <FormattedMessage id="watchlist.file.chooseAgain" />
+            </p>
+          ) : (
+            <p id="watchlist-file-hint" className="text-sm text-slate-600">
+              <FormattedMessage id="watchlist.file.hint" values={{ max: MAX_MB }} />
+            </p>
+          )}
         </div>
 
         <div aria-live="polite">

@@ -274,6 +274,7 @@ describe('DeviceDetect on a phone', () => {
   beforeEach(() => {
     userAgent = PHONE_UA;
   });
+  afterEach(() => sessionStorage.clear());
 
   it('without a code: the device is fine, go on', () => {
     renderAt('/device-detect', runtimeOf({ signedIn: true }));
@@ -370,6 +371,37 @@ describe('DeviceDetect on a phone', () => {
         expect.objectContaining({ json: { code: 'WXYZ6789' } }),
       ),
     );
+  });
+
+  it('a code typed before a sign-out (a 401 on redeeming) is there, typed, after signing in again', async () => {
+    const post = vi.fn(() => Promise.reject(httpError(401)));
+    const first = renderAt('/device-detect', runtimeOf({ signedIn: true, api: { post } }));
+    fireEvent.change(screen.getByLabelText(text('deviceDetect.codeForm.label')), {
+      target: { value: 'abcd 2345' },
+    });
+    fireEvent.submit(screen.getByTestId('device-detect-code-form'));
+    await waitFor(() => expect(post).toHaveBeenCalled());
+    // The sign-out leaves the page; signing in again loads it anew.
+    first.unmount();
+    renderAt('/device-detect', runtimeOf({ signedIn: true }));
+    expect(screen.getByLabelText(text('deviceDetect.codeForm.label'))).toHaveValue('ABCD2345');
+  });
+
+  it('a code redeemed is forgotten: the next visit finds the field empty', async () => {
+    const post = vi.fn(async () => ({ onboarding_id: 'o-9', expires_at: '2030-01-01T00:10:00Z' }));
+    const runtime = runtimeOf({ signedIn: true, api: { post } });
+    const first = renderAt('/device-detect', runtime);
+    fireEvent.change(screen.getByLabelText(text('deviceDetect.codeForm.label')), {
+      target: { value: 'ABCD2345' },
+    });
+    fireEvent.submit(screen.getByTestId('device-detect-code-form'));
+    const actor = enrolmentRuntimeOf(runtime).actor();
+    await waitFor(() => expect(actor?.getSnapshot().context.onboardingId).toBe('o-9'));
+    await waitFor(() => expect(JSON.stringify({ ...sessionStorage })).not.toContain('ABCD2345'));
+    first.unmount();
+    localStorage.clear();
+    renderAt('/device-detect', runtimeOf({ signedIn: true }));
+    expect(screen.getByLabelText(text('deviceDetect.codeForm.label'))).toHaveValue('');
   });
 
   it('a code that could not be checked stays in the field, sent again as it is', async () => {

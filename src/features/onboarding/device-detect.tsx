@@ -454,6 +454,27 @@ function redeemProblemIn(snapshot: PhoneSnapshot): RedeemProblem {
   return metas.find((meta) => meta?.problem)?.problem ?? 'failed';
 }
 
+const CODE_DRAFT = 'deviceDetectCode';
+
+/**
+ * The code typed on the phone outlives a sign-out (a 401 on redeeming) in the tab's draft, as the staff forms keep
+ * theirs: a short-lived code, not personal data, that the person finds typed after signing in again. Forgotten once
+ * redeemed, and on a deliberate logout.
+ */
+function useCodeDraft() {
+  const drafts = useScreenMachine('formDraft');
+  const { tenant } = useTenant();
+  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
+  return useMemo(
+    () => ({
+      load: () => drafts.load(CODE_DRAFT, tenant, userId)?.code ?? '',
+      save: (code: string) => drafts.save(CODE_DRAFT, tenant, userId, { code }),
+      clear: () => drafts.clear(CODE_DRAFT, tenant, userId),
+    }),
+    [drafts, tenant, userId],
+  );
+}
+
 function OnThisPhone() {
   const { actor: enrolment } = useEnrolment();
   const presence = useSessionPresence();
@@ -474,6 +495,10 @@ function OnThisPhone() {
   }, [phone, urlCode, presence]);
 
   const submit = (typed: string) => phone.send({ type: 'code.submitted', code: typed });
+  const clearCodeDraft = useCodeDraft().clear;
+  useEffect(() => {
+    if (view === 'continued') clearCodeDraft();
+  }, [view, clearCodeDraft]);
 
   if (view === 'continued') {
     return (
@@ -531,7 +556,12 @@ function Refused({
 /** A code typed by hand: checked for its shape here, then sent to the phone machine as code.submitted. */
 function CodeForm({ onCode, initial = '' }: { onCode: (code: string) => void; initial?: string }) {
   const intl = useIntl();
-  const [value, setValue] = useState(initial);
+  const draft = useCodeDraft();
+  const [value, setValue] = useState(() => initial || draft.load());
+  const saveDraft = draft.save;
+  useEffect(() => {
+    saveDraft(value);
+  }, [saveDraft, value]);
   const [error, setError] = useState<string | undefined>();
   const submit = (event: FormEvent) => {
     event.preventDefault();

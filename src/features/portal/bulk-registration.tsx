@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   defineMessages,
   FormattedMessage,
@@ -24,7 +24,7 @@ import { Card } from '../../components/ui/card';
 import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
-import { useTenant } from '../../runtime/context';
+import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
 
 // AddUsersFromPhotos ("Add users from photos"; spec §2 portal menu, post_singles): renders
@@ -64,6 +64,7 @@ const PROBLEMS = defineMessages({
   invalid_rows: { id: 'bulk.problem.invalid_rows' },
   file_unreadable: { id: 'bulk.problem.file_unreadable' },
   upload_failed: { id: 'bulk.problem.upload_failed' },
+  server_error: { id: 'bulk.problem.server_error' },
   payload_too_large: { id: 'bulk.problem.payload_too_large' },
   unknown: { id: 'bulk.problem.unknown' },
   progress_unavailable: { id: 'bulk.problem.progress_unavailable' },
@@ -105,10 +106,38 @@ function fieldText(intl: IntlShape, field: string | null | undefined): string {
   return field && field in FIELDS ? intl.formatMessage(FIELDS[field as keyof typeof FIELDS]) : '';
 }
 
+/**
+ * The chosen files never go to the browser's storage: the photos are biometric data, and the metadata names people.
+ * The tab's draft (as the staff forms keep theirs, forgotten on a deliberate logout) only remembers that files were
+ * chosen, so that after a sign-out (a 401 on uploading) the screen says, in words, to choose them again. True while
+ * that is to be said.
+ */
+function useFilesNotKept(actor: Actor): boolean {
+  const drafts = useScreenMachine('formDraft');
+  const { tenant } = useTenant();
+  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
+  const [notKept, setNotKept] = useState(
+    () => drafts.load(DRAFT_FORM, tenant, userId)?.files_chosen === 'true',
+  );
+  const chosen = useSelector(actor, (s) => s.context.files !== null);
+  // Once the server has taken the upload, there is nothing to choose again.
+  const accepted = useSelector(actor, (s) => s.matches('processing') || s.matches('results'));
+  useEffect(() => {
+    if (chosen) setNotKept(false);
+  }, [chosen]);
+  useEffect(() => {
+    if (accepted) drafts.clear(DRAFT_FORM, tenant, userId);
+    else drafts.save(DRAFT_FORM, tenant, userId, { files_chosen: String(chosen || notKept) });
+  }, [drafts, tenant, userId, chosen, notKept, accepted]);
+  return notKept && !chosen;
+}
+const DRAFT_FORM = 'addUsersFromPhotos';
+
 export function AddUsersFromPhotos() {
   const { settings } = useTenant();
   const logic = useScreenMachine('bulkRegistration');
   const actor = useActorRef(logic, { input: { acsIdSchema: acsIdSchemaOf(settings.acsIdSchema) } });
+  const filesNotKept = useFilesNotKept(actor);
   const view = useSelector(actor, (s) =>
     s.matches('results')
       ? 'results'
@@ -126,7 +155,7 @@ export function AddUsersFromPhotos() {
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id="screen.AddUsersFromPhotos" />
       </h1>
-      {view === 'choose' && <Choose actor={actor} />}
+      {view === 'choose' && <Choose actor={actor} filesNotKept={filesNotKept} />}
       {view === 'uploading' && <Uploading actor={actor} />}
       {view === 'processing' && <Processing actor={actor} />}
       {view === 'failed' && <Failed actor={actor} />}
@@ -135,7 +164,7 @@ export function AddUsersFromPhotos() {
   );
 }
 
-function Choose({ actor }: { actor: Actor }) {
+function Choose({ actor, filesNotKept }: { actor: Actor; filesNotKept: boolean }) {
   const intl = useIntl();
   const metadataRef = useRef<HTMLInputElement>(null);
   const mediaRef = useRef<HTMLInputElement>(null);
@@ -218,6 +247,11 @@ function Choose({ actor }: { actor: Actor }) {
           />
         </div>
       </div>
+      {filesNotKept && (
+        <p role="status" className="text-sm font-medium text-amber-800" data-testid="bulk-choose-again">
+          <FormattedMessage id="bulk.chooseAgain" />
+        </p>
+      )}
       {busy && <Spinner label={intl.formatMessage({ id: 'bulk.checking' })} />}
       {invalid && (
         <Alert data-testid="bulk-invalid" data-error={invalid} message={problemText()}>

@@ -190,6 +190,38 @@ describe('SingleRegistration checks as the person types', () => {
   });
 });
 
+describe('AddUsersFromPhotos, after a sign-out', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('keeps no file in the browser, and says in words to choose the files again', async () => {
+    const runtime = runtimeWith({ get: free, post: vi.fn(() => new Promise<never>(() => {})) });
+    const first = renderWith(runtime, <AddUsersFromPhotos />);
+    expect(screen.queryByTestId('bulk-choose-again')).toBeNull();
+    const metadata = new File(['email,first_name,last_name,acs_id,image\r\n'], 'people.csv', {
+      type: 'text/csv',
+    });
+    const media = new File([new Uint8Array(100)], 'photos.zip', { type: 'application/zip' });
+    fireEvent.change(screen.getByLabelText(messages['bulk.metadata'] as string), {
+      target: { files: [metadata] },
+    });
+    fireEvent.change(screen.getByLabelText(messages['bulk.media'] as string), { target: { files: [media] } });
+    first.unmount();
+    const stored = JSON.stringify({ ...sessionStorage });
+    expect(stored).not.toContain('photos.zip');
+    expect(stored).not.toContain('people.csv');
+    renderWith(runtime, <AddUsersFromPhotos />);
+    expect(await screen.findByTestId('bulk-choose-again')).toHaveTextContent(
+      messages['bulk.chooseAgain'] as string,
+    );
+    // Chosen again, the words have done their work.
+    fireEvent.change(screen.getByLabelText(messages['bulk.metadata'] as string), {
+      target: { files: [metadata] },
+    });
+    fireEvent.change(screen.getByLabelText(messages['bulk.media'] as string), { target: { files: [media] } });
+    await waitFor(() => expect(screen.queryByTestId('bulk-choose-again')).toBeNull());
+  });
+});
+
 describe('AddUsersFromPhotos', () => {
   it('names the reason of each refused picture in the catalogue’s words', async () => {
     const picture = new Uint8Array(10_000).fill(1);

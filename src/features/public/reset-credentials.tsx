@@ -23,6 +23,7 @@ const REFUSALS: Record<ResetRefusal, MessageDescriptor> = defineMessages({
   reset_link_expired: { id: 'resetCredentials.refused.reset_link_expired' },
   reset_link_used: { id: 'resetCredentials.refused.reset_link_used' },
   reset_link_not_found: { id: 'resetCredentials.refused.reset_link_not_found' },
+  forbidden: { id: 'resetCredentials.refused.forbidden' },
   unknown: { id: 'resetCredentials.refused.unknown' },
 });
 const m = defineMessages({

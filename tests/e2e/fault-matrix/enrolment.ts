@@ -361,9 +361,14 @@ export const ENROLMENT_DRIVERS: Driver[] = [
           ? 'asked for again'
           : 'kept',
       }),
+      // Signed in again, the front is on screen and asks for the picture again, in words.
+      notKeptOnSignOut: {
+        fields: ['picture'],
+        shown: (page, lang) =>
+          page.locator('main [role="alert"] > p').filter({ hasText: t(lang, 'upload.imageNotAvailable') }),
+        why: "a picture of a document lives in the page's memory only, never in the browser's storage: a sign-out leaves the page, and the step asks for the picture again",
+      },
     },
-    lostOnSignOut:
-      "signed in again, the front is on screen and asks, in words, for the picture again: a picture lives in the page's memory only, never in the browser's storage, and a sign-out leaves the page",
   },
   {
     name: 'ReviewRegisterConfirm',
@@ -505,8 +510,6 @@ export const ENROLMENT_DRIVERS: Driver[] = [
         code: await page.getByTestId('device-detect-code-form').locator('input').inputValue(),
       }),
     },
-    lostOnSignOut:
-      'signed in again, the code is typed again (the phone keeps no code across a sign-out; the computer still shows it)',
   },
   {
     name: 'TakeSelfieAliveChallenge',

@@ -165,6 +165,8 @@ export const PERSON_DRIVERS: Driver[] = [
     retry: retryButton('resetCredentials.retry'),
     failure: (page) => page.getByTestId('reset-credentials-refused').locator('p'),
     noRetry: {
+      '403':
+        'a 403 says this account may not reset (the client has renewed the token once already): redeeming again cannot change that; the screen says to ask for a new link, or staff',
       '404':
         'a 404 says the link is not this account’s: redeeming it again cannot change that; a new one is asked for',
     },

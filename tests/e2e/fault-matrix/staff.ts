@@ -174,9 +174,13 @@ function watchlistDriver(name: string, call: string, url: RegExp, watch: boolean
           file: (await preview.count()) > 0 ? ((await preview.getAttribute('data-file-name')) ?? '') : '',
         };
       },
+      // The legal domain is kept in the tab's draft; the csv is not.
+      notKeptOnSignOut: {
+        fields: ['file'],
+        shown: (page) => page.getByTestId('watchlist-choose-again'),
+        why: 'the csv is personal data of the people listed: it is never stored in the browser, and the form asks for it again',
+      },
     },
-    lostOnSignOut:
-      'signed in again, the file must be chosen again: a chosen file does not outlive a sign-out (the legal domain is the first again)',
     action: true,
   };
   if (watch) driver.enter = onWatchHost;
@@ -248,9 +252,15 @@ export const STAFF_DRIVERS: Driver[] = [
       delay:
         'the upload has no timeout (a large zip on a slow line takes as long as it takes): its progress and Cancel show while it lasts, and nothing gives up by itself',
     },
-    form: { fill: chooseBulkFiles, values: bulkFiles },
-    lostOnSignOut:
-      'signed in again, the files must be chosen again: a chosen file does not outlive a sign-out',
+    form: {
+      fill: chooseBulkFiles,
+      values: bulkFiles,
+      notKeptOnSignOut: {
+        fields: ['metadata', 'media'],
+        shown: (page) => page.getByTestId('bulk-choose-again'),
+        why: 'the photos are biometric data and the metadata names people: neither is stored in the browser, and the screen asks for both again',
+      },
+    },
     action: true,
   },
   {
