@@ -123,6 +123,8 @@ export default defineConfig({
     messageFormatWithoutLocaleDataCheck,
     precompress(),
   ],
+  // The API's answers are checked with arktype in a worker (src/api/answer-check.worker.ts), under the same CSP.
+  worker: { plugins: () => [arktypeWithoutEvalProbe] },
   build: {
     target: 'es2022',
     sourcemap: false,

@@ -242,3 +242,36 @@ export const userCodeGenerateBody = type({ 'onboarding_id?': uuid.or('null') });
 
 // POST /user-code/redeem: the code as typed.
 export const userCodeRedeemBody = type({ code: text(32) });
+
+// GET /internal/onboardings/{id}/status: where an onboarding stands (what a device following it needs).
+export const onboardingStatus = type({
+  onboarding_id: 'string',
+  status: "'started' | 'legal_terms_accepted' | 'in_progress' | 'completed'",
+  legal_terms_accepted: 'boolean',
+  portrayals: type({
+    portrayal_id: 'string',
+    portrayal_type: 'string',
+    images: 'string[]',
+    result: "'pending' | 'error' | 'ready'",
+  }).array(),
+  outcome: 'string | null',
+  reason: 'string | null',
+  user_id: 'string | null',
+  qr_sid: 'string | null',
+  updated_at: 'string',
+});
+
+// POST /user-code/generate's answer: the code a phone types to continue the onboarding.
+export const userCode = type({
+  code: 'string',
+  onboarding_id: 'string',
+  expires_at: 'string',
+  expires_in: 'number',
+  'link?': 'string',
+  'qr?': 'string',
+});
+
+// POST /user-code/redeem's answer.
+export const redeemedUserCode = type({ onboarding_id: 'string', expires_at: 'string' });
+export type OnboardingStatus = typeof onboardingStatus.infer;
+export type UserCode = typeof userCode.infer;

@@ -1,16 +1,13 @@
-import {
-  type AccountProfile,
-  accountProfile,
-  type CredentialResetRequest,
-  type CredentialResetResult,
-  credentialResetResult,
-  type DeleteAccountBody,
-  type IamAccount,
-  type IamAccountPage,
-  iamAccount,
-  iamAccountPage,
+import type {
+  AccountProfile,
+  CredentialResetRequest,
+  CredentialResetResult,
+  DeleteAccountBody,
+  IamAccount,
+  IamAccountPage,
 } from '../../contract/api/accounts.ts';
 import type { LocaleCode } from '../../contract/api/settings.ts';
+import { accountProfile, credentialResetResult, iamAccountList, iamAccountPage } from './answers.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError' | 'headers'>;
@@ -114,5 +111,5 @@ export function findAccountsByEmail(
   email: string,
   options: CallOptions = {},
 ): Promise<IamAccount[]> {
-  return api.get('/internal/accounts', { ...options, searchParams: { email }, schema: iamAccount.array() });
+  return api.get('/internal/accounts', { ...options, searchParams: { email }, schema: iamAccountList });
 }

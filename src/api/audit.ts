@@ -1,11 +1,10 @@
-import {
-  type AuditFilter,
-  type AuditPage,
-  auditPage,
-  type InterdictionRequest,
-  type InterdictionResponse,
-  interdictionResponse,
+import type {
+  AuditFilter,
+  AuditPage,
+  InterdictionRequest,
+  InterdictionResponse,
 } from '../../contract/api/audit.ts';
+import { auditPage, interdictionResponse } from './answers.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError' | 'headers'>;

@@ -1,4 +1,5 @@
-import { type BulkJob, type BulkJobAccepted, bulkJob, bulkJobAccepted } from '../../contract/api/bulk.ts';
+import type { BulkJob, BulkJobAccepted } from '../../contract/api/bulk.ts';
+import { bulkJob, bulkJobAccepted } from './answers.ts';
 import type { ApiClient } from './client.ts';
 
 // Add users from photos (bulk import): the upload, then the job's progress.

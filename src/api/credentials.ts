@@ -1,15 +1,11 @@
-import { type } from 'arktype';
-import {
-  type Credential,
-  type CredentialState,
-  credential,
-  credentialAlreadyExists,
-  type RightAction,
-  type UserCredentials,
-  type UserLocations,
-  userCredentials,
-  userLocations,
+import type {
+  Credential,
+  CredentialState,
+  RightAction,
+  UserCredentials,
+  UserLocations,
 } from '../../contract/api/credentials.ts';
+import { credential, readAnswer, userCredentials, userLocations } from './answers.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 import { isApiError } from './errors.ts';
 
@@ -91,7 +87,6 @@ export async function requestRight(
   body: { subject: string; object: string; action: RightAction; portrayalId?: string | null },
   options: Pick<RequestOptions, 'signal'> = {},
 ): Promise<{ credential: Credential; alreadyExisted: boolean }> {
-  let existing: Credential | undefined;
   try {
     const created = await api.post('/internal/rights', {
       ...options,
@@ -102,17 +97,15 @@ export async function requestRight(
         ...(body.portrayalId ? { claims: { portrayal_id: body.portrayalId } } : {}),
       },
       schema: credential,
-      handlers: {
-        409: (error) => {
-          const parsed = credentialAlreadyExists(error.body);
-          if (!(parsed instanceof type.errors)) existing = parsed.credential;
-        },
-      },
+      // A 409 is the caller's answer (below), not a general notice.
+      handlers: { 409: () => {} },
     });
     return { credential: created, alreadyExisted: false };
   } catch (error) {
-    if (existing && isApiError(error) && error.status === 409)
-      return { credential: existing, alreadyExisted: true };
+    if (isApiError(error) && error.status === 409) {
+      const existing = (await readAnswer('credentialAlreadyExists', error.body))?.credential;
+      if (existing) return { credential: existing, alreadyExisted: true };
+    }
     throw error;
   }
 }

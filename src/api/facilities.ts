@@ -1,4 +1,5 @@
-import { type FacilityList, facilityList } from '../../contract/api/facilities.ts';
+import type { FacilityList } from '../../contract/api/facilities.ts';
+import { facilityList } from './answers.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;

@@ -1,12 +1,19 @@
-import { type } from 'arktype';
+import type {
+  ConfirmationResult,
+  CreatedOnboarding,
+  OnboardingStatus,
+  RegistrationPayload,
+  UserCode,
+} from '../../contract/api/onboarding.ts';
 import {
-  type ConfirmationResult,
-  type CreatedOnboarding,
   confirmationResult,
   createdOnboarding,
   legalTermsAccepted,
-  type RegistrationPayload,
-} from '../../contract/api/onboarding.ts';
+  onboardingStatus,
+  readAnswer,
+  redeemedUserCode,
+  userCode,
+} from './answers.ts';
 import type { ApiClient } from './client.ts';
 import { isApiError } from './errors.ts';
 
@@ -32,24 +39,6 @@ export async function deleteOnboarding(api: ApiClient, onboardingId: string): Pr
     silent: true,
   });
 }
-
-export const onboardingStatus = type({
-  onboarding_id: 'string',
-  status: "'started' | 'legal_terms_accepted' | 'in_progress' | 'completed'",
-  legal_terms_accepted: 'boolean',
-  portrayals: type({
-    portrayal_id: 'string',
-    portrayal_type: 'string',
-    images: 'string[]',
-    result: "'pending' | 'error' | 'ready'",
-  }).array(),
-  outcome: 'string | null',
-  reason: 'string | null',
-  user_id: 'string | null',
-  qr_sid: 'string | null',
-  updated_at: 'string',
-});
-export type OnboardingStatus = typeof onboardingStatus.infer;
 
 /** GET /internal/onboardings/{id}: what an onboarding is (the fields a continuing device needs). */
 export function getOnboarding(api: ApiClient, onboardingId: string): Promise<CreatedOnboarding> {
@@ -91,28 +80,16 @@ export async function confirmRegistration(
     });
   } catch (error) {
     if (isApiError(error) && (error.status === 409 || error.status === 503)) {
-      const carried = confirmationResult(error.body);
-      if (!(carried instanceof type.errors) && carried.result.reason) return carried;
+      const carried = await readAnswer('confirmationResult', error.body);
+      if (carried?.result.reason) return carried;
     }
     throw error;
   }
 }
 
-export const userCode = type({
-  code: 'string',
-  onboarding_id: 'string',
-  expires_at: 'string',
-  expires_in: 'number',
-  'link?': 'string',
-  'qr?': 'string',
-});
-export type UserCode = typeof userCode.infer;
-
 export function generateUserCode(api: ApiClient, onboardingId: string | null): Promise<UserCode> {
   return api.post('/user-code/generate', { json: { onboarding_id: onboardingId }, schema: userCode });
 }
-
-export const redeemedUserCode = type({ onboarding_id: 'string', expires_at: 'string' });
 
 export function redeemUserCode(api: ApiClient, code: string) {
   return api.post('/user-code/redeem', { json: { code }, schema: redeemedUserCode, silent: true });

@@ -1,16 +1,17 @@
-import { type } from 'arktype';
+import type {
+  Challenge,
+  CreatedPortrayal,
+  DocumentChoice,
+  PortrayalResult,
+} from '../../contract/api/onboarding.ts';
 import {
-  type Challenge,
-  type CreatedPortrayal,
   challenge,
   createdPortrayal,
-  type DocumentChoice,
-  type PortrayalResult,
   portrayalResult,
-  portrayalResultProblem,
+  readAnswer,
   uploadedImage,
   uploadedLifeproof,
-} from '../../contract/api/onboarding.ts';
+} from './answers.ts';
 import type { ApiClient } from './client.ts';
 import { isApiError } from './errors.ts';
 
@@ -104,8 +105,8 @@ export async function fetchPortrayalResult(
   } catch (error) {
     if (isApiError(error) && error.status === 404) return { status: 'pending' };
     if (isApiError(error) && error.status === 422) {
-      const problem = portrayalResultProblem(error.body);
-      if (!(problem instanceof type.errors)) return { status: 'error', code: problem.reason };
+      const problem = await readAnswer('portrayalResultProblem', error.body);
+      if (problem) return { status: 'error', code: problem.reason };
     }
     throw error;
   }

@@ -1,8 +1,5 @@
-import {
-  type SingleRegistrationBody,
-  type SingleRegistrationResult,
-  singleRegistrationResult,
-} from '../../contract/api/singles.ts';
+import type { SingleRegistrationBody, SingleRegistrationResult } from '../../contract/api/singles.ts';
+import { singleRegistrationResult } from './answers.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 import { isApiError } from './errors.ts';
 

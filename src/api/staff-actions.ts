@@ -1,8 +1,5 @@
-import {
-  type StaffActionsFilter,
-  type StaffActionsPage,
-  staffActionsPage,
-} from '../../contract/api/staff-actions.ts';
+import type { StaffActionsFilter, StaffActionsPage } from '../../contract/api/staff-actions.ts';
+import { staffActionsPage } from './answers.ts';
 import { csvExport } from './audit.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 

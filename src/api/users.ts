@@ -1,16 +1,12 @@
-import { activationAnswer } from '../../contract/api/credentials.ts';
-import {
-  type ActivationBody,
-  type ActivationResult,
-  activationResult,
-  type BulkResult,
-  bulkResult,
-  type EvidenceKind,
-  type UserDetail,
-  type UserPage,
-  userDetail,
-  userPage,
+import type {
+  ActivationBody,
+  ActivationResult,
+  BulkResult,
+  EvidenceKind,
+  UserDetail,
+  UserPage,
 } from '../../contract/api/users.ts';
+import { activationAnswer, activationResult, bulkResult, userDetail, userPage } from './answers.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent'>;

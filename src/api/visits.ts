@@ -1,16 +1,12 @@
-import {
-  type NewVisitRequest,
-  type Visit,
-  type VisitArrival,
-  type VisitConfirmationResult,
-  type VisitPage,
-  type VisitVisitor,
-  visit,
-  visitArrival,
-  visitConfirmationResult,
-  visitPage,
-  visitVisitor,
+import type {
+  NewVisitRequest,
+  Visit,
+  VisitArrival,
+  VisitConfirmationResult,
+  VisitPage,
+  VisitVisitor,
 } from '../../contract/api/visits.ts';
+import { visit, visitArrival, visitConfirmationResult, visitPage, visitVisitor } from './answers.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;

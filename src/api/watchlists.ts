@@ -1,9 +1,5 @@
-import {
-  type WatchlistStored,
-  type WatchlistUploadOutcome,
-  watchlistStored,
-  watchlistUploadOutcome,
-} from '../../contract/api/audit.ts';
+import type { WatchlistStored, WatchlistUploadOutcome } from '../../contract/api/audit.ts';
+import { watchlistStored, watchlistUploadOutcome } from './answers.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;

@@ -2,7 +2,6 @@ import '../styles/index.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { tenantFromHost } from '../../contract/tenant/resolve';
-import { preloadFirstCalls } from '../actors/preload';
 import { passesGuard } from '../auth/access';
 import { screenAt, screens } from '../domain/screens';
 import { preloadCatalogue } from '../i18n/catalogue';
@@ -44,12 +43,14 @@ function startPortal(inspect?: Inspect) {
     if (first) void screenComponents[first].preload().catch(() => undefined);
     // Its first API calls too, once the session is restored (they wait on the settings: the stored token's key
     // and the API's tenant come from them), not after its chunk, the first render and the API client.
-    preloadFirstCalls(runtime, first, (session) => {
-      const settings = runtime.app.getSnapshot().context.tenant?.settings;
-      return (
-        first !== undefined && settings !== undefined && passesGuard(screens[first].guard, session, settings)
+    // Welcome and Landing make no call at start: the preload's code is not theirs to download.
+    if (first !== undefined && first !== 'Welcome' && first !== 'Landing')
+      void import('../actors/preload').then(({ preloadFirstCalls }) =>
+        preloadFirstCalls(runtime, first, (session) => {
+          const settings = runtime.app.getSnapshot().context.tenant?.settings;
+          return settings !== undefined && passesGuard(screens[first].guard, session, settings);
+        }),
       );
-    });
     nextTask(() => {
       const container = document.getElementById('root');
       if (!container) throw new Error('index.html has no #root');
