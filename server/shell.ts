@@ -16,7 +16,13 @@ import { type LocaleCode, tenantSettings } from '../contract/api/settings';
 import { tenantTitle } from '../contract/domain/tenant-title';
 import { resolveLocale } from '../contract/i18n/locale';
 import { tenantFromHost } from '../contract/tenant/resolve';
-import { renderShell, type ShellScreen, themeFromBrandColour } from '../src/first-paint';
+import {
+  type Painted,
+  paintedAt,
+  renderShell,
+  type ShellScreen,
+  themeFromBrandColour,
+} from '../src/first-paint';
 import { CODINGS, type Coding, chooseCoding, encodeSync } from './compression';
 import type { AppEnv } from './http/env';
 import { ROOT } from './paths';
@@ -24,11 +30,9 @@ import { SHELL_SCRIPT } from './shell-script';
 
 const MESSAGES_DIR = join(ROOT, 'src/i18n/messages');
 
-/** The screen the server paints at a path, if any. */
-export function shellScreenAt(pathname: string): ShellScreen | undefined {
-  if (pathname === '/') return 'Welcome';
-  if (pathname === '/landing' || pathname === '/landing/') return 'Landing';
-  return undefined;
+/** The screen the server paints at a path, if any (its frame alone for an address with a query or parameters). */
+export function shellScreenAt(pathname: string, search = ''): Painted | undefined {
+  return paintedAt(pathname, search);
 }
 
 const escapeAttribute = (value: string) =>
@@ -111,7 +115,11 @@ export function shellPages({
 }): ShellPages {
   const pages = new Map<string, Page | null>();
 
-  function make(tenant: string, screen: ShellScreen, acceptLanguage: string | undefined): Page | null {
+  function make(
+    tenant: string,
+    { screen, frameOnly }: Painted,
+    acceptLanguage: string | undefined,
+  ): Page | null {
     const tenantDir = join(publicDir, 'tenants', tenant);
     const settingsPath = join(tenantDir, 'settings.json');
     const indexPath = join(distDir, 'index.html');
@@ -124,7 +132,7 @@ export function shellPages({
     const locale = resolveLocale({ stored: null, browser, available: settings.locales });
     const overridesPath = join(tenantDir, 'locales', `${locale}.json`);
     const messagesPath = join(MESSAGES_DIR, `${locale}.json`);
-    const key = `${tenant}\0${screen}\0${locale}`;
+    const key = `${tenant}\0${screen}\0${locale}\0${frameOnly ? 'frame' : 'screen'}`;
     const indexHtml = readFileSync(indexPath, 'utf8');
     const stylesheetPaths = [
       ...indexHtml.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[\w.-]+\.css)"/g),
@@ -151,7 +159,7 @@ export function shellPages({
     const html = composeShellPage(
       indexHtml,
       {
-        markup: renderShell({ tenant, settings, locale, messages, screen }),
+        markup: renderShell({ tenant, settings, locale, messages, screen, frameOnly }),
         locale,
         screen,
         title: tenantTitle(settings, locale),
@@ -174,13 +182,13 @@ export function shellPages({
 
   return {
     respond(c, pathname) {
-      const screen = shellScreenAt(pathname);
-      if (!screen) return undefined;
+      const painted = shellScreenAt(pathname, new URL(c.req.url).search);
+      if (!painted) return undefined;
       const host = tenantFromHost((c.req.header('host') ?? '').replace(/:\d+$/, ''));
       if (host.kind !== 'tenant' || !knownTenants.includes(host.tenant)) return undefined;
       let page: Page | null;
       try {
-        page = make(host.tenant, screen, c.req.header('accept-language'));
+        page = make(host.tenant, painted, c.req.header('accept-language'));
       } catch {
         // index.html missing or unreadable settings: the plain answer (or its own error) follows.
         return undefined;
