@@ -1,12 +1,16 @@
-// The first paint of Welcome (`/`) and Landing (`/landing`) comes with the HTML. index.html's empty `#root` would
-// paint nothing until the app's JS has been fetched and run (~2 s on a mid-range phone); here the server puts beside
-// it the screen as the app draws it (src/app/shell.tsx: the same components, so the same elements, classes and
-// texts) for the request's tenant (the host, as everywhere: contract/tenant/resolve.ts, shipped tenants only) and
-// language (the app's own rule, contract/i18n/locale.ts, with no stored choice: Accept-Language counts only for a tenant
-// without Spanish). The app renders into `#root`, hidden meanwhile, and the paint gives way to it when its screen is
-// drawn (src/app/shell-release.ts). The paint is `inert` (its buttons wait for the app) and carries no ids nor test
-// ids, so nothing in it is mistaken for the app's. Pages are made on first request per tenant, language and screen
-// and kept until a file they come from changes.
+// The first paint of a screen comes with the HTML. index.html's empty `#root` would paint nothing until the app's JS
+// has been fetched and run (~2 s for Welcome on a mid-range phone, 3-4 s for a signed-in screen); here the server puts
+// beside it the screen as the app draws it (src/app/shell.tsx: the same components, so the same elements, classes and
+// texts): Welcome at `/`, Landing at `/landing`, and at the address of every other screen a signed-in person opens,
+// the portal's header and the screen's first state (its heading and loading state; the frame alone where the address
+// has parameters or a query, which may change that first state). It is drawn for the request's tenant (the host, as
+// everywhere: contract/tenant/resolve.ts, shipped tenants only) and language (the app's own rule,
+// contract/i18n/locale.ts, with no stored choice: Accept-Language counts only for a tenant without Spanish). The app
+// renders into `#root`, hidden meanwhile, and the paint gives way to it when its screen is drawn
+// (src/app/shell-release.ts); a screen the person may not open keeps the paint until the app sends them on. The
+// paint is `inert` (its buttons wait for the app) and carries no ids nor test ids, so nothing in it is mistaken for
+// the app's. Pages are made on first request per tenant, language, screen and frame, and kept until a file they come
+// from changes.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,9 +1,10 @@
-// The first paint of Welcome and Landing, drawn by the server into index.html (the SPA paints nothing until its JS
-// has run, so the largest element of these screens came ~2 s late on a phone). The same components as the app (the
-// screen inside ScreenFrame), rendered with react-dom/server for one tenant and language, with the session a first
-// visitor (Welcome) or a person who has not enrolled (Landing) has. The app renders into `#root` beside it and takes
-// its place when its own screen is drawn (src/app/shell-release.ts). Server-side only: no part of the browser's
-// bundle imports this module.
+// The first paint of a screen, drawn by the server into index.html (the SPA paints nothing until its JS has run,
+// ~200 KB on a signed-in screen, so the first thing a phone showed came 3-4 s late). The same components as the app
+// (the screen inside ScreenFrame), rendered with react-dom/server for one tenant and language: Welcome for a first
+// visitor, Landing for a person who has not enrolled, and every other signed-in screen as the app's first render
+// draws it, the header and the screen in its machine's first state (loading), for someone signed in whom the server
+// does not know. The app renders into `#root` beside it and takes its place when its own screen is drawn
+// (src/app/shell-release.ts). Server-side only: no part of the browser's bundle imports this module.
 import type { ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { IntlProvider } from 'react-intl';
