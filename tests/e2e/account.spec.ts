@@ -100,7 +100,7 @@ test.describe('the enrolled person’s account', () => {
     expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.05);
   });
 
-  test("on a phone, home and the profile come painted with the page, and nothing moves when the app takes over", async ({
+  test('on a phone, home and the profile come painted with the page, and nothing moves when the app takes over', async ({
     browser,
   }) => {
     // The server paints the screen's frame into the HTML (server/shell.ts): where the header, the heading and the
@@ -147,7 +147,9 @@ test.describe('the enrolled person’s account', () => {
       await expect(page.locator('#shell')).toHaveCount(0);
       await expect(page.locator('#root')).toBeVisible();
       const app = await page.evaluate(() =>
-        (window as { __boxes?: (root: Element | null) => unknown }).__boxes?.(document.getElementById('root')),
+        (window as { __boxes?: (root: Element | null) => unknown }).__boxes?.(
+          document.getElementById('root'),
+        ),
       );
       expect(app, path).toEqual(painted.boxes);
       expect(Object.values(painted.boxes).every(Boolean), path).toBe(true);
