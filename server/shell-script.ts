@@ -25,7 +25,7 @@ export const SHELL_SCRIPT =
   'for(var i=0;i<localStorage.length;i++){var k=localStorage.key(i)||"";' +
   'if(k.indexOf("oidc.user:")===0&&k.slice(-7)!==":broker"){u=true;p=p&&painted(localStorage.getItem(k))}' +
   'if(k.indexOf("portal.enrolment:")===0)e=true}' +
-  'var w=s.getAttribute("data-screen");drop=(l!==null&&l!==s.getAttribute("data-locale"))||' +
+  'var w=s.getAttribute("data-paint");drop=(l!==null&&l!==s.getAttribute("data-locale"))||' +
   '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))}catch(x){drop=true}' +
   'if(drop){s.remove();r.hidden=false}})();';
 

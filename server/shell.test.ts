@@ -80,7 +80,7 @@ describe('the first paint in the HTML', () => {
 
   it("paints a signed-in screen's frame: the tenant's logo and title, the menu, its heading and loading state", async () => {
     const profile = await (await get('/profile', 'localhost:8080')).text();
-    expect(profile).toContain('<div id="shell" inert data-screen="UserProfile" data-locale="es">');
+    expect(profile).toContain('<div id="shell" inert data-paint="UserProfile" data-locale="es">');
     expect(profile).toContain('<title>Portal de identidad</title>');
     expect(profile).toContain('src="/tenants/gambling/logo.svg"');
     expect(profile).toContain('aria-label="Menú"');
@@ -101,11 +101,11 @@ describe('the first paint in the HTML', () => {
     expect(visits).toContain('<html lang="en"');
     expect(visits).toContain('>My visits</h1>');
     const home = await (await get('/home', 'basque.localhost', { 'Accept-Language': 'eu' })).text();
-    expect(home).toContain('data-screen="UserHome" data-locale="eu"');
+    expect(home).toContain('data-paint="UserHome" data-locale="eu"');
 
     // With a query, the frame alone: the header, and an empty main area.
     const saloon = await (await get('/home?saloon=Sala', 'localhost')).text();
-    expect(saloon).toContain('data-screen="UserHome"');
+    expect(saloon).toContain('data-paint="UserHome"');
     expect(saloon).toContain('src="/tenants/gambling/logo.svg"');
     expect(saloon).toMatch(/<main [^>]*><\/main>/);
   });
@@ -115,14 +115,16 @@ describe('the first paint in the HTML', () => {
       const html = await (await get(path, 'localhost')).text();
       const shell = html.slice(html.indexOf('<div id="shell"'), html.indexOf('<div id="root"'));
       expect(shell, path).toContain('<main');
-      expect(shell.slice('<div id="shell"'.length), path).not.toMatch(/ (?:id|for|data-testid)="/);
+      expect(shell.slice('<div id="shell"'.length), path).not.toMatch(
+        / (?:id|for|data-testid|data-screen|data-route)="/,
+      );
     }
   });
 
   it("answers / with the host tenant's Welcome in Spanish, its title, colour and text overrides", async () => {
     const gambling = await (await get('/', 'localhost:8080')).text();
     expect(gambling).toContain('<html lang="es" style="--brand:#0d55ff;');
-    expect(gambling).toContain('<div id="shell" inert data-screen="Welcome" data-locale="es">');
+    expect(gambling).toContain('<div id="shell" inert data-paint="Welcome" data-locale="es">');
     expect(gambling).toContain('Bienvenido a Portal de identidad');
     expect(gambling).toContain('<title>Portal de identidad</title>');
     expect(gambling).toContain(`<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>`);
@@ -153,7 +155,7 @@ describe('the first paint in the HTML', () => {
 
   it('paints Landing for someone who enrols themselves', async () => {
     const landing = await (await get('/landing', 'localhost')).text();
-    expect(landing).toContain('data-screen="Landing"');
+    expect(landing).toContain('data-paint="Landing"');
     expect(landing).toContain('data-state="&quot;notEnrolled&quot;"');
     expect(landing).toContain('data:image/svg+xml,');
   });
@@ -187,9 +189,11 @@ describe('the first paint in the HTML', () => {
   });
 
   it('keeps ids and test ids out of the paint, and needs the empty #root of index.html', () => {
-    expect(withoutIds('<label for="a">x</label><select id="a" data-testid="m"></select>')).toBe(
-      '<label>x</label><select></select>',
-    );
+    expect(
+      withoutIds(
+        '<main data-route="A"><section data-screen="A"><label for="a">x</label><select id="a" data-testid="m"></select></section></main>',
+      ),
+    ).toBe('<main><section><label>x</label><select></select></section></main>');
     const page = {
       markup: '<h1>x</h1>',
       locale: 'en',

@@ -42,9 +42,13 @@ export function shellScreenAt(pathname: string, search = ''): Painted | undefine
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The app's markup without what must stay unique to the app's own elements (ids, label targets, test ids). */
+/**
+ * The app's markup without what must stay unique to the app's own elements: ids, label targets, test ids, and the
+ * names of the screen drawn (`data-screen`, `data-route`), by which the journeys and the bench know the app's screen
+ * is on the page.
+ */
 export function withoutIds(markup: string): string {
-  return markup.replace(/ (?:id|for|data-testid)="[^"]*"/g, '');
+  return markup.replace(/ (?:id|for|data-testid|data-screen|data-route)="[^"]*"/g, '');
 }
 
 /** index.html with the paint of a screen beside `#root` (hidden until the app takes over). */
@@ -75,7 +79,7 @@ export function composeShellPage(
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(page.title)}</title>`)
     .replace(
       root,
-      `<div id="shell" inert data-screen="${page.screen}" data-locale="${page.locale}">${withoutIds(page.markup)}</div>` +
+      `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}">${withoutIds(page.markup)}</div>` +
         `<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>`,
     );
 }
