@@ -113,7 +113,9 @@ test.describe('the enrolled person’s account', () => {
         Object.fromEntries(
           (['header img', 'header button[aria-haspopup]', 'h1', 'h2'] as const).map((selector) => {
             const box = root?.querySelector(selector)?.getBoundingClientRect();
-            return [selector, box ? [box.x, box.y, box.width, box.height].map(Math.round) : null];
+            // The logo's width is its picture's once loaded (the same with or without the paint): its place only.
+            const size = box && selector === 'header img' ? [box.height] : box ? [box.width, box.height] : [];
+            return [selector, box ? [box.x, box.y, ...size].map(Math.round) : null];
           }),
         );
       const seen = window as { __painted?: unknown; __boxes?: typeof boxes };
