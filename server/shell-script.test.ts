@@ -35,7 +35,7 @@ function paintStays(screen: Screen, stored: Record<string, string>): boolean {
   let removed = false;
   const root = { hidden: true };
   const shell = {
-    getAttribute: (name: string) => ({ 'data-screen': screen, 'data-locale': 'es' })[name] ?? null,
+    getAttribute: (name: string) => ({ 'data-paint': screen, 'data-locale': 'es' })[name] ?? null,
     remove: () => {
       removed = true;
     },

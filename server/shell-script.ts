@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { STAFF_PERMISSIONS } from '../src/first-paint';
 
 /**
- * The one inline script of the portal, right after the server's first paint of Welcome or Landing (server/shell.ts):
+ * The one inline script of the portal, right after the server's first paint of a screen (server/shell.ts):
  * when this browser holds what the server could not know, it takes the paint away before it shows, and the app
  * draws as it always did. That is a language chosen before (stored), someone signed in on Welcome (the app goes
  * on to their home), nobody signed in on Landing (the app sends to login), an enrolment kept to resume (the app
@@ -11,7 +11,8 @@ import { STAFF_PERMISSIONS } from '../src/first-paint';
  * (oidc-client-ts keeps the user under `oidc.user:<authority>:<client>`) must say `enrolled: false`, hold
  * `post_onboardings_auto` and none of the staff rights (`STAFF_PERMISSIONS` of src/auth/access.ts, which bring the
  * assisted texts, the portal entry and the other menu items); an assistant, an enrolled person or any token it
- * cannot read drops the paint. Allowed by its hash in the CSP (server/security-headers.ts), never by
+ * cannot read drops the paint. The other screens' paint depends on nobody (the person's parts are the app's to add),
+ * so only another stored language drops it. Allowed by its hash in the CSP (server/security-headers.ts), never by
  * 'unsafe-inline'. ES5: it runs before any polyfill, on any browser that gets the page.
  */
 export const SHELL_SCRIPT =
@@ -24,7 +25,7 @@ export const SHELL_SCRIPT =
   'for(var i=0;i<localStorage.length;i++){var k=localStorage.key(i)||"";' +
   'if(k.indexOf("oidc.user:")===0&&k.slice(-7)!==":broker"){u=true;p=p&&painted(localStorage.getItem(k))}' +
   'if(k.indexOf("portal.enrolment:")===0)e=true}' +
-  'var w=s.getAttribute("data-screen");drop=(l!==null&&l!==s.getAttribute("data-locale"))||' +
+  'var w=s.getAttribute("data-paint");drop=(l!==null&&l!==s.getAttribute("data-locale"))||' +
   '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))}catch(x){drop=true}' +
   'if(drop){s.remove();r.hidden=false}})();';
 

@@ -9,7 +9,7 @@ import { CONTENT_SECURITY_POLICY } from './security-headers';
 import { composeShellPage, shellPages, shellScreenAt, withoutIds } from './shell';
 import { SHELL_SCRIPT, SHELL_SCRIPT_HASH } from './shell-script';
 
-// The first paint of Welcome and Landing in the HTML (server/shell.ts). A dist with index.html as Vite writes it,
+// The first paint of Welcome, Landing and the signed-in screens in the HTML (server/shell.ts). A dist with index.html as Vite writes it,
 // the shipped tenants, and one more tenant without Spanish (where Accept-Language counts).
 const INDEX = `<!doctype html>
 <html lang="es">
@@ -61,17 +61,70 @@ const get = (path: string, host: string, headers: Record<string, string> = {}) =
   app.request(`http://${host}${path}`, { headers: { host, ...headers } });
 
 describe('the first paint in the HTML', () => {
-  it('paints Welcome at / and Landing at /landing, nothing elsewhere', () => {
-    expect(shellScreenAt('/')).toBe('Welcome');
-    expect(shellScreenAt('/landing')).toBe('Landing');
-    expect(shellScreenAt('/profile')).toBeUndefined();
+  it('paints Welcome, Landing and every signed-in screen; the frame alone where the address says more', () => {
+    expect(shellScreenAt('/')).toEqual({ screen: 'Welcome', frameOnly: false });
+    expect(shellScreenAt('/landing')).toEqual({ screen: 'Landing', frameOnly: false });
+    expect(shellScreenAt('/profile')).toEqual({ screen: 'UserProfile', frameOnly: false });
+    expect(shellScreenAt('/users/')).toEqual({ screen: 'PortalUsers', frameOnly: false });
+    // A query or a parameter may change the screen's first render (UserHome's saloon, a detail's id).
+    expect(shellScreenAt('/home', '?saloon=Sala%201')).toEqual({ screen: 'UserHome', frameOnly: true });
+    expect(shellScreenAt('/user-detail/42')).toEqual({ screen: 'PortalUserDetail', frameOnly: true });
+    // The onboarding steps follow the person's enrolment, which the server does not know: their frame.
+    expect(shellScreenAt('/privacy-onboarding')).toEqual({ screen: 'PrivacyOnboarding', frameOnly: true });
+    // The sign-in return, the public screens and unknown paths: the plain index.html.
+    expect(shellScreenAt('/callback')).toBeUndefined();
+    expect(shellScreenAt('/reset-credentials')).toBeUndefined();
     expect(shellScreenAt('/landing/x')).toBeUndefined();
+    expect(shellScreenAt('/nowhere')).toBeUndefined();
+  });
+
+  it("paints a signed-in screen's frame: the tenant's logo and title, the menu, its heading and loading state", async () => {
+    const profile = await (await get('/profile', 'localhost:8080')).text();
+    expect(profile).toContain('<div id="shell" inert data-paint="UserProfile" data-locale="es">');
+    expect(profile).toContain('<title>Portal de identidad</title>');
+    expect(profile).toContain('src="/tenants/gambling/logo.svg"');
+    expect(profile).toContain('aria-label="Menú"');
+    expect(profile).toContain('>Mi perfil</h1>');
+    expect(profile).toContain('Cargando su perfil…');
+    expect(profile).toContain(`<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>`);
+    // Nobody's data: the labels of the personal data wait for their values.
+    expect(profile).not.toMatch(/someone/);
+
+    const users = await (await get('/users', 'demo.localhost')).text();
+    expect(users).toContain('<title>Demo Access</title>');
+    expect(users).toContain('src="/tenants/demo/');
+    expect(users).toContain('>Usuarios</h1>');
+    expect(users).toContain('Cargando usuarios…');
+
+    // The heading in the page's language (a tenant without Spanish takes Accept-Language).
+    const visits = await (await get('/my-visits', 'basque.localhost', { 'Accept-Language': 'en' })).text();
+    expect(visits).toContain('<html lang="en"');
+    expect(visits).toContain('>My visits</h1>');
+    const home = await (await get('/home', 'basque.localhost', { 'Accept-Language': 'eu' })).text();
+    expect(home).toContain('data-paint="UserHome" data-locale="eu"');
+
+    // With a query, the frame alone: the header, and an empty main area.
+    const saloon = await (await get('/home?saloon=Sala', 'localhost')).text();
+    expect(saloon).toContain('data-paint="UserHome"');
+    expect(saloon).toContain('src="/tenants/gambling/logo.svg"');
+    expect(saloon).toMatch(/<main [^>]*><\/main>/);
+  });
+
+  it('carries no ids, label targets nor test ids in any paint', async () => {
+    for (const path of ['/home', '/profile', '/my-visits', '/visits', '/users', '/administration']) {
+      const html = await (await get(path, 'localhost')).text();
+      const shell = html.slice(html.indexOf('<div id="shell"'), html.indexOf('<div id="root"'));
+      expect(shell, path).toContain('<main');
+      expect(shell.slice('<div id="shell"'.length), path).not.toMatch(
+        / (?:id|for|data-testid|data-screen|data-route)="/,
+      );
+    }
   });
 
   it("answers / with the host tenant's Welcome in Spanish, its title, colour and text overrides", async () => {
     const gambling = await (await get('/', 'localhost:8080')).text();
     expect(gambling).toContain('<html lang="es" style="--brand:#0d55ff;');
-    expect(gambling).toContain('<div id="shell" inert data-screen="Welcome" data-locale="es">');
+    expect(gambling).toContain('<div id="shell" inert data-paint="Welcome" data-locale="es">');
     expect(gambling).toContain('Bienvenido a Portal de identidad');
     expect(gambling).toContain('<title>Portal de identidad</title>');
     expect(gambling).toContain(`<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>`);
@@ -102,7 +155,7 @@ describe('the first paint in the HTML', () => {
 
   it('paints Landing for someone who enrols themselves', async () => {
     const landing = await (await get('/landing', 'localhost')).text();
-    expect(landing).toContain('data-screen="Landing"');
+    expect(landing).toContain('data-paint="Landing"');
     expect(landing).toContain('data-state="&quot;notEnrolled&quot;"');
     expect(landing).toContain('data:image/svg+xml,');
   });
@@ -110,7 +163,8 @@ describe('the first paint in the HTML', () => {
   it('leaves an unknown tenant, an invalid host and other paths to the plain index.html', async () => {
     expect(await (await get('/', 'nobody.localhost')).text()).toBe('plain index');
     expect(await (await get('/', 'bad_label.example.com')).text()).toBe('plain index');
-    expect(await (await get('/visits', 'localhost')).text()).toBe('plain index');
+    expect(await (await get('/reset-credentials', 'localhost')).text()).toBe('plain index');
+    expect(await (await get('/nowhere', 'localhost')).text()).toBe('plain index');
   });
 
   it('sends Brotli or gzip with Vary and an ETag per coding, and 304 to a matching If-None-Match', async () => {
@@ -135,9 +189,11 @@ describe('the first paint in the HTML', () => {
   });
 
   it('keeps ids and test ids out of the paint, and needs the empty #root of index.html', () => {
-    expect(withoutIds('<label for="a">x</label><select id="a" data-testid="m"></select>')).toBe(
-      '<label>x</label><select></select>',
-    );
+    expect(
+      withoutIds(
+        '<main data-route="A"><section data-screen="A"><label for="a">x</label><select id="a" data-testid="m"></select></section></main>',
+      ),
+    ).toBe('<main><section><label>x</label><select></select></section></main>');
     const page = {
       markup: '<h1>x</h1>',
       locale: 'en',

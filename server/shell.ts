@@ -1,12 +1,16 @@
-// The first paint of Welcome (`/`) and Landing (`/landing`) comes with the HTML. index.html's empty `#root` would
-// paint nothing until the app's JS has been fetched and run (~2 s on a mid-range phone); here the server puts beside
-// it the screen as the app draws it (src/app/shell.tsx: the same components, so the same elements, classes and
-// texts) for the request's tenant (the host, as everywhere: contract/tenant/resolve.ts, shipped tenants only) and
-// language (the app's own rule, contract/i18n/locale.ts, with no stored choice: Accept-Language counts only for a tenant
-// without Spanish). The app renders into `#root`, hidden meanwhile, and the paint gives way to it when its screen is
-// drawn (src/app/shell-release.ts). The paint is `inert` (its buttons wait for the app) and carries no ids nor test
-// ids, so nothing in it is mistaken for the app's. Pages are made on first request per tenant, language and screen
-// and kept until a file they come from changes.
+// The first paint of a screen comes with the HTML. index.html's empty `#root` would paint nothing until the app's JS
+// has been fetched and run (~2 s for Welcome on a mid-range phone, 3-4 s for a signed-in screen); here the server puts
+// beside it the screen as the app draws it (src/app/shell.tsx: the same components, so the same elements, classes and
+// texts): Welcome at `/`, Landing at `/landing`, and at the address of every other screen a signed-in person opens,
+// the portal's header and the screen's first state (its heading and loading state; the frame alone where the address
+// has parameters or a query, which may change that first state). It is drawn for the request's tenant (the host, as
+// everywhere: contract/tenant/resolve.ts, shipped tenants only) and language (the app's own rule,
+// contract/i18n/locale.ts, with no stored choice: Accept-Language counts only for a tenant without Spanish). The app
+// renders into `#root`, hidden meanwhile, and the paint gives way to it when its screen is drawn
+// (src/app/shell-release.ts); a screen the person may not open keeps the paint until the app sends them on. The
+// paint is `inert` (its buttons wait for the app) and carries no ids nor test ids, so nothing in it is mistaken for
+// the app's. Pages are made on first request per tenant, language, screen and frame, and kept until a file they come
+// from changes.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +20,13 @@ import { type LocaleCode, tenantSettings } from '../contract/api/settings';
 import { tenantTitle } from '../contract/domain/tenant-title';
 import { resolveLocale } from '../contract/i18n/locale';
 import { tenantFromHost } from '../contract/tenant/resolve';
-import { renderShell, type ShellScreen, themeFromBrandColour } from '../src/first-paint';
+import {
+  type Painted,
+  paintedAt,
+  renderShell,
+  type ShellScreen,
+  themeFromBrandColour,
+} from '../src/first-paint';
 import { CODINGS, type Coding, chooseCoding, encodeSync } from './compression';
 import type { AppEnv } from './http/env';
 import { ROOT } from './paths';
@@ -24,19 +34,21 @@ import { SHELL_SCRIPT } from './shell-script';
 
 const MESSAGES_DIR = join(ROOT, 'src/i18n/messages');
 
-/** The screen the server paints at a path, if any. */
-export function shellScreenAt(pathname: string): ShellScreen | undefined {
-  if (pathname === '/') return 'Welcome';
-  if (pathname === '/landing' || pathname === '/landing/') return 'Landing';
-  return undefined;
+/** The screen the server paints at a path, if any (its frame alone for an address with a query or parameters). */
+export function shellScreenAt(pathname: string, search = ''): Painted | undefined {
+  return paintedAt(pathname, search);
 }
 
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The app's markup without what must stay unique to the app's own elements (ids, label targets, test ids). */
+/**
+ * The app's markup without what must stay unique to the app's own elements: ids, label targets, test ids, and the
+ * names of the screen drawn (`data-screen`, `data-route`), by which the journeys and the bench know the app's screen
+ * is on the page.
+ */
 export function withoutIds(markup: string): string {
-  return markup.replace(/ (?:id|for|data-testid)="[^"]*"/g, '');
+  return markup.replace(/ (?:id|for|data-testid|data-screen|data-route)="[^"]*"/g, '');
 }
 
 /** index.html with the paint of a screen beside `#root` (hidden until the app takes over). */
@@ -67,7 +79,7 @@ export function composeShellPage(
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(page.title)}</title>`)
     .replace(
       root,
-      `<div id="shell" inert data-screen="${page.screen}" data-locale="${page.locale}">${withoutIds(page.markup)}</div>` +
+      `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}">${withoutIds(page.markup)}</div>` +
         `<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>`,
     );
 }
@@ -111,7 +123,11 @@ export function shellPages({
 }): ShellPages {
   const pages = new Map<string, Page | null>();
 
-  function make(tenant: string, screen: ShellScreen, acceptLanguage: string | undefined): Page | null {
+  function make(
+    tenant: string,
+    { screen, frameOnly }: Painted,
+    acceptLanguage: string | undefined,
+  ): Page | null {
     const tenantDir = join(publicDir, 'tenants', tenant);
     const settingsPath = join(tenantDir, 'settings.json');
     const indexPath = join(distDir, 'index.html');
@@ -124,7 +140,7 @@ export function shellPages({
     const locale = resolveLocale({ stored: null, browser, available: settings.locales });
     const overridesPath = join(tenantDir, 'locales', `${locale}.json`);
     const messagesPath = join(MESSAGES_DIR, `${locale}.json`);
-    const key = `${tenant}\0${screen}\0${locale}`;
+    const key = `${tenant}\0${screen}\0${locale}\0${frameOnly ? 'frame' : 'screen'}`;
     const indexHtml = readFileSync(indexPath, 'utf8');
     const stylesheetPaths = [
       ...indexHtml.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[\w.-]+\.css)"/g),
@@ -151,7 +167,7 @@ export function shellPages({
     const html = composeShellPage(
       indexHtml,
       {
-        markup: renderShell({ tenant, settings, locale, messages, screen }),
+        markup: renderShell({ tenant, settings, locale, messages, screen, frameOnly }),
         locale,
         screen,
         title: tenantTitle(settings, locale),
@@ -174,13 +190,13 @@ export function shellPages({
 
   return {
     respond(c, pathname) {
-      const screen = shellScreenAt(pathname);
-      if (!screen) return undefined;
+      const painted = shellScreenAt(pathname, new URL(c.req.url).search);
+      if (!painted) return undefined;
       const host = tenantFromHost((c.req.header('host') ?? '').replace(/:\d+$/, ''));
       if (host.kind !== 'tenant' || !knownTenants.includes(host.tenant)) return undefined;
       let page: Page | null;
       try {
-        page = make(host.tenant, screen, c.req.header('accept-language'));
+        page = make(host.tenant, painted, c.req.header('accept-language'));
       } catch {
         // index.html missing or unreadable settings: the plain answer (or its own error) follows.
         return undefined;
