@@ -233,6 +233,32 @@ describe('retention purge', () => {
     expect(await list(`select reason as v from audit_accesses`)).toEqual(['recent']);
   });
 
+  it("deletes a user's evidence and the portrayals' images in batches, noting each user image for staff", async () => {
+    const users = [await addUser('demo', 'ana'), await addUser('demo', 'bea')];
+    for (const user of users) {
+      await addEvidence('demo', user, 'selfie', ago(31));
+      await addEvidence('demo', user, 'obverse', ago(31));
+    }
+    await addEvidence('demo', users[0] ?? '', 'reverse', ago(1));
+    const portrayal = await addPortrayal('demo', null);
+    for (let seq = 0; seq < 5; seq++) await addImage('demo', portrayal, 'lifeproof', seq, ago(31));
+    await addImage('demo', portrayal, 'lifeproof', 5, ago(1));
+    const records = await runRetention({ ...options(db), batchSize: 2 });
+    expect(
+      records === 'busy'
+        ? 'busy'
+        : records.find((r) => r.tenant === 'demo' && r.kind === 'evidence')?.deleted,
+    ).toBe(9);
+    expect(await list(`select kind as v from user_evidences`)).toEqual(['reverse']);
+    expect(await list(`select seq::text as v from portrayal_images`)).toEqual(['5']);
+    expect(await list(`select kind as v from evidence_deletions`)).toEqual([
+      'obverse',
+      'obverse',
+      'selfie',
+      'selfie',
+    ]);
+  });
+
   it('staff see the image deleted by the retention rule, with the date', async () => {
     const ana = await addUser('demo', 'ana');
     await addEvidence('demo', ana, 'selfie', ago(31));
