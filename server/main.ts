@@ -249,6 +249,7 @@ function startRetention(
     clock: clockFromEnv(),
     everyMs,
     quiet,
+    serving: () => traffic.served.inFlight > 0,
     rewriteWithinMs: options.retentionRewriteWithinMs ?? REWRITE_WITHIN_MS,
     checkEveryMs: options.retentionCheckMs ?? REWRITE_CHECK_MS,
   });

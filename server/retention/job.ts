@@ -62,6 +62,12 @@ export interface RetentionOptions {
   /** Asked between batches: true ends the run early (the server is stopping). */
   stopping?: () => boolean;
   /**
+   * True while the server is answering a request (health checks and metrics aside): after its rest, a batch waits
+   * for the requests in progress to end (at most SERVING_WAIT_MS), so that none is held between two of its queries.
+   * Without it, a batch follows its rest at once.
+   */
+  serving?: () => boolean;
+  /**
    * True when the server has served nothing for QUIET_MS: the embedded database may rewrite its tables now.
    * Without it, the server is never quiet, and the rewrite waits for `rewriteWithinMs`.
    */
@@ -130,6 +136,7 @@ async function purgeInBatches(step: Step, options: RetentionOptions, batches: Ba
     if (batch < rows) break;
     rows = batchRowsAfter({ rows, ms }, { targetMs, max });
     await restAfter(ms, targetMs);
+    if (options.serving) await until(not(options.serving), SERVING_WAIT_MS);
   }
   return deleted;
 }
@@ -209,6 +216,20 @@ export async function rewriteIfDue(options: RetentionOptions): Promise<Retention
  */
 const restAfter = (batchMs: number, minMs: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(Math.ceil(batchMs), minMs), 1000)));
+
+/**
+ * The longest a batch waits for the requests in progress to end: under a load that never pauses, the purge still
+ * goes on, a batch at least every second.
+ */
+const SERVING_WAIT_MS = 1000;
+
+const not = (f: () => boolean) => () => !f();
+
+/** Resolves once `done()` (asked every millisecond) says so, or after `maxMs`. */
+async function until(done: () => boolean, maxMs: number): Promise<void> {
+  const end = performance.now() + maxMs;
+  while (!done() && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 1));
+}
 
 /**
  * The statements that purge one kind, in order, each repeated until nothing of it is due: the evidence of users

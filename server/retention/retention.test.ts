@@ -233,6 +233,40 @@ describe('retention purge', () => {
     expect(await list(`select reason as v from audit_accesses`)).toEqual(['recent']);
   });
 
+  it('lets the requests in progress end before its next batch', async () => {
+    for (let i = 0; i < 7; i++) await addAudit('demo', `old ${i}`, ago(21));
+    const events: string[] = [];
+    // Each batch leaves a request in progress that the next two looks still see.
+    let inProgress = 0;
+    const watched: Db = {
+      kind: db.kind,
+      transaction: (fn) => db.transaction(fn),
+      close: () => db.close(),
+      exec: (sql) => db.exec(sql),
+      query: (sql, params) => {
+        if (sql.includes('delete from audit_accesses')) {
+          events.push(`batch ${params?.[0]}`);
+          inProgress = 2;
+        }
+        return db.query(sql, params);
+      },
+    };
+    const serving = () => {
+      const busy = inProgress > 0;
+      inProgress = Math.max(0, inProgress - 1);
+      events.push(busy ? 'serving' : 'idle');
+      return busy;
+    };
+    await runRetention({ ...options(watched), batchSize: 3, serving });
+    // demo's 7 rows in batches of at most 3 (how many depends on how long each took), every one after the first
+    // once the request in progress has ended; then gambling's one batch finds nothing due (after the batch that
+    // found fewer rows than it asked for, which ends the step without a rest).
+    expect(events.join(', ')).toMatch(
+      /^batch demo(, serving, serving, idle, batch demo){2,7}, batch gambling$/,
+    );
+    expect(await list(`select reason as v from audit_accesses`)).toEqual([]);
+  });
+
   it("deletes a user's evidence and the portrayals' images in batches, noting each user image for staff", async () => {
     const users = [await addUser('demo', 'ana'), await addUser('demo', 'bea')];
     for (const user of users) {
