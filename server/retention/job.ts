@@ -25,9 +25,10 @@ import {
 
 /**
  * How long one batch may hold the database. The embedded database runs one statement at a time in the server's
- * own thread, so a request that arrives during a batch waits for it: a batch of 500 liveness frames took 30–60 ms
- * (the rows' out-of-line image bytes are deleted chunk by chunk), and put the read's p99 at 138 ms against 55 ms
- * without the purge (docs/operations.md#retention).
+ * own thread, so a request that arrives during a batch waits for it. A batch of 500 liveness frames held it about
+ * 25 ms on a quiet machine and 60–100 ms at load 8–12 (each frame's row is locked, then deleted with the chunks of
+ * its image bytes kept out of line: 5 WAL records a frame), and put the read's p99 at 138 ms against 55 ms without
+ * the purge (docs/operations.md#retention). 5 ms is about 100 frames on a quiet machine, 20–50 under load.
  */
 export const RETENTION_BATCH_MS = 5;
 /** The rows of a kind's first batch: its cost per row is not known yet. */
@@ -63,10 +64,12 @@ export interface RetentionOptions {
   stopping?: () => boolean;
   /**
    * True while the server is answering a request (health checks and metrics aside): after its rest, a batch waits
-   * for the requests in progress to end (at most SERVING_WAIT_MS), so that none is held between two of its queries.
-   * Without it, a batch follows its rest at once.
+   * for the requests in progress to end, at most as long again as the rest (`servingWaitMs` in tests), so that none
+   * is held between two of its queries. Without it, a batch follows its rest at once.
    */
   serving?: () => boolean;
+  /** The longest a batch waits for `serving` to say no; the rest's length unless a test says otherwise. */
+  servingWaitMs?: number;
   /**
    * True when the server has served nothing for QUIET_MS: the embedded database may rewrite its tables now.
    * Without it, the server is never quiet, and the rewrite waits for `rewriteWithinMs`.
@@ -135,8 +138,9 @@ async function purgeInBatches(step: Step, options: RetentionOptions, batches: Ba
     deleted += batch;
     if (batch < rows) break;
     rows = batchRowsAfter({ rows, ms }, { targetMs, max });
-    await restAfter(ms, targetMs);
-    if (options.serving) await until(not(options.serving), SERVING_WAIT_MS);
+    const restMs = restAfter(ms, targetMs);
+    await new Promise((resolve) => setTimeout(resolve, restMs));
+    if (options.serving) await until(not(options.serving), options.servingWaitMs ?? restMs);
   }
   return deleted;
 }
@@ -210,18 +214,13 @@ export async function rewriteIfDue(options: RetentionOptions): Promise<Retention
 
 /**
  * Between two batches the purge rests as long as the batch took, at least `minMs` and at most a second: the requests
- * that queued behind a batch go first, so the purge takes at most about half of the database's time. The embedded
- * database runs one statement at a time in the server's own thread; without the rest, a purge of 5,000 images kept
- * every request waiting for the whole run (bench/retention.ts).
+ * that queued behind a batch go first. The embedded database runs one statement at a time in the server's own
+ * thread; without the rest, a purge of 5,000 images kept every request waiting for the whole run
+ * (bench/retention.ts). Then it waits, as long again at most, for the requests in progress: a wait of up to a second
+ * let a purge under a steady load (a request always in progress at load 12) run for minutes, a batch a second. So
+ * the purge takes at most half of the database's time, a third while requests keep it waiting.
  */
-const restAfter = (batchMs: number, minMs: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(Math.ceil(batchMs), minMs), 1000)));
-
-/**
- * The longest a batch waits for the requests in progress to end: under a load that never pauses, the purge still
- * goes on, a batch at least every second.
- */
-const SERVING_WAIT_MS = 1000;
+const restAfter = (batchMs: number, minMs: number) => Math.min(Math.max(Math.ceil(batchMs), minMs), 1000);
 
 const not = (f: () => boolean) => () => !f();
 

@@ -257,7 +257,7 @@ describe('retention purge', () => {
       events.push(busy ? 'serving' : 'idle');
       return busy;
     };
-    await runRetention({ ...options(watched), batchSize: 3, serving });
+    await runRetention({ ...options(watched), batchSize: 3, serving, servingWaitMs: 60_000 });
     // demo's 7 rows in batches of at most 3 (how many depends on how long each took), every one after the first
     // once the request in progress has ended; then gambling's one batch finds nothing due (after the batch that
     // found fewer rows than it asked for, which ends the step without a rest).
