@@ -40,6 +40,8 @@ export interface RetentionBench {
   dueLeft: number;
   freshLeft: number;
   purgeSeconds: number;
+  /** The run's batches as its log line counts them: how many, their rows, the median and the slowest. */
+  batches: unknown;
   requests: number;
   errors: number;
   baselineP99: number;
@@ -135,12 +137,13 @@ async function outcome(dataDir: string) {
   }
 }
 
-/** The time of the server's first "retention run" log line (the end of a run's deletions), if written. */
-function runEndedAt(log: string): number | undefined {
+/** The server's first "retention run" log line (the end of a run's deletions), if written: when, and its batches. */
+function runLine(log: string): { at: number; batches: unknown } | undefined {
   for (const line of readFileSync(log, 'utf8').split('\n')) {
     if (!line.includes('"retention run"')) continue;
     try {
-      return Date.parse((JSON.parse(line) as { time: string }).time);
+      const entry = JSON.parse(line) as { time: string; batches?: unknown };
+      return { at: Date.parse(entry.time), batches: entry.batches };
     } catch {
       // a line cut short by the process's end
     }
@@ -208,10 +211,13 @@ export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBe
       sent.push({ at: Date.now(), ms });
     });
     let ended: number | undefined;
+    let batches: unknown;
     const deadline = Date.now() + 540_000;
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      ended = runEndedAt(log);
+      const line = runLine(log);
+      ended = line?.at;
+      batches = line?.batches;
       if (ended) break;
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -249,6 +255,7 @@ export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBe
       dueLeft: result.dueLeft,
       freshLeft: result.freshLeft,
       purgeSeconds: ended && result.startedAt ? (ended - result.startedAt) / 1000 : Number.NaN,
+      batches,
       requests: run.requests.total,
       errors,
       baselineP99: p99Of(before),

@@ -22,6 +22,9 @@ describe('configFromEnv', () => {
       shutdownTimeoutMs: 20_000,
       metricsToken: undefined,
       retentionEveryMinutes: 60,
+      retentionQuietMs: 60_000,
+      retentionRewriteWithinMs: 24 * 60 * 60 * 1000,
+      retentionCheckMs: 15_000,
     });
   });
 
@@ -46,6 +49,9 @@ describe('configFromEnv', () => {
         SHUTDOWN_TIMEOUT: '2.5',
         METRICS_TOKEN: 'c2NyYXBlLW1lLWlmLXlvdS1jYW4=',
         RETENTION_EVERY_MINUTES: '0',
+        RETENTION_QUIET_SECONDS: '300',
+        RETENTION_REWRITE_WITHIN_HOURS: '6',
+        RETENTION_CHECK_SECONDS: '30',
       },
       '/srv',
     );
@@ -68,6 +74,9 @@ describe('configFromEnv', () => {
       shutdownTimeoutMs: 2500,
       metricsToken: 'c2NyYXBlLW1lLWlmLXlvdS1jYW4=',
       retentionEveryMinutes: 0,
+      retentionQuietMs: 300_000,
+      retentionRewriteWithinMs: 6 * 60 * 60 * 1000,
+      retentionCheckMs: 30_000,
     });
   });
 
@@ -90,5 +99,16 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ RETENTION_EVERY_MINUTES: 'hourly' })).toThrow(/RETENTION_EVERY_MINUTES/);
     expect(() => configFromEnv({ RETENTION_EVERY_MINUTES: '-5' })).toThrow(/RETENTION_EVERY_MINUTES/);
     expect(() => configFromEnv({ METRICS_TOKEN: 'sixteen chars with spaces' })).toThrow(/METRICS_TOKEN/);
+    // A quiet of 0 s would rewrite the tables under load; a limit past a week breaks what a DPO is told.
+    expect(() => configFromEnv({ RETENTION_QUIET_SECONDS: '0' })).toThrow(/RETENTION_QUIET_SECONDS/);
+    expect(() => configFromEnv({ RETENTION_QUIET_SECONDS: '1m' })).toThrow(/RETENTION_QUIET_SECONDS/);
+    expect(() => configFromEnv({ RETENTION_REWRITE_WITHIN_HOURS: '169' })).toThrow(
+      /RETENTION_REWRITE_WITHIN_HOURS/,
+    );
+    expect(() => configFromEnv({ RETENTION_REWRITE_WITHIN_HOURS: '1.5' })).toThrow(
+      /RETENTION_REWRITE_WITHIN_HOURS/,
+    );
+    expect(() => configFromEnv({ RETENTION_CHECK_SECONDS: '0' })).toThrow(/RETENTION_CHECK_SECONDS/);
+    expect(() => configFromEnv({ RETENTION_CHECK_SECONDS: 'often' })).toThrow(/RETENTION_CHECK_SECONDS/);
   });
 });

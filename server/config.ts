@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parsePublicUrls } from './origins';
+import { QUIET_MS, REWRITE_CHECK_MS, REWRITE_WITHIN_MS } from './retention/job';
 
 export interface ServerConfig {
   port: number;
@@ -40,6 +41,18 @@ export interface ServerConfig {
    * A server started without it (tests) runs none.
    */
   retentionEveryMinutes: number;
+  /**
+   * RETENTION_QUIET_SECONDS (default 60): how long the server must have served no request for the embedded database
+   * to rewrite the purged tables (docs/operations.md#retention).
+   */
+  retentionQuietMs: number;
+  /**
+   * RETENTION_REWRITE_WITHIN_HOURS (default 24): the embedded database rewrites the purged tables at the latest this
+   * long after the run that deleted, quiet or not.
+   */
+  retentionRewriteWithinMs: number;
+  /** RETENTION_CHECK_SECONDS (default 15): how often the server asks whether the tables may be rewritten now. */
+  retentionCheckMs: number;
 }
 
 /** Every action a liveness challenge can ask for (spec §7 challenges). */
@@ -141,6 +154,29 @@ function parseRetentionEvery(value: string | undefined): number {
   return minutes;
 }
 
+/**
+ * A whole number of `unit`s from `min` to `max` (the setting's name and its words in the refusal), in milliseconds;
+ * unset or empty: `fallbackMs`.
+ */
+function parseDuration(
+  name: string,
+  value: string | undefined,
+  {
+    fallbackMs,
+    unit,
+    unitMs,
+    min,
+    max,
+  }: { fallbackMs: number; unit: string; unitMs: number; min: number; max: number },
+): number {
+  if (value === undefined || value === '') return fallbackMs;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be whole ${unit} from ${min} to ${max}: ${value}`);
+  }
+  return n * unitMs;
+}
+
 /** Reads the environment; relative folders resolve against the working directory. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
   const dataDir = env.DATA_DIR || '.data';
@@ -164,5 +200,32 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, cwd = proces
     shutdownTimeoutMs: parseShutdownTimeout(env.SHUTDOWN_TIMEOUT),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     retentionEveryMinutes: parseRetentionEvery(env.RETENTION_EVERY_MINUTES),
+    // A day of quiet at most: a longer one would leave every rewrite to the limit.
+    retentionQuietMs: parseDuration('RETENTION_QUIET_SECONDS', env.RETENTION_QUIET_SECONDS, {
+      fallbackMs: QUIET_MS,
+      unit: 'seconds',
+      unitMs: 1000,
+      min: 1,
+      max: 86_400,
+    }),
+    // The guarantee to a tenant's DPO is this plus the purge interval: a week at most.
+    retentionRewriteWithinMs: parseDuration(
+      'RETENTION_REWRITE_WITHIN_HOURS',
+      env.RETENTION_REWRITE_WITHIN_HOURS,
+      {
+        fallbackMs: REWRITE_WITHIN_MS,
+        unit: 'hours',
+        unitMs: 3_600_000,
+        min: 1,
+        max: 168,
+      },
+    ),
+    retentionCheckMs: parseDuration('RETENTION_CHECK_SECONDS', env.RETENTION_CHECK_SECONDS, {
+      fallbackMs: REWRITE_CHECK_MS,
+      unit: 'seconds',
+      unitMs: 1000,
+      min: 1,
+      max: 3600,
+    }),
   };
 }

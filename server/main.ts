@@ -30,7 +30,13 @@ import { createKnownOrigins, type KnownOrigins } from './origins';
 import { createRawHandlers, type RawHandlers } from './raw-handlers';
 import { createReadiness, type Readiness } from './readiness';
 import { quietFor, requestListener, type Traffic } from './request-listener';
-import { QUIET_MS, type RetentionJob, scheduleRetention } from './retention/job';
+import {
+  QUIET_MS,
+  REWRITE_CHECK_MS,
+  REWRITE_WITHIN_MS,
+  type RetentionJob,
+  scheduleRetention,
+} from './retention/job';
 import { type LanListener, prepareLan } from './start-lan';
 import { loadTenants } from './tenants';
 import { VERSION } from './version';
@@ -232,10 +238,21 @@ function startRetention(
   const everyMs = (options.retentionEveryMinutes ?? 0) * 60_000;
   if (everyMs <= 0) return undefined;
   const { db, tenants, publicDir, logger, background } = parts;
-  const served = quietFor(traffic, QUIET_MS);
+  const served = quietFor(traffic, options.retentionQuietMs ?? QUIET_MS);
   // Quiet: no request for a while and no judgement still running after its answer.
   const quiet = () => served() && background.size() === 0;
-  return scheduleRetention({ db, tenants, publicDir, logger, clock: clockFromEnv(), everyMs, quiet });
+  return scheduleRetention({
+    db,
+    tenants,
+    publicDir,
+    logger,
+    clock: clockFromEnv(),
+    everyMs,
+    quiet,
+    serving: () => traffic.served.inFlight > 0,
+    rewriteWithinMs: options.retentionRewriteWithinMs ?? REWRITE_WITHIN_MS,
+    checkEveryMs: options.retentionCheckMs ?? REWRITE_CHECK_MS,
+  });
 }
 
 /** What stopping the server lets finish, and then closes. */

@@ -1,7 +1,7 @@
 // The retention purge (tenant settings retention.*, server/retention/rules.ts), run inside the server on a
-// schedule (RETENTION_EVERY_MINUTES): for each tenant, what is due goes in batches, each batch its own
-// transaction so that requests are never held behind one long delete, and each run is recorded per tenant and
-// kind in retention_runs. One process of a cluster purges at a time (store.ts withPurgeLock); the others skip.
+// schedule (RETENTION_EVERY_MINUTES): for each tenant, what is due goes in batches of one statement each, sized to
+// take a few milliseconds (batchRowsAfter) so that requests are never held behind one long delete, and each run is
+// recorded per tenant and kind in retention_runs. One process of a cluster purges at a time (store.ts withPurgeLock); the others skip.
 // Deleted rows leave the database files only when their tables are rewritten (VACUUM FULL); on the embedded
 // database that stops the whole server for as long as it copies the tables, so it waits for a quiet moment, at the
 // latest REWRITE_WITHIN_MS after the run (rewriteWhenDue).
@@ -14,24 +14,40 @@ import { cutoffsOf, loadRetentionDays, type RetentionKind } from './rules';
 import {
   pendingRewrites,
   purgeAudit,
-  purgeEvidence,
+  purgePortrayalImages,
   purgeUnfinishedOnboardings,
+  purgeUserEvidence,
   type RunRecord,
   recordRun,
   rewriteTables,
   withPurgeLock,
 } from './store';
 
-export const RETENTION_BATCH = 500;
+/**
+ * How long one batch may hold the database. The embedded database runs one statement at a time in the server's
+ * own thread, so a request that arrives during a batch waits for it. A batch of 500 liveness frames held it about
+ * 25 ms on a quiet machine and 60–100 ms at load 8–12 (each frame's row is locked, then deleted with the chunks of
+ * its image bytes kept out of line: 5 WAL records a frame), and put the read's p99 at 138 ms against 55 ms without
+ * the purge (docs/operations.md#retention). 5 ms is about 100 frames on a quiet machine, 20–50 under load.
+ */
+export const RETENTION_BATCH_MS = 5;
+/** The rows of a kind's first batch: its cost per row is not known yet. */
+export const RETENTION_FIRST_BATCH = 20;
+/** The most rows of one batch, however cheap they are. */
+export const RETENTION_BATCH = 2000;
 
 /**
  * The longest the bytes of a purged row stay in the database files: a day after the run that deleted it, the
  * embedded database rewrites its tables even if the server has not been quiet once (docs/operations.md#retention).
+ * The default of RETENTION_REWRITE_WITHIN_HOURS (server/config.ts).
  */
 export const REWRITE_WITHIN_MS = 24 * 60 * 60 * 1000;
-/** How long the server must have served nothing (health checks and metrics aside) to count as quiet. */
+/**
+ * How long the server must have served nothing (health checks and metrics aside) to count as quiet. The default of
+ * RETENTION_QUIET_SECONDS.
+ */
 export const QUIET_MS = 60_000;
-/** How often a scheduled job asks whether the tables may be rewritten now. */
+/** How often a scheduled job asks whether the tables may be rewritten now. The default of RETENTION_CHECK_SECONDS. */
 export const REWRITE_CHECK_MS = 15_000;
 
 export interface RetentionOptions {
@@ -40,10 +56,20 @@ export interface RetentionOptions {
   publicDir: string;
   logger: Logger;
   clock: Clock;
-  /** Rows per transaction (RETENTION_BATCH). */
+  /** The most rows of one batch (RETENTION_BATCH); tests make it small. */
   batchSize?: number;
+  /** How long one batch should take (RETENTION_BATCH_MS). */
+  batchMs?: number;
   /** Asked between batches: true ends the run early (the server is stopping). */
   stopping?: () => boolean;
+  /**
+   * True while the server is answering a request (health checks and metrics aside): after its rest, a batch waits
+   * for the requests in progress to end, at most as long again as the rest (`servingWaitMs` in tests), so that none
+   * is held between two of its queries. Without it, a batch follows its rest at once.
+   */
+  serving?: () => boolean;
+  /** The longest a batch waits for `serving` to say no; the rest's length unless a test says otherwise. */
+  servingWaitMs?: number;
   /**
    * True when the server has served nothing for QUIET_MS: the embedded database may rewrite its tables now.
    * Without it, the server is never quiet, and the rewrite waits for `rewriteWithinMs`.
@@ -58,11 +84,10 @@ const KINDS: readonly RetentionKind[] = ['evidence', 'unfinished_onboarding', 'a
 /** One purge of every tenant; 'busy' when another process or job holds the purge lock. */
 export async function runRetention(options: RetentionOptions): Promise<RunRecord[] | 'busy'> {
   const { db, clock, logger } = options;
-  const limit = options.batchSize ?? RETENTION_BATCH;
-  const stopping = options.stopping ?? (() => false);
   return withPurgeLock(db, async () => {
     const runId = randomUUID();
     const records: RunRecord[] = [];
+    const batches = batchStats();
     for (const tenant of options.tenants) {
       const days = await loadRetentionDays(options.publicDir, tenant);
       if (!days) {
@@ -73,13 +98,8 @@ export async function runRetention(options: RetentionOptions): Promise<RunRecord
       for (const kind of KINDS) {
         const startedAt = clock.now();
         let deleted = 0;
-        for (;;) {
-          if (stopping()) break;
-          const batchStarted = performance.now();
-          const batch = await purgeBatch(db, kind, { tenant, cutoff: cutoffs[kind], at: startedAt, limit });
-          deleted += batch;
-          if (batch < limit) break;
-          await restAfter(performance.now() - batchStarted);
+        for (const step of stepsOf(db, kind, { tenant, cutoff: cutoffs[kind], at: startedAt })) {
+          deleted += await purgeInBatches(step, options, batches);
         }
         const record = { runId, tenant, kind, deleted, startedAt, endedAt: clock.now() };
         await recordRun(db, record);
@@ -89,10 +109,53 @@ export async function runRetention(options: RetentionOptions): Promise<RunRecord
     logger.log('info', 'retention run', {
       runId,
       deleted: Object.fromEntries(KINDS.map((k) => [k, sum(records, k)])),
+      batches: batches.summary(),
     });
     await rewriteWhenDue(options);
     return records;
   });
+}
+
+/** One statement's worth of due rows of one kind: deletes at most `limit` rows and says how many went. */
+type Step = (limit: number) => Promise<number>;
+
+/**
+ * Deletes with `step` until nothing is due (or the server is stopping), each batch sized after the last
+ * (batchRowsAfter) and followed by a rest as long as it took. Returns the rows deleted.
+ */
+async function purgeInBatches(step: Step, options: RetentionOptions, batches: BatchStats): Promise<number> {
+  const stopping = options.stopping ?? (() => false);
+  const max = options.batchSize ?? RETENTION_BATCH;
+  const targetMs = options.batchMs ?? RETENTION_BATCH_MS;
+  let rows = Math.min(RETENTION_FIRST_BATCH, max);
+  let deleted = 0;
+  for (;;) {
+    if (stopping()) break;
+    const started = performance.now();
+    const batch = await step(rows);
+    const ms = performance.now() - started;
+    batches.add(batch, ms);
+    deleted += batch;
+    if (batch < rows) break;
+    rows = batchRowsAfter({ rows, ms }, { targetMs, max });
+    const restMs = restAfter(ms, targetMs);
+    await new Promise((resolve) => setTimeout(resolve, restMs));
+    if (options.serving) await until(not(options.serving), options.servingWaitMs ?? restMs);
+  }
+  return deleted;
+}
+
+/**
+ * The rows of the next batch after one of `rows` took `ms`: as many as fit in `targetMs` at the cost per row just
+ * measured, at most twice as many as before (one fast batch, e.g. the rows already in memory, is no promise) and
+ * at most `max`, at least one. A batch that took longer than the target makes the next one smaller at once.
+ */
+export function batchRowsAfter(
+  { rows, ms }: { rows: number; ms: number },
+  { targetMs, max }: { targetMs: number; max: number },
+): number {
+  const fit = ms > 0 ? Math.floor((rows * targetMs) / ms) : Number.POSITIVE_INFINITY;
+  return Math.max(1, Math.min(fit, rows * 2, max));
 }
 
 export type RewriteReason = 'postgres' | 'quiet' | 'limit';
@@ -150,30 +213,72 @@ export async function rewriteIfDue(options: RetentionOptions): Promise<Retention
 }
 
 /**
- * Between two batches the purge rests as long as the batch took (at most a second): the requests that queued behind
- * a batch go first, so the purge takes at most about half of the database's time. The embedded database runs one
- * statement at a time in the server's own thread; without the rest, a purge of 5,000 images kept every request
- * waiting for the whole run (bench/retention.ts).
+ * Between two batches the purge rests as long as the batch took, at least `minMs` and at most a second: the requests
+ * that queued behind a batch go first. The embedded database runs one statement at a time in the server's own
+ * thread; without the rest, a purge of 5,000 images kept every request waiting for the whole run
+ * (bench/retention.ts). Then it waits, as long again at most, for the requests in progress: a wait of up to a second
+ * let a purge under a steady load (a request always in progress at load 12) run for minutes, a batch a second. So
+ * the purge takes at most half of the database's time, a third while requests keep it waiting.
  */
-const restAfter = (batchMs: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.min(Math.ceil(batchMs), 1000)));
+const restAfter = (batchMs: number, minMs: number) => Math.min(Math.max(Math.ceil(batchMs), minMs), 1000);
 
-/** One batch of one kind: how many rows went. */
-function purgeBatch(
+const not = (f: () => boolean) => () => !f();
+
+/** Resolves once `done()` (asked every millisecond) says so, or after `maxMs`. */
+async function until(done: () => boolean, maxMs: number): Promise<void> {
+  const end = performance.now() + maxMs;
+  while (!done() && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
+/**
+ * The statements that purge one kind, in order, each repeated until nothing of it is due: the evidence of users
+ * first, then the portrayals' images; the other kinds have one.
+ */
+function stepsOf(
   db: RetentionOptions['db'],
   kind: RetentionKind,
-  { tenant, cutoff, at, limit }: { tenant: string; cutoff: Date; at: Date; limit: number },
-): Promise<number> {
+  { tenant, cutoff, at }: { tenant: string; cutoff: Date; at: Date },
+): Step[] {
   switch (kind) {
     case 'evidence':
-      return purgeEvidence(db, tenant, cutoff, at, limit);
+      return [
+        (limit) => purgeUserEvidence(db, tenant, cutoff, at, limit),
+        (limit) => purgePortrayalImages(db, tenant, cutoff, limit),
+      ];
     case 'unfinished_onboarding':
-      return purgeUnfinishedOnboardings(db, tenant, cutoff, limit);
+      return [(limit) => purgeUnfinishedOnboardings(db, tenant, cutoff, limit)];
     case 'audit':
-      return purgeAudit(db, tenant, cutoff, limit);
+      return [(limit) => purgeAudit(db, tenant, cutoff, limit)];
     case 'staff_actions':
-      return purgeStaffActions(db, tenant, cutoff, limit);
+      return [(limit) => purgeStaffActions(db, tenant, cutoff, limit)];
   }
+}
+
+interface BatchStats {
+  add(rows: number, ms: number): void;
+  /** For the run's log line: how many batches, their rows, and how long the typical and the slowest took. */
+  summary(): { count: number; rows: number; medianMs: number; slowestMs: number; slowestRows: number };
+}
+
+function batchStats(): BatchStats {
+  const all: { rows: number; ms: number }[] = [];
+  return {
+    add: (rows, ms) => {
+      all.push({ rows, ms });
+    },
+    summary() {
+      const byMs = [...all].sort((a, b) => a.ms - b.ms);
+      const slowest = byMs.at(-1);
+      const round = (ms = 0) => Math.round(ms * 10) / 10;
+      return {
+        count: all.length,
+        rows: all.reduce((n, b) => n + b.rows, 0),
+        medianMs: round(byMs[Math.floor(byMs.length / 2)]?.ms),
+        slowestMs: round(slowest?.ms),
+        slowestRows: slowest?.rows ?? 0,
+      };
+    },
+  };
 }
 
 const sum = (records: RunRecord[], kind: RetentionKind) =>

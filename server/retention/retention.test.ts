@@ -233,6 +233,66 @@ describe('retention purge', () => {
     expect(await list(`select reason as v from audit_accesses`)).toEqual(['recent']);
   });
 
+  it('lets the requests in progress end before its next batch', async () => {
+    for (let i = 0; i < 7; i++) await addAudit('demo', `old ${i}`, ago(21));
+    const events: string[] = [];
+    // Each batch leaves a request in progress that the next two looks still see.
+    let inProgress = 0;
+    const watched: Db = {
+      kind: db.kind,
+      transaction: (fn) => db.transaction(fn),
+      close: () => db.close(),
+      exec: (sql) => db.exec(sql),
+      query: (sql, params) => {
+        if (sql.includes('delete from audit_accesses')) {
+          events.push(`batch ${params?.[0]}`);
+          inProgress = 2;
+        }
+        return db.query(sql, params);
+      },
+    };
+    const serving = () => {
+      const busy = inProgress > 0;
+      inProgress = Math.max(0, inProgress - 1);
+      events.push(busy ? 'serving' : 'idle');
+      return busy;
+    };
+    await runRetention({ ...options(watched), batchSize: 3, serving, servingWaitMs: 60_000 });
+    // demo's 7 rows in batches of at most 3 (how many depends on how long each took), every one after the first
+    // once the request in progress has ended; then gambling's one batch finds nothing due (after the batch that
+    // found fewer rows than it asked for, which ends the step without a rest).
+    expect(events.join(', ')).toMatch(
+      /^batch demo(, serving, serving, idle, batch demo){2,7}, batch gambling$/,
+    );
+    expect(await list(`select reason as v from audit_accesses`)).toEqual([]);
+  });
+
+  it("deletes a user's evidence and the portrayals' images in batches, noting each user image for staff", async () => {
+    const users = [await addUser('demo', 'ana'), await addUser('demo', 'bea')];
+    for (const user of users) {
+      await addEvidence('demo', user, 'selfie', ago(31));
+      await addEvidence('demo', user, 'obverse', ago(31));
+    }
+    await addEvidence('demo', users[0] ?? '', 'reverse', ago(1));
+    const portrayal = await addPortrayal('demo', null);
+    for (let seq = 0; seq < 5; seq++) await addImage('demo', portrayal, 'lifeproof', seq, ago(31));
+    await addImage('demo', portrayal, 'lifeproof', 5, ago(1));
+    const records = await runRetention({ ...options(db), batchSize: 2 });
+    expect(
+      records === 'busy'
+        ? 'busy'
+        : records.find((r) => r.tenant === 'demo' && r.kind === 'evidence')?.deleted,
+    ).toBe(9);
+    expect(await list(`select kind as v from user_evidences`)).toEqual(['reverse']);
+    expect(await list(`select seq::text as v from portrayal_images`)).toEqual(['5']);
+    expect(await list(`select kind as v from evidence_deletions`)).toEqual([
+      'obverse',
+      'obverse',
+      'selfie',
+      'selfie',
+    ]);
+  });
+
   it('staff see the image deleted by the retention rule, with the date', async () => {
     const ana = await addUser('demo', 'ana');
     await addEvidence('demo', ana, 'selfie', ago(31));

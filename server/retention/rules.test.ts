@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Db, Queryable } from '../db/db';
 import { silentLogger } from '../logger';
-import { REWRITE_WITHIN_MS, rewriteReason, scheduleRetention } from './job';
+import { batchRowsAfter, REWRITE_WITHIN_MS, rewriteReason, scheduleRetention } from './job';
 import { cutoffOf, RETENTION_DEFAULTS, retentionDaysOf } from './rules';
 
 describe('retention settings', () => {
@@ -44,6 +44,21 @@ describe('when the purged tables are rewritten', () => {
   });
 });
 
+describe('the size of the next batch', () => {
+  const aim = { targetMs: 5, max: 2000 };
+  it('shrinks at once after a batch that held the database too long', () => {
+    expect(batchRowsAfter({ rows: 500, ms: 50 }, aim)).toBe(50);
+    expect(batchRowsAfter({ rows: 3, ms: 10_000 }, aim)).toBe(1);
+  });
+
+  it('grows toward the target at most twofold, and never past the most rows of a batch', () => {
+    expect(batchRowsAfter({ rows: 20, ms: 1 }, aim)).toBe(40);
+    expect(batchRowsAfter({ rows: 20, ms: 0 }, aim)).toBe(40);
+    expect(batchRowsAfter({ rows: 100, ms: 4 }, aim)).toBe(125);
+    expect(batchRowsAfter({ rows: 1500, ms: 1 }, aim)).toBe(2000);
+  });
+});
+
 describe('scheduleRetention', () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -59,16 +74,8 @@ describe('scheduleRetention', () => {
       },
       exec: async () => undefined,
     };
-    const db = { ...tx, kind: 'pglite', transaction: (fn) => fn(tx), close: async () => undefined } as Db;
     const unref = vi.spyOn(globalThis, 'setInterval');
-    const job = scheduleRetention({
-      db,
-      tenants: ['demo'],
-      publicDir: fileURLToPath(new URL('../../public/', import.meta.url)),
-      logger: silentLogger,
-      clock: { now: () => new Date() },
-      everyMs: 60_000,
-    });
+    const job = scheduleRetention({ ...schedule(tx), everyMs: 60_000 });
     const timers = unref.mock.results.map((result) => result.value as NodeJS.Timeout);
     expect(timers.map((timer) => timer.hasRef())).toEqual([false, false]);
     await vi.advanceTimersByTimeAsync(59_999);
@@ -83,4 +90,32 @@ describe('scheduleRetention', () => {
     await vi.advanceTimersByTimeAsync(600_000);
     expect(statements.length).toBe(afterStop);
   });
+
+  it('asks whether the tables may be rewritten as often as it is told (RETENTION_CHECK_SECONDS)', async () => {
+    vi.useFakeTimers();
+    const asks: string[] = [];
+    const tx: Queryable = {
+      query: async <T>(sql: string) => {
+        if (sql.includes('rewritten_at is null')) asks.push(sql);
+        return { rows: [] as T[] };
+      },
+      exec: async () => undefined,
+    };
+    const job = scheduleRetention({ ...schedule(tx), everyMs: 3_600_000, checkEveryMs: 60_000 });
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    await job.stop();
+    expect(asks).toHaveLength(5);
+  });
 });
+
+/** What scheduleRetention needs, on a database that answers every statement through `tx`. */
+function schedule(tx: Queryable) {
+  const db = { ...tx, kind: 'pglite', transaction: (fn) => fn(tx), close: async () => undefined } as Db;
+  return {
+    db,
+    tenants: ['demo'],
+    publicDir: fileURLToPath(new URL('../../public/', import.meta.url)),
+    logger: silentLogger,
+    clock: { now: () => new Date() },
+  };
+}

@@ -1,4 +1,4 @@
-// The retention purge's SQL (server/retention/job.ts): one batch of each kind of due rows per transaction, the
+// The retention purge's SQL (server/retention/job.ts): one batch of each kind of due rows per statement, the
 // run's record, the lock that lets one process of a cluster purge, and the evidence deletions staff screens show.
 import type { EvidenceKind } from '../../contract/api/users';
 import type { Db, Queryable } from '../db/db';
@@ -39,66 +39,76 @@ export async function withPurgeLock<T>(db: Db, fn: () => Promise<T>): Promise<T 
 const count = async (db: Queryable, sql: string, params: readonly unknown[]) =>
   (await db.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0;
 
+// Each batch is one statement (atomic on its own) that deletes the due rows by their physical address (ctid): a
+// join of the due rows back to their table let the planner pick a hash join over a scan of the whole table once a
+// batch was a large share of it (160 ms for 500 of 40,000 liveness frames, against 15 ms for 200 by the index).
+
 /**
- * Up to `limit` of the tenant's evidence images taken before `cutoff`: a user's selfie, obverse and reverse
- * (noted in evidence_deletions with `at`, for the staff screens) and a portrayal's images and liveness frames. The
- * user's outcome and scores, the portrayal's result and the face credential's descriptor are other rows: they stay.
+ * Up to `limit` of the tenant's user evidence images (a user's selfie, obverse and reverse) taken before `cutoff`,
+ * each noted in evidence_deletions with `at` for the staff screens. The user's outcome and scores and the face
+ * credential's descriptor are other rows: they stay.
  */
-export async function purgeEvidence(db: Db, tenant: string, cutoff: Date, at: Date, limit: number) {
-  return db.transaction(async (tx) => {
-    const users = await count(
-      tx,
-      `with due as (select user_id, kind from user_evidences where tenant = $1 and created_at < $2
-                     order by created_at limit $3 for update skip locked),
-            gone as (delete from user_evidences e using due
-                      where e.tenant = $1 and e.user_id = due.user_id and e.kind = due.kind
-                  returning e.user_id, e.kind),
-            noted as (insert into evidence_deletions (tenant, user_id, kind, deleted_at, deleted_by)
-                      select $1, user_id, kind, $4, 'retention' from gone
-                      on conflict (tenant, user_id, kind) do update set deleted_at = excluded.deleted_at,
-                         deleted_by = excluded.deleted_by
-                      returning 1)
-       select count(*)::int as n from noted`,
-      [tenant, cutoff, limit, at],
-    );
-    if (users >= limit) return users;
-    const portrayals = await count(
-      tx,
-      `with due as (select portrayal_id, kind, seq from portrayal_images where tenant = $1 and created_at < $2
-                     order by created_at limit $3 for update skip locked),
-            gone as (delete from portrayal_images p using due
-                      where p.tenant = $1 and p.portrayal_id = due.portrayal_id and p.kind = due.kind
-                        and p.seq = due.seq
-                  returning 1)
-       select count(*)::int as n from gone`,
-      [tenant, cutoff, limit - users],
-    );
-    return users + portrayals;
-  });
+export async function purgeUserEvidence(
+  db: Queryable,
+  tenant: string,
+  cutoff: Date,
+  at: Date,
+  limit: number,
+) {
+  return count(
+    db,
+    `with gone as (delete from user_evidences
+                    where ctid = any(array(select ctid from user_evidences where tenant = $1 and created_at < $2
+                                            order by created_at limit $3 for update skip locked))
+                returning user_id, kind),
+          noted as (insert into evidence_deletions (tenant, user_id, kind, deleted_at, deleted_by)
+                    select $1, user_id, kind, $4, 'retention' from gone
+                    on conflict (tenant, user_id, kind) do update set deleted_at = excluded.deleted_at,
+                       deleted_by = excluded.deleted_by
+                    returning 1)
+     select count(*)::int as n from noted`,
+    [tenant, cutoff, limit, at],
+  );
+}
+
+/**
+ * Up to `limit` of the tenant's portrayal images (liveness frames too) taken before `cutoff`. The portrayal's
+ * result and scores are its own row: it stays.
+ */
+export async function purgePortrayalImages(db: Queryable, tenant: string, cutoff: Date, limit: number) {
+  return count(
+    db,
+    `with gone as (delete from portrayal_images
+                    where ctid = any(array(select ctid from portrayal_images where tenant = $1 and created_at < $2
+                                            order by created_at limit $3 for update skip locked))
+                returning 1)
+     select count(*)::int as n from gone`,
+    [tenant, cutoff, limit],
+  );
 }
 
 /** Up to `limit` of the tenant's onboardings never completed and untouched since `cutoff`, with their portrayals. */
-export async function purgeUnfinishedOnboardings(db: Db, tenant: string, cutoff: Date, limit: number) {
+export async function purgeUnfinishedOnboardings(db: Queryable, tenant: string, cutoff: Date, limit: number) {
   return count(
     db,
-    `with due as (select onboarding_id from onboardings
-                   where tenant = $1 and status <> 'completed' and updated_at < $2
-                   order by updated_at limit $3 for update skip locked),
-          gone as (delete from onboardings o using due
-                    where o.tenant = $1 and o.onboarding_id = due.onboarding_id returning 1)
+    `with gone as (delete from onboardings
+                    where ctid = any(array(select ctid from onboardings
+                                            where tenant = $1 and status <> 'completed' and updated_at < $2
+                                            order by updated_at limit $3 for update skip locked))
+                returning 1)
      select count(*)::int as n from gone`,
     [tenant, cutoff, limit],
   );
 }
 
 /** Up to `limit` of the tenant's access audit rows older than `cutoff`. */
-export async function purgeAudit(db: Db, tenant: string, cutoff: Date, limit: number) {
+export async function purgeAudit(db: Queryable, tenant: string, cutoff: Date, limit: number) {
   return count(
     db,
-    `with due as (select access_id from audit_accesses where tenant = $1 and created_at < $2
-                   order by created_at limit $3 for update skip locked),
-          gone as (delete from audit_accesses a using due
-                    where a.tenant = $1 and a.access_id = due.access_id returning 1)
+    `with gone as (delete from audit_accesses
+                    where ctid = any(array(select ctid from audit_accesses where tenant = $1 and created_at < $2
+                                            order by created_at limit $3 for update skip locked))
+                returning 1)
      select count(*)::int as n from gone`,
     [tenant, cutoff, limit],
   );
