@@ -41,17 +41,23 @@ function sessionOf(account: BenchAccount): Session {
 
 /**
  * Welcome signed out, then every screen of the app's layout (the onboarding steps are the enrolment machine's, which
- * names the step: they do not open from an address) whose path needs no parameter and whose guard a seeded account
+ * names the step: they do not open from an address) whose path needs no parameter nor subject and whose guard a seeded account
  * passes in the tenant's domain; opened as the account whose home it is, else, of the accounts the guard admits, an
  * enrolled one first, then the one with the fewest permissions (then in seed order).
  */
+/**
+ * Screens that open on a subject named in their address's query (VisitDetail's `?data={visitId}`): without one the
+ * portal sends the person on (VisitDetail to MyVisits), so their address alone is not the screen.
+ */
+const NEEDS_A_SUBJECT: ReadonlySet<string> = new Set(['VisitDetail']);
+
 export function benchScreens(accounts: readonly BenchAccount[], domain: string): BenchScreen[] {
   const sessions = accounts.map((account) => ({ account, session: sessionOf(account) }));
   const list: BenchScreen[] = [{ screen: 'Welcome', path: '/', username: null }];
   for (const screen of screenNames) {
     const { guard, layout } = screens[screen];
     const path = pathFor(screen);
-    if (guard === 'public' || layout !== 'app' || path === undefined) continue;
+    if (guard === 'public' || layout !== 'app' || path === undefined || NEEDS_A_SUBJECT.has(screen)) continue;
     const admitted = sessions.filter(({ session }) => passesGuard(guard, session, { domain }));
     const chosen =
       admitted.find(({ session }) => homeScreen(session) === screen) ??
