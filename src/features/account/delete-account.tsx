@@ -12,7 +12,8 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Field } from '../../components/ui/field';
 import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useFormDraft } from '../../runtime/form-draft';
 import { useScreenMachine } from '../../runtime/machines';
 
 const REFUSALS: Record<DeletionRefusal, MessageDescriptor> = defineMessages({
@@ -45,7 +46,7 @@ function refusalIn(snapshot: DeletionSnapshot): DeletionRefusal | null {
  */
 export function DeleteAccount() {
   const intl = useIntl();
-  const { tenant, settings } = useTenant();
+  const { settings } = useTenant();
   const logic = useScreenMachine('accountDeletion');
   const actor = useActorRef(logic);
   const confirming = useSelector(actor, (s) => s.matches('confirming'));
@@ -54,14 +55,13 @@ export function DeleteAccount() {
   const refusal = useSelector(actor, refusalIn);
   const asksIdNumber = settings.askFieldForDelete === 'id_number';
   // What was typed outlives a sign-out (a 401 on sending): signed in again, the field is as it was left.
-  const drafts = useScreenMachine('formDraft');
-  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
-  const [value, setValue] = useState(() => drafts.load('deleteAccount', tenant, userId)?.value ?? '');
+  const drafts = useFormDraft('deleteAccount');
+  const [value, setValue] = useState(() => drafts.load()?.value ?? '');
   const deleted = useSelector(actor, (s) => s.matches('deleted') || s.matches('signedOut'));
   useEffect(() => {
-    if (deleted) drafts.clear('deleteAccount', tenant, userId);
-    else drafts.save('deleteAccount', tenant, userId, { value });
-  }, [drafts, tenant, userId, value, deleted]);
+    if (deleted) drafts.clear();
+    else drafts.save({ value });
+  }, [drafts, value, deleted]);
   const [error, setError] = useState<string | undefined>();
 
   const submit = (event: FormEvent) => {

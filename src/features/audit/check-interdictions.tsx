@@ -7,7 +7,8 @@ import { Button } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Field } from '../../components/ui/field';
 import { errorText } from '../../i18n/error-text';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useFormDraft } from '../../runtime/form-draft';
 import { useScreenMachine } from '../../runtime/machines';
 
 const RESULTS: Record<InterdictionResult, MessageDescriptor> = defineMessages({
@@ -48,7 +49,7 @@ type Fields = 'id_number' | 'birth_date' | 'first_name' | 'last_name' | 'documen
  */
 export function CheckInterdictions() {
   const intl = useIntl();
-  const { tenant, settings } = useTenant();
+  const { settings } = useTenant();
   const logic = useScreenMachine('interdictionCheck');
   const actor = useActorRef(logic);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
@@ -66,10 +67,9 @@ export function CheckInterdictions() {
   const extended = settings.extendedInterdictionForm === true;
   // What was typed outlives a sign-out (a 401 on checking): signed in again, the form is as it was left; once the
   // check is answered the draft goes.
-  const drafts = useScreenMachine('formDraft');
-  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
+  const drafts = useFormDraft('checkInterdictions');
   const [values, setValues] = useState<Record<Fields, string>>(() => {
-    const draft = drafts.load('checkInterdictions', tenant, userId);
+    const draft = drafts.load();
     return {
       id_number: draft?.id_number ?? '',
       birth_date: draft?.birth_date ?? '',
@@ -80,9 +80,9 @@ export function CheckInterdictions() {
   });
   const answered = result !== null;
   useEffect(() => {
-    if (answered) drafts.clear('checkInterdictions', tenant, userId);
-    else drafts.save('checkInterdictions', tenant, userId, values);
-  }, [drafts, tenant, userId, values, answered]);
+    if (answered) drafts.clear();
+    else drafts.save(values);
+  }, [drafts, values, answered]);
   const [errors, setErrors] = useState<Partial<Record<Fields, string>>>({});
   const required = intl.formatMessage({ id: 'common.errors.required' });
 

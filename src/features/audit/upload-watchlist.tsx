@@ -10,7 +10,8 @@ import { Card } from '../../components/ui/card';
 import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useFormDraft } from '../../runtime/form-draft';
 import { useScreenMachine } from '../../runtime/machines';
 import { screenMeta, useScreenMirror } from '../../runtime/screen-mirror';
 
@@ -50,10 +51,8 @@ export function UploadWatchlist() {
   // The legal domain outlives a sign-out (a 401 on uploading) in the tab's draft, as the staff forms keep theirs
   // (forgotten on a deliberate logout). The csv does not: it is personal data of the people listed, never put in the
   // browser's storage; the draft only remembers that one was chosen, so that the form asks for it again in words.
-  const drafts = useScreenMachine('formDraft');
-  const { tenant } = useTenant();
-  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
-  const [saved] = useState(() => drafts.load(DRAFT_FORM, tenant, userId));
+  const draft = useFormDraft(DRAFT_FORM);
+  const [saved] = useState(() => draft.load());
   const [domain, setDomain] = useState(() =>
     saved?.domain && domains.includes(saved.domain) ? saved.domain : (domains[0] ?? ''),
   );
@@ -83,15 +82,15 @@ export function UploadWatchlist() {
     if (fileChosen) setFileNotKept(false);
   }, [fileChosen]);
   useEffect(() => {
-    drafts.save(DRAFT_FORM, tenant, userId, { domain, file_chosen: String(fileChosen || fileNotKept) });
-  }, [drafts, tenant, userId, domain, fileChosen, fileNotKept]);
+    draft.save({ domain, file_chosen: String(fileChosen || fileNotKept) });
+  }, [draft, domain, fileChosen, fileNotKept]);
   // A list stored is done with: the next upload starts afresh.
   useEffect(() => {
     const subscription = actor.subscribe((snapshot) => {
-      if (snapshot.matches('stored')) drafts.clear(DRAFT_FORM, tenant, userId);
+      if (snapshot.matches('stored')) draft.clear();
     });
     return () => subscription.unsubscribe();
-  }, [actor, drafts, tenant, userId]);
+  }, [actor, draft]);
 
   const choose = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];

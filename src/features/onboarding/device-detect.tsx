@@ -16,6 +16,7 @@ import type { BrowserVerdict } from '../../domain/browser-check';
 import { pathFor } from '../../domain/screens';
 import { useRuntime, useTenant } from '../../runtime/context';
 import type { EnrolmentActor } from '../../runtime/enrolment';
+import { useFormDraft } from '../../runtime/form-draft';
 import { useScreenMachine } from '../../runtime/machines';
 import { EnrolmentFrame, useDeviceVerdict, useEnrolment } from './enrolment-frame';
 import { RegistrationErrorMessage, useLeaveEnrolment, useSessionPresence } from './finish';
@@ -462,16 +463,14 @@ const CODE_DRAFT = 'deviceDetectCode';
  * redeemed, and on a deliberate logout.
  */
 function useCodeDraft() {
-  const drafts = useScreenMachine('formDraft');
-  const { tenant } = useTenant();
-  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
+  const draft = useFormDraft(CODE_DRAFT);
   return useMemo(
     () => ({
-      load: () => drafts.load(CODE_DRAFT, tenant, userId)?.code ?? '',
-      save: (code: string) => drafts.save(CODE_DRAFT, tenant, userId, { code }),
-      clear: () => drafts.clear(CODE_DRAFT, tenant, userId),
+      load: () => draft.load()?.code ?? '',
+      save: (code: string) => draft.save({ code }),
+      clear: draft.clear,
     }),
-    [drafts, tenant, userId],
+    [draft],
   );
 }
 

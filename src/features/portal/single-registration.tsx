@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, type MessageDescriptor, useIntl } from 'react-intl';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { SingleRegistrationBody } from '../../../contract/api/singles';
@@ -22,7 +22,8 @@ import { Field } from '../../components/ui/field';
 import { FileInput } from '../../components/ui/file-input';
 import { Spinner } from '../../components/ui/spinner';
 import { errorText } from '../../i18n/error-text';
-import { useRuntime, useTenant } from '../../runtime/context';
+import { useTenant } from '../../runtime/context';
+import { useFormDraft } from '../../runtime/form-draft';
 import { useScreenMachine } from '../../runtime/machines';
 
 // SingleRegistration (spec §2 new-user-credential, post_singles): renders machines/single-registration.
@@ -105,18 +106,7 @@ function valuesOf(draft: Record<string, string> | null): FormValues {
  * one was chosen, so that the form asks for it again in so many words.
  */
 function useRegistrationDraft(delegated: boolean) {
-  const drafts = useScreenMachine('formDraft');
-  const { tenant } = useTenant();
-  const userId = useSelector(useRuntime().session, (s) => s.context.session?.userId ?? 'anonymous');
-  const form = delegated ? 'delegatedFinishRegister' : 'singleRegistration';
-  return useMemo(
-    () => ({
-      load: () => drafts.load(form, tenant, userId),
-      save: (values: Record<string, string>) => drafts.save(form, tenant, userId, values),
-      clear: () => drafts.clear(form, tenant, userId),
-    }),
-    [drafts, form, tenant, userId],
-  );
+  return useFormDraft(delegated ? 'delegatedFinishRegister' : 'singleRegistration');
 }
 
 const EMPTY: FormValues = {
