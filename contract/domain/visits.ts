@@ -165,8 +165,15 @@ export function weekdayIn(now: Date, timeZone: string): number {
   return new Date(`${dateIn(now, zoneOrUtc(timeZone))}T00:00:00Z`).getUTCDay();
 }
 
-/** The browser's own zone (to say the zone on screen only when it differs). */
-export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+let browserZone: string | undefined;
+/**
+ * The browser's own zone (to say the zone on screen only when it differs). Read once: a list asks for it on every
+ * row and every render, and each ask made a new Intl.DateTimeFormat.
+ */
+export const browserTimeZone = (): string => {
+  browserZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return browserZone;
+};
 
 /** The instant a wall-clock date and time name in a timezone; undefined when either is not valid. */
 export function zonedInstant(date: string, time: string, timeZone: string): Date | undefined {

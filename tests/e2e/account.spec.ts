@@ -255,6 +255,9 @@ test.describe('the enrolled person’s account', () => {
     const username = member(4);
     await signInHome(page, username);
     await page.goto('/profile');
+    // As a person would, once the profile has loaded (its download button waits for it, disabled).
+    await expect(page.getByTestId('profile-personal-data')).toBeVisible();
+    await expect(page.getByTestId('profile-download-data')).toBeEnabled();
     // With the keyboard alone: the profile's controls in reading order, then DeleteAccount.
     await tabTo(page, page.getByTestId('profile-language'));
     await tabThrough(page, [
