@@ -6,10 +6,10 @@ import { passesGuard } from '../auth/access';
 import { screenAt, screens } from '../domain/screens';
 import { preloadCatalogue } from '../i18n/catalogue';
 import { type Inspect, RuntimeProvider } from '../runtime/context';
-import { preloadTenantTexts } from '../tenant/load';
+import { preloadTenant, preloadTenantTexts } from '../tenant/load';
 import { App } from './app';
 import { screenComponents } from './routes';
-import { createRuntime } from './runtime';
+import { createRuntime, initialLocale } from './runtime';
 
 // The Silent route runs inside the hidden renewal iframe: it hands the provider's answer to the page
 // that opened it and renders nothing (spec §2: Silent, the token renewal return).
@@ -25,45 +25,47 @@ function completeSilentRenewal() {
 const nextTask = (work: () => void) => setTimeout(work);
 
 // On a slow phone every task after the first paint that runs past 50 ms blocks the person (Lighthouse's TBT). The
-// server has painted the first screen already (server/shell.ts), so the app starts in three tasks: the scripts'
-// evaluation; the actors (their first snapshots, the tenant's settings asked for); the first render, as a
+// server has painted the first screen already (server/shell.ts), so the app starts in four tasks, each short: the
+// scripts' evaluation; the requests for what the first screen needs (the tenant's settings, its texts, the screen's
+// chunk), so that they travel while the rest runs; the actors (their first snapshots); the first render, as a
 // transition, which React renders in slices that give the main thread back every few milliseconds.
 function startPortal(inspect?: Inspect) {
   nextTask(() => {
-    const runtime = createRuntime(undefined, inspect);
-    runtime.start();
-    // What the first screen needs (its texts, the chunk of the screen at this address) downloads beside the
-    // tenant's settings, not one round trip after the other once they have arrived.
-    const locale = runtime.app.getSnapshot().context.locale;
+    const host = tenantFromHost(window.location.hostname);
+    if (host.kind === 'tenant') preloadTenant(window.location.hostname);
+    const locale = initialLocale();
     preloadCatalogue(locale);
     // The tenant's text overrides too, at its own folder: not one round trip after its settings.
-    const host = tenantFromHost(window.location.hostname);
     if (host.kind === 'tenant') preloadTenantTexts(host.tenant, locale);
     const first = screenAt(window.location.pathname);
     if (first) void screenComponents[first].preload().catch(() => undefined);
-    // Its first API calls too, once the session is restored (they wait on the settings: the stored token's key
-    // and the API's tenant come from them), not after its chunk, the first render and the API client.
-    // Welcome and Landing make no call at start: the preload's code is not theirs to download.
-    if (first !== undefined && first !== 'Welcome' && first !== 'Landing')
-      void import('../actors/preload').then(({ preloadFirstCalls }) =>
-        preloadFirstCalls(runtime, first, (session) => {
-          const settings = runtime.app.getSnapshot().context.tenant?.settings;
-          return settings !== undefined && passesGuard(screens[first].guard, session, settings);
-        }),
-      );
     nextTask(() => {
-      const container = document.getElementById('root');
-      if (!container) throw new Error('index.html has no #root');
-      const root = createRoot(container);
-      startTransition(() =>
-        root.render(
-          <StrictMode>
-            <RuntimeProvider runtime={runtime}>
-              <App />
-            </RuntimeProvider>
-          </StrictMode>,
-        ),
-      );
+      const runtime = createRuntime(undefined, inspect);
+      runtime.start();
+      // The screen's first API calls, once the session is restored (they wait on the settings: the stored token's
+      // key and the API's tenant come from them), not after its chunk, the first render and the API client.
+      // Welcome and Landing make no call at start: the preload's code is not theirs to download.
+      if (first !== undefined && first !== 'Welcome' && first !== 'Landing')
+        void import('../actors/preload').then(({ preloadFirstCalls }) =>
+          preloadFirstCalls(runtime, first, (session) => {
+            const settings = runtime.app.getSnapshot().context.tenant?.settings;
+            return settings !== undefined && passesGuard(screens[first].guard, session, settings);
+          }),
+        );
+      nextTask(() => {
+        const container = document.getElementById('root');
+        if (!container) throw new Error('index.html has no #root');
+        const root = createRoot(container);
+        startTransition(() =>
+          root.render(
+            <StrictMode>
+              <RuntimeProvider runtime={runtime}>
+                <App />
+              </RuntimeProvider>
+            </StrictMode>,
+          ),
+        );
+      });
     });
   });
 }

@@ -18,7 +18,7 @@ import { pathFor, screenAt, screens } from '../domain/screens';
 import { loadCatalogue } from '../i18n/catalogue';
 import { readStoredLocale, storeLocale } from '../i18n/locale';
 import type { Inspect, Navigate, Runtime } from '../runtime/context';
-import { loadTenant } from '../tenant/load';
+import { loadTenant, takePreloadedTenant } from '../tenant/load';
 import { applyTheme, themeFromBrandColour } from '../tenant/theme';
 
 const browserNavigate: Navigate = (path, options) =>
@@ -71,6 +71,10 @@ export const keptNotice = {
   },
 };
 
+/** The language the portal starts in, before the tenant's settings say which it offers: stored, else the browser's. */
+export const initialLocale = (): LocaleCode =>
+  resolveLocale({ stored: readStoredLocale(), browser: navigator.languages, available: LOCALES });
+
 export function createRuntime(navigate: Navigate = browserNavigate, inspect?: Inspect): Runtime {
   const notifications = createActor(notificationsMachine, { inspect });
   /** Whether the page has had its first route (the first route.changed). */
@@ -80,7 +84,8 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
     appMachine.provide({
       actors: {
         loadTenant: fromPromise(async () => {
-          const loaded = await loadTenant(window.location.hostname);
+          const hostname = window.location.hostname;
+          const loaded = await (takePreloadedTenant(hostname) ?? loadTenant(hostname));
           const locale = resolveLocale({
             stored: readStoredLocale(),
             browser: navigator.languages,
@@ -118,16 +123,7 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
         goToRoot: () => navigate('/', { replace: true }),
       },
     }),
-    {
-      inspect,
-      input: {
-        locale: resolveLocale({
-          stored: readStoredLocale(),
-          browser: navigator.languages,
-          available: LOCALES,
-        }),
-      },
-    },
+    { inspect, input: { locale: initialLocale() } },
   );
 
   // The tenant's identity provider is known once its settings have loaded: the stored session is read then, beside

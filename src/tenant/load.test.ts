@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadTenant, loadTenantTexts, preloadTenantTexts, TenantLoadError } from './load';
+import {
+  loadTenant,
+  loadTenantTexts,
+  preloadTenant,
+  preloadTenantTexts,
+  TenantLoadError,
+  takePreloadedTenant,
+} from './load';
 import { parseSettings } from './settings-check';
 
 const gambling = JSON.parse(readFileSync('public/tenants/gambling/settings.json', 'utf8'));
@@ -99,6 +106,42 @@ describe('loadTenant', () => {
       kind: 'unreachable',
       tenant: 'gambling',
     });
+  });
+});
+
+describe('the tenant’s settings asked for in the page’s first task', () => {
+  const files = {
+    '/tenants/gambling/settings.json': gambling,
+    '/tenants/demo/settings.json': demo,
+    '/browsers.json': browsers,
+  };
+  const counting = () => {
+    const asked: string[] = [];
+    const inner = fakeFetch(files);
+    const fetcher = ((input: RequestInfo | URL) => {
+      asked.push(String(input));
+      return inner(input);
+    }) as typeof fetch;
+    return { asked, fetcher };
+  };
+
+  it('are taken once by the same host, without asking the server again', async () => {
+    const { asked, fetcher } = counting();
+    preloadTenant('demo.localhost', fetcher);
+    expect(asked).toEqual(['/tenants/demo/settings.json', '/browsers.json']);
+    const taken = takePreloadedTenant('demo.localhost');
+    expect((await taken)?.settings.title).toBe('Demo Access');
+    // A retry after a failure asks anew.
+    expect(takePreloadedTenant('demo.localhost')).toBeUndefined();
+    expect(asked).toHaveLength(2);
+  });
+
+  it('are not another host’s, and a failure is the actor’s to report, not an unhandled rejection', async () => {
+    preloadTenant('nobody.localhost', fakeFetch(files));
+    expect(takePreloadedTenant('demo.localhost')).toBeUndefined();
+    preloadTenant('nobody.localhost', fakeFetch(files));
+    const taken = takePreloadedTenant('nobody.localhost');
+    expect(await problemOf(taken ?? Promise.resolve())).toEqual({ kind: 'unknown-tenant', tenant: 'nobody' });
   });
 });
 

@@ -54,6 +54,26 @@ export async function loadTenant(hostname: string, fetcher: typeof fetch = fetch
   };
 }
 
+/** The settings asked for before the runtime's actor asked: by host name, taken once (a retry asks anew). */
+let earlyTenant: { hostname: string; loaded: Promise<LoadedTenant> } | undefined;
+
+/**
+ * Asks for the host's tenant settings now, in the page's first task, so that they travel while the actors are
+ * created (a task of its own on a slow phone); the app's loadTenant actor takes them with takePreloadedTenant.
+ */
+export function preloadTenant(hostname: string, fetcher: typeof fetch = fetch): void {
+  const loaded = loadTenant(hostname, fetcher);
+  loaded.catch(() => undefined);
+  earlyTenant = { hostname, loaded };
+}
+
+/** The settings preloadTenant asked for this host, once; undefined when none were asked for. */
+export function takePreloadedTenant(hostname: string): Promise<LoadedTenant> | undefined {
+  const early = earlyTenant?.hostname === hostname ? earlyTenant.loaded : undefined;
+  earlyTenant = undefined;
+  return early;
+}
+
 /** Where a tenant's settings are, and where its assets (assetsUrl) are unless its settings say otherwise. */
 export const tenantFolder = (tenant: string) => `/tenants/${tenant}`;
 
