@@ -110,7 +110,7 @@ const messageFormatWithoutLocaleDataCheck: Plugin = {
 // is kept). Some of them are the enrolment frame's, which Landing no longer loads, but without them here the bundler
 // splits the shared React, xstate and react-intl code into more files for every screen.
 const FIRST_SCREEN_SHARED =
-  /\/(src\/(components\/ui\/field|components\/know-more-link|runtime\/screen-mirror|actors\/enrolment-storage)|contract\/domain\/email)\.tsx?$/;
+  /\/(src\/(components\/ui\/field|components\/know-more-link|runtime\/(screen-mirror|enrolment-storage))|contract\/domain\/email)\.tsx?$/;
 
 export default defineConfig({
   plugins: [
