@@ -32,6 +32,8 @@ export interface Cell {
   kept?: boolean;
   /** Anything else the person is left with (signed out, loading announced…). */
   note?: string;
+  /** The fault's answer is the action done (a 2xx to a call that reads no body): what the person notices. */
+  done?: string;
 }
 
 export interface ScreenResult {
@@ -56,6 +58,7 @@ export function readResults(dir = RESULTS_DIR): ScreenResult[] {
 const cellText = (cell: Cell | undefined): string => {
   if (!cell) return '–';
   const parts = [cell.messages.map((m) => `\`${m}\``).join(' + ') || '(no message)'];
+  if (cell.done) parts.push(`DONE: ${cell.done}`);
   parts.push(cell.retry.startsWith('no retry') ? cell.retry : `retry: \`${cell.retry}\``);
   if (cell.kept !== undefined) parts.push(cell.kept ? 'typed values kept' : 'TYPED VALUES LOST');
   if (cell.note) parts.push(cell.note);
