@@ -1,6 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { VisitConfirmationResult } from '../contract/api/visits';
-import { errorCodeOf, errorOf, outputOf } from './actor-events';
+import { errorCodeOf, errorOf } from './actor-events';
 
 // VisitConfirmation (spec §4 Visits): the host answers a visitor's request by the mailed link. The link works once
 // and for 48 h; every refusal is a final state named by its code.
@@ -30,12 +29,11 @@ export const visitConfirmationMachine = setup({
   },
   actors: {
     // Placeholder: src/actors/visits.ts provides the call (src/api/visits.ts).
-    confirmVisit: fromPromise<
-      VisitConfirmationResult,
-      { visitId: string; token: string; outcome: 'accept' | 'reject' }
-    >(async () => {
-      throw new Error('confirmVisit is provided by src/actors/visits.ts');
-    }),
+    confirmVisit: fromPromise<void, { visitId: string; token: string; outcome: 'accept' | 'reject' }>(
+      async () => {
+        throw new Error('confirmVisit is provided by src/actors/visits.ts');
+      },
+    ),
   },
   actions: {
     chooseOutcome: assign((_, params: { outcome: 'accept' | 'reject' }) => ({
@@ -55,7 +53,8 @@ export const visitConfirmationMachine = setup({
   },
   guards: {
     hasCode: ({ event }, params: { code: string }) => errorCodeOf(event) === params.code,
-    wasAccepted: ({ event }) => outputOf<VisitConfirmationResult>(event).status === 'accepted',
+    /** The server's 2xx is the visit answered as the host chose (the body is not read). */
+    wasAccepted: ({ context }) => context.outcome === 'accept',
   },
 }).createMachine({
   id: 'visitConfirmation',

@@ -752,6 +752,21 @@ describe('contract', () => {
     expect(error.kind).toBe('contract');
   });
 
+  it('rejects a picture asked for that comes as JSON as a contract error, with its notice', async () => {
+    const { api, deps } = setup(() => json(200, { items: [] }));
+    const error = await failure(api.get('/x.png', { responseType: 'blob', mediaType: 'image/' }));
+    expect(error.kind).toBe('contract');
+    expect(deps.notify).toHaveBeenCalledExactlyOnceWith({
+      level: 'error',
+      messageId: 'common.http.contract',
+    });
+    const png = setup(
+      () => new Response(new Uint8Array([137, 80]), { headers: { 'content-type': 'image/png' } }),
+    );
+    const blob = await png.api.get<Blob>('/x.png', { responseType: 'blob', mediaType: 'image/' });
+    expect(blob.type).toBe('image/png');
+  });
+
   it('rejects an empty body when a schema expects one', async () => {
     const { api } = setup(() => new Response(null, { status: 204 }));
     expect((await failure(api.get('/x', { schema }))).kind).toBe('contract');

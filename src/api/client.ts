@@ -48,6 +48,11 @@ export interface RequestOptions<T = unknown> {
   onUploadProgress?: (fraction: number) => void;
   /** With responseType 'blob': the body is read as a stream, reporting the bytes and line breaks read so far. */
   onDownloadProgress?: (read: { bytes: number; lines: number }) => void;
+  /**
+   * With responseType 'blob': the media type the answer must be, or its start ('image/'); a 2xx of another type (a
+   * JSON body where a picture was asked for) is a 'contract' error, said as such. An answer without a type passes.
+   */
+  mediaType?: string;
 }
 
 export interface ApiClient {
@@ -246,15 +251,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       void response.body?.cancel().catch(() => undefined);
       return undefined as T;
     }
-    if (responseType === 'blob') {
-      return (
-        options.onDownloadProgress && response.body
-          ? await readStreamed(response, options.onDownloadProgress)
-          : await response.blob()
-      ) as T;
-    }
-    if (responseType === 'text') return (await response.text()) as T;
-
     const contract = (message: string, body: unknown, cause?: unknown) =>
       new ApiError({
         kind: 'contract',
@@ -266,6 +262,18 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         cause,
         message: `${method} ${path}: response does not match the contract: ${message}`,
       });
+    if (responseType === 'blob') {
+      const blob =
+        options.onDownloadProgress && response.body
+          ? await readStreamed(response, options.onDownloadProgress)
+          : await response.blob();
+      const { mediaType } = options;
+      if (mediaType && blob.type && !blob.type.startsWith(mediaType)) {
+        throw contract(`not ${mediaType}: ${blob.type}`, null);
+      }
+      return blob as T;
+    }
+    if (responseType === 'text') return (await response.text()) as T;
 
     const text = await response.text();
     let value: unknown;

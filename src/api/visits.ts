@@ -2,11 +2,10 @@ import type {
   NewVisitRequest,
   Visit,
   VisitArrival,
-  VisitConfirmationResult,
   VisitPage,
   VisitVisitor,
 } from '../../contract/api/visits.ts';
-import { visit, visitArrival, visitConfirmationResult, visitPage, visitVisitor } from './answers.ts';
+import { visit, visitArrival, visitPage, visitVisitor } from './answers.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'onError'>;
@@ -82,19 +81,20 @@ export function checkOutVisit(
 }
 
 /** The host's answer with the mailed token as bearer, not the session's (the host may not be signed in). */
-export function confirmVisit(
+export async function confirmVisit(
   api: ApiClient,
   id: string,
   token: string,
   outcome: 'accept' | 'reject',
   options: CallOptions = {},
-): Promise<VisitConfirmationResult> {
-  return api.post(`/public/visits/${encodeURIComponent(id)}/confirmation`, {
+): Promise<void> {
+  // A 2xx is the visit answered as the host asked: its body only echoes that, and is not read.
+  await api.post(`/public/visits/${encodeURIComponent(id)}/confirmation`, {
     ...options,
     auth: false,
     headers: { authorization: `Bearer ${token}` },
     json: { outcome },
-    schema: visitConfirmationResult,
+    responseType: 'none',
   });
 }
 

@@ -212,6 +212,106 @@ async function settledScreen(page: Page) {
   await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
 }
 
+/** The next frames drawn: what the answer set off (a notice, a new screen) has been given its turn. */
+const twoFrames = (page: Page) =>
+  page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+
+/**
+ * A cell whose answer is the action done (a 2xx to a call that reads no body): the person notices it done in words,
+ * and nothing says it failed.
+ */
+async function doneCell(
+  page: Page,
+  lang: Lang,
+  done: NonNullable<Driver['done']>[Fault] & object,
+  answered: () => number,
+): Promise<Cell> {
+  await expect.poll(answered, POLL).toBeGreaterThan(0);
+  const shown = done.shown(page, lang);
+  // A sign-out passes through the provider's pages on its way back to the portal.
+  await expect(shown.first(), 'the person notices the action done').toBeVisible({ timeout: 30_000 });
+  await settledScreen(page);
+  await done.check?.(page, lang);
+  await twoFrames(page);
+  const messages: string[] = [];
+  for (const part of await shown.all()) {
+    messages.push(expectWords(lang, (await part.textContent()) ?? '', 'the screen'));
+  }
+  expect(messages.length, 'no words at all').toBeGreaterThan(0);
+  const notices = await noticesSeen(page);
+  expect(notices, 'a notice that something failed, when it was done').toEqual([]);
+  return { messages: [...new Set(messages)], done: done.what, retry: 'no retry: nothing failed' };
+}
+
+/**
+ * The delay cell of a call with no timeout of its own: the wait shown and announced with its Cancel, still there
+ * past the client's usual timeout; Cancel back to the form with nothing lost; then, made again, the answer released
+ * and the result shown.
+ */
+async function heldCell(
+  page: Page,
+  driver: Driver,
+  lang: Lang,
+  slow: NonNullable<Driver['held']>,
+  held: Route[],
+  typed: Record<string, string> | undefined,
+): Promise<Cell> {
+  const waitShown = async () => {
+    const waiting = slow.waiting(page, lang);
+    await expect(waiting.first(), 'the wait is shown').toBeVisible();
+    for (const part of await waiting.all()) {
+      expect(
+        await part.evaluate((el) => el.closest('[role="status"], [aria-live]') !== null),
+        'the wait is announced',
+      ).toBe(true);
+    }
+    await expect(slow.cancel(page, lang), 'a way out of the wait').toBeEnabled();
+  };
+  await expect.poll(() => held.length, POLL).toBe(1);
+  await waitShown();
+  await page.clock.fastForward(10_000);
+  await waitShown();
+  // Past the client's usual timeout the upload still goes on: nothing gives up by itself.
+  await page.clock.fastForward(CLIENT_TIMEOUT_MS);
+  await waitShown();
+  expect(await noticesSeen(page), 'a notice while the answer is only slow').toEqual([]);
+  const messages: string[] = [];
+  for (const part of await slow.waiting(page, lang).all()) {
+    messages.push(expectWords(lang, (await part.textContent()) ?? '', 'the wait'));
+  }
+  // Cancel: back to the form as it was.
+  await slow.cancel(page, lang).click();
+  await driver.ready(page, lang);
+  if (driver.form && typed) {
+    expect(await driver.form.values(page), 'what was chosen, after Cancel').toEqual(typed);
+  }
+  expect(await noticesSeen(page), 'a notice after Cancel').toEqual([]);
+  // Made again, the answer comes after the wait, and the result shows.
+  await driver.trigger(page, lang);
+  await expect.poll(() => held.length, POLL).toBe(2);
+  await waitShown();
+  await page.clock.fastForward(10_000);
+  await slow.release(page, held[1] as Route);
+  const result = slow.result(page, lang);
+  await expect(result.first(), 'the result, once the answer comes').toBeVisible();
+  await settledScreen(page);
+  for (const part of await result.all()) {
+    messages.push(expectWords(lang, (await part.textContent()) ?? '', 'the result'));
+  }
+  for (const [i, text] of (await noticesSeen(page)).entries()) {
+    messages.push(expectWords(lang, text, `notice ${i + 1}`));
+  }
+  const cell: Cell = {
+    messages: [...new Set(messages)],
+    retry: `no retry: ${slow.why}`,
+    note: 'progress and Cancel shown and announced while waiting, still there 40 s on; Cancel: back to the form, as it was; the answer after the wait: the result',
+  };
+  if (driver.form && typed) cell.kept = true;
+  return cell;
+}
+
 /** Runs one cell on the driver's open screen and says what it ended in. */
 async function runCell(
   page: Page,
@@ -228,8 +328,10 @@ async function runCell(
       held.push(route);
       return;
     }
-    return answer(fault, route);
+    await answer(fault, route);
+    answered++;
   };
+  let answered = 0;
   await page.route(driver.url, handler);
   await noticesSeen(page);
   let note: string | undefined;
@@ -240,6 +342,11 @@ async function runCell(
       for (const element of shown) element.setAttribute('data-fault-stale', '');
     });
     await driver.trigger(page, lang);
+    const done = driver.done?.[fault];
+    if (done) return await doneCell(page, lang, done, () => answered);
+    if (fault === 'delay' && driver.held) {
+      return await heldCell(page, driver, lang, driver.held, held, typed);
+    }
     if (fault === 'delay') {
       await expect.poll(() => held.length, POLL).toBeGreaterThan(0);
       // Waiting is shown and announced: the loading bar in a status region, with its name in the person's words.
@@ -448,12 +555,9 @@ async function runScreen(page: Page, driver: Driver, lang: Lang, faults: readonl
     lang,
     cells: {},
   };
-  for (const fault of ORDER.filter((f) => faults.includes(f))) {
-    const why = driver.undriven?.[fault];
-    if (why) {
-      result.cells[fault] = { messages: [], retry: 'not driven', note: `NOT DRIVEN: ${why}` };
-      continue;
-    }
+  // A cell whose answer is the action done, or whose held answer ends in the result, ends the screen: after the rest.
+  const endsScreen = (fault: Fault) => !!driver.done?.[fault] || (fault === 'delay' && !!driver.held);
+  for (const fault of ORDER.filter((f) => faults.includes(f) && !endsScreen(f))) {
     await test.step(`${driver.name} × ${fault}`, async () => {
       result.cells[fault] = await runCell(page, driver, lang, fault, screenPath, typed);
     });
@@ -465,6 +569,18 @@ async function runScreen(page: Page, driver: Driver, lang: Lang, faults: readonl
       await driver.ready(page, lang);
       await settledScreen(page);
     }
+  }
+  for (const fault of ORDER.filter((f) => faults.includes(f) && endsScreen(f))) {
+    await test.step(`${driver.name} × ${fault}`, async () => {
+      await openScreen(page, driver, driver.path, lang);
+      if (driver.enter) await driver.enter(page);
+      await driver.ready(page, lang);
+      await settledScreen(page);
+      await noticesSeen(page);
+      const opened = new URL(page.url());
+      if (driver.form) await driver.form.fill(page);
+      result.cells[fault] = await runCell(page, driver, lang, fault, opened.pathname + opened.search, typed);
+    });
   }
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(`${RESULTS_DIR}/${driver.name}.${lang}.json`, `${JSON.stringify(result, null, 2)}\n`);

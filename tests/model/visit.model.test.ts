@@ -117,8 +117,8 @@ function confirmationEvents(): EventObject[] {
   const list: unknown[] = [
     { type: 'visit.accept' } satisfies VisitConfirmationEvent,
     { type: 'visit.reject' } satisfies VisitConfirmationEvent,
-    { type: 'xstate.done.actor.confirmVisit', output: { id: 'v-1', status: 'accepted' } },
-    { type: 'xstate.done.actor.confirmVisit', output: { id: 'v-1', status: 'cancelled' } },
+    // A 2xx, whose body is not read.
+    { type: 'xstate.done.actor.confirmVisit', output: undefined },
     ...refusals(CONFIRMATION_CODES),
   ];
   return list as EventObject[];
@@ -158,6 +158,8 @@ const confirmationSpec = (input: VisitConfirmationInput): ModelSpec<typeof visit
   machine: visitConfirmationMachine,
   input,
   events: confirmationEvents,
+  // The answer chosen decides where a 2xx leads: sending after Accept and after Reject are two states.
+  serialize: (s) => ({ value: s.value, outcome: s.context.outcome }),
   provide: (control) =>
     visitConfirmationMachine.provide({ actors: { confirmVisit: control.actor('confirmVisit') } }),
   errorCodes: { expected: CONFIRMATION_CODES.confirmVisit, read: codesInMeta('errorCode') },

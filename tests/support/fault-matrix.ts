@@ -32,6 +32,8 @@ export interface Cell {
   kept?: boolean;
   /** Anything else the person is left with (signed out, loading announced…). */
   note?: string;
+  /** The fault's answer is the action done (a 2xx to a call that reads no body): what the person notices. */
+  done?: string;
 }
 
 export interface ScreenResult {
@@ -56,6 +58,7 @@ export function readResults(dir = RESULTS_DIR): ScreenResult[] {
 const cellText = (cell: Cell | undefined): string => {
   if (!cell) return '–';
   const parts = [cell.messages.map((m) => `\`${m}\``).join(' + ') || '(no message)'];
+  if (cell.done) parts.push(`DONE: ${cell.done}`);
   parts.push(cell.retry.startsWith('no retry') ? cell.retry : `retry: \`${cell.retry}\``);
   if (cell.kept !== undefined) parts.push(cell.kept ? 'typed values kept' : 'TYPED VALUES LOST');
   if (cell.note) parts.push(cell.note);
@@ -86,6 +89,10 @@ export function matrixMarkdown(
   }
   const keys = [...new Set(calls.map((c) => c.key))];
   const driven = keys.filter((k) => byCall.has(k));
+  const doneCells = results
+    .filter((r) => r.lang === 'es')
+    .flatMap((r) => Object.values(r.cells))
+    .filter((cell) => cell?.done).length;
   const out: string[] = [
     '# Fault matrix',
     '',
@@ -93,9 +100,11 @@ export function matrixMarkdown(
     'Rows: every kind of call in `src/api` (read from the code, `tests/support/api-calls.ts`). Columns: the faults the',
     'journey puts on that call with Playwright interception. A cell: the messages the person reads (catalogue ids; the',
     'Spanish words are listed below), the retry the screen offers, and for forms whether what was typed is still',
-    'there. In every driven cell the loading indicator and `aria-busy` are gone at the end.',
+    'there. A cell marked DONE is a fault whose answer is the action done (a 2xx with a broken body to a call that',
+    'reads no body): what the person notices then. In every cell the loading indicator and `aria-busy` are gone at',
+    'the end.',
     '',
-    `Size: ${keys.length} calls × ${FAULTS.length} faults = ${keys.length * FAULTS.length} cells; driven now: ${driven.length} calls (${driven.length * FAULTS.length} cells).`,
+    `Size: ${keys.length} calls × ${FAULTS.length} faults = ${keys.length * FAULTS.length} cells; driven now: ${driven.length} calls (${driven.length * FAULTS.length} cells), ${doneCells} of them the action done.`,
     '',
     `| call | screen | ${FAULTS.map((f) => FAULT_TITLES[f]).join(' | ')} |`,
     `|---|---|${FAULTS.map(() => '---').join('|')}|`,

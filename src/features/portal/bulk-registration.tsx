@@ -174,6 +174,23 @@ function Choose({ actor, filesNotKept }: { actor: Actor; filesNotKept: boolean }
   const rowCount = useSelector(actor, (s) => s.context.rowCount);
   const problems = useSelector(actor, (s) => s.context.problems);
   const fatal = useSelector(actor, (s) => s.context.fatal);
+  const files = useSelector(actor, (s) => s.context.files);
+
+  // Back from an upload cancelled, the files are still chosen (Upload sends them): the choosers show them again,
+  // rather than "no file chosen" beside "ready". Given back without a change event, so they are not read again.
+  useEffect(() => {
+    if (!files || typeof DataTransfer === 'undefined') return;
+    const pairs = [
+      [metadataRef.current, files.metadata],
+      [mediaRef.current, files.media],
+    ] as const;
+    for (const [input, file] of pairs) {
+      if (!input || input.files?.[0] === file) continue;
+      const transfer = new DataTransfer();
+      transfer.items.add(file);
+      input.files = transfer.files;
+    }
+  }, [files]);
 
   const chosen = () => {
     const metadata = metadataRef.current?.files?.[0];

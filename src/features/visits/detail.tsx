@@ -211,6 +211,19 @@ export function VisitDetail() {
                       </div>
                     </Alert>
                   )}
+                  {qrLoad.status === 'loaded' && !qr && (
+                    // A 404: the visitor holds no valid QR credential, so there is nothing to print; said, and how
+                    // to have one, rather than a print button that is simply not there.
+                    <Alert
+                      tone="info"
+                      message={
+                        reception
+                          ? intl.formatMessage({ id: 'visits.qrNone.reception' })
+                          : intl.formatMessage({ id: 'visits.qrNone.self' })
+                      }
+                      data-testid="visit-qr-none"
+                    />
+                  )}
                   {qr && (
                     <Button
                       variant="secondary"

@@ -145,7 +145,7 @@ describe('VisitDetail, the QR to print', () => {
     expect(get.mock.calls.filter(([path]) => path.endsWith('/qr'))).toHaveLength(2);
   });
 
-  it('says nothing when the visitor holds no QR (a 404): there is nothing to print', async () => {
+  it('says, when the visitor holds no valid QR (a 404), that there is none to print and how to have one', async () => {
     const get = vi.fn(async (path: string) => {
       if (path.endsWith('/qr')) throw refusal(404, { code: 'not_found' });
       return visit;
@@ -153,6 +153,8 @@ describe('VisitDetail, the QR to print', () => {
     renderAt('/visit-detail?data=v-1', runtimeWith({ get }));
     await waitFor(() => expect(get.mock.calls.filter(([path]) => path.endsWith('/qr'))).toHaveLength(1));
     await screen.findByTestId('visit-status');
+    expect(await screen.findByTestId('visit-qr-none')).toHaveTextContent(es('visits.qrNone.self'));
+    expect(screen.getByTestId('visit-qr-none')).toHaveAttribute('role', 'status');
     expect(screen.queryByTestId('visit-qr-failed')).toBeNull();
     expect(screen.queryByTestId('visit-print')).toBeNull();
   });

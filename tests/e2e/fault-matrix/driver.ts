@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, type Route } from '@playwright/test';
 import sharp from 'sharp';
 import type { Fault } from '../../support/fault-matrix';
 import { type Lang, t } from '../support';
@@ -40,8 +40,36 @@ export interface Driver {
   noRetry?: Partial<Record<Fault, string>>;
   /** Cells known to end without a word (fault → what happens), printed in the matrix until they are fixed. */
   silent?: Partial<Record<Fault, string>>;
-  /** Cells not driven yet (fault → why), printed in the matrix as such. */
-  undriven?: Partial<Record<Fault, string>>;
+  /**
+   * Cells where the fault's answer is the action done: a 2xx to a call that reads no body is the server having done
+   * it, whatever follows the status. What the person notices then (`shown`, each element one message), what else
+   * proves it (`check`), and the words the table says it in (`what`). Such a cell ends the screen (signed out, a
+   * final screen), so the runner drives it after the others, on the screen opened anew.
+   */
+  done?: Partial<
+    Record<
+      Fault,
+      {
+        shown: (page: Page, lang: Lang) => Locator;
+        check?: (page: Page, lang: Lang) => Promise<void>;
+        what: string;
+      }
+    >
+  >;
+  /**
+   * A call with no timeout of its own (an upload lasts what the line needs): its delay cell holds the answer and
+   * checks that the wait is shown and announced (`waiting`, each element one message) with a way out (`cancel`),
+   * past the client's usual 30 s; Cancel goes back to the form with nothing lost; then, the call made again and
+   * its held answer released (`release`), the result shows (`result`). Driven after the others, on the screen
+   * opened anew (the result replaces the form).
+   */
+  held?: {
+    waiting: (page: Page, lang: Lang) => Locator;
+    cancel: (page: Page, lang: Lang) => Locator;
+    release: (page: Page, route: Route) => Promise<void>;
+    result: (page: Page, lang: Lang) => Locator;
+    why: string;
+  };
   /**
    * Cells where the fault is an answer the screen has words for, not a failure (a 404 that means "none yet", a 200
    * to a call that reads no body): what the screen shows then, and why there is nothing to retry.

@@ -286,9 +286,25 @@ export const DRIVERS: Driver[] = [
     },
     retry: { id: 'deleteAccount.submit', button: (page) => page.getByTestId('delete-account-submit') },
     failure: (page) => page.locator('main [role="alert"] > p'),
-    undriven: {
-      malformed:
-        'the call reads no body: a 200 is the account deleted and the person signed out, whatever follows it',
+    done: {
+      // The call reads no body: a 200 is the account deleted, whatever follows it.
+      malformed: {
+        shown: (page) =>
+          page
+            .locator('main[data-route="Welcome"]')
+            .locator('[data-testid="welcome-title"], [data-testid="login"]'),
+        check: async (page) => {
+          await expect(page).toHaveURL((url) => url.pathname === '/');
+          // Signed out for good: the browser keeps no session, and opening the portal again finds none.
+          const sessions = () =>
+            page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('oidc.user:')));
+          expect(await sessions()).toEqual([]);
+          await page.reload();
+          await expect(page.getByTestId('login')).toBeVisible();
+          expect(await sessions()).toEqual([]);
+        },
+        what: 'the account deleted: signed out for good (no session kept, a reload stays signed out), on the public Welcome',
+      },
     },
     form: {
       fill: async (page) => {

@@ -138,8 +138,17 @@ export const PERSON_DRIVERS: Driver[] = [
     retry: {
       none: 'the language is changed on this device all the same; the next change of language saves it to the account',
     },
-    undriven: {
-      malformed: 'the call reads no body: a 200 is the language saved, whatever follows it',
+    done: {
+      // The call reads no body: a 200 is the language saved, whatever follows it.
+      malformed: {
+        // The screen's heading in the language chosen (the runner checks that no notice says it was not saved).
+        shown: (page) => page.locator('main h1'),
+        check: async (page, lang) => {
+          await expect(page.locator('html')).toHaveAttribute('lang', lang);
+          await expect(page.getByTestId('language-menu')).toHaveValue(lang);
+        },
+        what: 'the language changed and saved to the account: the screen in it, no "not saved" notice',
+      },
     },
     // Never made for real: member-09's language stays as the other journeys read it.
     action: true,
@@ -191,8 +200,17 @@ export const PERSON_DRIVERS: Driver[] = [
     noRetry: {
       '401': 'the link’s token is refused: the link is not valid, and sending it again cannot change that',
     },
-    undriven: {
-      malformed: 'a 200 is the visit answered: the confirmation is a final screen whatever the body says',
+    done: {
+      // The call reads no body: a 200 is the visit answered as the host chose, whatever follows it.
+      malformed: {
+        shown: (page) => page.getByTestId('confirmation-done'),
+        check: async (page) => {
+          await expect(page.getByTestId('confirmation-done')).toHaveAttribute('role', 'status');
+          await expect(page.getByTestId('confirmation-accept')).toHaveCount(0);
+          await expect(page.getByTestId('visit-refusal')).toHaveCount(0);
+        },
+        what: 'the visit accepted: the final screen says so, with no buttons left',
+      },
     },
     action: true,
   },
@@ -239,9 +257,11 @@ export const PERSON_DRIVERS: Driver[] = [
       failure: (page) => page.getByTestId('visit-qr-failed').locator(':scope > p'),
     }),
     screen: 'VisitDetail',
-    undriven: {
-      '404':
-        'a 404 says the visitor holds no valid QR: there is nothing to print, and the detail offers no print button',
+    answers: {
+      '404': {
+        shown: (page) => page.getByTestId('visit-qr-none').locator(':scope > p'),
+        why: 'a 404 says the visitor holds no valid QR credential: there is nothing to print, and the detail says so and how to have one',
+      },
     },
   },
 ];

@@ -98,6 +98,33 @@ const BULK_METADATA = Buffer.from(
     'jon.fault@bulk.example.test,Jon,Ruiz,FAULT-BULK-2,photos/jon.jpg\r\n',
 );
 const BULK_JOB = 'fault-matrix-job';
+/** The job of the fixture's two people, finished: both registered (an answer of the journey's own). */
+const BULK_DONE = {
+  job_id: BULK_JOB,
+  status: 'done',
+  total: 2,
+  done: 2,
+  accepted: 2,
+  rejected: 0,
+  rows: [
+    {
+      row: 1,
+      email: 'ane.fault@bulk.example.test',
+      outcome: 'accepted',
+      reason: null,
+      code: 0,
+      user_id: null,
+    },
+    {
+      row: 2,
+      email: 'jon.fault@bulk.example.test',
+      outcome: 'accepted',
+      reason: null,
+      code: 0,
+      user_id: null,
+    },
+  ],
+};
 
 async function chooseBulkFiles(page: Page) {
   await page.locator('#bulk-metadata').setInputFiles({
@@ -248,9 +275,17 @@ export const STAFF_DRIVERS: Driver[] = [
     },
     retry: retryButton('bulk.retry'),
     failure: bulkFailure,
-    undriven: {
-      delay:
-        'the upload has no timeout (a large zip on a slow line takes as long as it takes): its progress and Cancel show while it lasts, and nothing gives up by itself',
+    held: {
+      // The upload's progress, announced (the bar bears the same words).
+      waiting: (page) => page.locator('main p[role="status"]'),
+      cancel: (page, lang) => page.getByRole('button', { name: t(lang, 'bulk.cancel'), exact: true }),
+      // Accepted as a job the server has already finished: nobody is added.
+      release: async (page, route) => {
+        await page.route(/\/api\/public\/singles\/bulk\/[\w-]+$/, (job) => job.fulfill({ json: BULK_DONE }));
+        await route.fulfill({ status: 202, json: { job_id: BULK_JOB, total: 2 } });
+      },
+      result: (page) => page.locator('#bulk-summary'),
+      why: 'the upload has no timeout (a large zip on a slow line takes as long as it takes): it waits, with its progress and Cancel, and nothing gives up by itself',
     },
     form: {
       fill: chooseBulkFiles,
