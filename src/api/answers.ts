@@ -118,6 +118,5 @@ export const userDetail = answer('userDetail');
 export const userPage = answer('userPage');
 export const visit = answer('visit');
 export const visitArrival = answer('visitArrival');
-export const visitConfirmationResult = answer('visitConfirmationResult');
 export const visitPage = answer('visitPage');
 export const visitVisitor = answer('visitVisitor');

@@ -43,7 +43,6 @@ import { activationResult, bulkResult, userDetail, userPage } from '../../contra
 import {
   visit,
   visitArrival,
-  visitConfirmationResult,
   visitPage,
   visitVisitor,
 } from '../../contract/api/visits.ts';
@@ -86,7 +85,6 @@ export const schemas = {
   userPage,
   visit,
   visitArrival,
-  visitConfirmationResult,
   visitPage,
   visitVisitor,
 };
