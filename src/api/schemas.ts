@@ -40,12 +40,7 @@ import {
 import { singleRegistrationResult } from '../../contract/api/singles.ts';
 import { staffActionsPage } from '../../contract/api/staff-actions.ts';
 import { activationResult, bulkResult, userDetail, userPage } from '../../contract/api/users.ts';
-import {
-  visit,
-  visitArrival,
-  visitPage,
-  visitVisitor,
-} from '../../contract/api/visits.ts';
+import { visit, visitArrival, visitPage, visitVisitor } from '../../contract/api/visits.ts';
 
 export const schemas = {
   accountProfile,
