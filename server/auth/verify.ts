@@ -74,7 +74,10 @@ function grantChecker(db: GrantSource['db'], now: () => number) {
  * Bounded like the grant cache; the keys were never read again after the first token of a tenant either.
  */
 function verifiedTokens(now: () => number) {
-  const verified = new Map<string, { claims: AccessTokenClaims; tenant: string; grantId: string; expMs: number }>();
+  const verified = new Map<
+    string,
+    { claims: AccessTokenClaims; tenant: string; grantId: string; expMs: number }
+  >();
   return {
     get(token: string) {
       const hit = verified.get(token);

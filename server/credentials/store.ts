@@ -60,7 +60,9 @@ export async function userWithCredentials(db: Queryable, tenant: string, id: str
     user: rows[0] as UserRow | undefined,
     /** The facilities added to the user's credentials (user_locations), as locationsOf orders them. */
     locations: rows[0]?.locations ?? [],
-    credentials: rows.filter((row): row is UserRow & { locations: string[] } & CredentialRow => row.sid !== null),
+    credentials: rows.filter(
+      (row): row is UserRow & { locations: string[] } & CredentialRow => row.sid !== null,
+    ),
   };
 }
 

@@ -66,11 +66,11 @@ function deleteDue(table: keyof typeof DUE_IN, returning: string): string {
 
 /** Up to `limit` of the tenant's rows of `table` due before `cutoff`, deleted in one statement; how many went. */
 const purgeDue = (db: Queryable, table: keyof typeof DUE_IN, tenant: string, cutoff: Date, limit: number) =>
-  count(
-    db,
-    `with gone as (${deleteDue(table, '1')}) select count(*)::int as n from gone`,
-    [tenant, cutoff, limit],
-  );
+  count(db, `with gone as (${deleteDue(table, '1')}) select count(*)::int as n from gone`, [
+    tenant,
+    cutoff,
+    limit,
+  ]);
 
 /**
  * Up to `limit` of the tenant's user evidence images (a user's selfie, obverse and reverse) taken before `cutoff`,
