@@ -67,6 +67,36 @@ function grantChecker(db: GrantSource['db'], now: () => number) {
   };
 }
 
+/**
+ * The tokens whose signature and claims were verified, until they expire. A phone calls with the same token for
+ * its whole lifetime, and the RSA check was about a tenth of the server's time on a credential read: a token is
+ * immutable, so its verdict stays true until its `exp`; the grant is still checked on every call (grantChecker).
+ * Bounded like the grant cache; the keys were never read again after the first token of a tenant either.
+ */
+function verifiedTokens(now: () => number) {
+  const verified = new Map<
+    string,
+    { claims: AccessTokenClaims; tenant: string; grantId: string; expMs: number }
+  >();
+  return {
+    get(token: string) {
+      const hit = verified.get(token);
+      // Past its exp (by the clock jose judges by): verified again, which refuses it.
+      if (hit && hit.expMs > Date.now() && hit.expMs > now()) return hit;
+      if (hit) verified.delete(token);
+      return undefined;
+    },
+    set(token: string, entry: { claims: AccessTokenClaims; tenant: string; grantId: string; exp: unknown }) {
+      if (typeof entry.exp !== 'number') return;
+      if (verified.size >= GRANT_CACHE_LIMIT) {
+        const oldest = verified.keys().next().value;
+        if (oldest !== undefined) verified.delete(oldest);
+      }
+      verified.set(token, { ...entry, expMs: entry.exp * 1000 });
+    },
+  };
+}
+
 export function createTokenVerifier(idp: GrantSource, now: () => number = Date.now) {
   const keySets = new Map<string, Promise<JWTVerifyGetKey>>();
   const keySetOf = (tenant: string) =>
@@ -74,12 +104,10 @@ export function createTokenVerifier(idp: GrantSource, now: () => number = Date.n
       idp.keysOf(tenant).then((keys) => createLocalJWKSet(keys.publicJwks)),
     );
   const grantAlive = grantChecker(idp.db, now);
+  const memo = verifiedTokens(now);
 
-  /** The verified claims of a bearer token, or a 401 problem. */
-  return async function verify(authorization: string | undefined): Promise<AccessTokenClaims> {
-    const match = BEARER.exec(authorization?.trim() ?? '');
-    if (!match?.[1]) throw unauthorized('A bearer token is required.');
-    const token = match[1];
+  /** The claims of a token whose signature, issuer, audience, lifetime and portal claims hold, or a 401 problem. */
+  async function verifyToken(token: string) {
     let issuer: string | undefined;
     try {
       issuer = decodeJwt(token).iss;
@@ -106,7 +134,19 @@ export function createTokenVerifier(idp: GrantSource, now: () => number = Date.n
       throw unauthorized('The bearer token does not carry the portal claims.');
     }
     const grantId = (payload as { [GRANT_ID_CLAIM]?: unknown })[GRANT_ID_CLAIM];
-    if (typeof grantId !== 'string' || !(await grantAlive(issuerTenant, grantId))) {
+    if (typeof grantId !== 'string') throw unauthorized('The sign-in this token belongs to has ended.');
+    const entry = { claims, tenant: issuerTenant, grantId };
+    memo.set(token, { ...entry, exp: (payload as { exp?: unknown }).exp });
+    return entry;
+  }
+
+  /** The verified claims of a bearer token, or a 401 problem. */
+  return async function verify(authorization: string | undefined): Promise<AccessTokenClaims> {
+    const match = BEARER.exec(authorization?.trim() ?? '');
+    if (!match?.[1]) throw unauthorized('A bearer token is required.');
+    const token = match[1];
+    const { claims, tenant, grantId } = memo.get(token) ?? (await verifyToken(token));
+    if (!(await grantAlive(tenant, grantId))) {
       throw unauthorized('The sign-in this token belongs to has ended.');
     }
     return claims;

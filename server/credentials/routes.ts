@@ -252,7 +252,7 @@ function readRoutes(app: Hono<AuthEnv>, v: CredentialsContext) {
       user_id: user.user_id,
       activated: user.active,
       // The facilities added to the person's credentials (user_locations, migration 016), by facility id.
-      locations: await locationsOf(db, c.get('tenant'), user.user_id),
+      locations: joined.locations,
       metadata: { acs_id: user.acs_id, first_name: user.first_name, last_name: user.last_name },
       credentials: Object.fromEntries(
         joined.credentials.map((row) => [

@@ -42,18 +42,27 @@ export async function userByIdOrAccount(db: Queryable, tenant: string, id: strin
  * the person's own QR screen reads this often, and every query is a trip through the database engine.
  */
 export async function userWithCredentials(db: Queryable, tenant: string, id: string) {
-  const { rows } = await db.query<UserRow & Nullable<CredentialRow>>(
+  // One statement with the user's locations, not two: every statement on the embedded database costs the server's
+  // one thread its parsing and planning, and a person's phone reads this record whenever it shows the QR.
+  const { rows } = await db.query<UserRow & { locations: string[] } & Nullable<CredentialRow>>(
     `with u as (select ${USER_COLUMNS} from users
                    where tenant = $1 and (user_id = $2::uuid or account_id = $3)
                    order by (user_id = $2::uuid) desc limit 1)
-       select u.*, c.sid::text as sid, c.credential_type, c.state, c.starts_at, c.ends_at, c.created_at, c.metadata
+       select u.*,
+              array(select l.facility_id from user_locations l where l.tenant = $1 and l.user_id = u.user_id::uuid
+                     order by l.created_at, l.facility_id) as locations,
+              c.sid::text as sid, c.credential_type, c.state, c.starts_at, c.ends_at, c.created_at, c.metadata
          from u left join credentials c on c.tenant = $1 and c.user_id = u.user_id::uuid
         order by c.created_at, c.sid`,
     [tenant, id, id],
   );
   return {
     user: rows[0] as UserRow | undefined,
-    credentials: rows.filter((row): row is UserRow & CredentialRow => row.sid !== null),
+    /** The facilities added to the user's credentials (user_locations), as locationsOf orders them. */
+    locations: rows[0]?.locations ?? [],
+    credentials: rows.filter(
+      (row): row is UserRow & { locations: string[] } & CredentialRow => row.sid !== null,
+    ),
   };
 }
 

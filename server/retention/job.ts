@@ -9,12 +9,12 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Db } from '../db/db';
 import type { Logger } from '../logger';
-import { purgeStaffActions } from '../staff-actions/store';
 import { cutoffsOf, loadRetentionDays, type RetentionKind } from './rules';
 import {
   pendingRewrites,
   purgeAudit,
   purgePortrayalImages,
+  purgeStaffActions,
   purgeUnfinishedOnboardings,
   purgeUserEvidence,
   type RunRecord,

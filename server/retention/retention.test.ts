@@ -12,7 +12,7 @@ import { basicEngine } from '../onboarding/engine';
 import { fakeAuth, headersOf, PUBLIC_DIR, person } from '../onboarding/testing/harness';
 import { createSiteFixture, createTestDb, testDeps } from '../testing/fixtures';
 import { rewriteIfDue, runRetention } from './job';
-import { withPurgeLock } from './store';
+import { purgeStaffActions, withPurgeLock } from './store';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -226,11 +226,29 @@ describe('retention purge', () => {
   it('deletes in batches until nothing is due', async () => {
     for (let i = 0; i < 7; i++) await addAudit('demo', `old ${i}`, ago(21));
     await addAudit('demo', 'recent', ago(1));
+    for (let i = 0; i < 7; i++) await addStaffAction('demo', `old ${i}`, ago(21 + i));
+    await addStaffAction('demo', 'recent', ago(1));
     const records = await runRetention({ ...options(db), batchSize: 3 });
-    expect(records === 'busy' ? [] : records.filter((r) => r.kind === 'audit').map((r) => r.deleted)).toEqual(
-      [7, 0],
-    );
+    const deleted = (kind: string) =>
+      records === 'busy' ? [] : records.filter((r) => r.kind === kind).map((r) => r.deleted);
+    expect(deleted('audit')).toEqual([7, 0]);
+    expect(deleted('staff_actions')).toEqual([7, 0]);
     expect(await list(`select reason as v from audit_accesses`)).toEqual(['recent']);
+    expect(await list(`select subject_id as v from staff_actions`)).toEqual(['recent']);
+  });
+
+  it('trims the record of staff actions a batch at a time, the oldest first, of its tenant only', async () => {
+    for (let i = 0; i < 5; i++) await addStaffAction('demo', `${21 + i} days`, ago(21 + i));
+    await addStaffAction('gambling', 'gambling', ago(400));
+    expect(await purgeStaffActions(db, 'demo', ago(20), 2)).toBe(2);
+    expect(await list(`select subject_id as v from staff_actions`)).toEqual([
+      '21 days',
+      '22 days',
+      '23 days',
+      'gambling',
+    ]);
+    expect(await purgeStaffActions(db, 'demo', ago(20), 5)).toBe(3);
+    expect(await list(`select subject_id as v from staff_actions`)).toEqual(['gambling']);
   });
 
   it('lets the requests in progress end before its next batch', async () => {

@@ -43,6 +43,35 @@ const count = async (db: Queryable, sql: string, params: readonly unknown[]) =>
 // join of the due rows back to their table let the planner pick a hash join over a scan of the whole table once a
 // batch was a large share of it (160 ms for 500 of 40,000 liveness frames, against 15 ms for 200 by the index).
 
+/** The tables the purge deletes from by age, each with the column that dates a row and what else makes it due. */
+const DUE_IN = {
+  user_evidences: { at: 'created_at', also: '' },
+  portrayal_images: { at: 'created_at', also: '' },
+  onboardings: { at: 'updated_at', also: `and status <> 'completed'` },
+  audit_accesses: { at: 'created_at', also: '' },
+  staff_actions: { at: 'at', also: '' },
+} as const;
+
+/**
+ * One batch's delete: up to $3 of the tenant's ($1) rows of `table` dated before $2, the oldest first, by their
+ * address; rows another batch holds are skipped, not waited for. `returning` is what the deleted rows hand on.
+ */
+function deleteDue(table: keyof typeof DUE_IN, returning: string): string {
+  const { at, also } = DUE_IN[table];
+  return `delete from ${table}
+           where ctid = any(array(select ctid from ${table} where tenant = $1 and ${at} < $2 ${also}
+                                   order by ${at} limit $3 for update skip locked))
+       returning ${returning}`;
+}
+
+/** Up to `limit` of the tenant's rows of `table` due before `cutoff`, deleted in one statement; how many went. */
+const purgeDue = (db: Queryable, table: keyof typeof DUE_IN, tenant: string, cutoff: Date, limit: number) =>
+  count(db, `with gone as (${deleteDue(table, '1')}) select count(*)::int as n from gone`, [
+    tenant,
+    cutoff,
+    limit,
+  ]);
+
 /**
  * Up to `limit` of the tenant's user evidence images (a user's selfie, obverse and reverse) taken before `cutoff`,
  * each noted in evidence_deletions with `at` for the staff screens. The user's outcome and scores and the face
@@ -57,10 +86,7 @@ export async function purgeUserEvidence(
 ) {
   return count(
     db,
-    `with gone as (delete from user_evidences
-                    where ctid = any(array(select ctid from user_evidences where tenant = $1 and created_at < $2
-                                            order by created_at limit $3 for update skip locked))
-                returning user_id, kind),
+    `with gone as (${deleteDue('user_evidences', 'user_id, kind')}),
           noted as (insert into evidence_deletions (tenant, user_id, kind, deleted_at, deleted_by)
                     select $1, user_id, kind, $4, 'retention' from gone
                     on conflict (tenant, user_id, kind) do update set deleted_at = excluded.deleted_at,
@@ -75,44 +101,20 @@ export async function purgeUserEvidence(
  * Up to `limit` of the tenant's portrayal images (liveness frames too) taken before `cutoff`. The portrayal's
  * result and scores are its own row: it stays.
  */
-export async function purgePortrayalImages(db: Queryable, tenant: string, cutoff: Date, limit: number) {
-  return count(
-    db,
-    `with gone as (delete from portrayal_images
-                    where ctid = any(array(select ctid from portrayal_images where tenant = $1 and created_at < $2
-                                            order by created_at limit $3 for update skip locked))
-                returning 1)
-     select count(*)::int as n from gone`,
-    [tenant, cutoff, limit],
-  );
-}
+export const purgePortrayalImages = (db: Queryable, tenant: string, cutoff: Date, limit: number) =>
+  purgeDue(db, 'portrayal_images', tenant, cutoff, limit);
 
 /** Up to `limit` of the tenant's onboardings never completed and untouched since `cutoff`, with their portrayals. */
-export async function purgeUnfinishedOnboardings(db: Queryable, tenant: string, cutoff: Date, limit: number) {
-  return count(
-    db,
-    `with gone as (delete from onboardings
-                    where ctid = any(array(select ctid from onboardings
-                                            where tenant = $1 and status <> 'completed' and updated_at < $2
-                                            order by updated_at limit $3 for update skip locked))
-                returning 1)
-     select count(*)::int as n from gone`,
-    [tenant, cutoff, limit],
-  );
-}
+export const purgeUnfinishedOnboardings = (db: Queryable, tenant: string, cutoff: Date, limit: number) =>
+  purgeDue(db, 'onboardings', tenant, cutoff, limit);
 
 /** Up to `limit` of the tenant's access audit rows older than `cutoff`. */
-export async function purgeAudit(db: Queryable, tenant: string, cutoff: Date, limit: number) {
-  return count(
-    db,
-    `with gone as (delete from audit_accesses
-                    where ctid = any(array(select ctid from audit_accesses where tenant = $1 and created_at < $2
-                                            order by created_at limit $3 for update skip locked))
-                returning 1)
-     select count(*)::int as n from gone`,
-    [tenant, cutoff, limit],
-  );
-}
+export const purgeAudit = (db: Queryable, tenant: string, cutoff: Date, limit: number) =>
+  purgeDue(db, 'audit_accesses', tenant, cutoff, limit);
+
+/** Up to `limit` of the tenant's records of staff actions older than `cutoff` (retention.auditDays). */
+export const purgeStaffActions = (db: Queryable, tenant: string, cutoff: Date, limit: number) =>
+  purgeDue(db, 'staff_actions', tenant, cutoff, limit);
 
 export interface RunRecord {
   runId: string;

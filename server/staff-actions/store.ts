@@ -186,14 +186,3 @@ export async function ownStaffActions(
   );
   return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
 }
-
-/** Up to `limit` of the tenant's staff actions older than `cutoff` (the retention trim). */
-export async function purgeStaffActions(q: Queryable, tenant: string, cutoff: Date, limit: number) {
-  const { rows } = await q.query<{ n: number }>(
-    `with due as (select id from staff_actions where tenant = $1 and at < $2 order by at limit $3 for update skip locked),
-          gone as (delete from staff_actions s using due where s.tenant = $1 and s.id = due.id returning 1)
-     select count(*)::int as n from gone`,
-    [tenant, cutoff, limit],
-  );
-  return rows[0]?.n ?? 0;
-}
