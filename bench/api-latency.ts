@@ -1,4 +1,4 @@
-// API latency under a steady load, as a phone's calls meet it: autocannon on loopback at a fixed rate against
+// API latency under a steady load, as a phone's calls meet it: requests on loopback at an even rate against
 // the portal server running in its own process (started as `npm run server` does, on a fresh on-disk
 // database), with real access tokens obtained through the real sign-in (authorization code with PKCE).
 //  - GET /api/public/credentials/{userId} as the seeded enrolled `user` (the person reading their own QR);
@@ -9,13 +9,13 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { bundleServer } from '../scripts/bundle-server.mjs';
 import { migrate } from '../server/db/migrate';
 import { openDb } from '../server/db/open-db';
 import { seed } from '../server/db/seed';
 import { loadTenants } from '../server/tenants';
 import { signIn } from '../server/testing/oidc';
+import { steadyLoad } from './steady-load';
 
 export const API_P99_BUDGET_MS = 25;
 const TENANT = 'gambling';
@@ -139,14 +139,7 @@ function cpuMs(pid: number | undefined): number {
 }
 
 function load(url: string, headers: Record<string, string>, rate: number, seconds: number) {
-  return autocannon({
-    url,
-    headers,
-    connections: 10,
-    overallRate: rate,
-    duration: seconds,
-    timeout: 10,
-  });
+  return steadyLoad({ url, headers, rate, seconds, connections: 10 }).done;
 }
 
 export async function measureApiLatency(options: ApiLatencyOptions = {}): Promise<ApiLatency[]> {

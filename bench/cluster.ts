@@ -3,8 +3,8 @@
 // like with like; p50 and p99 side by side. Loopback only, each run bounded in time.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
 import { startThrowawayPostgres } from '../scripts/postgres.mjs';
+import { steadyLoad } from './steady-load';
 
 export const CLUSTER_RATES = [200, 400, 1200] as const;
 const RUN_SECONDS = 10;
@@ -98,13 +98,13 @@ async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
 }
 
 function load(url: string, token: string, rate: number, seconds: number) {
-  return autocannon({
+  return steadyLoad({
     url: `${url}${READ_PATH}`,
     headers: { authorization: `Bearer ${token}`, 'tenant-id': TENANT },
     connections: 32,
-    overallRate: rate,
-    duration: seconds,
-  });
+    rate,
+    seconds,
+  }).done;
 }
 
 /** Starts npm run cluster with `processes` processes on the given database, measures, stops it. */
@@ -136,9 +136,7 @@ async function measure(processes: number, port: number, databaseUrl: string): Pr
         p99: result.latency.p99,
         errors: result.errors + result.timeouts,
         non2xx: result.non2xx,
-        statuses: Object.fromEntries(
-          Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]),
-        ),
+        statuses: result.statuses,
       });
     }
     return runs;

@@ -2,7 +2,7 @@
 // seeded as `npm start` does, then grown with liveness frames (portrayal_images) taken 120 days ago (past the default
 // retention.evidenceDays of 90) and as many taken today (not due); the seeded users' evidence images are made
 // 120 days old too. The server runs in its own process as `npm run server` does, with RETENTION_EVERY_MINUTES=1, so
-// its own schedule starts the purge a minute after start, while autocannon reads the enrolled person's credential at
+// its own schedule starts the purge a minute after start, while the bench reads the enrolled person's credential at
 // a fixed rate from this process. Measured: the purge's wall time (its first run record's start to the log line
 // that ends the run, which includes rewriting the tables so the images leave the files), the rows each kind
 // deleted, what is left (nothing due, every fresh row), and the read's p99 over the requests sent while the purge
@@ -16,7 +16,6 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import type { Queryable } from '../server/db/db';
 import { openDb } from '../server/db/open-db';
 import { signIn } from '../server/testing/oidc';
@@ -27,6 +26,7 @@ import {
   startServerProcess,
   stopServerProcess,
 } from './api-latency';
+import { steadyLoad } from './steady-load';
 
 export const RETENTION_ROWS = 100_000;
 const TENANT = 'gambling';
@@ -152,7 +152,7 @@ async function outcome(dataDir: string) {
 /**
  * The server's log as it grows, a line at a time: each call reads only what was written since the last. Reading
  * the whole log every second (megabytes of request lines by the end) held this process's event loop, where
- * autocannon times the answers, for milliseconds each time: that was counted in the read's latency.
+ * the load times the answers, for milliseconds each time: that was counted in the read's latency.
  */
 function logTail(log: string): () => string[] {
   let offset = 0;
@@ -248,24 +248,14 @@ export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBe
     };
     // Every response with the time it ended (so when it was sent), from before the purge starts until its run has ended.
     const sent: { at: number; ms: number }[] = [];
-    let finished: (result: autocannon.Result) => void = () => {};
-    const done = new Promise<autocannon.Result>((resolve) => {
-      finished = resolve;
-    });
     const warm = Date.now() + WARMUP_MS;
-    const load = autocannon(
-      {
-        url: `${base}/api/public/credentials/${userId}`,
-        headers,
-        connections: 10,
-        overallRate: RATE,
-        duration: 600,
-        timeout: 10,
-      },
-      (error, result) => (error ? finished({ ...result, errors: result?.errors ?? 1 }) : finished(result)),
-    );
-    load.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
-      sent.push({ at: Date.now(), ms });
+    const load = steadyLoad({
+      url: `${base}/api/public/credentials/${userId}`,
+      headers,
+      rate: RATE,
+      seconds: 600,
+      connections: 10,
+      onResponse: (at, ms) => sent.push({ at, ms }),
     });
     let ended: number | undefined;
     let batches: unknown;
@@ -279,8 +269,7 @@ export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBe
       if (ended) break;
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    load.stop();
-    const run = await done;
+    const run = await load.stop();
     const lastAnswer = Math.max(0, ...sent.map((r) => r.at));
     // Quiet now: the rewrite starts a minute (QUIET_MS) after the last answer, at the next 15 s check.
     let rewritten: ReturnType<typeof rewriteOf>;
@@ -293,8 +282,8 @@ export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBe
     server = undefined;
     const result = await outcome(dataDir);
     const started = result.startedAt ?? Number.POSITIVE_INFINITY;
-    // A request belongs to the purge when it was waiting for its answer while the purge ran (autocannon sends a
-    // connection's next request only after the answer, so a server that stalls shows as few requests that wait long).
+    // A request belongs to the purge when it was waiting for its answer while the purge ran (a server that stalls
+    // shows as requests that wait long, and as many of them: the load keeps its rate).
     const sentAt = (r: { at: number; ms: number }) => r.at - r.ms;
     const end = ended ?? 0;
     const during = sent.filter((r) => r.at >= started && sentAt(r) <= end).map((r) => r.ms);
