@@ -24,6 +24,7 @@ import { seed } from '../server/db/seed';
 import { loadTenants } from '../server/tenants';
 import { signIn } from '../server/testing/oidc';
 import { freePort, startServerProcess, stopServerProcess } from './api-latency';
+import { percentile } from './steady-load';
 
 export const UPLOADS_HEALTH_P99_BUDGET_MS = 200;
 export const UPLOADS_RSS_BUDGET_MB = 600;
@@ -79,9 +80,6 @@ function rssMb(pid: number | undefined): number {
     return 0;
   }
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0);
 
 /** Signs in and opens a selfie portrayal: the token and where to send the selfie. */
 async function selfieSlot(base: string, username: string): Promise<{ token: string; path: string }> {
@@ -157,7 +155,6 @@ async function scenario(
   running = false;
   await probe;
   clearInterval(memory);
-  const sorted = [...health].sort((a, b) => a - b);
   const finalStatuses: Record<string, number> = {};
   for (const a of answers) finalStatuses[a.status] = (finalStatuses[a.status] ?? 0) + 1;
   const result = {
@@ -167,9 +164,9 @@ async function scenario(
     busyAnswers: busy,
     slowestUploadMs: Math.round(Math.max(...answers.map((a) => a.ms))),
     healthChecks: health.length,
-    healthP50Ms: Math.round(percentile(sorted, 0.5)),
-    healthP99Ms: Math.round(percentile(sorted, 0.99)),
-    healthMaxMs: Math.round(sorted.at(-1) ?? 0),
+    healthP50Ms: Math.round(percentile(health, 50)),
+    healthP99Ms: Math.round(percentile(health, 99)),
+    healthMaxMs: Math.round(percentile(health, 100)),
     rssIdleMb: rssIdle,
     rssMaxMb: rssMax,
   };

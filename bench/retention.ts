@@ -26,7 +26,7 @@ import {
   startServerProcess,
   stopServerProcess,
 } from './api-latency';
-import { steadyLoad } from './steady-load';
+import { percentile, steadyLoad } from './steady-load';
 
 export const RETENTION_ROWS = 100_000;
 const TENANT = 'gambling';
@@ -221,11 +221,6 @@ function rewriteOf(log: string): { at: number; reason: string; ms: number } | un
   return undefined;
 }
 
-const p99Of = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
-};
-
 export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBench> {
   const kb = Number(process.env.BENCH_RETENTION_KB ?? 4);
   const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-retention-'));
@@ -295,7 +290,7 @@ export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBe
     );
     const handled = serverTimes(log);
     const errors = run.errors + run.timeouts + run.non2xx;
-    const purgeP99 = p99Of(during);
+    const purgeP99 = percentile(during, 99);
     return {
       dueRows: due,
       freshRows: fresh,
@@ -306,11 +301,20 @@ export async function benchRetention(rows = RETENTION_ROWS): Promise<RetentionBe
       batches,
       requests: run.requests.total,
       errors,
-      warmupP99: p99Of(sent.filter((r) => r.at < warm).map((r) => r.ms)),
-      baselineP99: p99Of(before),
+      warmupP99: percentile(
+        sent.filter((r) => r.at < warm).map((r) => r.ms),
+        99,
+      ),
+      baselineP99: percentile(before, 99),
       purgeP99,
-      baselineServerP99: p99Of(handled.filter((r) => r.at >= warm && r.at < started).map((r) => r.ms)),
-      purgeServerP99: p99Of(handled.filter((r) => r.at >= started && sentAt(r) <= end).map((r) => r.ms)),
+      baselineServerP99: percentile(
+        handled.filter((r) => r.at >= warm && r.at < started).map((r) => r.ms),
+        99,
+      ),
+      purgeServerP99: percentile(
+        handled.filter((r) => r.at >= started && sentAt(r) <= end).map((r) => r.ms),
+        99,
+      ),
       purgeMax: Math.max(0, ...during),
       purgeRequests: during.length,
       longestSilenceMs,

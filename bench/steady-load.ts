@@ -56,7 +56,6 @@ export function steadyLoad(options: LoadOptions): {
   const lags: number[] = [];
   let errors = 0;
   let timeouts = 0;
-  let non2xx = 0;
   const statuses: Record<string, number> = {};
   let inFlight = 0;
   let stopped = false;
@@ -65,21 +64,16 @@ export function steadyLoad(options: LoadOptions): {
   const drained = new Promise<void>((resolve) => {
     settle = resolve;
   });
-  const ended = () => {
-    inFlight--;
-    if (stopped && inFlight === 0) settle();
-  };
-
   const send = () => {
     inFlight++;
     const sentAt = performance.now();
     // One end per request, whichever comes first (an answer, or an error or timeout before it).
     let over = false;
     const end = () => {
-      if (over) return false;
+      if (over) return;
       over = true;
-      ended();
-      return true;
+      inFlight--;
+      if (stopped && inFlight === 0) settle();
     };
     const req = request(
       { host: target.hostname, port: target.port, path: target.pathname + target.search, headers, agent },
@@ -90,7 +84,6 @@ export function steadyLoad(options: LoadOptions): {
           const ms = performance.now() - sentAt;
           latencies.push(ms);
           const status = res.statusCode ?? 0;
-          if (status < 200 || status > 299) non2xx++;
           statuses[status] = (statuses[status] ?? 0) + 1;
           onResponse?.(Date.now(), ms, status);
           end();
@@ -132,7 +125,9 @@ export function steadyLoad(options: LoadOptions): {
         },
         errors,
         timeouts,
-        non2xx,
+        non2xx: Object.entries(statuses)
+          .filter(([status]) => !status.startsWith('2'))
+          .reduce((sum, [, count]) => sum + count, 0),
         statuses,
         sendLagP99: percentile(lags, 99),
       };
