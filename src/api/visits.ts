@@ -113,5 +113,9 @@ export function getVisitor(api: ApiClient, userId: string, options: CallOptions 
 
 /** The visitor's QR for a visit, as a PNG (VisitDetail's print-QR). */
 export function visitQr(api: ApiClient, id: string, options: CallOptions = {}): Promise<Blob> {
-  return api.get(`/public/visits/${encodeURIComponent(id)}/qr`, { ...options, responseType: 'blob' });
+  return api.get(`/public/visits/${encodeURIComponent(id)}/qr`, {
+    ...options,
+    responseType: 'blob',
+    mediaType: 'image/',
+  });
 }

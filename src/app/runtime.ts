@@ -71,9 +71,12 @@ export const keptNotice = {
   },
 };
 
-/** The language the portal starts in, before the tenant's settings say which it offers: stored, else the browser's. */
-export const initialLocale = (): LocaleCode =>
-  resolveLocale({ stored: readStoredLocale(), browser: navigator.languages, available: LOCALES });
+/**
+ * The language to show among `available` (every one the portal has, before the tenant's settings say which it
+ * offers): the one stored in this browser, else the browser's.
+ */
+export const initialLocale = (available: readonly LocaleCode[] = LOCALES): LocaleCode =>
+  resolveLocale({ stored: readStoredLocale(), browser: navigator.languages, available });
 
 export function createRuntime(navigate: Navigate = browserNavigate, inspect?: Inspect): Runtime {
   const notifications = createActor(notificationsMachine, { inspect });
@@ -86,12 +89,7 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
         loadTenant: fromPromise(async () => {
           const hostname = window.location.hostname;
           const loaded = await (takePreloadedTenant(hostname) ?? loadTenant(hostname));
-          const locale = resolveLocale({
-            stored: readStoredLocale(),
-            browser: navigator.languages,
-            available: loaded.settings.locales,
-          });
-          return { ...loaded, locale };
+          return { ...loaded, locale: initialLocale(loaded.settings.locales) };
         }),
         loadMessages: fromPromise(async ({ input }) => ({
           locale: input.locale,
