@@ -28,9 +28,10 @@ import {
  * own thread, so a request that arrives during a batch waits for it. A batch of 500 liveness frames held it about
  * 25 ms on a quiet machine and 60–100 ms at load 8–12 (each frame's row is locked, then deleted with the chunks of
  * its image bytes kept out of line: 5 WAL records a frame), and put the read's p99 at 138 ms against 55 ms without
- * the purge (docs/operations.md#retention). 5 ms is about 100 frames on a quiet machine, 20–50 under load.
+ * the purge (docs/operations.md#retention). 3 ms is about 60 frames on a quiet machine: batches of 5 ms put the
+ * read's p99 at 27–41 ms during the purge under an even load of 200 requests/s, batches of 3 ms at 11–15 ms.
  */
-export const RETENTION_BATCH_MS = 5;
+export const RETENTION_BATCH_MS = 3;
 /** The rows of a kind's first batch: its cost per row is not known yet. */
 export const RETENTION_FIRST_BATCH = 20;
 /** The most rows of one batch, however cheap they are. */
@@ -121,7 +122,7 @@ type Step = (limit: number) => Promise<number>;
 
 /**
  * Deletes with `step` until nothing is due (or the server is stopping), each batch sized after the last
- * (batchRowsAfter) and followed by a rest as long as it took. Returns the rows deleted.
+ * (batchRowsAfter) and followed by a rest twice as long as it took. Returns the rows deleted.
  */
 async function purgeInBatches(step: Step, options: RetentionOptions, batches: BatchStats): Promise<number> {
   const stopping = options.stopping ?? (() => false);
@@ -213,14 +214,18 @@ export async function rewriteIfDue(options: RetentionOptions): Promise<Retention
 }
 
 /**
- * Between two batches the purge rests as long as the batch took, at least `minMs` and at most a second: the requests
- * that queued behind a batch go first. The embedded database runs one statement at a time in the server's own
- * thread; without the rest, a purge of 5,000 images kept every request waiting for the whole run
- * (bench/retention.ts). Then it waits, as long again at most, for the requests in progress: a wait of up to a second
- * let a purge under a steady load (a request always in progress at load 12) run for minutes, a batch a second. So
- * the purge takes at most half of the database's time, a third while requests keep it waiting.
+ * Between two batches the purge rests twice as long as the batch took, at least `minMs` and at most a second: the
+ * requests that queued behind a batch go first, and those that follow find the database free. The embedded
+ * database runs one statement at a time in the server's own thread; without the rest, a purge of 5,000 images kept
+ * every request waiting for the whole run (bench/retention.ts); with a rest as long as the batch, the read's p99
+ * under an even load was 15 ms, with twice as long 11–12 ms. Then it waits, as long again at most, for the requests
+ * in progress: a wait of up to a second let a purge under a steady load (a request always in progress at load 12)
+ * run for minutes, a batch a second. So the purge takes at most a third of the database's time, a fifth while
+ * requests keep it waiting.
  */
-const restAfter = (batchMs: number, minMs: number) => Math.min(Math.max(Math.ceil(batchMs), minMs), 1000);
+const REST_PER_BATCH = 2;
+const restAfter = (batchMs: number, minMs: number) =>
+  Math.min(Math.max(Math.ceil(batchMs * REST_PER_BATCH), minMs), 1000);
 
 const not = (f: () => boolean) => () => !f();
 
