@@ -504,7 +504,7 @@ async function main() {
     const purge = await benchRetention();
     row(
       `retention purge of ${purge.dueRows} due evidence rows: the credential read's p99 while it runs (${RETENTION_ROWS / 1000}k frames due, as many fresh)`,
-      `${purge.purgeP99} ms (before: ${purge.baselineP99} ms; slowest ${purge.purgeMax} ms)`,
+      `${purge.purgeP99} ms (before: ${purge.baselineP99} ms; slowest ${Math.round(purge.purgeMax)} ms)`,
       `${API_P99_BUDGET_MS} ms`,
       purge.purgeP99 <= API_P99_BUDGET_MS,
     );
