@@ -128,6 +128,9 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
+    // dist/.vite/manifest.json: which files each module became, for the server to link a painted screen's files
+    // from its page (server/screen-preloads.ts). The server never serves it (no dot-folder of dist is served).
+    manifest: true,
     chunkSizeWarningLimit: 300,
     rollupOptions: {
       output: {

@@ -14,8 +14,10 @@ const gz = promisify(gzip);
 async function* filesUnder(dir: string): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* filesUnder(path);
-    else if (entry.isFile() && TEXT.test(entry.name)) yield path;
+    // A dot-folder (the build's .vite/manifest.json) is for the server's eyes, never served: nothing to encode.
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.')) yield* filesUnder(path);
+    } else if (entry.isFile() && TEXT.test(entry.name)) yield path;
   }
 }
 

@@ -1,4 +1,4 @@
-import { symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from './app';
@@ -369,5 +369,13 @@ describe('path traversal', () => {
   it('hides dotfiles', async () => {
     const res = await app.request('/tenants/demo/.env');
     expect(res.status).toBe(404);
+  });
+
+  it("never serves the build's manifest (dist/.vite), which is for the server's eyes", async () => {
+    mkdirSync(join(site.distDir, '.vite'), { recursive: true });
+    writeFileSync(join(site.distDir, '.vite', 'manifest.json'), '{"src/main.tsx":{"file":"assets/x.js"}}');
+    const res = await app.request('/.vite/manifest.json');
+    expect(res.status).not.toBe(200);
+    expect(await res.text()).not.toContain('src/main.tsx');
   });
 });

@@ -188,6 +188,40 @@ describe('the first paint in the HTML', () => {
     expect(await (await get('/', 'demo.localhost')).text()).toContain('Hola de nuevo');
   });
 
+  it("links in its head the files a signed-in screen loads at start, by the build's manifest, and none on Welcome", async () => {
+    const links = (html: string) =>
+      [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    expect(links(await (await get('/profile', 'localhost:8080')).text())).toEqual([]);
+    mkdirSync(join(dir, 'dist', '.vite'), { recursive: true });
+    writeFileSync(
+      join(dir, 'dist', '.vite', 'manifest.json'),
+      JSON.stringify({
+        'index.html': { file: 'assets/index-abc.js' },
+        'src/actors/preload.ts': { file: 'assets/preload-1.js', imports: ['index.html'] },
+        'src/actors/account.ts': { file: 'assets/account-2.js', dynamicImports: ['src/api/accounts.ts'] },
+        'src/api/accounts.ts': { file: 'assets/accounts-3.js' },
+        'src/api/client.ts': { file: 'assets/client-4.js' },
+        'src/features/account/screens.tsx': { file: 'assets/screens-5.js' },
+        'src/app/machines/account.ts': { file: 'assets/account-6.js' },
+        'src/i18n/messages/es.json?first': { file: 'assets/es-7.js' },
+        'src/i18n/messages/es.json?rest': { file: 'assets/es-8.js' },
+      }),
+    );
+    const profile = await (await get('/profile', 'localhost:8080')).text();
+    expect(links(profile)).toEqual([
+      '/assets/preload-1.js',
+      '/assets/account-2.js',
+      '/assets/accounts-3.js',
+      '/assets/client-4.js',
+      '/assets/screens-5.js',
+      '/assets/account-6.js',
+      '/assets/es-7.js',
+      '/assets/es-8.js',
+    ]);
+    expect(profile.indexOf('rel="modulepreload"')).toBeLessThan(profile.indexOf('</head>'));
+    expect(links(await (await get('/', 'localhost:8080')).text())).toEqual([]);
+  });
+
   it('keeps ids and test ids out of the paint, and needs the empty #root of index.html', () => {
     expect(
       withoutIds(

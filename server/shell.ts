@@ -3,7 +3,8 @@
 // beside it the screen as the app draws it (src/app/shell.tsx: the same components, so the same elements, classes and
 // texts): Welcome at `/`, Landing at `/landing`, and at the address of every other screen a signed-in person opens,
 // the portal's header and the screen's first state (its heading and loading state; the frame alone where the address
-// has parameters or a query, which may change that first state). It is drawn for the request's tenant (the host, as
+// has parameters or a query, which may change that first state). The page also links the files the screen loads at start
+// (server/screen-preloads.ts), so that they download beside the entry script. It is drawn for the request's tenant (the host, as
 // everywhere: contract/tenant/resolve.ts, shipped tenants only) and language (the app's own rule,
 // contract/i18n/locale.ts, with no stored choice: Accept-Language counts only for a tenant without Spanish). The app
 // renders into `#root`, hidden meanwhile, and the paint gives way to it when its screen is drawn
@@ -30,6 +31,7 @@ import {
 import { CODINGS, type Coding, chooseCoding, encodeSync } from './compression';
 import type { AppEnv } from './http/env';
 import { ROOT } from './paths';
+import { type Manifest, preloadLinks } from './screen-preloads';
 import { SHELL_SCRIPT } from './shell-script';
 
 const MESSAGES_DIR = join(ROOT, 'src/i18n/messages');
@@ -54,7 +56,15 @@ export function withoutIds(markup: string): string {
 /** index.html with the paint of a screen beside `#root` (hidden until the app takes over). */
 export function composeShellPage(
   indexHtml: string,
-  page: { markup: string; locale: LocaleCode; screen: ShellScreen; title: string; brandColor: string },
+  page: {
+    markup: string;
+    locale: LocaleCode;
+    screen: ShellScreen;
+    title: string;
+    brandColor: string;
+    /** `<link rel="modulepreload">` tags of the files the screen loads at start (server/screen-preloads.ts). */
+    preloads?: string;
+  },
   /** The build's stylesheet, by its path in index.html: inlined, one round trip fewer before the first paint. */
   stylesheets: ReadonlyMap<string, string> = new Map(),
 ): string | undefined {
@@ -77,6 +87,7 @@ export function composeShellPage(
     .replace(/<html lang="[a-z]+"/, `<html lang="${page.locale}" style="${style}"`)
     .replace(/<meta name="theme-color" content="[^"]*"/, `<meta name="theme-color" content="${theme.brand}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(page.title)}</title>`)
+    .replace('</head>', () => `${page.preloads ?? ''}</head>`)
     .replace(
       root,
       `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}">${withoutIds(page.markup)}</div>` +
@@ -131,6 +142,7 @@ export function shellPages({
     const tenantDir = join(publicDir, 'tenants', tenant);
     const settingsPath = join(tenantDir, 'settings.json');
     const indexPath = join(distDir, 'index.html');
+    const manifestPath = join(distDir, '.vite', 'manifest.json');
     const settings = tenantSettings(readJson(settingsPath));
     if (settings instanceof type.errors) return null;
     const browser = (acceptLanguage ?? '')
@@ -147,6 +159,7 @@ export function shellPages({
     ].map((m) => m[1] ?? '');
     const version = versionOf([
       indexPath,
+      manifestPath,
       settingsPath,
       overridesPath,
       messagesPath,
@@ -164,6 +177,12 @@ export function shellPages({
     const stylesheets = new Map(
       stylesheetPaths.map((path) => [`/${path}`, readFileSync(join(distDir, path), 'utf8')] as const),
     );
+    let manifest: Manifest = {};
+    try {
+      manifest = readJson(manifestPath) as Manifest;
+    } catch {
+      // A build without its manifest: the page links nothing more, and the app loads as it always did.
+    }
     const html = composeShellPage(
       indexHtml,
       {
@@ -172,6 +191,7 @@ export function shellPages({
         screen,
         title: tenantTitle(settings, locale),
         brandColor: settings.theme.brandColor,
+        preloads: preloadLinks(manifest, { screen, locale, indexHtml }),
       },
       stylesheets,
     );
