@@ -34,6 +34,7 @@ beforeAll(() => {
   mkdirSync(join(dir, 'dist', 'assets'));
   writeFileSync(join(dir, 'dist', 'assets', 'index-abc.css'), '.h-9{height:2.25rem}');
   cpSync('public/tenants', join(dir, 'public', 'tenants'), { recursive: true });
+  cpSync('public/browsers.json', join(dir, 'public', 'browsers.json'));
   const basque = join(dir, 'public', 'tenants', 'basque');
   cpSync(join(dir, 'public', 'tenants', 'gambling'), basque, { recursive: true });
   const settings = JSON.parse(readFileSync(join(basque, 'settings.json'), 'utf8'));
@@ -220,6 +221,72 @@ describe('the first paint in the HTML', () => {
     ]);
     expect(profile.indexOf('rel="modulepreload"')).toBeLessThan(profile.indexOf('</head>'));
     expect(links(await (await get('/', 'localhost:8080')).text())).toEqual([]);
+  });
+
+  it("carries the tenant's settings, browsers.json and the overrides of its language, as data the page never runs", async () => {
+    const bootOf = (html: string) => {
+      const block = /<script type="application\/json" id="portal-boot">([^<]*)<\/script>/.exec(html);
+      return JSON.parse(block?.[1] ?? 'null');
+    };
+    const read = (path: string) => JSON.parse(readFileSync(join(dir, 'public', path), 'utf8'));
+    for (const path of ['/', '/landing', '/home', '/profile', '/home?saloon=Sala']) {
+      const html = await (await get(path, 'demo.localhost')).text();
+      expect(bootOf(html), path).toEqual({
+        tenant: 'demo',
+        settings: read('tenants/demo/settings.json'),
+        browsers: read('browsers.json'),
+        texts: { locale: 'es', overrides: read('tenants/demo/locales/es.json') },
+      });
+      // After the paint and its script, so the paint's bytes come first; once per page.
+      expect(html.indexOf('id="portal-boot"'), path).toBeGreaterThan(html.indexOf(SHELL_SCRIPT));
+      expect(html.split('id="portal-boot"'), path).toHaveLength(2);
+    }
+    // The overrides of the page's language; a language the tenant has none for gives none.
+    const basque = join(dir, 'public', 'tenants', 'basque', 'locales');
+    writeFileSync(join(basque, 'en.json'), JSON.stringify({ 'header.logout': 'Sign out' }));
+    const en = bootOf(await (await get('/', 'basque.localhost', { 'Accept-Language': 'en' })).text());
+    expect(en.texts).toEqual({ locale: 'en', overrides: { 'header.logout': 'Sign out' } });
+    rmSync(join(basque, 'eu.json'));
+    const eu = bootOf(await (await get('/', 'basque.localhost', { 'Accept-Language': 'eu' })).text());
+    expect(eu.texts).toEqual({ locale: 'eu', overrides: {} });
+    expect(eu.settings.locales).toEqual(['eu', 'en']);
+  });
+
+  it('keeps the block closed whatever an override says: no end of script, no comment', () => {
+    const hostile = '</script><script>alert(1)</script>';
+    const overrides = {
+      'welcome.title': hostile,
+      'welcome.description': '<!-- x',
+      'a.b': 'line\u2028para\u2029',
+    };
+    const html =
+      composeShellPage('<html lang="es"><head></head><body><div id="root"></div></body></html>', {
+        markup: '<h1>x</h1>',
+        locale: 'es',
+        screen: 'Welcome',
+        title: 'T',
+        brandColor: '#0D55FF',
+        boot: { tenant: 'gambling', settings: {}, browsers: {}, texts: { locale: 'es', overrides } },
+      }) ?? '';
+    const start = html.indexOf('<script type="application/json" id="portal-boot">');
+    const block = html.slice(start);
+    // Exactly one end for the block: the block's own; nothing in it opens a comment or ends it early.
+    expect(block.match(/<\/script/gi)).toHaveLength(1);
+    const json = block.slice(block.indexOf('>') + 1, block.indexOf('</script>'));
+    expect(json).not.toMatch(/[<\u2028\u2029]/);
+    expect(JSON.parse(json).texts.overrides).toEqual(overrides);
+  });
+
+  it('makes the page again when browsers.json changes', async () => {
+    const path = join(dir, 'public', 'browsers.json');
+    const before = await (await get('/profile', 'localhost')).text();
+    writeFileSync(
+      path,
+      JSON.stringify({ opera: { minMobileVersion: 1, minDesktopVersion: 2, downloadUrl: 'x' } }),
+    );
+    const after = await (await get('/profile', 'localhost')).text();
+    expect(after).not.toBe(before);
+    expect(after).toContain('"browsers":{"opera":{"minMobileVersion":1,');
   });
 
   it('keeps ids and test ids out of the paint, and needs the empty #root of index.html', () => {

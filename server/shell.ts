@@ -3,15 +3,18 @@
 // beside it the screen as the app draws it (src/app/shell.tsx: the same components, so the same elements, classes and
 // texts): Welcome at `/`, Landing at `/landing`, and at the address of every other screen a signed-in person opens,
 // the portal's header and the screen's first state (its heading and loading state; the frame alone where the address
-// has parameters or a query, which may change that first state). The page also links the files the screen loads at start
-// (server/screen-preloads.ts), so that they download beside the entry script. It is drawn for the request's tenant (the host, as
-// everywhere: contract/tenant/resolve.ts, shipped tenants only) and language (the app's own rule,
+// has parameters or a query, which may change that first state). The page also links the files the screen loads at
+// start (server/screen-preloads.ts), so that they download beside the entry script. It is drawn for the request's
+// tenant (the host, as everywhere: contract/tenant/resolve.ts, shipped tenants only) and language (the app's own rule,
 // contract/i18n/locale.ts, with no stored choice: Accept-Language counts only for a tenant without Spanish). The app
 // renders into `#root`, hidden meanwhile, and the paint gives way to it when its screen is drawn
 // (src/app/shell-release.ts); a screen the person may not open keeps the paint until the app sends them on. The
 // paint is `inert` (its buttons wait for the app) and carries no ids nor test ids, so nothing in it is mistaken for
-// the app's. Pages are made on first request per tenant, language, screen and frame, and kept until a file they come
-// from changes.
+// the app's. After it, as data the browser never runs (`#portal-boot`), the page carries what the server read to
+// paint it and the app would otherwise ask for before its first API call: the tenant's settings, browsers.json and
+// the overrides of the page's language (src/tenant/load.ts takes them), one round trip fewer before that call.
+// Pages are made on first request per tenant, language, screen and frame, and kept until a file they come from
+// changes.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +23,7 @@ import type { Context } from 'hono';
 import { type LocaleCode, tenantSettings } from '../contract/api/settings';
 import { tenantTitle } from '../contract/domain/tenant-title';
 import { resolveLocale } from '../contract/i18n/locale';
+import { PORTAL_BOOT_ID, type PortalBoot } from '../contract/tenant/boot';
 import { tenantFromHost } from '../contract/tenant/resolve';
 import {
   type Painted,
@@ -53,6 +57,19 @@ export function withoutIds(markup: string): string {
   return markup.replace(/ (?:id|for|data-testid|data-screen|data-route)="[^"]*"/g, '');
 }
 
+/**
+ * The files the app reads at start (src/tenant/load.ts), as a JSON block the browser never runs (so the CSP needs
+ * nothing for it). Nothing in the JSON may end the block or open a comment: `<` is written `\u003c`, and U+2028 and
+ * U+2029 escaped as well.
+ */
+export function bootBlock(boot: PortalBoot): string {
+  const json = JSON.stringify(boot)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  return `<script type="application/json" id="${PORTAL_BOOT_ID}">${json}</script>`;
+}
+
 /** index.html with the paint of a screen beside `#root` (hidden until the app takes over). */
 export function composeShellPage(
   indexHtml: string,
@@ -64,6 +81,8 @@ export function composeShellPage(
     brandColor: string;
     /** `<link rel="modulepreload">` tags of the files the screen loads at start (server/screen-preloads.ts). */
     preloads?: string;
+    /** The app's files, after the paint's markup so that the paint's bytes come first. */
+    boot?: PortalBoot;
   },
   /** The build's stylesheet, by its path in index.html: inlined, one round trip fewer before the first paint. */
   stylesheets: ReadonlyMap<string, string> = new Map(),
@@ -91,7 +110,8 @@ export function composeShellPage(
     .replace(
       root,
       `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}">${withoutIds(page.markup)}</div>` +
-        `<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>`,
+        `<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>` +
+        (page.boot ? bootBlock(page.boot) : ''),
     );
 }
 
@@ -143,7 +163,9 @@ export function shellPages({
     const settingsPath = join(tenantDir, 'settings.json');
     const indexPath = join(distDir, 'index.html');
     const manifestPath = join(distDir, '.vite', 'manifest.json');
-    const settings = tenantSettings(readJson(settingsPath));
+    const browsersPath = join(publicDir, 'browsers.json');
+    const rawSettings = readJson(settingsPath);
+    const settings = tenantSettings(rawSettings);
     if (settings instanceof type.errors) return null;
     const browser = (acceptLanguage ?? '')
       .split(',')
@@ -163,6 +185,7 @@ export function shellPages({
       settingsPath,
       overridesPath,
       messagesPath,
+      browsersPath,
       ...stylesheetPaths.map((path) => join(distDir, path)),
     ]);
     const kept = pages.get(key);
@@ -172,6 +195,12 @@ export function shellPages({
       overrides = readJson(overridesPath) as Record<string, string>;
     } catch {
       // No overrides for this language.
+    }
+    let browsers: unknown = {};
+    try {
+      browsers = readJson(browsersPath);
+    } catch {
+      // Missing or not JSON: the app would check nothing (src/tenant/settings-check.ts parseBrowsers).
     }
     const messages = { ...(readJson(messagesPath) as Record<string, string>), ...overrides };
     const stylesheets = new Map(
@@ -192,6 +221,7 @@ export function shellPages({
         title: tenantTitle(settings, locale),
         brandColor: settings.theme.brandColor,
         preloads: preloadLinks(manifest, { screen, locale, indexHtml }),
+        boot: { tenant, settings: rawSettings, browsers, texts: { locale, overrides } },
       },
       stylesheets,
     );
