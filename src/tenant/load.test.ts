@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   loadTenant,
   loadTenantTexts,
@@ -189,5 +189,121 @@ describe('the tenant’s text overrides asked for beside its settings', () => {
     await loadTenantTexts('/tenants/gambling', 'es', fetcher);
     expect(await loadTenantTexts('/tenants/gambling', 'es', fetcher)).toEqual(overrides);
     expect(asked).toHaveLength(2);
+  });
+});
+
+describe('the tenant’s files the server’s page carries', () => {
+  const files = {
+    '/tenants/gambling/settings.json': gambling,
+    '/tenants/demo/settings.json': demo,
+    '/browsers.json': browsers,
+    '/tenants/gambling/locales/en.json': { 'welcome.title': 'Hello' },
+  };
+  const pageOverrides = { 'welcome.title': 'Hola desde la página' };
+
+  function counting() {
+    const asked: string[] = [];
+    const inner = fakeFetch(files);
+    const fetcher = (async (input: RequestInfo | URL) => {
+      asked.push(String(input));
+      return inner(input);
+    }) as typeof fetch;
+    return { asked, fetcher };
+  }
+
+  /** A fresh load.ts on a page whose `#portal-boot` holds `text` (none when undefined). */
+  async function onPage(text: string | undefined) {
+    vi.resetModules();
+    vi.stubGlobal('document', {
+      getElementById: (id: string) =>
+        id === 'portal-boot' && text !== undefined ? { textContent: text } : null,
+    });
+    return import('./load');
+  }
+
+  const block = (boot: object) =>
+    JSON.stringify({
+      tenant: 'gambling',
+      settings: gambling,
+      browsers,
+      texts: { locale: 'es', overrides: pageOverrides },
+      ...boot,
+    });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('are used for the same tenant without asking the server, and only once', async () => {
+    const load = await onPage(block({}));
+    const { asked, fetcher } = counting();
+    load.preloadTenant('localhost', fetcher);
+    load.preloadTenantTexts('gambling', 'es', fetcher);
+    const loaded = await load.takePreloadedTenant('localhost');
+    expect(loaded?.settings.title).toBe('Portal de identidad');
+    expect(loaded?.browsers).toEqual(browsers);
+    expect(await load.loadTenantTexts('/tenants/gambling', 'es', fetcher)).toEqual(pageOverrides);
+    expect(asked).toEqual([]);
+    // A second start (none in the app) and a later language change ask the server.
+    load.preloadTenant('localhost', fetcher);
+    load.preloadTenantTexts('gambling', 'es', fetcher);
+    expect(asked).toEqual([
+      '/tenants/gambling/settings.json',
+      '/browsers.json',
+      '/tenants/gambling/locales/es.json',
+    ]);
+  });
+
+  it('are ignored when they are another tenant’s: the host’s are asked for', async () => {
+    const load = await onPage(block({ tenant: 'demo', settings: demo }));
+    const { asked, fetcher } = counting();
+    load.preloadTenant('localhost', fetcher);
+    load.preloadTenantTexts('gambling', 'es', fetcher);
+    expect((await load.takePreloadedTenant('localhost'))?.settings.title).toBe('Portal de identidad');
+    expect(await load.loadTenantTexts('/tenants/gambling', 'es', fetcher)).toEqual({});
+    expect(asked).toEqual([
+      '/tenants/gambling/settings.json',
+      '/browsers.json',
+      '/tenants/gambling/locales/es.json',
+    ]);
+  });
+
+  it('are ignored when the block is not JSON or its settings fail the check', async () => {
+    for (const text of [
+      '{"tenant":"gambling","settings":',
+      block({ settings: { ...gambling, locales: ['fr'] } }),
+      block({ settings: undefined }),
+      '"gambling"',
+    ]) {
+      const load = await onPage(text);
+      const { asked, fetcher } = counting();
+      load.preloadTenant('localhost', fetcher);
+      const loaded = await load.takePreloadedTenant('localhost');
+      expect(loaded?.settings.locales, text).toEqual(['es', 'en', 'eu']);
+      expect(asked, text).toEqual(['/tenants/gambling/settings.json', '/browsers.json']);
+    }
+  });
+
+  it('give the texts of their language only: another language is asked for', async () => {
+    const load = await onPage(block({}));
+    const { asked, fetcher } = counting();
+    load.preloadTenantTexts('gambling', 'en', fetcher);
+    expect(await load.loadTenantTexts('/tenants/gambling', 'en', fetcher)).toEqual({
+      'welcome.title': 'Hello',
+    });
+    expect(asked).toEqual(['/tenants/gambling/locales/en.json']);
+  });
+
+  it('leave a page without them as it was: everything is asked for', async () => {
+    const load = await onPage(undefined);
+    const { asked, fetcher } = counting();
+    load.preloadTenant('localhost', fetcher);
+    load.preloadTenantTexts('gambling', 'es', fetcher);
+    expect((await load.takePreloadedTenant('localhost'))?.tenant).toBe('gambling');
+    expect(asked).toEqual([
+      '/tenants/gambling/settings.json',
+      '/browsers.json',
+      '/tenants/gambling/locales/es.json',
+    ]);
   });
 });

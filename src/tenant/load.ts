@@ -1,4 +1,5 @@
 import type { BrowserSettings, TenantSettings } from '../../contract/api/settings';
+import { PORTAL_BOOT_ID, type PortalBoot } from '../../contract/tenant/boot';
 import { tenantFromHost } from '../../contract/tenant/resolve';
 import { parseBrowsers, parseOverrides, parseSettings } from './settings-check';
 import { TenantLoadError } from './tenant-error';
@@ -54,15 +55,69 @@ export async function loadTenant(hostname: string, fetcher: typeof fetch = fetch
   };
 }
 
+/**
+ * What the server's page carries (server/shell.ts, `#portal-boot`): read from the page once, each part taken once,
+ * so a retry or a later change of language asks the server. None on a page the server did not compose (an address
+ * it does not paint, `npm run dev`), or when the block is not JSON of that shape.
+ */
+let pageBoot: PageBoot | undefined;
+
+interface PageBoot {
+  tenant?: Omit<PortalBoot, 'texts'>;
+  texts?: PortalBoot['texts'] & { tenant: string };
+}
+
+function bootOfPage(): PageBoot {
+  if (pageBoot) return pageBoot;
+  pageBoot = {};
+  const text = globalThis.document?.getElementById(PORTAL_BOOT_ID)?.textContent;
+  let raw: Partial<PortalBoot> | null = null;
+  try {
+    raw = text ? (JSON.parse(text) as Partial<PortalBoot>) : null;
+  } catch {
+    return pageBoot;
+  }
+  if (typeof raw !== 'object' || raw === null || typeof raw.tenant !== 'string') return pageBoot;
+  const { tenant, settings, browsers, texts } = raw;
+  if ('settings' in raw && 'browsers' in raw) pageBoot.tenant = { tenant, settings, browsers };
+  if (typeof texts === 'object' && texts !== null && typeof texts.locale === 'string') {
+    const { overrides } = texts;
+    if (typeof overrides === 'object' && overrides !== null && !Array.isArray(overrides))
+      pageBoot.texts = { tenant, locale: texts.locale, overrides };
+  }
+  return pageBoot;
+}
+
+/** The page's settings of the host's tenant, checked as fetched ones are; undefined when they cannot be used. */
+function tenantOfPage(hostname: string): LoadedTenant | undefined {
+  const boot = bootOfPage();
+  const given = boot.tenant;
+  delete boot.tenant;
+  const host = tenantFromHost(hostname);
+  if (!given || host.kind !== 'tenant' || given.tenant !== host.tenant) return undefined;
+  try {
+    return {
+      tenant: host.tenant,
+      settings: parseSettings(host.tenant, given.settings),
+      browsers: parseBrowsers(given.browsers),
+    };
+  } catch {
+    // Settings that fail the check: asked for as on a page without them (a broken file is the actor’s to report).
+    return undefined;
+  }
+}
+
 /** The settings asked for before the runtime's actor asked: by host name, taken once (a retry asks anew). */
 let earlyTenant: { hostname: string; loaded: Promise<LoadedTenant> } | undefined;
 
 /**
  * Asks for the host's tenant settings now, in the page's first task, so that they travel while the actors are
- * created (a task of its own on a slow phone); the app's loadTenant actor takes them with takePreloadedTenant.
+ * created (a task of its own on a slow phone); the app's loadTenant actor takes them with takePreloadedTenant. When
+ * the page carries them (server/shell.ts), nothing is asked.
  */
 export function preloadTenant(hostname: string, fetcher: typeof fetch = fetch): void {
-  const loaded = loadTenant(hostname, fetcher);
+  const given = tenantOfPage(hostname);
+  const loaded = given ? Promise.resolve(given) : loadTenant(hostname, fetcher);
   loaded.catch(() => undefined);
   earlyTenant = { hostname, loaded };
 }
@@ -84,10 +139,19 @@ const early = new Map<string, Promise<Record<string, string>>>();
  * Asks for the overrides of the host's tenant in `locale` now, beside its settings, at the address every shipped
  * tenant's settings give (its own folder): loadTenantTexts takes them if the settings name that address and the
  * portal shows that language, and asks for the right ones otherwise (one round trip after the settings, as before).
+ * The page's own (server/shell.ts, read from that folder) are taken instead when they are this tenant's in `locale`.
  */
 export function preloadTenantTexts(tenant: string, locale: string, fetcher: typeof fetch = fetch): void {
   const assetsUrl = tenantFolder(tenant);
-  early.set(`${assetsUrl} ${locale}`, fetchTenantTexts(assetsUrl, locale, fetcher));
+  const boot = bootOfPage();
+  const given = boot.texts;
+  delete boot.texts;
+  early.set(
+    `${assetsUrl} ${locale}`,
+    given?.tenant === tenant && given.locale === locale
+      ? Promise.resolve(parseOverrides(given.overrides))
+      : fetchTenantTexts(assetsUrl, locale, fetcher),
+  );
 }
 
 /** A tenant's text overrides for one language; a missing or malformed file means no overrides. */
