@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, devices, expect, type Page, test } from '@playwright/test';
-import { demoUrl, port, t } from './support';
+import { demoUrl, logIn, port, t } from './support';
 
 // Welcome and Landing paint from the HTML (server/shell.ts draws them with the app's own components); the app
 // renders beside them, hidden, and takes their place without moving anything (src/app/shell-release.ts). To look at
@@ -124,6 +124,9 @@ async function signedInColdPage(
   });
   return { context, cold: await context.newPage() };
 }
+
+/** The language the page holds for the app (the account's after a sign-in); Spanish when none is stored. */
+const storedLocale = (page: Page) => page.evaluate(() => localStorage.getItem('portal.locale') ?? 'es');
 
 test.describe('the first paint comes with the HTML', () => {
   test("the answer for / holds the tenant's Welcome in its language, and the app hides nothing else", async ({
@@ -254,13 +257,14 @@ test.describe('the first paint comes with the HTML', () => {
     await context.close();
   });
 
-  test("an enrolled person's home never runs the answers' validators on the page, and its texts come beside the tenant's settings", async ({
+  test("an enrolled person's home never runs the answers' validators on the page, and its texts come before the first call", async ({
     page,
     browser,
   }) => {
     const { context, cold } = await signedInColdPage(page, browser, 'user', async () =>
       expect(page.locator('[data-screen="UserHome"]')).toBeVisible(),
     );
+    const accountLocale = await storedLocale(page);
     const requested: string[] = [];
     cold.on('request', (request) => requested.push(new URL(request.url()).pathname));
     // The screen's own address (the root sends a signed-in person there once the session is read).
@@ -275,10 +279,10 @@ test.describe('the first paint comes with the HTML', () => {
     expect(validators.held()).toBe(0);
     expect(workers.filter((path) => /\/assets\/answer-check\.worker-[\w-]+\.js$/.test(path))).toHaveLength(1);
     validators.release();
-    // Both parts of the catalogue and the tenant's overrides are asked for once each, before the first API call
-    // (which waits for the settings and the session): no text waits for another's answer. (The staff list's journey
-    // below holds the settings back: the overrides do not wait for them.)
-    // In the account's language, whichever another journey left it in.
+    // Both parts of the catalogue are asked for once each, before the first API call (which waits for the session):
+    // no text waits for another's answer. The tenant's settings and browsers.json come in the page (server/shell.ts),
+    // and so do its overrides in the page's language (Spanish: gambling offers it). In the account's language,
+    // whichever another journey left it in: another one is asked for once, before the first API call.
     const overrides = requested.flatMap((path, at) =>
       /^\/tenants\/gambling\/locales\/(es|en|eu)\.json$/.test(path) ? [at] : [],
     );
@@ -286,7 +290,8 @@ test.describe('the first paint comes with the HTML', () => {
       /^\/assets\/(es|en|eu)-[\w-]+\.js$/.test(path) ? [at] : [],
     );
     const firstApi = requested.findIndex((path) => path.startsWith('/api/'));
-    expect(overrides).toHaveLength(1);
+    expect(requested.filter((path) => /\/(settings|browsers)\.json$/.test(path))).toEqual([]);
+    expect(overrides).toHaveLength(accountLocale === 'es' ? 0 : 1);
     expect(catalogueParts).toHaveLength(2);
     for (const at of [...overrides, ...catalogueParts]) expect(at).toBeLessThan(firstApi);
     // The QR came from the credentials list and one QR call, not a credential call between them.
@@ -323,33 +328,24 @@ test.describe('the first paint comes with the HTML', () => {
     await context.close();
   });
 
-  test("a staff list asks for its first page before its code has arrived, and the tenant's texts come beside its settings", async ({
+  test("a staff list asks for its first page before its code has arrived, with the tenant's settings from the page", async ({
     page,
     browser,
   }) => {
     const { context, cold } = await signedInColdPage(page, browser, 'usermanager', async () =>
       expect(page.locator('main h1').first()).toBeVisible(),
     );
+    const accountLocale = await storedLocale(page);
     const requested: string[] = [];
     cold.on('request', (request) => {
       const { pathname, search } = new URL(request.url());
       requested.push(pathname + search);
     });
-    // The tenant's settings are held back: its overrides are asked for without waiting for them.
-    let releaseSettings = () => {};
-    const settingsHeld = new Promise<void>((resolve) => {
-      releaseSettings = resolve;
-    });
-    await cold.route(/\/tenants\/gambling\/settings\.json$/, async (route) => {
-      await settingsHeld;
-      await route.continue();
-    });
+    // The tenant's settings, were they asked for, would fail: the screen works all the same, since the page carries
+    // them (server/shell.ts).
+    await cold.route(/\/tenants\/gambling\/settings\.json$/, (route) => route.abort());
     const screen = await holdScriptsWith(cold, 'users-search');
     await cold.goto(`http://localhost:${port}/users`);
-    await expect
-      .poll(() => requested.some((path) => /^\/tenants\/gambling\/locales\/(es|en|eu)\.json$/.test(path)))
-      .toBe(true);
-    releaseSettings();
     const firstPage = (path: string) => path.startsWith('/api/public/users?');
     await expect.poll(() => requested.some(firstPage)).toBe(true);
     expect(screen.held()).toBe(1);
@@ -357,7 +353,72 @@ test.describe('the first paint comes with the HTML', () => {
     await expect(cold.getByTestId('users-search')).toBeVisible();
     await expect(cold.locator('[data-testid="users"] tbody tr').first()).toBeVisible();
     expect(requested.filter(firstPage)).toHaveLength(1);
-    expect(requested.filter((path) => /\/locales\/(es|en|eu)\.json$/.test(path))).toHaveLength(1);
+    expect(requested.filter((path) => /\/(settings|browsers)\.json$/.test(path))).toEqual([]);
+    // The overrides: in the page in its language (Spanish), asked for once in another one the account has.
+    expect(requested.filter((path) => /\/locales\/(es|en|eu)\.json$/.test(path))).toHaveLength(
+      accountLocale === 'es' ? 0 : 1,
+    );
     await context.close();
+  });
+
+  test("a signed-in screen opened cold asks for none of the tenant's files, and the app speaks the tenant's words", async ({
+    page,
+    browser,
+  }) => {
+    // The demo tenant: its own overrides (Welcome's title and text), and a `user` no other journey changes.
+    await page.goto(demoUrl);
+    await page.getByTestId('login').click();
+    await logIn(page, 'user');
+    await expect(page.locator('[data-screen="UserHome"]')).toBeVisible();
+    expect(await storedLocale(page)).toBe('es');
+    const storageState = await page.context().storageState();
+    const tenantFiles = /\/(settings|browsers)\.json$|\/tenants\/[\w-]+\/locales\//;
+
+    for (const [path, signedIn] of [
+      ['/home', true],
+      ['/', false],
+    ] as const) {
+      const context = await browser.newContext({
+        ...devices['Pixel 7'],
+        ...(signedIn ? { storageState } : {}),
+      });
+      const cold = await context.newPage();
+      const requested: string[] = [];
+      cold.on('request', (request) => requested.push(new URL(request.url()).pathname));
+      const errors: string[] = [];
+      cold.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      cold.on('pageerror', (error) => errors.push(error.message));
+      await cold.addInitScript(() => {
+        const w = window as unknown as { __violations: string[] };
+        w.__violations = [];
+        document.addEventListener('securitypolicyviolation', (event) =>
+          w.__violations.push(`${event.violatedDirective} ${event.blockedURI}`),
+        );
+      });
+      await cold.goto(`${demoUrl}${path}`);
+      if (signedIn) {
+        await expect(cold.getByTestId('home-accreditations')).toBeVisible();
+        await expect(cold.getByTestId('accreditation-qr')).toBeVisible();
+      } else {
+        // The app's own Welcome (its test ids are never in the paint), with the tenant's overrides.
+        await expect(cold.getByTestId('welcome-title')).toHaveText('Bienvenido a Demo Access');
+        await expect(cold.locator('#root').getByText('instalaciones de la demostración')).toBeVisible();
+        await expect(cold.locator('#shell')).toHaveCount(0);
+      }
+      await expect(cold).toHaveTitle('Demo Access');
+      expect(
+        requested.filter((p) => tenantFiles.test(p)),
+        path,
+      ).toEqual([]);
+      expect(await cold.locator('script#portal-boot').count(), path).toBe(1);
+      expect(
+        await cold.evaluate(() => (window as unknown as { __violations: string[] }).__violations),
+        path,
+      ).toEqual([]);
+      expect(errors, path).toEqual([]);
+      await context.close();
+    }
   });
 });
