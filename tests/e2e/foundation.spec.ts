@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { brandColourOf, demoUrl, expectAccessible } from './support';
+import { brandColourOf, demoUrl, expectAccessible, withTenantSettings } from './support';
 
 test.describe('tenants', () => {
   test('gambling and demo show their own title, logo, brand colour and texts', async ({ page }) => {
@@ -26,10 +26,11 @@ test.describe('tenants', () => {
   });
 
   test('malformed settings get an error screen naming the problem', async ({ page }) => {
-    await page.route('**/tenants/gambling/settings.json', async (route) => {
-      const settings = await (await route.fetch()).json();
-      await route.fulfill({ json: { ...settings, locales: ['es', 'fr'], theme: { brandColor: 'blue' } } });
-    });
+    await withTenantSettings(page, (settings) => ({
+      ...settings,
+      locales: ['es', 'fr'],
+      theme: { brandColor: 'blue' },
+    }));
     await page.goto('/');
     const error = page.getByTestId('tenant-error');
     await expect(error).toHaveAttribute('data-problem', 'invalid-settings');
@@ -41,10 +42,7 @@ test.describe('tenants', () => {
 
 test.describe('languages', () => {
   test('the dropdown is absent when the tenant offers one language', async ({ page }) => {
-    await page.route('**/tenants/gambling/settings.json', async (route) => {
-      const settings = await (await route.fetch()).json();
-      await route.fulfill({ json: { ...settings, locales: ['en'] } });
-    });
+    await withTenantSettings(page, (settings) => ({ ...settings, locales: ['en'] }));
     await page.goto('/');
     await expect(page.getByTestId('welcome-title')).toHaveText('Welcome to Identity portal');
     await expect(page.getByTestId('language-menu')).toHaveCount(0);

@@ -361,3 +361,39 @@ export async function layoutShiftOf(page: Page): Promise<number> {
       ),
   );
 }
+
+type Settings = Record<string, unknown>;
+
+/**
+ * The tenant's settings as `change` makes them, from now on in this page: settings.json when the app asks for it,
+ * and the copy the server's pages carry (server/shell.ts `#portal-boot`), which the app takes instead of asking.
+ */
+export async function withTenantSettings(page: Page, change: (settings: Settings) => Settings) {
+  await page.route(/\/tenants\/[\w-]+\/settings\.json$/, async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: change((await response.json()) as Settings) });
+  });
+  // A document's address has no file extension and is not the API's.
+  await page.route(
+    (url) => !url.pathname.startsWith('/api/') && !/\.\w+$/.test(url.pathname),
+    async (route) => {
+      if (route.request().resourceType() !== 'document') return route.fallback();
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        /(<script type="application\/json" id="portal-boot">)([^<]*)(<\/script>)/,
+        (_, open: string, json: string, close: string) => {
+          const boot = JSON.parse(json) as { settings: Settings };
+          return (
+            open +
+            JSON.stringify({ ...boot, settings: change(boot.settings) }).replace(/</g, '\\u003c') +
+            close
+          );
+        },
+      );
+      const headers = { ...response.headers() };
+      delete headers['content-encoding'];
+      delete headers['content-length'];
+      await route.fulfill({ status: response.status(), headers, body: html });
+    },
+  );
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page } from '@playwright/test';
-import { t } from '../support';
+import { t, withTenantSettings } from '../support';
 import { type Driver, retryButton } from './driver';
 
 // The staff's calls beyond their lists: administration, watchlists, bulk registration, reception and the audit's tabs.
@@ -11,11 +11,7 @@ import { type Driver, retryButton } from './driver';
  * No tenant the journeys serve has it on, so the journey turns it on for itself, and opens the screen again.
  */
 async function onWatchHost(page: Page) {
-  await page.route(/\/tenants\/[\w-]+\/settings\.json$/, async (route) => {
-    const response = await route.fetch();
-    const settings = (await response.json()) as Record<string, unknown>;
-    await route.fulfill({ response, json: { ...settings, useWatch: true } });
-  });
+  await withTenantSettings(page, (settings) => ({ ...settings, useWatch: true }));
   await page.reload();
 }
 
