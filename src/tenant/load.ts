@@ -60,12 +60,11 @@ export async function loadTenant(hostname: string, fetcher: typeof fetch = fetch
  * so a retry or a later change of language asks the server. None on a page the server did not compose (an address
  * it does not paint, `npm run dev`), or when the block is not JSON of that shape.
  */
-let pageBoot: PageBoot | undefined;
-
 interface PageBoot {
   tenant?: Omit<PortalBoot, 'texts'>;
   texts?: PortalBoot['texts'] & { tenant: string };
 }
+let pageBoot: PageBoot | undefined;
 
 function bootOfPage(): PageBoot {
   if (pageBoot) return pageBoot;
