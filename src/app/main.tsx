@@ -26,9 +26,10 @@ const nextTask = (work: () => void) => setTimeout(work);
 
 // On a slow phone every task after the first paint that runs past 50 ms blocks the person (Lighthouse's TBT). The
 // server has painted the first screen already (server/shell.ts), so the app starts in five tasks, each short: the
-// scripts' evaluation; the requests for what the first screen needs (the tenant's settings, its texts), then for the
-// screen's chunk, so that they travel while the rest runs; the actors (their first snapshots); the first render, as
-// a transition, which React renders in slices that give the main thread back every few milliseconds.
+// scripts' evaluation; the requests for what the first screen needs (the tenant's settings, its texts: none when the
+// server's page carries them), then for the screen's chunk (on a page that links its files already, nothing new), so
+// that they travel while the rest runs; the actors (their first snapshots); the first render, as a transition, which
+// React renders in slices that give the main thread back every few milliseconds.
 function startPortal(inspect?: Inspect) {
   nextTask(() => {
     const host = tenantFromHost(window.location.hostname);
@@ -38,7 +39,8 @@ function startPortal(inspect?: Inspect) {
     // The tenant's text overrides too, at its own folder: not one round trip after its settings.
     if (host.kind === 'tenant') preloadTenantTexts(host.tenant, locale);
     const first = screenAt(window.location.pathname);
-    // The screen's chunk in a task of its own: each of its files is a <link rel=modulepreload> the page adds.
+    // The screen's chunk in a task of its own: each of its files is a <link rel=modulepreload> the page adds, unless
+    // the server's page has it already (server/screen-preloads.ts).
     if (first) nextTask(() => void screenComponents[first].preload().catch(() => undefined));
     nextTask(() => {
       const runtime = createRuntime(undefined, inspect);
