@@ -3,7 +3,7 @@
 // Landing. The paint stays only where the app would draw the same screen.
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { SHELL_SCRIPT } from './shell-script';
+import { PRELOADS_TEMPLATE_ID, SHELL_SCRIPT } from './shell-script';
 
 type Screen = 'Welcome' | 'Landing';
 
@@ -59,6 +59,34 @@ function paintStays(screen: Screen, stored: Record<string, string>): boolean {
 }
 
 describe("the first paint's inline script", () => {
+  it("links the screen's files once the paint is on screen, not before", () => {
+    const frames: (() => void)[] = [];
+    const timers: (() => void)[] = [];
+    const appended: unknown[] = [];
+    const links = { links: ['<link rel="modulepreload">'] };
+    const nodes: Record<string, unknown> = {
+      shell: { getAttribute: () => null, remove: () => undefined },
+      root: { hidden: true },
+      [PRELOADS_TEMPLATE_ID]: { content: links },
+    };
+    runInNewContext(SHELL_SCRIPT, {
+      document: {
+        getElementById: (id: string) => nodes[id] ?? null,
+        head: { appendChild: (n: unknown) => appended.push(n) },
+      },
+      localStorage: { length: 0, key: () => null, getItem: () => null },
+      atob: (text: string) => Buffer.from(text, 'base64').toString('latin1'),
+      requestAnimationFrame: (f: () => void) => frames.push(f),
+      setTimeout: (f: () => void) => timers.push(f),
+    });
+    // Nothing during the parse, nor in the frame that paints: in the task after it.
+    expect(appended).toEqual([]);
+    for (const frame of frames) frame();
+    expect(appended).toEqual([]);
+    for (const timer of timers) timer();
+    expect(appended).toEqual([links]);
+  });
+
   it('keeps Welcome for a visitor with nothing stored, drops it for anyone signed in', () => {
     expect(paintStays('Welcome', {})).toBe(true);
     expect(paintStays('Welcome', storedUser(newcomer))).toBe(false);

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { STAFF_PERMISSIONS } from '../src/first-paint';
 
+/** The `<template>` holding the `<link rel="modulepreload">` tags of the screen's files (server/shell.ts). */
+export const PRELOADS_TEMPLATE_ID = 'portal-preloads';
+
 /**
  * The one inline script of the portal, right after the server's first paint of a screen (server/shell.ts):
  * when this browser holds what the server could not know, it takes the paint away before it shows, and the app
@@ -12,7 +15,8 @@ import { STAFF_PERMISSIONS } from '../src/first-paint';
  * `post_onboardings_auto` and none of the staff rights (`STAFF_PERMISSIONS` of src/auth/access.ts, which bring the
  * assisted texts, the portal entry and the other menu items); an assistant, an enrolled person or any token it
  * cannot read drops the paint. The other screens' paint depends on nobody (the person's parts are the app's to add),
- * so only another stored language drops it. Allowed by its hash in the CSP (server/security-headers.ts), never by
+ * so only another stored language drops it. Once the paint is on screen, it links the screen's files for the browser
+ * to download (the `<template>` after the paint: server/screen-preloads.ts). Allowed by its hash in the CSP (server/security-headers.ts), never by
  * 'unsafe-inline'. ES5: it runs before any polyfill, on any browser that gets the page.
  */
 export const SHELL_SCRIPT =
@@ -27,6 +31,11 @@ export const SHELL_SCRIPT =
   'if(k.indexOf("portal.enrolment:")===0)e=true}' +
   'var w=s.getAttribute("data-paint");drop=(l!==null&&l!==s.getAttribute("data-locale"))||' +
   '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))}catch(x){drop=true}' +
-  'if(drop){s.remove();r.hidden=false}})();';
+  'if(drop){s.remove();r.hidden=false}' +
+  // The screen's files, linked once the paint is on screen: before it, they would share the phone's bandwidth and
+  // its six connections to the server with what the paint shows (server/screen-preloads.ts).
+  `if(typeof requestAnimationFrame=="function")requestAnimationFrame(function(){setTimeout(function(){` +
+  `var t=document.getElementById("${PRELOADS_TEMPLATE_ID}");if(t&&t.content)document.head.appendChild(t.content)},0)})` +
+  '})();';
 
 export const SHELL_SCRIPT_HASH = `'sha256-${createHash('sha256').update(SHELL_SCRIPT).digest('base64')}'`;

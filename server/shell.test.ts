@@ -219,7 +219,11 @@ describe('the first paint in the HTML', () => {
       '/assets/es-7.js',
       '/assets/es-8.js',
     ]);
-    expect(profile.indexOf('rel="modulepreload"')).toBeLessThan(profile.indexOf('</head>'));
+    // In the template after the paint, which the inline script links once the paint is on screen.
+    expect(profile).toMatch(/<template id="portal-preloads">(<link [^>]+>)+<\/template>/);
+    expect(profile.indexOf('<template id="portal-preloads">')).toBeGreaterThan(
+      profile.indexOf('<div id="root" hidden></div>'),
+    );
     expect(links(await (await get('/', 'localhost:8080')).text())).toEqual([]);
   });
 

@@ -36,7 +36,7 @@ import { CODINGS, type Coding, chooseCoding, encodeSync } from './compression';
 import type { AppEnv } from './http/env';
 import { ROOT } from './paths';
 import { type Manifest, preloadLinks } from './screen-preloads';
-import { SHELL_SCRIPT } from './shell-script';
+import { PRELOADS_TEMPLATE_ID, SHELL_SCRIPT } from './shell-script';
 
 const MESSAGES_DIR = join(ROOT, 'src/i18n/messages');
 
@@ -106,11 +106,13 @@ export function composeShellPage(
     .replace(/<html lang="[a-z]+"/, `<html lang="${page.locale}" style="${style}"`)
     .replace(/<meta name="theme-color" content="[^"]*"/, `<meta name="theme-color" content="${theme.brand}"`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeAttribute(page.title)}</title>`)
-    .replace('</head>', () => `${page.preloads ?? ''}</head>`)
     .replace(
       root,
-      `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}">${withoutIds(page.markup)}</div>` +
+      () =>
+        `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}">${withoutIds(page.markup)}</div>` +
         `<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>` +
+        // Linked by the inline script once the paint is on screen (a template's content is never fetched).
+        (page.preloads ? `<template id="${PRELOADS_TEMPLATE_ID}">${page.preloads}</template>` : '') +
         (page.boot ? bootBlock(page.boot) : ''),
     );
 }
