@@ -1,4 +1,5 @@
-// The files a painted screen's page links for the browser to download at once (`<link rel="modulepreload">`): the
+// The files a painted screen's page links for the browser to download at once (`<link rel="modulepreload">`, in a
+// `<template>` the page's inline script appends once the paint is on screen: server/shell-script.ts): the
 // modules of src/app/screen-modules.ts (the screen's first calls and its area, the catalogue of the page's language)
 // and everything they import, resolved through the build's manifest (dist/.vite/manifest.json, `build.manifest` in
 // vite.config.ts). Without them the browser learns of each file only once the file before it has run: the entry,

@@ -3,8 +3,9 @@
 // beside it the screen as the app draws it (src/app/shell.tsx: the same components, so the same elements, classes and
 // texts): Welcome at `/`, Landing at `/landing`, and at the address of every other screen a signed-in person opens,
 // the portal's header and the screen's first state (its heading and loading state; the frame alone where the address
-// has parameters or a query, which may change that first state). The page also links the files the screen loads at
-// start (server/screen-preloads.ts), so that they download beside the entry script. It is drawn for the request's
+// has parameters or a query, which may change that first state). The page also holds links to the files the screen loads
+// at start (server/screen-preloads.ts), which its inline script adds once the paint is on screen, so that they
+// download beside the entry script. It is drawn for the request's
 // tenant (the host, as everywhere: contract/tenant/resolve.ts, shipped tenants only) and language (the app's own rule,
 // contract/i18n/locale.ts, with no stored choice: Accept-Language counts only for a tenant without Spanish). The app
 // renders into `#root`, hidden meanwhile, and the paint gives way to it when its screen is drawn
