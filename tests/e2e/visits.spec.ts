@@ -506,8 +506,10 @@ test.describe('visits', () => {
         t(lang, 'common.errors.visitor_not_found'),
       );
       await expect(page.locator('[name="visitorEmail"]')).toHaveValue('');
-      // Reception types the visitor's name and email, reached in the form's order by keyboard.
+      // Reception types the visitor's name and email, reached in the form's order by keyboard, once the places
+      // have come (the place's list is not there before, and a Tab would pass it by).
       const field = (name: string) => page.locator(`[name="${name}"]`);
+      await expect(field('location')).toBeVisible();
       await tabTo(page, field('host'));
       await tabThrough(page, [
         field('location'),
