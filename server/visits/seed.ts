@@ -82,6 +82,17 @@ const PLANS: Plan[] = [
   { day: 3, status: 'requested', history: [['requested', 'visitor', -30]] },
 ];
 
+/**
+ * When the seeded visitor's visit of today starts: three hours from `now` (on a quarter hour), so that it is not under
+ * way, but never past 23:59 of today in the facility's timezone: seeded in the evening, three hours on were tomorrow
+ * there, and reception found no visit today for the visitor.
+ */
+export function todaysVisitStart(now: Date, timeZone: string): Date {
+  const inThreeHours = new Date(Math.ceil((now.getTime() + 3 * 3600_000) / 900_000) * 900_000);
+  const lastMinute = zonedInstant(dateIn(now, timeZone), '23:59', timeZone) as Date;
+  return inThreeHours < lastMinute ? inThreeHours : lastMinute;
+}
+
 export const seedVisits: Seeder = async (tx, tenant) => {
   const { rows: people } = await tx.query<{ id: string; username: string; email: string; name: string }>(
     `select id::text as id, username, email, trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) as name
@@ -100,10 +111,10 @@ export const seedVisits: Seeder = async (tx, tenant) => {
     const host = people.find((p) => p.username === HOSTS[index]);
     const facility = facilities[index % facilities.length];
     if (!host || !facility) continue;
-    // 10:00 in the facility's timezone; today's visit three hours from now, so that none is under way.
+    // 10:00 in the facility's timezone; today's visit later today (todaysVisitStart).
     const start =
       plan.day === 0
-        ? new Date(Math.ceil((now.getTime() + 3 * 3600_000) / 900_000) * 900_000)
+        ? todaysVisitStart(now, facility.timezone)
         : (zonedInstant(
             dateIn(new Date(now.getTime() + plan.day * 86_400_000), facility.timezone),
             '10:00',
