@@ -145,18 +145,19 @@ describe('the tenant’s settings asked for in the page’s first task', () => {
   });
 });
 
+/** A fetch of `files` that notes every address asked for. */
+function countingFetch(files: Record<string, unknown>) {
+  const asked: string[] = [];
+  const inner = fakeFetch(files);
+  const fetcher = (async (input: RequestInfo | URL) => {
+    asked.push(String(input));
+    return inner(input);
+  }) as typeof fetch;
+  return { asked, fetcher };
+}
+
 describe('the tenant’s text overrides asked for beside its settings', () => {
   const overrides = { 'welcome.title': 'Hola' };
-
-  function countingFetch(files: Record<string, unknown>) {
-    const asked: string[] = [];
-    const inner = fakeFetch(files);
-    const fetcher = (async (input: RequestInfo | URL) => {
-      asked.push(String(input));
-      return inner(input);
-    }) as typeof fetch;
-    return { asked, fetcher };
-  }
 
   it('are the ones the settings then name: the file is asked for once, before the settings are known', async () => {
     const { asked, fetcher } = countingFetch({ '/tenants/gambling/locales/es.json': overrides });
@@ -201,15 +202,7 @@ describe('the tenant’s files the server’s page carries', () => {
   };
   const pageOverrides = { 'welcome.title': 'Hola desde la página' };
 
-  function counting() {
-    const asked: string[] = [];
-    const inner = fakeFetch(files);
-    const fetcher = (async (input: RequestInfo | URL) => {
-      asked.push(String(input));
-      return inner(input);
-    }) as typeof fetch;
-    return { asked, fetcher };
-  }
+  const counting = () => countingFetch(files);
 
   /** A fresh load.ts on a page whose `#portal-boot` holds `text` (none when undefined). */
   async function onPage(text: string | undefined) {
