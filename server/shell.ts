@@ -122,6 +122,15 @@ function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
+/** A file's JSON, or `fallback` when the file is missing or not JSON. */
+function readJsonOr<T>(path: string, fallback: T): T {
+  try {
+    return readJson(path) as T;
+  } catch {
+    return fallback;
+  }
+}
+
 function versionOf(paths: readonly (string | URL)[]): string {
   return paths
     .map((path) => {
@@ -193,28 +202,15 @@ export function shellPages({
     ]);
     const kept = pages.get(key);
     if (kept && kept.version === version) return kept;
-    let overrides: Record<string, string> = {};
-    try {
-      overrides = readJson(overridesPath) as Record<string, string>;
-    } catch {
-      // No overrides for this language.
-    }
-    let browsers: unknown = {};
-    try {
-      browsers = readJson(browsersPath);
-    } catch {
-      // Missing or not JSON: the app would check nothing (src/tenant/settings-check.ts parseBrowsers).
-    }
+    // No overrides for this language: none. browsers.json missing or not JSON: the app would check nothing
+    // (src/tenant/settings-check.ts parseBrowsers). No manifest (a build without one): the page links nothing more.
+    const overrides = readJsonOr<Record<string, string>>(overridesPath, {});
+    const browsers = readJsonOr<unknown>(browsersPath, {});
     const messages = { ...(readJson(messagesPath) as Record<string, string>), ...overrides };
     const stylesheets = new Map(
       stylesheetPaths.map((path) => [`/${path}`, readFileSync(join(distDir, path), 'utf8')] as const),
     );
-    let manifest: Manifest = {};
-    try {
-      manifest = readJson(manifestPath) as Manifest;
-    } catch {
-      // A build without its manifest: the page links nothing more, and the app loads as it always did.
-    }
+    const manifest = readJsonOr<Manifest>(manifestPath, {});
     const html = composeShellPage(
       indexHtml,
       {
