@@ -27,21 +27,26 @@ const LOADING = { timeout: 20_000 };
 
 const page = { items: [{ id: 'u-2' }], totalItems: 1 };
 
-/** A runtime whose session is restored from storage at once, and whose API client is `api`. */
-function runtimeWith(api: Partial<ApiClient>): Runtime {
+/**
+ * A runtime whose session is restored from storage at once (`stored`: who is signed in, or a promise of it), and
+ * whose API client is `api`.
+ */
+function runtimeWith(
+  api: Partial<ApiClient>,
+  stored: StoredSession | Promise<StoredSession> = { session: person, expired: false },
+  app = createActor(appMachine, { input: { locale: 'es' } }),
+): Runtime {
   const session = createActor(
     sessionMachine.provide({
       actors: {
-        loadStoredSession: fromPromise<StoredSession>(async () => ({ session: person, expired: false })),
+        loadStoredSession: fromPromise<StoredSession>(() => Promise.resolve(stored)),
+        // A renewal under way: it takes a round trip to the provider.
+        renewSession: fromPromise<Session>(() => new Promise<never>(() => {})),
       },
     }),
     { input: { onPublicRoute: false, path: '/portal/users' } },
   ).start();
-  return {
-    app: createActor(appMachine, { input: { locale: 'es' } }),
-    session,
-    apiClient: async () => api as ApiClient,
-  } as unknown as Runtime;
+  return { app, session, apiClient: async () => api as ApiClient } as unknown as Runtime;
 }
 
 /** A list machine of PortalUsers as the screen starts it, settled on its first page. */
@@ -158,6 +163,48 @@ describe('the first calls of the screen a page opens on', () => {
     const settled = await waitFor(home, (s) => s.matches('active'));
     expect(settled.context.qrImage).toBe(qr);
     expect(get.mock.calls.length + request.mock.calls.length).toBe(2);
+  });
+});
+
+describe('the wait for the first calls (the first render waits on it)', () => {
+  it('ends once they have gone out, without waiting for their answers', async () => {
+    const get = vi.fn(() => new Promise<never>(() => {}));
+    const runtime = runtimeWith({ get } as Partial<ApiClient>);
+    await preloadFirstCalls(runtime, 'PortalUsers', () => true);
+    expect(get).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends without a call when there is none to wait for: no first calls, a refused person, nobody signed in', async () => {
+    const get = vi.fn(async () => page);
+    await preloadFirstCalls(runtimeWith({ get } as Partial<ApiClient>), 'Welcome', () => true);
+    await preloadFirstCalls(runtimeWith({ get } as Partial<ApiClient>), 'PortalUsers', () => false);
+    const anonymous = { session: null, expired: false } as unknown as StoredSession;
+    await preloadFirstCalls(runtimeWith({ get } as Partial<ApiClient>, anonymous), 'PortalUsers', () => true);
+    expect(get).not.toHaveBeenCalled();
+  });
+
+  it('ends when the session is being renewed, while the calls wait for the renewal', async () => {
+    const get = vi.fn(async () => page);
+    const expired = { session: person, expired: true } as StoredSession;
+    await preloadFirstCalls(runtimeWith({ get } as Partial<ApiClient>, expired), 'PortalUsers', () => true);
+    expect(get).not.toHaveBeenCalled();
+  });
+
+  it('ends when the tenant did not load (the session is never read then)', async () => {
+    const get = vi.fn(async () => page);
+    const app = createActor(
+      appMachine.provide({
+        actors: {
+          loadTenant: fromPromise(async () => Promise.reject(new Error('unreachable'))),
+          loadMessages: fromPromise(async () => ({ locale: 'es' as const, messages: {} })),
+        },
+      }),
+      { input: { locale: 'es' } },
+    ).start();
+    const runtime = runtimeWith({ get } as Partial<ApiClient>, new Promise<never>(() => {}), app);
+    await preloadFirstCalls(runtime, 'PortalUsers', () => true);
+    expect(runtime.session.getSnapshot().matches('checking')).toBe(true);
+    expect(get).not.toHaveBeenCalled();
   });
 });
 

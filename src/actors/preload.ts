@@ -50,19 +50,32 @@ async function activeSession(runtime: Runtime): Promise<Session | null> {
 
 /**
  * Sends the first calls of `screen` (the route the page opened on) once the session is known, if the screen has
- * any and the person may open it. `mayOpen` is the route's guard.
+ * any and the person may open it. `mayOpen` is the route's guard. Settles when those calls have gone out, or when
+ * there are none to wait for: the screen has no first calls, the session is not one to call with yet (nobody
+ * signed in, a token being renewed) or the tenant did not load.
  */
 export function preloadFirstCalls(
   runtime: Runtime,
   screen: ScreenName | undefined,
   mayOpen: (session: Session) => boolean,
-): void {
+): Promise<void> {
   const load = screen ? FIRST_CALLS[screen] : undefined;
-  if (!load) return;
+  if (!load) return Promise.resolve();
   // The API client downloads now too, beside the tenant's settings (the session waits for them).
   const client = import('../api/client');
-  runPreload(async (signal) => {
+  const sent = runPreload(async (signal) => {
     const [firstCalls, session] = await Promise.all([load(), activeSession(runtime), client]);
     if (session && mayOpen(session)) await firstCalls(runtime, session, signal);
   });
+  const sessionRead = waitFor(runtime.session, (s) => !s.matches('checking')).then((s) =>
+    s.matches({ authenticated: 'active' }) ? sent : undefined,
+  );
+  const tenantFailed = waitFor(
+    runtime.app,
+    (s) => s.context.tenant === undefined && !s.matches({ boot: 'loadingTenant' }),
+  );
+  return Promise.race([sessionRead, tenantFailed]).then(
+    () => undefined,
+    () => undefined,
+  );
 }

@@ -27,6 +27,8 @@ const preloadSignals = new WeakSet<AbortSignal>();
 let running: Promise<void> | null = null;
 /** Settles when a call is kept or the run ends: an actor that asked too early looks again. */
 let changed = deferred();
+/** Per preload run's signal: tells that the run has sent its first call. */
+const sending = new WeakMap<AbortSignal, () => void>();
 /** Call names some actor has asked for: a name is taken once (a later screen asks the server again). */
 const asked = new Set<string>();
 
@@ -127,24 +129,35 @@ async function lookUp(name: string, args: unknown[]): Promise<{ answer: Promise<
 export function preloadable<F extends Call>(name: string, call: F): F {
   return (async (...args: unknown[]) => {
     const signal = signalOf(args);
-    if (signal && preloadSignals.has(signal)) return keep(name, call, args);
+    if (signal && preloadSignals.has(signal)) {
+      const answer = keep(name, call, args);
+      sending.get(signal)?.();
+      return answer;
+    }
     const preloaded = kept.length > 0 || running ? await lookUp(name, args) : undefined;
     asked.add(name);
     return preloaded ? preloaded.answer : call(...args);
   }) as F;
 }
 
-/** Runs `calls` as a preload: the calls they make with the signal given are kept for the screen's actor. */
-export function runPreload(calls: (signal: AbortSignal) => Promise<unknown>): void {
+/**
+ * Runs `calls` as a preload: the calls they make with the signal given are kept for the screen's actor. Settles
+ * once the run has sent its first call, or has ended without one.
+ */
+export function runPreload(calls: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
   const controller = new AbortController();
   preloadSignals.add(controller.signal);
+  const sent = deferred();
+  sending.set(controller.signal, sent.resolve);
   running = calls(controller.signal)
     .then(() => undefined)
     .catch(() => undefined)
     .finally(() => {
       running = null;
+      sent.resolve();
       announce();
     });
+  return sent.promise;
 }
 
 /** Tests: forget every kept call and run. */

@@ -21,6 +21,9 @@ function completeSilentRenewal() {
   );
 }
 
+/** The longest the first render waits for the screen's first calls to go out. */
+const RENDER_WAITS_FOR_CALLS_MS = 1000;
+
 /** The next task: what is scheduled here runs after the browser has had the main thread back. */
 const nextTask = (work: () => void) => setTimeout(work);
 
@@ -28,8 +31,9 @@ const nextTask = (work: () => void) => setTimeout(work);
 // server has painted the first screen already (server/shell.ts), so the app starts in five tasks, each short: the
 // scripts' evaluation; the requests for what the first screen needs (the tenant's settings, its texts: none when the
 // server's page carries them), then for the screen's chunk (on a page that links its files already, nothing new), so
-// that they travel while the rest runs; the actors (their first snapshots); the first render, as a transition, which
-// React renders in slices that give the main thread back every few milliseconds.
+// that they travel while the rest runs; the actors (their first snapshots); the first render, once the screen's first
+// API calls have gone out, as a transition, which React renders in slices that give the main thread back every few
+// milliseconds.
 function startPortal(inspect?: Inspect) {
   nextTask(() => {
     const host = tenantFromHost(window.location.hostname);
@@ -48,27 +52,39 @@ function startPortal(inspect?: Inspect) {
       // The screen's first API calls, once the session is restored (they wait on the settings: the stored token's
       // key and the API's tenant come from them), not after its chunk, the first render and the API client.
       // Welcome and Landing make no call at start: the preload's code is not theirs to download.
-      if (first !== undefined && first !== 'Welcome' && first !== 'Landing')
-        void import('../actors/preload').then(({ preloadFirstCalls }) =>
-          preloadFirstCalls(runtime, first, (session) => {
-            const settings = runtime.app.getSnapshot().context.tenant?.settings;
-            return settings !== undefined && passesGuard(screens[first].guard, session, settings);
-          }),
-        );
-      nextTask(() => {
-        const container = document.getElementById('root');
-        if (!container) throw new Error('index.html has no #root');
-        const root = createRoot(container);
-        startTransition(() =>
-          root.render(
-            <StrictMode>
-              <RuntimeProvider runtime={runtime}>
-                <App />
-              </RuntimeProvider>
-            </StrictMode>,
-          ),
-        );
-      });
+      const callsSent =
+        first !== undefined && first !== 'Welcome' && first !== 'Landing'
+          ? import('../actors/preload').then(({ preloadFirstCalls }) =>
+              preloadFirstCalls(runtime, first, (session) => {
+                const settings = runtime.app.getSnapshot().context.tenant?.settings;
+                return settings !== undefined && passesGuard(screens[first].guard, session, settings);
+              }),
+            )
+          : Promise.resolve();
+      // The first render waits for those calls to have gone out (the server's paint is on screen meanwhile): its
+      // slices would otherwise come between every step that leads to them (the session read, the call modules'
+      // evaluation) and the data would come later. It waits a second at most, whatever holds the calls up.
+      let rendered = false;
+      const render = () => {
+        if (rendered) return;
+        rendered = true;
+        nextTask(() => {
+          const container = document.getElementById('root');
+          if (!container) throw new Error('index.html has no #root');
+          const root = createRoot(container);
+          startTransition(() =>
+            root.render(
+              <StrictMode>
+                <RuntimeProvider runtime={runtime}>
+                  <App />
+                </RuntimeProvider>
+              </StrictMode>,
+            ),
+          );
+        });
+      };
+      void callsSent.then(render, render);
+      setTimeout(render, RENDER_WAITS_FOR_CALLS_MS);
     });
   });
 }
