@@ -194,10 +194,7 @@ describe('the wait for the first calls (the first render waits on it)', () => {
     const get = vi.fn(async () => page);
     const app = createActor(
       appMachine.provide({
-        actors: {
-          loadTenant: fromPromise(async () => Promise.reject(new Error('unreachable'))),
-          loadMessages: fromPromise(async () => ({ locale: 'es' as const, messages: {} })),
-        },
+        actors: { loadTenant: fromPromise(async () => Promise.reject(new Error('unreachable'))) },
       }),
       { input: { locale: 'es' } },
     ).start();
