@@ -167,11 +167,24 @@ describe('the first calls of the screen a page opens on', () => {
 });
 
 describe('the wait for the first calls (the first render waits on it)', () => {
-  it('ends once they have gone out, without waiting for their answers', async () => {
+  it('ends once they have gone out, without waiting for their answers, and stops watching the app', async () => {
     const get = vi.fn(() => new Promise<never>(() => {}));
     const runtime = runtimeWith({ get } as Partial<ApiClient>);
+    const watching = new Set<object>();
+    const subscribe = runtime.app.subscribe.bind(runtime.app);
+    runtime.app.subscribe = ((...args: Parameters<typeof subscribe>) => {
+      const subscription = subscribe(...args);
+      watching.add(subscription);
+      return {
+        unsubscribe: () => {
+          watching.delete(subscription);
+          subscription.unsubscribe();
+        },
+      };
+    }) as typeof runtime.app.subscribe;
     await preloadFirstCalls(runtime, 'PortalUsers', () => true);
     expect(get).toHaveBeenCalledTimes(1);
+    expect(watching.size).toBe(0);
   });
 
   it('ends without a call when there is none to wait for: no first calls, a refused person, nobody signed in', async () => {

@@ -67,15 +67,20 @@ export function preloadFirstCalls(
     const [firstCalls, session] = await Promise.all([load(), activeSession(runtime), client]);
     if (session && mayOpen(session)) await firstCalls(runtime, session, signal);
   });
-  const sessionRead = waitFor(runtime.session, (s) => !s.matches('checking')).then((s) =>
-    s.matches({ authenticated: 'active' }) ? sent : undefined,
-  );
+  // Whichever ends first, the other stops watching its actor.
+  const settled = new AbortController();
+  const sessionRead = waitFor(runtime.session, (s) => !s.matches('checking'), {
+    signal: settled.signal,
+  }).then((s) => (s.matches({ authenticated: 'active' }) ? sent : undefined));
   const tenantFailed = waitFor(
     runtime.app,
     (s) => s.context.tenant === undefined && !s.matches({ boot: 'loadingTenant' }),
+    { signal: settled.signal },
   );
-  return Promise.race([sessionRead, tenantFailed]).then(
-    () => undefined,
-    () => undefined,
-  );
+  return Promise.race([sessionRead, tenantFailed])
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .finally(() => settled.abort());
 }
