@@ -21,14 +21,15 @@ interface Kept {
 }
 
 const kept: Kept[] = [];
-/** The signals of the preload runs: a call made with one of them is kept, not taken. */
-const preloadSignals = new WeakSet<AbortSignal>();
+/**
+ * The signals of the preload runs, each with what tells its run that a call has gone out: a call made with one of
+ * them is kept, not taken.
+ */
+const preloadSignals = new WeakMap<AbortSignal, () => void>();
 /** The preload run under way (it has not made all its calls yet). */
 let running: Promise<void> | null = null;
 /** Settles when a call is kept or the run ends: an actor that asked too early looks again. */
 let changed = deferred();
-/** Per preload run's signal: tells that the run has sent its first call. */
-const sending = new WeakMap<AbortSignal, () => void>();
 /** Call names some actor has asked for: a name is taken once (a later screen asks the server again). */
 const asked = new Set<string>();
 
@@ -129,9 +130,10 @@ async function lookUp(name: string, args: unknown[]): Promise<{ answer: Promise<
 export function preloadable<F extends Call>(name: string, call: F): F {
   return (async (...args: unknown[]) => {
     const signal = signalOf(args);
-    if (signal && preloadSignals.has(signal)) {
+    const sent = signal && preloadSignals.get(signal);
+    if (sent) {
       const answer = keep(name, call, args);
-      sending.get(signal)?.();
+      sent();
       return answer;
     }
     const preloaded = kept.length > 0 || running ? await lookUp(name, args) : undefined;
@@ -146,9 +148,8 @@ export function preloadable<F extends Call>(name: string, call: F): F {
  */
 export function runPreload(calls: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
   const controller = new AbortController();
-  preloadSignals.add(controller.signal);
   const sent = deferred();
-  sending.set(controller.signal, sent.resolve);
+  preloadSignals.set(controller.signal, sent.resolve);
   running = calls(controller.signal)
     .then(() => undefined)
     .catch(() => undefined)

@@ -64,10 +64,8 @@ function startPortal(inspect?: Inspect) {
       // The first render waits for those calls to have gone out (the server's paint is on screen meanwhile): its
       // slices would otherwise come between every step that leads to them (the session read, the call modules'
       // evaluation) and the data would come later. It waits a second at most, whatever holds the calls up.
-      let rendered = false;
-      const render = () => {
-        if (rendered) return;
-        rendered = true;
+      const timeUp = new Promise<void>((resolve) => setTimeout(resolve, RENDER_WAITS_FOR_CALLS_MS));
+      void Promise.race([callsSent.catch(() => undefined), timeUp]).then(() =>
         nextTask(() => {
           const container = document.getElementById('root');
           if (!container) throw new Error('index.html has no #root');
@@ -81,10 +79,8 @@ function startPortal(inspect?: Inspect) {
               </StrictMode>,
             ),
           );
-        });
-      };
-      void callsSent.then(render, render);
-      setTimeout(render, RENDER_WAITS_FOR_CALLS_MS);
+        }),
+      );
     });
   });
 }
