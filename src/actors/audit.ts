@@ -11,32 +11,42 @@ import {
 } from '../../machines/audit-export.machine';
 import { listMachine, type Page, type PageQuery } from '../../machines/list.machine';
 import { lazyCalls } from '../api/lazy';
+import { hasRole } from '../auth/access';
 import { apiFilterOf, decodeAuditFilter } from '../domain/audit';
+import { PAGE_SIZES } from '../domain/lists';
 import { decodeStaffActionsForm, staffActionsFilterOf } from '../domain/staff-actions';
 import type { Runtime } from '../runtime/context';
 import type { ExportProgressSink } from '../runtime/machines';
+import { firstPageQuery } from './first-page';
+import { type FirstCalls, preloadable } from './preloaded-calls';
 import { fromPromise } from './promise';
 
-const { exportAuditAccesses, listAuditAccesses } = lazyCalls(() => import('../api/audit'));
-const { listFacilities } = lazyCalls(() => import('../api/facilities'));
+const audit = lazyCalls(() => import('../api/audit'));
+const { exportAuditAccesses } = audit;
+const facilities = lazyCalls(() => import('../api/facilities'));
 const { exportStaffActions, listStaffActions } = lazyCalls(() => import('../api/staff-actions'));
+// AuditAccesses' first calls (src/actors/preload.ts).
+const listAuditAccesses = preloadable('listAuditAccesses', audit.listAuditAccesses);
+const listFacilities = preloadable('listFacilities', facilities.listFacilities);
 
 type Api = Pick<Runtime, 'apiClient'>;
+
+const auditPage =
+  (runtime: Api, timeZone: string, now: () => Date) =>
+  async ({ input, signal }: { input: PageQuery; signal: AbortSignal }): Promise<Page> => {
+    const filter = apiFilterOf(decodeAuditFilter(input.filter, now(), timeZone));
+    const page = await listAuditAccesses(
+      await runtime.apiClient(),
+      { ...filter, pageSize: input.pageSize, pageIndex: input.pageIndex },
+      { signal },
+    );
+    return { items: page.items, totalItems: page.total, totalIsLowerBound: page.totalIsLowerBound };
+  };
 
 /** The pages of AuditAccesses: the list machine's filter string is the screen's AuditListFilter. */
 export function auditListLogic(runtime: Api, timeZone: string, now: () => Date = () => new Date()) {
   return listMachine.provide({
-    actors: {
-      fetchPage: fromPromise<Page, PageQuery>(async ({ input, signal }) => {
-        const filter = apiFilterOf(decodeAuditFilter(input.filter, now(), timeZone));
-        const page = await listAuditAccesses(
-          await runtime.apiClient(),
-          { ...filter, pageSize: input.pageSize, pageIndex: input.pageIndex },
-          { signal },
-        );
-        return { items: page.items, totalItems: page.total, totalIsLowerBound: page.totalIsLowerBound };
-      }),
-    },
+    actors: { fetchPage: fromPromise<Page, PageQuery>(auditPage(runtime, timeZone, now)) },
   });
 }
 
@@ -57,12 +67,30 @@ export function staffActionsListLogic(runtime: Api, timeZone: string) {
   });
 }
 
+const facilitiesOf =
+  (runtime: Api, mine: boolean) =>
+  async ({ signal }: { signal: AbortSignal }): Promise<Facility[]> =>
+    listFacilities(await runtime.apiClient(), { signal, mine });
+
 /** The facilities of the filter: every one of the tenant, or only the caller's own (`mine`). */
 export function auditFacilitiesLogic(runtime: Api, mine: boolean) {
-  return fromPromise<Facility[]>(async ({ signal }) =>
-    listFacilities(await runtime.apiClient(), { signal, mine }),
-  );
+  return fromPromise<Facility[]>(facilitiesOf(runtime, mine));
 }
+
+/**
+ * AuditAccesses' first calls, as its screen starts them: the first page of the default range (the last 30 days, up
+ * to the instant the screen opens) and the facilities of its filter (the caller's own without
+ * post_audit_accesses_all).
+ */
+export const auditAccessesFirstCalls: FirstCalls = (runtime, session, signal, openedAt) =>
+  Promise.all([
+    auditPage(
+      runtime,
+      runtime.app.getSnapshot().context.tenant?.settings.timeZone ?? '',
+      () => openedAt,
+    )({ input: firstPageQuery(PAGE_SIZES.audit), signal }),
+    facilitiesOf(runtime, !hasRole(session, 'post_audit_accesses_all'))({ signal }),
+  ]);
 
 /** Hands a file to the browser as a download. */
 function saveBlob(file: Blob, name: string) {

@@ -5,8 +5,11 @@ import { type StoredSession, sessionMachine } from '../../machines/session.machi
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { Session } from '../auth/access';
+import { PAGE_SIZES } from '../domain/lists';
 import type { Runtime } from '../runtime/context';
+import { screenOpenedAt } from '../runtime/opened-at';
 import { accreditationLogic } from './accreditations';
+import { auditFacilitiesLogic, auditListLogic } from './audit';
 import { preloadFirstCalls } from './preload';
 import { resetPreload, sameArgs } from './preloaded-calls';
 import { usersListLogic } from './users';
@@ -163,6 +166,48 @@ describe('the first calls of the screen a page opens on', () => {
     const settled = await waitFor(home, (s) => s.matches('active'));
     expect(settled.context.qrImage).toBe(qr);
     expect(get.mock.calls.length + request.mock.calls.length).toBe(2);
+  });
+  it("of AuditAccesses are its first page up to the instant the screen opens, and its filter's facilities: the screen opens at that instant and asks nothing again", async () => {
+    const auditor = { ...person, roles: ['post_accesses_myscope'] } as Session;
+    const accesses = { items: [{ access_id: 'a-1' }], total: 1, totalIsLowerBound: false };
+    const get = vi.fn(async (path: string) => (path === '/internal/facilities' ? [] : accesses));
+    const runtime = runtimeWith({ get } as unknown as Partial<ApiClient>, {
+      session: auditor,
+      expired: false,
+    });
+    await preloadFirstCalls(runtime, 'AuditAccesses', () => true);
+    await vi.waitFor(() => expect(get).toHaveBeenCalledTimes(2), LOADING);
+    // The screen is drawn a moment later; it opens at the instant the preload asked with, not at its own.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const openedAt = screenOpenedAt();
+    expect(Date.now() - openedAt.getTime()).toBeGreaterThanOrEqual(5);
+    expect(get).toHaveBeenCalledWith(
+      '/public/audit_accesses',
+      expect.objectContaining({
+        searchParams: expect.objectContaining({
+          pageIndex: 0,
+          pageSize: PAGE_SIZES.audit,
+          to: new Date(openedAt.getTime() + 1).toISOString(),
+        }),
+      }),
+    );
+    expect(get).toHaveBeenCalledWith(
+      '/internal/facilities',
+      expect.objectContaining({ searchParams: { mine: 1 } }),
+    );
+    const list = createActor(
+      auditListLogic(runtime, '', () => openedAt),
+      {
+        input: { pageSize: PAGE_SIZES.audit },
+      },
+    ).start();
+    const facilities = createActor(auditFacilitiesLogic(runtime, true)).start();
+    const ready = await waitFor(list, (s) => s.matches('ready'));
+    await waitFor(facilities, (s) => s.status === 'done');
+    expect(ready.context.items).toEqual(accesses.items);
+    expect(get).toHaveBeenCalledTimes(2);
+    // Taken: the screen opened again opens then, and asks the server itself.
+    expect(screenOpenedAt().getTime()).toBeGreaterThan(openedAt.getTime());
   });
 });
 

@@ -4,9 +4,8 @@
 // machine calls first; each entry runs the actor's own code (src/actors/*) with the input the machine starts with,
 // so the request is built by the code that builds the machine's. Its calls are kept here, and when the machine's
 // actor makes a call, the same call with the same parameters takes the kept answer (or error) instead of going out
-// again; a call that differs drops what was kept and goes out as usual. AuditAccesses is not here: its list's
-// range ends at the instant the screen opens (the first page and the first export share it), so a page asked for
-// at boot would be another request.
+// again; a call that differs drops what was kept and goes out as usual. A screen whose first call asks for what
+// happened up to the instant it opens (AuditAccesses' range) takes the preload's instant as that one.
 
 import { waitFor } from 'xstate';
 import type { Session } from '../auth/access';
@@ -31,6 +30,10 @@ const FIRST_CALLS: Partial<Record<ScreenName, () => Promise<FirstCalls>>> = {
   PortalUsers: () => both(import('./users'), import('../api/users')).then((m) => m.portalUsersFirstCalls),
   PortalAccounts: () =>
     both(import('./accounts'), import('../api/accounts')).then((m) => m.portalAccountsFirstCalls),
+  AuditAccesses: () =>
+    both(import('./audit'), Promise.all([import('../api/audit'), import('../api/facilities')])).then(
+      (m) => m.auditAccessesFirstCalls,
+    ),
 };
 
 const both = <M>(actors: Promise<M>, calls: Promise<unknown>) =>
@@ -63,9 +66,9 @@ export function preloadFirstCalls(
   if (!load) return Promise.resolve();
   // The API client downloads now too, beside the tenant's settings (the session waits for them).
   const client = import('../api/client');
-  const sent = runPreload(async (signal) => {
+  const sent = runPreload(async (signal, openedAt) => {
     const [firstCalls, session] = await Promise.all([load(), activeSession(runtime), client]);
-    if (session && mayOpen(session)) await firstCalls(runtime, session, signal);
+    if (session && mayOpen(session)) await firstCalls(runtime, session, signal, openedAt);
   });
   // Whichever ends first, the other stops watching its actor.
   const settled = new AbortController();

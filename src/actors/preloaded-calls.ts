@@ -4,9 +4,18 @@
 
 import type { Session } from '../auth/access';
 import type { Runtime } from '../runtime/context';
+import { markOpened } from '../runtime/opened-at';
 
-/** A screen's first calls, as its actor makes them: `signal` marks them as the preload's. */
-export type FirstCalls = (runtime: Runtime, session: Session, signal: AbortSignal) => Promise<unknown>;
+/**
+ * A screen's first calls, as its actor makes them: `signal` marks them as the preload's; `openedAt` is the instant
+ * the screen opens, for a call that asks for what happened up to it (the screen asks with the same one).
+ */
+export type FirstCalls = (
+  runtime: Runtime,
+  session: Session,
+  signal: AbortSignal,
+  openedAt: Date,
+) => Promise<unknown>;
 
 // biome-ignore lint/suspicious/noExplicitAny: a call of src/api, whatever its parameters
 type Call = (...args: any[]) => Promise<unknown>;
@@ -16,16 +25,20 @@ interface Kept {
   args: unknown[];
   answer: Promise<unknown>;
   path: string;
+  /** The instant of the run that made it. */
+  at: Date;
   /** An actor is waiting on it; an actor stopped meanwhile (React's StrictMode) gives it back. */
   taken: boolean;
 }
 
 const kept: Kept[] = [];
-/**
- * The signals of the preload runs, each with what tells its run that a call has gone out: a call made with one of
- * them is kept, not taken.
- */
-const preloadSignals = new WeakMap<AbortSignal, () => void>();
+/** A preload run: what tells it that a call has gone out, and the instant its calls are built with. */
+interface Run {
+  sent: () => void;
+  at: Date;
+}
+/** The signals of the preload runs: a call made with one of them is kept, not taken. */
+const preloadSignals = new WeakMap<AbortSignal, Run>();
 /** The preload run under way (it has not made all its calls yet). */
 let running: Promise<void> | null = null;
 /** Settles when a call is kept or the run ends: an actor that asked too early looks again. */
@@ -74,11 +87,11 @@ const signalOf = (args: unknown[]): AbortSignal | undefined => {
 
 const currentPath = () => (typeof window === 'undefined' ? '' : window.location.pathname);
 
-function keep(name: string, call: Call, args: unknown[]): Promise<unknown> {
+function keep(name: string, call: Call, args: unknown[], at: Date): Promise<unknown> {
   const answer = call(...args);
   // Nobody may take it: its failure is then the preload's alone.
   answer.catch(() => undefined);
-  kept.push({ name, args, answer, path: currentPath(), taken: false });
+  kept.push({ name, args, answer, path: currentPath(), at, taken: false });
   announce();
   return answer;
 }
@@ -130,10 +143,10 @@ async function lookUp(name: string, args: unknown[]): Promise<{ answer: Promise<
 export function preloadable<F extends Call>(name: string, call: F): F {
   return (async (...args: unknown[]) => {
     const signal = signalOf(args);
-    const sent = signal && preloadSignals.get(signal);
-    if (sent) {
-      const answer = keep(name, call, args);
-      sent();
+    const run = signal && preloadSignals.get(signal);
+    if (run) {
+      const answer = keep(name, call, args, run.at);
+      run.sent();
       return answer;
     }
     const preloaded = kept.length > 0 || running ? await lookUp(name, args) : undefined;
@@ -143,14 +156,17 @@ export function preloadable<F extends Call>(name: string, call: F): F {
 }
 
 /**
- * Runs `calls` as a preload: the calls they make with the signal given are kept for the screen's actor. Settles
- * once the run has sent its first call, or has ended without one.
+ * Runs `calls` as a preload: the calls they make with the signal given are kept for the screen's actor, built with
+ * the instant given, which the screen takes as the one it opened at (src/runtime/opened-at.ts) while they are kept.
+ * Settles once the run has sent its first call, or has ended without one.
  */
-export function runPreload(calls: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+export function runPreload(calls: (signal: AbortSignal, openedAt: Date) => Promise<unknown>): Promise<void> {
   const controller = new AbortController();
   const sent = deferred();
-  preloadSignals.set(controller.signal, sent.resolve);
-  running = calls(controller.signal)
+  const at = new Date();
+  preloadSignals.set(controller.signal, { sent: sent.resolve, at });
+  markOpened(at, () => kept.some((entry) => entry.at === at && entry.path === currentPath()));
+  running = calls(controller.signal, at)
     .then(() => undefined)
     .catch(() => undefined)
     .finally(() => {

@@ -52,9 +52,8 @@ const AREA_OF: Partial<Record<ScreenName, keyof typeof AREAS>> = {
 
 /**
  * The actor module of each screen that makes calls as it opens: its first calls leave from the preload
- * (src/actors/preload.ts FIRST_CALLS), or, AuditAccesses, from its machine once it is drawn (its range ends at the
- * instant the screen opens). The modules of its calls are the ones the actor module imports lazily (src/api/*, its
- * lazyCalls): the manifest names them, and the app downloads them all with its first call (src/api/lazy.ts
+ * (src/actors/preload.ts FIRST_CALLS). The modules of its calls are the ones the actor module imports lazily
+ * (src/api/*, its lazyCalls): the manifest names them, and the app downloads them all with its first call (src/api/lazy.ts
  * loadCallModules).
  */
 const CALLS_AT_START: Partial<Record<ScreenName, string>> = {

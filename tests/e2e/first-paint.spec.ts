@@ -361,6 +361,40 @@ test.describe('the first paint comes with the HTML', () => {
     await context.close();
   });
 
+  test("the access audit asks for its first page and its facilities before its code has arrived; the range it asked for is the screen's, its export's too", async ({
+    page,
+    browser,
+  }) => {
+    const { context, cold } = await signedInColdPage(page, browser, 'auditor', async () =>
+      expect(page.locator('main h1').first()).toBeVisible(),
+    );
+    const api: { path: string; url: URL; body: string | null }[] = [];
+    cold.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) api.push({ path: url.pathname, url, body: request.postData() });
+    });
+    const screen = await holdScriptsWith(cold, 'audit-presets');
+    await cold.goto(`http://localhost:${port}/audit-accesses`);
+    const pages = () =>
+      api.filter((call) => call.path === '/api/public/audit_accesses' && call.body === null);
+    await expect.poll(() => pages().length).toBe(1);
+    await expect.poll(() => api.filter((call) => call.path === '/api/internal/facilities').length).toBe(1);
+    expect(screen.held()).toBe(1);
+    screen.release();
+    await expect(cold.getByTestId('audit-row').first()).toBeVisible();
+    await expect(cold.locator('#audit-facility option').nth(1)).toBeAttached();
+    expect(pages()).toHaveLength(1);
+    expect(api.filter((call) => call.path === '/api/internal/facilities')).toHaveLength(1);
+    // The export of what the list shows asks for the same range: up to the instant the screen opened.
+    const to = pages()[0]?.url.searchParams.get('to');
+    expect(to).toBeTruthy();
+    await cold.getByTestId('audit-export').click();
+    await expect(cold.getByTestId('audit-export-done')).toBeVisible({ timeout: 30_000 });
+    const exported = api.find((call) => call.path === '/api/public/audit_accesses' && call.body !== null);
+    expect(JSON.parse(exported?.body ?? '{}')).toMatchObject({ to });
+    await context.close();
+  });
+
   test("a signed-in screen opened cold asks for none of the tenant's files, and the app speaks the tenant's words", async ({
     page,
     browser,

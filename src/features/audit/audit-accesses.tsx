@@ -23,6 +23,7 @@ import { PAGE_SIZES } from '../../domain/lists';
 import { toSafeSameOriginPath } from '../../domain/safe-link';
 import { useRuntime, useTenant } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
+import { screenOpenedAt } from '../../runtime/opened-at';
 import { useSettledSelector } from '../../runtime/settled-selector';
 import { ExportPanel } from './export-panel';
 import { StaffActions } from './staff-actions';
@@ -195,7 +196,7 @@ function Accesses() {
   const roles = useSelector(runtime.session, (s) => s.context.session?.roles ?? []);
   const mine = !hasRole({ roles }, 'post_audit_accesses_all');
   // The first page and the first export share one instant: the default range ends when the screen opened.
-  const [initial] = useState(() => new Date());
+  const [initial] = useState(screenOpenedAt);
   const logic = useScreenMachine('list.audit', tenantZone, () => initial);
   const list = useActorRef(logic, { input: { pageSize: PAGE_SIZE } });
   const facilitiesLogic = useScreenMachine('auditFacilities', mine);
