@@ -354,7 +354,9 @@ export function NewVisit() {
             </p>
           )}
         </div>
-        <Button type="submit" disabled={view.busy} data-testid="new-visit-submit">
+        {/* Without the places, a request cannot be built (its place's timezone): Send waits for them, rather than do
+            nothing when pressed while they load. */}
+        <Button type="submit" disabled={view.busy || facilitiesLoading} data-testid="new-visit-submit">
           <FormattedMessage id="newVisit.submit" />
         </Button>
       </form>

@@ -222,6 +222,27 @@ describe('NewVisit, when something fails', () => {
     await waitFor(() => expect(post).toHaveBeenCalledTimes(2));
   });
 
+  it('keeps Send unavailable while the places load (a press then would build no request), and sends once they are in', async () => {
+    sessionStorage.clear();
+    let places = (_: typeof PLACES) => {};
+    const get = vi.fn(
+      () =>
+        new Promise((resolve) => {
+          places = resolve;
+        }),
+    );
+    const post = vi.fn(pending);
+    renderAt('/new-visit', runtimeWith({ get, post }));
+    await waitFor(() => expect(get).toHaveBeenCalledTimes(1));
+    const send = screen.getByTestId('new-visit-submit');
+    expect(send).toBeDisabled();
+    places(PLACES);
+    await fillForm();
+    expect(send).toBeEnabled();
+    fireEvent.click(send);
+    await waitFor(() => expect(post).toHaveBeenCalledTimes(1));
+  });
+
   it('loads the places again when the person asks, after they failed, keeping what was typed', async () => {
     sessionStorage.clear();
     let fail = true;
