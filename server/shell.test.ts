@@ -6,7 +6,14 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEnv } from './http/env';
 import { CONTENT_SECURITY_POLICY } from './security-headers';
-import { composeShellPage, shellPages, shellScreenAt, withoutIds } from './shell';
+import {
+  composeShellPage,
+  INLINE_LOGO_MAX_BYTES,
+  shellPages,
+  shellScreenAt,
+  withInlineLogo,
+  withoutIds,
+} from './shell';
 import { SHELL_SCRIPT, SHELL_SCRIPT_HASH } from './shell-script';
 
 // The first paint of Welcome, Landing and the signed-in screens in the HTML (server/shell.ts). A dist with index.html as Vite writes it,
@@ -58,6 +65,10 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** The header logo's `<img src` as the paint carries it: the tenant's own SVG file, in the page. */
+const inlineLogo = (tenant: string) =>
+  `<img src="data:image/svg+xml,${encodeURIComponent(readFileSync(`public/tenants/${tenant}/logo.svg`, 'utf8'))}"`;
+
 const get = (path: string, host: string, headers: Record<string, string> = {}) =>
   app.request(`http://${host}${path}`, { headers: { host, ...headers } });
 
@@ -83,7 +94,10 @@ describe('the first paint in the HTML', () => {
     const profile = await (await get('/profile', 'localhost:8080')).text();
     expect(profile).toContain('<div id="shell" inert data-paint="UserProfile" data-locale="es">');
     expect(profile).toContain('<title>Portal de identidad</title>');
-    expect(profile).toContain('src="/tenants/gambling/logo.svg"');
+    // The logo in the page, so that it shows with the first paint; its file on its way for the app's header.
+    expect(profile).toContain(inlineLogo('gambling'));
+    expect(profile).toContain('<link rel="preload" as="image" href="/tenants/gambling/logo.svg"');
+    expect(profile).not.toContain('src="/tenants/gambling/logo.svg"');
     expect(profile).toContain('aria-label="Menú"');
     expect(profile).toContain('>Mi perfil</h1>');
     expect(profile).toContain('Cargando su perfil…');
@@ -93,7 +107,7 @@ describe('the first paint in the HTML', () => {
 
     const users = await (await get('/users', 'demo.localhost')).text();
     expect(users).toContain('<title>Demo Access</title>');
-    expect(users).toContain('src="/tenants/demo/');
+    expect(users).toContain(inlineLogo('demo'));
     expect(users).toContain('>Usuarios</h1>');
     expect(users).toContain('Cargando usuarios…');
 
@@ -107,8 +121,33 @@ describe('the first paint in the HTML', () => {
     // With a query, the frame alone: the header, and an empty main area.
     const saloon = await (await get('/home?saloon=Sala', 'localhost')).text();
     expect(saloon).toContain('data-paint="UserHome"');
-    expect(saloon).toContain('src="/tenants/gambling/logo.svg"');
+    expect(saloon).toContain(inlineLogo('gambling'));
     expect(saloon).toMatch(/<main [^>]*><\/main>/);
+  });
+
+  it("keeps the logo's address where the page cannot carry the tenant's own SVG: elsewhere, missing, too large, not SVG", async () => {
+    // basque serves its logo from gambling's folder (its settings are a copy of gambling's).
+    const basque = await (await get('/profile', 'basque.localhost', { 'Accept-Language': 'eu' })).text();
+    expect(basque).toContain('<img src="/tenants/gambling/logo.svg"');
+    const markup = '<a><img src="/t/logo.svg" alt=""/></a>';
+    const logos = join(dir, 'logos');
+    mkdirSync(logos, { recursive: true });
+    const small = join(logos, 'small.svg');
+    writeFileSync(small, '<svg xmlns="http://www.w3.org/2000/svg"><title>"A" & <B></title></svg>');
+    expect(withInlineLogo(markup, '/t/logo.svg', small)).toBe(
+      `<a><img src="data:image/svg+xml,${encodeURIComponent(readFileSync(small, 'utf8'))}" alt=""/></a>`,
+    );
+    const large = join(logos, 'large.svg');
+    writeFileSync(
+      large,
+      `<svg xmlns="http://www.w3.org/2000/svg">${' '.repeat(INLINE_LOGO_MAX_BYTES)}</svg>`,
+    );
+    expect(withInlineLogo(markup, '/t/logo.svg', large)).toBe(markup);
+    expect(withInlineLogo(markup, '/t/logo.svg', join(logos, 'missing.svg'))).toBe(markup);
+    const png = join(logos, 'logo.png');
+    writeFileSync(png, 'not an svg');
+    expect(withInlineLogo(markup, '/t/logo.svg', png)).toBe(markup);
+    expect(withInlineLogo(markup, '/t/logo.svg', undefined)).toBe(markup);
   });
 
   it('carries no ids, label targets nor test ids in any paint', async () => {

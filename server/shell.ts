@@ -118,6 +118,30 @@ export function composeShellPage(
     );
 }
 
+/** The largest SVG logo the paint carries in its page rather than by its address. */
+export const INLINE_LOGO_MAX_BYTES = 4096;
+
+/**
+ * The paint's header logo (`src` = `address`) as a `data:` URL of the tenant's own SVG file (`path`, when the tenant
+ * serves its logo from its folder here), so that it shows with the page's first paint: by its address, it came in a
+ * frame of its own once its request had ended, after the entry script's on a phone, and it is most screens' largest
+ * paint. The app's header asks for the file (the paint's preload link has it on its way). Anything else (no such
+ * file, not SVG, over INLINE_LOGO_MAX_BYTES) keeps the address.
+ */
+export function withInlineLogo(markup: string, address: string, path: string | undefined): string {
+  if (!path?.endsWith('.svg')) return markup;
+  let svg: string;
+  try {
+    svg = readFileSync(path, 'utf8');
+  } catch {
+    return markup;
+  }
+  if (Buffer.byteLength(svg) > INLINE_LOGO_MAX_BYTES || !svg.includes('<svg')) return markup;
+  const src = `src="${escapeAttribute(address)}"`;
+  const inline = `src="data:image/svg+xml,${encodeURIComponent(svg)}"`;
+  return markup.split(`<img ${src}`).join(`<img ${inline}`);
+}
+
 function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
@@ -185,6 +209,7 @@ export function shellPages({
       .filter(Boolean);
     const locale = resolveLocale({ stored: null, browser, available: settings.locales });
     const overridesPath = join(tenantDir, 'locales', `${locale}.json`);
+    const logoPath = join(tenantDir, settings.theme.logo);
     const messagesPath = join(MESSAGES_DIR, `${locale}.json`);
     const key = `${tenant}\0${screen}\0${locale}\0${frameOnly ? 'frame' : 'screen'}`;
     const indexHtml = readFileSync(indexPath, 'utf8');
@@ -198,6 +223,7 @@ export function shellPages({
       overridesPath,
       messagesPath,
       browsersPath,
+      logoPath,
       ...stylesheetPaths.map((path) => join(distDir, path)),
     ]);
     const kept = pages.get(key);
@@ -214,7 +240,11 @@ export function shellPages({
     const html = composeShellPage(
       indexHtml,
       {
-        markup: renderShell({ tenant, settings, locale, messages, screen, frameOnly }),
+        markup: withInlineLogo(
+          renderShell({ tenant, settings, locale, messages, screen, frameOnly }),
+          `${settings.assetsUrl}/${settings.theme.logo}`,
+          settings.assetsUrl === `/tenants/${tenant}` ? logoPath : undefined,
+        ),
         locale,
         screen,
         title: tenantTitle(settings, locale),
