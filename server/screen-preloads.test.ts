@@ -21,8 +21,8 @@ const manifest: Manifest = {
     file: 'assets/machines-M.js',
     imports: ['src/actors/accreditations.ts'],
   },
-  'src/features/portal/screens.tsx': { file: 'assets/portal-Y.js' },
-  'src/app/machines/portal.ts': { file: 'assets/portal-machines-Z.js' },
+  'src/features/portal/administration.tsx': { file: 'assets/administration-Y.js' },
+  'src/app/machines/portal-users.ts': { file: 'assets/portal-users-Z.js' },
   'src/i18n/messages/en.json?first': { file: 'assets/en-1.js' },
   'src/i18n/messages/en.json?rest': { file: 'assets/en-2.js' },
   'src/i18n/messages/es.json?first': { file: 'assets/es-1.js' },
@@ -59,12 +59,12 @@ describe("a painted screen's page links the files the screen loads at start", ()
     expect(all).not.toContain('/assets/en-2.js');
   });
 
-  it('a screen without first calls links the preload, its area and the catalogue, and no module of calls', () => {
+  it('a screen without first calls links the preload, its own code and machines and the catalogue, and no module of calls', () => {
     expect(hrefs(preloadLinks(manifest, { screen: 'Administration', locale: 'es', indexHtml }))).toEqual([
       '/assets/preload-P.js',
       '/assets/shared-S.js',
-      '/assets/portal-Y.js',
-      '/assets/portal-machines-Z.js',
+      '/assets/administration-Y.js',
+      '/assets/portal-users-Z.js',
       '/assets/es-1.js',
       '/assets/es-2.js',
     ]);

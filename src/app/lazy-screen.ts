@@ -39,7 +39,7 @@ export async function loadChunk<T>(
 type Module = Record<string, unknown>;
 
 /**
- * A lazily loaded screen: one chunk per area, the screen picked by its spec name. Unless it is one of the first
+ * A lazily loaded screen: one chunk per area (or per screen), the screen picked by its spec name. Unless it is one of the first
  * screens (`firstScreen`), it also waits for the rest of the catalogue (src/i18n/first-screen.ts).
  */
 export function lazyScreen<M extends Module>(

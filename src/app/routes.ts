@@ -1,17 +1,13 @@
 import type { ScreenName } from '../domain/screens';
-import { type MachineImplementations, registerMachineLoader, registerMachines } from '../runtime/machines';
+import { registerMachineLoader } from '../runtime/machines';
 import { lazyScreen } from './lazy-screen';
+import type { PortalScreen, PortalScreens } from './portal-routes';
+import { withMachines } from './with-machines';
 
-// The lazy component of every screen of src/domain/screens.ts: one chunk per area, loaded on first use.
+// The lazy component of every screen of src/domain/screens.ts: one chunk per area (the staff portal's: per screen),
+// loaded on first use.
 // Only src/app imports the features. An area whose screens start machines loads, beside them, the module that
 // gives those machines their real actors (src/app/machines/), and registers it before a screen renders.
-const withMachines =
-  <M>(screens: () => Promise<M>, machines: () => Promise<Partial<MachineImplementations>>) =>
-  async (): Promise<M> => {
-    const [module, implementations] = await Promise.all([screens(), machines()]);
-    registerMachines(implementations);
-    return module;
-  };
 // The enrolment flow's handle (src/actors/enrolment.ts): every onboarding step loads it beside its own chunk, and
 // Landing asks for it (loadMachine) only when the person starts or resumes.
 const enrolmentMachines = () => import('./machines/enrolment').then((m) => m.enrolmentMachines);
@@ -64,10 +60,14 @@ const accreditations = withMachines(
 // AccreditFace and AccreditProof capture a selfie with the enrolment's capture view: their own chunk keeps that code
 // off UserHome and MyAccreditations, an enrolled person's most opened screens.
 const accredit = withMachines(() => import('../features/accreditations/accredit'), accreditationMachines);
-const portal = withMachines(
-  () => import('../features/portal/screens'),
-  () => import('./machines/portal').then((m) => m.portalMachines),
-);
+// The staff portal, a chunk per screen (src/app/portal-routes.ts): the table of its imports is a chunk of its own, not
+// the entry's, which Welcome and Landing load.
+const portal =
+  <S extends PortalScreen>(screen: S) =>
+  (): Promise<Awaited<ReturnType<PortalScreens[S]>>> =>
+    import('./portal-routes').then(({ portalScreens }) =>
+      (portalScreens[screen] as () => Promise<Awaited<ReturnType<PortalScreens[S]>>>)(),
+    );
 const publicArea = () => import('../features/public/screens');
 // ResetCredentials runs a machine whose calls validate with arktype: its own chunk keeps that off Welcome.
 const resetCredentials = withMachines(
@@ -112,18 +112,21 @@ export const screenComponents = {
   AccreditationDetail: lazyScreen(accreditations, 'AccreditationDetail'),
   AccreditFace: lazyScreen(accredit, 'AccreditFace'),
   AccreditProof: lazyScreen(accredit, 'AccreditProof'),
-  PortalManagement: lazyScreen(portal, 'PortalManagement'),
-  PortalAccounts: lazyScreen(portal, 'PortalAccounts'),
-  PortalUsers: lazyScreen(portal, 'PortalUsers'),
-  PortalUserDetail: lazyScreen(portal, 'PortalUserDetail'),
-  Administration: lazyScreen(portal, 'Administration'),
-  SingleRegistration: lazyScreen(portal, 'SingleRegistration'),
-  DelegatedFinishRegister: lazyScreen(portal, 'DelegatedFinishRegister'),
-  AddUsersFromPhotos: lazyScreen(portal, 'AddUsersFromPhotos'),
-  AuditAccesses: lazyScreen(portal, 'AuditAccesses'),
-  ActivateUsers: lazyScreen(portal, 'ActivateUsers'),
-  CheckInterdictions: lazyScreen(portal, 'CheckInterdictions'),
-  AssistantAccountCancellation: lazyScreen(portal, 'AssistantAccountCancellation'),
-  UploadWatchlist: lazyScreen(portal, 'UploadWatchlist'),
-  UploadWatchlistResult: lazyScreen(portal, 'UploadWatchlistResult'),
+  PortalManagement: lazyScreen(portal('PortalManagement'), 'PortalManagement'),
+  PortalAccounts: lazyScreen(portal('PortalAccounts'), 'PortalAccounts'),
+  PortalUsers: lazyScreen(portal('PortalUsers'), 'PortalUsers'),
+  PortalUserDetail: lazyScreen(portal('PortalUserDetail'), 'PortalUserDetail'),
+  Administration: lazyScreen(portal('Administration'), 'Administration'),
+  SingleRegistration: lazyScreen(portal('SingleRegistration'), 'SingleRegistration'),
+  DelegatedFinishRegister: lazyScreen(portal('DelegatedFinishRegister'), 'DelegatedFinishRegister'),
+  AddUsersFromPhotos: lazyScreen(portal('AddUsersFromPhotos'), 'AddUsersFromPhotos'),
+  AuditAccesses: lazyScreen(portal('AuditAccesses'), 'AuditAccesses'),
+  ActivateUsers: lazyScreen(portal('ActivateUsers'), 'ActivateUsers'),
+  CheckInterdictions: lazyScreen(portal('CheckInterdictions'), 'CheckInterdictions'),
+  AssistantAccountCancellation: lazyScreen(
+    portal('AssistantAccountCancellation'),
+    'AssistantAccountCancellation',
+  ),
+  UploadWatchlist: lazyScreen(portal('UploadWatchlist'), 'UploadWatchlist'),
+  UploadWatchlistResult: lazyScreen(portal('UploadWatchlistResult'), 'UploadWatchlistResult'),
 } satisfies Record<ScreenName, unknown>;

@@ -9,13 +9,81 @@
 // own files, within the first screens' budget.
 import type { ScreenName } from '../domain/screens';
 
-/** The modules of each area's lazy component (src/app/routes.ts): its screens and the machines it registers. */
+/**
+ * The modules of each area's lazy component (src/app/routes.ts): its screens and the machines it registers (the staff
+ * portal: each screen's own, after the table of its imports, src/app/portal-routes.ts).
+ */
 const AREAS = {
   account: ['src/features/account/screens.tsx', 'src/app/machines/account.ts'],
   visits: ['src/features/visits/screens.tsx', 'src/app/machines/visits.ts'],
   accreditations: ['src/features/accreditations/screens.tsx', 'src/app/machines/accreditations.ts'],
   accredit: ['src/features/accreditations/accredit.tsx', 'src/app/machines/accreditations.ts'],
-  portal: ['src/features/portal/screens.tsx', 'src/app/machines/portal.ts'],
+  portalManagement: ['src/app/portal-routes.ts', 'src/features/portal/management.tsx'],
+  portalAccounts: [
+    'src/app/portal-routes.ts',
+    'src/features/portal/accounts.tsx',
+    'src/app/machines/portal-accounts.ts',
+  ],
+  portalUsers: [
+    'src/app/portal-routes.ts',
+    'src/features/portal/users.tsx',
+    'src/app/machines/portal-users.ts',
+  ],
+  portalUserDetail: [
+    'src/app/portal-routes.ts',
+    'src/features/portal/user-detail.tsx',
+    'src/app/machines/portal-users.ts',
+  ],
+  administration: [
+    'src/app/portal-routes.ts',
+    'src/features/portal/administration.tsx',
+    'src/app/machines/portal-users.ts',
+  ],
+  singleRegistration: [
+    'src/app/portal-routes.ts',
+    'src/features/portal/single-registration.tsx',
+    'src/app/machines/registration.ts',
+  ],
+  delegatedFinishRegister: [
+    'src/app/portal-routes.ts',
+    'src/features/portal/delegated-finish-register.tsx',
+    'src/app/machines/registration.ts',
+  ],
+  addUsersFromPhotos: [
+    'src/app/portal-routes.ts',
+    'src/features/portal/bulk-registration.tsx',
+    'src/app/machines/registration.ts',
+  ],
+  auditAccesses: [
+    'src/app/portal-routes.ts',
+    'src/features/audit/audit-accesses.tsx',
+    'src/app/machines/audit.ts',
+  ],
+  activateUsers: [
+    'src/app/portal-routes.ts',
+    'src/features/portal/activate-users.tsx',
+    'src/app/machines/staff-actions.ts',
+  ],
+  checkInterdictions: [
+    'src/app/portal-routes.ts',
+    'src/features/audit/check-interdictions.tsx',
+    'src/app/machines/watchlists.ts',
+  ],
+  assistantAccountCancellation: [
+    'src/app/portal-routes.ts',
+    'src/features/portal/assistant-account-cancellation.tsx',
+    'src/app/machines/staff-actions.ts',
+  ],
+  uploadWatchlist: [
+    'src/app/portal-routes.ts',
+    'src/features/audit/upload-watchlist.tsx',
+    'src/app/machines/watchlists.ts',
+  ],
+  uploadWatchlistResult: [
+    'src/app/portal-routes.ts',
+    'src/features/audit/upload-watchlist-result.tsx',
+    'src/app/machines/watchlists.ts',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 /**
@@ -34,20 +102,20 @@ const AREA_OF: Partial<Record<ScreenName, keyof typeof AREAS>> = {
   MyVisits: 'visits',
   NewVisit: 'visits',
   VisitDetail: 'visits',
-  PortalManagement: 'portal',
-  PortalAccounts: 'portal',
-  PortalUsers: 'portal',
-  PortalUserDetail: 'portal',
-  Administration: 'portal',
-  SingleRegistration: 'portal',
-  DelegatedFinishRegister: 'portal',
-  AddUsersFromPhotos: 'portal',
-  AuditAccesses: 'portal',
-  ActivateUsers: 'portal',
-  CheckInterdictions: 'portal',
-  AssistantAccountCancellation: 'portal',
-  UploadWatchlist: 'portal',
-  UploadWatchlistResult: 'portal',
+  PortalManagement: 'portalManagement',
+  PortalAccounts: 'portalAccounts',
+  PortalUsers: 'portalUsers',
+  PortalUserDetail: 'portalUserDetail',
+  Administration: 'administration',
+  SingleRegistration: 'singleRegistration',
+  DelegatedFinishRegister: 'delegatedFinishRegister',
+  AddUsersFromPhotos: 'addUsersFromPhotos',
+  AuditAccesses: 'auditAccesses',
+  ActivateUsers: 'activateUsers',
+  CheckInterdictions: 'checkInterdictions',
+  AssistantAccountCancellation: 'assistantAccountCancellation',
+  UploadWatchlist: 'uploadWatchlist',
+  UploadWatchlistResult: 'uploadWatchlistResult',
 };
 
 /**

@@ -1,51 +1,5 @@
-import { useSelector } from '@xstate/react';
-import { FormattedMessage } from 'react-intl';
-import { Link } from 'wouter';
-import { portalEntries } from '../../auth/access';
-import { Card } from '../../components/ui/card';
-import { pathFor } from '../../domain/screens';
-import { useRuntime, useTenant } from '../../runtime/context';
-
-/** PortalManagement: the portal menu (spec §2), each entry only for whom its screen admits. */
-export function PortalManagement() {
-  const { session } = useRuntime();
-  const { settings } = useTenant();
-  const current = useSelector(session, (s) => s.context.session);
-  const entries = portalEntries(current, settings);
-  return (
-    <section data-screen="PortalManagement" className="mx-auto max-w-3xl">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id="screen.PortalManagement" />
-      </h1>
-      {current && (
-        <p className="mt-2 text-slate-700">
-          <FormattedMessage id="portal.greeting" values={{ name: current.firstName || current.userName }} />
-        </p>
-      )}
-      {entries.length === 0 ? (
-        <Card className="mt-6">
-          <p className="text-slate-700">
-            <FormattedMessage id="portal.empty" />
-          </p>
-        </Card>
-      ) : (
-        <ul className="mt-6 grid gap-3 sm:grid-cols-2" data-testid="portal-entries">
-          {entries.map((entry) => (
-            <li key={entry.id}>
-              <Link
-                href={pathFor(entry.screen) ?? '/'}
-                data-testid={`portal-${entry.id}`}
-                className="block rounded-xl border border-slate-200 bg-white p-4 font-medium shadow-sm hover:border-brand focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand"
-              >
-                <FormattedMessage id={entry.messageId} />
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
+// Every screen of the staff portal, for the server's first paint (src/app/shell.tsx). The app loads each one apart,
+// with the machines it starts (src/app/routes.ts).
 export { AuditAccesses } from '../audit/audit-accesses';
 export { CheckInterdictions } from '../audit/check-interdictions';
 export { UploadWatchlist } from '../audit/upload-watchlist';
@@ -56,6 +10,7 @@ export { Administration } from './administration';
 export { AssistantAccountCancellation } from './assistant-account-cancellation';
 export { AddUsersFromPhotos } from './bulk-registration';
 export { DelegatedFinishRegister } from './delegated-finish-register';
+export { PortalManagement } from './management';
 export { SingleRegistration } from './single-registration';
 export { PortalUserDetail } from './user-detail';
 export { PortalUsers } from './users';
