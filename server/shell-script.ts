@@ -4,9 +4,6 @@ import { STAFF_PERMISSIONS } from '../src/first-paint';
 /** The `<template>` holding the `<link rel="modulepreload">` tags of the screen's files (server/shell.ts). */
 export const PRELOADS_TEMPLATE_ID = 'portal-preloads';
 
-/** How many of the screen's `<link rel="modulepreload">` the inline script inserts per task. */
-export const LINKS_PER_TASK = 4;
-
 /**
  * The one inline script of the portal, right after the server's first paint of a screen (server/shell.ts):
  * when this browser holds what the server could not know, it takes the paint away before it shows, and the app
@@ -36,14 +33,9 @@ export const SHELL_SCRIPT =
   '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))}catch(x){drop=true}' +
   'if(drop){s.remove();r.hidden=false}' +
   // The screen's files, linked once the paint is on screen: before it, they would share the phone's bandwidth and
-  // its six connections to the server with what the paint shows (server/screen-preloads.ts). A few links per task:
-  // each one inserted costs the browser up to a few milliseconds (on a slow phone all of a screen's ~25 took
-  // 35-120 ms in one task, which held the person's first tap).
+  // its six connections to the server with what the paint shows (server/screen-preloads.ts).
   `if(typeof requestAnimationFrame=="function")requestAnimationFrame(function(){setTimeout(function(){` +
-  `var t=document.getElementById("${PRELOADS_TEMPLATE_ID}");if(!t||!t.content)return;` +
-  'var n=t.content.childNodes,q=[];for(var i=0;i<n.length;i++)q.push(n[i]);' +
-  `(function f(){for(var j=0;j<${LINKS_PER_TASK}&&q.length;j++)document.head.appendChild(q.shift());` +
-  'if(q.length)setTimeout(f,0)})()},0)})' +
+  `var t=document.getElementById("${PRELOADS_TEMPLATE_ID}");if(t&&t.content)document.head.appendChild(t.content)},0)})` +
   '})();';
 
 export const SHELL_SCRIPT_HASH = `'sha256-${createHash('sha256').update(SHELL_SCRIPT).digest('base64')}'`;
