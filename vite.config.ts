@@ -107,10 +107,11 @@ const messageFormatWithoutLocaleDataCheck: Plugin = {
 };
 
 // Landing's small shared modules (fields, dates, email, API errors, know-more, the screen mirror, where an enrolment
-// is kept). Some of them are the enrolment frame's, which Landing no longer loads, but without them here the bundler
-// splits the shared React, xstate and react-intl code into more files for every screen.
+// is kept, the runtime's context: left out, it became a file of its own on every page). Some of them are the
+// enrolment frame's, which Landing no longer loads, but without them here the bundler splits the shared React, xstate
+// and react-intl code into more files for every screen.
 const FIRST_SCREEN_SHARED =
-  /\/(src\/(components\/ui\/field|components\/know-more-link|runtime\/(screen-mirror|enrolment-storage))|contract\/domain\/email)\.tsx?$/;
+  /\/(src\/(components\/ui\/field|components\/know-more-link|runtime\/(screen-mirror|enrolment-storage|context))|contract\/domain\/email)\.tsx?$/;
 
 export default defineConfig({
   plugins: [
