@@ -10,6 +10,16 @@
 import type { ScreenName } from '../domain/screens';
 
 /**
+ * A staff portal screen's modules (src/app/portal-routes.ts): the table of the portal's imports, the screen's own
+ * feature module (`src/features/<feature>.tsx`) and its group's machines (`src/app/machines/<machines>.ts`).
+ */
+const portalScreen = (feature: string, machines?: string): readonly string[] => [
+  'src/app/portal-routes.ts',
+  `src/features/${feature}.tsx`,
+  ...(machines ? [`src/app/machines/${machines}.ts`] : []),
+];
+
+/**
  * The modules of each area's lazy component (src/app/routes.ts): its screens and the machines it registers (the staff
  * portal: each screen's own, after the table of its imports, src/app/portal-routes.ts).
  */
@@ -18,73 +28,21 @@ const AREAS = {
   visits: ['src/features/visits/screens.tsx', 'src/app/machines/visits.ts'],
   accreditations: ['src/features/accreditations/screens.tsx', 'src/app/machines/accreditations.ts'],
   accredit: ['src/features/accreditations/accredit.tsx', 'src/app/machines/accreditations.ts'],
-  portalManagement: ['src/app/portal-routes.ts', 'src/features/portal/management.tsx'],
-  portalAccounts: [
-    'src/app/portal-routes.ts',
-    'src/features/portal/accounts.tsx',
-    'src/app/machines/portal-accounts.ts',
-  ],
-  portalUsers: [
-    'src/app/portal-routes.ts',
-    'src/features/portal/users.tsx',
-    'src/app/machines/portal-users.ts',
-  ],
-  portalUserDetail: [
-    'src/app/portal-routes.ts',
-    'src/features/portal/user-detail.tsx',
-    'src/app/machines/portal-users.ts',
-  ],
-  administration: [
-    'src/app/portal-routes.ts',
-    'src/features/portal/administration.tsx',
-    'src/app/machines/portal-users.ts',
-  ],
-  singleRegistration: [
-    'src/app/portal-routes.ts',
-    'src/features/portal/single-registration.tsx',
-    'src/app/machines/registration.ts',
-  ],
-  delegatedFinishRegister: [
-    'src/app/portal-routes.ts',
-    'src/features/portal/delegated-finish-register.tsx',
-    'src/app/machines/registration.ts',
-  ],
-  addUsersFromPhotos: [
-    'src/app/portal-routes.ts',
-    'src/features/portal/bulk-registration.tsx',
-    'src/app/machines/registration.ts',
-  ],
-  auditAccesses: [
-    'src/app/portal-routes.ts',
-    'src/features/audit/audit-accesses.tsx',
-    'src/app/machines/audit.ts',
-  ],
-  activateUsers: [
-    'src/app/portal-routes.ts',
-    'src/features/portal/activate-users.tsx',
-    'src/app/machines/staff-actions.ts',
-  ],
-  checkInterdictions: [
-    'src/app/portal-routes.ts',
-    'src/features/audit/check-interdictions.tsx',
-    'src/app/machines/watchlists.ts',
-  ],
-  assistantAccountCancellation: [
-    'src/app/portal-routes.ts',
-    'src/features/portal/assistant-account-cancellation.tsx',
-    'src/app/machines/staff-actions.ts',
-  ],
-  uploadWatchlist: [
-    'src/app/portal-routes.ts',
-    'src/features/audit/upload-watchlist.tsx',
-    'src/app/machines/watchlists.ts',
-  ],
-  uploadWatchlistResult: [
-    'src/app/portal-routes.ts',
-    'src/features/audit/upload-watchlist-result.tsx',
-    'src/app/machines/watchlists.ts',
-  ],
-} as const satisfies Record<string, readonly string[]>;
+  portalManagement: portalScreen('portal/management'),
+  portalAccounts: portalScreen('portal/accounts', 'portal-accounts'),
+  portalUsers: portalScreen('portal/users', 'portal-users'),
+  portalUserDetail: portalScreen('portal/user-detail', 'portal-users'),
+  administration: portalScreen('portal/administration', 'portal-users'),
+  singleRegistration: portalScreen('portal/single-registration', 'registration'),
+  delegatedFinishRegister: portalScreen('portal/delegated-finish-register', 'registration'),
+  addUsersFromPhotos: portalScreen('portal/bulk-registration', 'registration'),
+  auditAccesses: portalScreen('audit/audit-accesses', 'audit'),
+  activateUsers: portalScreen('portal/activate-users', 'staff-actions'),
+  checkInterdictions: portalScreen('audit/check-interdictions', 'watchlists'),
+  assistantAccountCancellation: portalScreen('portal/assistant-account-cancellation', 'staff-actions'),
+  uploadWatchlist: portalScreen('audit/upload-watchlist', 'watchlists'),
+  uploadWatchlistResult: portalScreen('audit/upload-watchlist-result', 'watchlists'),
+} satisfies Record<string, readonly string[]>;
 
 /**
  * The area of the screens the server paints for someone signed in (src/app/shell.tsx SHELL_SCREENS), but for the
