@@ -14,6 +14,7 @@ import type { BrowserSettings, LocaleCode, TenantSettings } from '../../contract
 import type { Session } from '../auth/access';
 import { pathFor, type ScreenName, screenAt, screenNames, screens } from '../domain/screens';
 import { DeleteAccount, UserProfile } from '../features/account/screens';
+import { AccreditFace } from '../features/accreditations/accredit';
 import { MyAccreditations, UserHome } from '../features/accreditations/screens';
 import { Landing } from '../features/onboarding/landing';
 import * as portal from '../features/portal/screens';
@@ -47,11 +48,13 @@ const COMPONENTS: Partial<Record<ScreenName, ComponentType>> = {
   Landing,
   UserHome,
   MyAccreditations,
+  AccreditFace,
   UserProfile,
   DeleteAccount,
   MyVisits: visits.MyVisits,
   VisitList: visits.VisitList,
   ProcessVisit: visits.ProcessVisit,
+  PortalManagement: portal.PortalManagement,
   PortalAccounts: portal.PortalAccounts,
   PortalUsers: portal.PortalUsers,
   Administration: portal.Administration,
@@ -92,6 +95,9 @@ const SOMEONE: Session = { ...NEWCOMER, roles: [], enrolled: true, userId: 'some
 // The rights a screen's own audience always holds, where its first render reads them: reception's list has the
 // visitor's filter.
 const RIGHTS: Partial<Record<ScreenName, readonly string[]>> = { VisitList: ['post_visits_all'] };
+// The screens whose content below the heading is the person's alone (the portal's entries follow from their rights):
+// painted for nobody, their heading alone; the app adds the greeting and the entries below it.
+const NOBODY_YET: readonly ScreenName[] = ['PortalManagement'];
 
 export interface ShellInput {
   tenant: string;
@@ -117,7 +123,7 @@ function stubRuntime({ tenant, settings, locale, screen }: ShellInput): Runtime 
         session:
           screen === 'Landing'
             ? NEWCOMER
-            : signedIn
+            : signedIn && !NOBODY_YET.includes(screen)
               ? { ...SOMEONE, roles: RIGHTS[screen] ?? SOMEONE.roles }
               : null,
       },

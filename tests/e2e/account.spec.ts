@@ -5,6 +5,7 @@ import { expectFocusTrapped, tabThrough, tabTo, typeInto } from './keyboard';
 import {
   accessTokenOf,
   expectAccessible,
+  expectPaintGaveWay,
   jwtPayload,
   layoutShiftOf,
   logIn,
@@ -12,6 +13,7 @@ import {
   port,
   signInFromWelcome,
   watchLayoutShifts,
+  watchPaint,
 } from './support';
 
 // The enrolled person's account: UserProfile, download my data, the language saved to the account, ResetCredentials
@@ -100,61 +102,36 @@ test.describe('the enrolled person’s account', () => {
     expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.05);
   });
 
-  test('on a phone, home and the profile come painted with the page, and nothing moves when the app takes over', async ({
+  test('on a phone, home, the profile and the face accreditation come painted with the page, and nothing moves when the app takes over', async ({
     browser,
   }) => {
     // The server paints the screen's frame into the HTML (server/shell.ts): where the header, the heading and the
-    // loading state stand once the page is parsed, before any of the app's JS has run, is where the app draws them.
+    // screen's first state stand once the page is parsed, before any of the app's JS has run, is where the app
+    // draws them.
     const context = await phone(browser);
     const page = await context.newPage();
     await watchLayoutShifts(page);
-    await page.addInitScript(() => {
-      const boxes = (root: Element | null) =>
-        Object.fromEntries(
-          (['header img', 'header button[aria-haspopup]', 'h1', 'h2'] as const).map((selector) => {
-            const box = root?.querySelector(selector)?.getBoundingClientRect();
-            // The logo's width is its picture's once loaded (the same with or without the paint): its place only.
-            const size = box && selector === 'header img' ? [box.height] : box ? [box.width, box.height] : [];
-            return [selector, box ? [box.x, box.y, ...size].map(Math.round) : null];
-          }),
-        );
-      const seen = window as { __painted?: unknown; __boxes?: typeof boxes };
-      seen.__boxes = boxes;
-      // Parsed, and the deferred module scripts not run yet: only the server's paint can be on screen.
-      document.addEventListener('readystatechange', () => {
-        if (document.readyState !== 'interactive') return;
-        const shell = document.getElementById('shell');
-        seen.__painted = {
-          heading: shell?.querySelector('h1')?.textContent ?? null,
-          rootHidden: document.getElementById('root')?.hidden,
-          boxes: boxes(shell),
-        };
-      });
-    });
+    const frame = ['header img', 'header button[aria-haspopup]', 'h1'];
+    await watchPaint(page, [...frame, 'h2', 'main p', 'main button']);
     await signInHome(page, member(7));
-    for (const [path, heading, drawn] of [
-      ['/home', /^Hola, /, page.getByTestId('accreditation-qr')],
-      ['/profile', /^Mi perfil$/, page.getByTestId('profile-personal-data').getByText(dniOf(7))],
+    for (const [path, heading, watched, drawn] of [
+      ['/home', /^Hola, /, [...frame, 'h2'], page.getByTestId('accreditation-qr')],
+      [
+        '/profile',
+        /^Mi perfil$/,
+        [...frame, 'h2'],
+        page.getByTestId('profile-personal-data').getByText(dniOf(7)),
+      ],
+      [
+        '/accredit-face',
+        /^Acreditación facial$/,
+        [...frame, 'main p', 'main button'],
+        page.getByTestId('accredit-request'),
+      ],
     ] as const) {
       await page.goto(path);
       await expect(drawn).toBeVisible();
-      const painted = (await page.evaluate(() => (window as { __painted?: unknown }).__painted)) as {
-        heading: string | null;
-        rootHidden: boolean;
-        boxes: Record<string, number[] | null>;
-      };
-      expect(painted.heading, path).toMatch(heading);
-      expect(painted.rootHidden, path).toBe(true);
-      // The paint is gone once the screen is drawn, and the app's screen stands where the paint stood.
-      await expect(page.locator('#shell')).toHaveCount(0);
-      await expect(page.locator('#root')).toBeVisible();
-      const app = await page.evaluate(() =>
-        (window as { __boxes?: (root: Element | null) => unknown }).__boxes?.(
-          document.getElementById('root'),
-        ),
-      );
-      expect(app, path).toEqual(painted.boxes);
-      expect(Object.values(painted.boxes).every(Boolean), path).toBe(true);
+      await expectPaintGaveWay(page, { heading, selectors: watched, label: path });
       expect(await layoutShiftOf(page), path).toBeLessThanOrEqual(0.05);
     }
     await context.close();

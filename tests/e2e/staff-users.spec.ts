@@ -4,7 +4,17 @@ import { STAFF_ACTIONS_CSV_COLUMNS } from '../../contract/api/staff-actions';
 import { parseCsv } from '../../contract/domain/csv';
 import { seededUser } from '../../server/db/seed-users';
 import { expectFocusVisible, tabTo } from './keyboard';
-import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
+import {
+  accessTokenOf,
+  expectAccessible,
+  expectPaintGaveWay,
+  layoutShiftOf,
+  openAs,
+  port,
+  t,
+  watchLayoutShifts,
+  watchPaint,
+} from './support';
 
 // Staff users through the real portal: a user manager finds a seeded user by national id and by email, opens every
 // tab and evidence of the detail, deactivates and reactivates the user's credentials; an account manager completes a
@@ -91,6 +101,19 @@ test.describe('staff users', () => {
     expect(
       records.every((record) => record[2] === 'usermanager' && record[6]?.includes(person.first_name)),
     ).toBe(true);
+  });
+
+  test("the portal's menu comes with its heading painted by the server; the greeting and the entries follow below it, and nothing painted moves", async ({
+    page,
+  }) => {
+    await watchLayoutShifts(page);
+    const selectors = ['header img', 'header button[aria-haspopup]', 'h1'];
+    await watchPaint(page, selectors);
+    await openAs(page, 'admin', '/portal-management');
+    await page.reload();
+    await expect(page.getByTestId('portal-entries').getByRole('link')).toHaveCount(8);
+    await expectPaintGaveWay(page, { heading: /^Portal de gestión$/, selectors, label: 'PortalManagement' });
+    expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.05);
   });
 
   for (const lang of ['es', 'en', 'eu'] as const) {

@@ -362,6 +362,67 @@ export async function layoutShiftOf(page: Page): Promise<number> {
   );
 }
 
+/**
+ * From now on, every document the page opens notes, once parsed and before its deferred module scripts have run (so
+ * only the server's paint, server/shell.ts, can be on screen), the paint's heading, whether the app's root is hidden,
+ * and where the first element of each of `selectors` stands in the paint (null where there is none).
+ * `expectPaintGaveWay` compares them with the app's.
+ */
+export async function watchPaint(page: Page, selectors: readonly string[]) {
+  await page.addInitScript((watched) => {
+    const boxes = (root: Element | null) =>
+      Object.fromEntries(
+        watched.map((selector) => {
+          const box = root?.querySelector(selector)?.getBoundingClientRect();
+          // The logo's width is its picture's once loaded (the same with or without the paint): its place only.
+          const size = box && selector === 'header img' ? [box.height] : box ? [box.width, box.height] : [];
+          return [selector, box ? [box.x, box.y, ...size].map(Math.round) : null];
+        }),
+      );
+    const seen = window as { __painted?: unknown; __boxes?: typeof boxes };
+    seen.__boxes = boxes;
+    document.addEventListener('readystatechange', () => {
+      if (document.readyState !== 'interactive') return;
+      const shell = document.getElementById('shell');
+      seen.__painted = {
+        heading: shell?.querySelector('h1')?.textContent ?? null,
+        rootHidden: document.getElementById('root')?.hidden,
+        boxes: boxes(shell),
+      };
+    });
+  }, selectors);
+}
+
+/**
+ * Once the app's screen is drawn: the page came painted with `heading` (the app's root hidden meanwhile), the paint
+ * is gone, and the elements of `selectors` (watched by watchPaint) were in the paint and stand in the app where they
+ * stood in it.
+ */
+export async function expectPaintGaveWay(
+  page: Page,
+  { heading, selectors, label }: { heading: RegExp; selectors: readonly string[]; label: string },
+) {
+  const painted = (await page.evaluate(() => (window as { __painted?: unknown }).__painted)) as {
+    heading: string | null;
+    rootHidden: boolean;
+    boxes: Record<string, number[] | null>;
+  };
+  expect(painted.heading, label).toMatch(heading);
+  expect(painted.rootHidden, label).toBe(true);
+  await expect(page.locator('#shell')).toHaveCount(0);
+  await expect(page.locator('#root')).toBeVisible();
+  const app = (await page.evaluate(() =>
+    (window as { __boxes?: (root: Element | null) => unknown }).__boxes?.(document.getElementById('root')),
+  )) as Record<string, number[] | null>;
+  const only = (boxes: Record<string, number[] | null>) =>
+    Object.fromEntries(selectors.map((selector) => [selector, boxes[selector] ?? null]));
+  expect(only(app), label).toEqual(only(painted.boxes));
+  expect(
+    selectors.every((selector) => painted.boxes[selector]),
+    label,
+  ).toBe(true);
+}
+
 type Settings = Record<string, unknown>;
 
 /**

@@ -1,4 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
+import { lazy, Suspense } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import type { RightAction } from '../../../contract/api/credentials';
@@ -9,9 +10,14 @@ import { Spinner } from '../../components/ui/spinner';
 import { pathFor } from '../../domain/screens';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
-import { CaptureView } from '../onboarding/capture/capture-view';
-import { useSessionPresence } from '../onboarding/finish';
+import { useSessionPresence } from '../../runtime/session-presence';
 import { AccountGate, displayDateTime, StatusBadge, useAccountId } from './parts';
+
+// The camera's view (with the capture's frame scoring) loads when a new selfie is asked for, as its machine does:
+// the screen's first state, the one a person opens it for, needs none of it, and the server paints that state.
+const CaptureView = lazy(() =>
+  import('../onboarding/capture/capture-view').then((module) => ({ default: module.CaptureView })),
+);
 
 type Kind = 'face' | 'proof';
 const ACTIONS: Record<Kind, RightAction> = { face: 'access_face', proof: 'access_proof' };
@@ -93,12 +99,14 @@ function Accredit({ kind, accountId }: { kind: Kind; accountId: string }) {
           <p className="text-slate-800">
             <FormattedMessage id="accredit.face.renewLead" />
           </p>
-          <CaptureView
-            facing="user"
-            purpose="selfie"
-            busy={busy}
-            onPhoto={(photo) => actor.send({ type: 'selfie.captured', photo: photo.blob })}
-          />
+          <Suspense fallback={<Spinner label={intl.formatMessage({ id: 'common.loading' })} />}>
+            <CaptureView
+              facing="user"
+              purpose="selfie"
+              busy={busy}
+              onPhoto={(photo) => actor.send({ type: 'selfie.captured', photo: photo.blob })}
+            />
+          </Suspense>
           {!busy && (
             <Button variant="ghost" onClick={() => actor.send({ type: 'selfie.cancel' })}>
               <FormattedMessage id="accredit.cancel" />

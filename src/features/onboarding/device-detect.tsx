@@ -18,8 +18,9 @@ import { useRuntime, useTenant } from '../../runtime/context';
 import type { EnrolmentActor } from '../../runtime/enrolment';
 import { useFormDraft } from '../../runtime/form-draft';
 import { useScreenMachine } from '../../runtime/machines';
+import { useSessionPresence } from '../../runtime/session-presence';
 import { EnrolmentFrame, useDeviceVerdict, useEnrolment } from './enrolment-frame';
-import { RegistrationErrorMessage, useLeaveEnrolment, useSessionPresence } from './finish';
+import { RegistrationErrorMessage, useLeaveEnrolment } from './finish';
 
 // DeviceDetect (spec §2, §5): enrolment happens on a phone, in a supported browser. On a computer (or a browser
 // that will not do) the screen says why and, for someone signed in with an onboarding in progress, shows a

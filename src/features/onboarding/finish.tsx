@@ -7,8 +7,8 @@ import { Alert } from '../../components/ui/alert';
 import { Button, buttonVariants } from '../../components/ui/button';
 import { Card } from '../../components/ui/card';
 import { Spinner } from '../../components/ui/spinner';
-import { useRuntime } from '../../runtime/context';
 import type { EnrolmentActor } from '../../runtime/enrolment';
+import { useSessionPresence } from '../../runtime/session-presence';
 import { EnrolmentFrame, ScreenTitle } from './enrolment-frame';
 
 // The end of an enrolment (spec §2, §8): success, success with the new QR credential (spec §1: valid 15 days),
@@ -66,18 +66,6 @@ export const registrationErrorMessages: Record<
     message: { id: 'finishError.unknown.message' },
   }),
 };
-
-/** Whether someone is signed in, or the session is still being read (a reload, the sign-in return). */
-export function useSessionPresence(): 'pending' | 'signedIn' | 'signedOut' {
-  const { session } = useRuntime();
-  return useSelector(session, (s) =>
-    s.matches('authenticated')
-      ? 'signedIn'
-      : s.matches('checking') || s.matches('completingSignIn')
-        ? 'pending'
-        : 'signedOut',
-  );
-}
 
 /**
  * Leaving is a transition (spec §4: stopping resets the onboarding state and goes home): the machine forgets

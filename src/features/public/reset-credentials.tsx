@@ -15,6 +15,7 @@ import { pathFor } from '../../domain/screens';
 import { errorText } from '../../i18n/error-text';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
+import { useSessionPresence } from '../../runtime/session-presence';
 
 // ResetCredentials (spec §2, public). /reset-credentials asks for an email; the mailed link
 // /reset-credentials?token=… is the event link.opened once the session is known (machines/credential-reset).
@@ -52,17 +53,10 @@ function refusalIn(snapshot: ResetSnapshot): ResetRefusal {
 
 export function ResetCredentials() {
   const intl = useIntl();
-  const runtime = useRuntime();
   const logic = useScreenMachine('credentialReset');
   const actor = useActorRef(logic);
   const view = useSelector(actor, viewOf);
-  const presence = useSelector(runtime.session, (s) =>
-    s.matches('authenticated')
-      ? 'signedIn'
-      : s.matches('checking') || s.matches('completingSignIn')
-        ? 'pending'
-        : 'signedOut',
-  );
+  const presence = useSessionPresence();
   const token = new URLSearchParams(useSearch()).get('token');
 
   // URLs come in as events: the link's token is link.opened, once it is known whether someone is signed in.
