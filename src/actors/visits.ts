@@ -226,14 +226,18 @@ export function arrivalLogic(runtime: Api) {
 }
 
 /**
- * The visitor's QR of a visit as an object URL (img-src blob:), or null when they hold no valid one (a 404). Any
- * other failure rejects: the screen says the QR could not be loaded, with a retry (it loads beside the visit, whose
- * own failure the API client reports, so this one is silent).
+ * The visitor's QR of a visit as an object URL (img-src blob:), or null when they hold no valid one (a 404: the
+ * screen says so, and how to have one). Any other failure rejects: the screen says the QR could not be loaded, with
+ * a retry, and why (no answer, too slow, a server fault, a refusal) is the API client's notice beside it, as for
+ * every other call the screens make.
  */
 export function visitQrLogic(runtime: Api) {
   return fromPromise<string | null, { visitId: string }>(async ({ input, signal }) => {
     try {
-      const png = await visitQr(await runtime.apiClient(), input.visitId, { signal, silent: true });
+      const png = await visitQr(await runtime.apiClient(), input.visitId, {
+        signal,
+        handlers: { 404: quiet },
+      });
       return URL.createObjectURL(png);
     } catch (error) {
       if (isApiError(error) && error.status === 404) return null;

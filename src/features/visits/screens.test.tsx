@@ -4,7 +4,8 @@ import { IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { ApiError } from '../../api/errors';
+import { createApiClient } from '../../api/client';
+import { ApiError, type Notice } from '../../api/errors';
 import { visitMachines } from '../../app/machines/visits';
 import catalogue from '../../i18n/messages/es.json';
 import { type Runtime, RuntimeProvider } from '../../runtime/context';
@@ -49,6 +50,28 @@ const runtimeWith = (api: { get?: Call; post?: Call }) =>
     settings: { visits: { locations: [], mustAcceptPlan: false } },
     api: api as FakeApi,
   });
+
+/** A runtime over the real API client, whose fetch the test answers: what the client says is what a person reads. */
+function runtimeOverFetch(answer: (url: string) => Response) {
+  const notices: Notice[] = [];
+  const client = createApiClient({
+    baseUrl: '/api',
+    tenantId: 'gambling',
+    getToken: () => 'token',
+    renewOnce: async () => false,
+    onUnauthorized: vi.fn(),
+    notify: (notice) => notices.push(notice),
+    navigate: vi.fn(),
+    loading: { start: () => undefined, end: () => undefined },
+    retryDelay: () => 0,
+    fetch: async (input, init) => answer(new Request(input, init).url),
+  });
+  const runtime = { ...runtimeWith({}), apiClient: async () => client };
+  return { runtime: runtime as Runtime, notices };
+}
+
+const jsonResponse = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function renderAt(path: string, runtime: Runtime) {
   const [pathname, search = ''] = path.split('?');
@@ -143,6 +166,28 @@ describe('VisitDetail, the QR to print', () => {
     fireEvent.click(screen.getByRole('button', { name: es('visits.qrRetry') }));
     await waitFor(() => expect(screen.queryByTestId('visit-qr-failed')).toBeNull());
     expect(get.mock.calls.filter(([path]) => path.endsWith('/qr'))).toHaveLength(2);
+  });
+
+  it('says why it could not be loaded beside "could not be loaded", in the API client\'s words', async () => {
+    const { runtime, notices } = runtimeOverFetch((url) => {
+      if (url.endsWith('/qr')) throw new TypeError('Failed to fetch');
+      return jsonResponse(200, visit);
+    });
+    renderAt('/visit-detail?data=v-1', runtime);
+    expect(await screen.findByTestId('visit-qr-failed')).toHaveTextContent(es('visits.qrFailed'));
+    expect(notices).toEqual([{ level: 'error', messageId: 'common.http.network' }]);
+    expect(screen.getByRole('button', { name: es('visits.qrRetry') })).toBeEnabled();
+  });
+
+  it("says a QR the visitor does not hold (a 404) in the screen's words alone, with no notice beside", async () => {
+    const { runtime, notices } = runtimeOverFetch((url) =>
+      url.endsWith('/qr')
+        ? jsonResponse(404, { status: 404, title: 'Not Found', detail: '', code: 'not_found' })
+        : jsonResponse(200, visit),
+    );
+    renderAt('/visit-detail?data=v-1', runtime);
+    expect(await screen.findByTestId('visit-qr-none')).toHaveTextContent(es('visits.qrNone.self'));
+    expect(notices).toEqual([]);
   });
 
   it('says, when the visitor holds no valid QR (a 404), that there is none to print and how to have one', async () => {
