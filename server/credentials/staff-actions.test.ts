@@ -72,9 +72,10 @@ describe('POST /public/credentials/{userId}/locations (add location)', () => {
     const byAlias = await call('POST', `/public/credentials/${userId}/locations`, locator(), {
       location: 'Sala Bilbao',
     });
-    expect(((await byAlias.json()) as { locations: string[] }).locations).toContain(
-      await facility('gambling', 'Sala Bilbao'),
-    );
+    const answered = ((await byAlias.json()) as { locations: string[] }).locations;
+    expect(answered).toContain(await facility('gambling', 'Sala Bilbao'));
+    // The answer to adding one lists them as the credentials read does: in the same order.
+    expect(answered).toEqual(await locationsRead(userId));
   });
 
   it('needs post_credentials_location; another tenant’s user or facility is refused', async () => {

@@ -27,6 +27,15 @@ type Nullable<T> = { [K in keyof T]: T[K] | null };
 const CREDENTIAL_COLUMNS =
   'sid::text as sid, user_id::text as user_id, credential_type, state, starts_at, ends_at, created_at, metadata';
 
+/**
+ * The facility ids added to a user's credentials, oldest first (ties by id): the one query of a person's locations,
+ * for locationsOf and inside userWithCredentials, so that both answer them in the same order. The tenant is $1;
+ * `userId` is the SQL of the user's id.
+ */
+const userLocationsSql = (userId: string) =>
+  `select l.facility_id from user_locations l where l.tenant = $1 and l.user_id = ${userId}
+    order by l.created_at, l.facility_id`;
+
 /** The user record of a user id, or of an account id (how a person signed in finds their own record). */
 export async function userByIdOrAccount(db: Queryable, tenant: string, id: string) {
   const { rows } = await db.query<UserRow>(
@@ -49,8 +58,7 @@ export async function userWithCredentials(db: Queryable, tenant: string, id: str
                    where tenant = $1 and (user_id = $2::uuid or account_id = $3)
                    order by (user_id = $2::uuid) desc limit 1)
        select u.*,
-              array(select l.facility_id from user_locations l where l.tenant = $1 and l.user_id = u.user_id::uuid
-                     order by l.created_at, l.facility_id) as locations,
+              array(${userLocationsSql('u.user_id::uuid')}) as locations,
               c.sid::text as sid, c.credential_type, c.state, c.starts_at, c.ends_at, c.created_at, c.metadata
          from u left join credentials c on c.tenant = $1 and c.user_id = u.user_id::uuid
         order by c.created_at, c.sid`,
@@ -127,10 +135,7 @@ interface StateChange {
 
 /** The facility ids added to a user's credentials, oldest first. */
 export async function locationsOf(db: Queryable, tenant: string, userId: string): Promise<string[]> {
-  const { rows } = await db.query<{ facility_id: string }>(
-    'select facility_id from user_locations where tenant = $1 and user_id = $2::uuid order by created_at, facility_id',
-    [tenant, userId],
-  );
+  const { rows } = await db.query<{ facility_id: string }>(userLocationsSql('$2::uuid'), [tenant, userId]);
   return rows.map((row) => row.facility_id);
 }
 
