@@ -5,15 +5,13 @@ import { IntlProvider } from 'react-intl';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { createActor, createMachine } from 'xstate';
 import type { Credential, UserCredentials } from '../../../contract/api/credentials';
-import { createApiClient } from '../../api/client';
-import type { Notice } from '../../api/errors';
 import { accreditationMachines } from '../../app/machines/accreditations';
 import type { Session } from '../../auth/access';
 import catalogue from '../../i18n/messages/es.json';
 import { type Runtime, RuntimeProvider } from '../../runtime/context';
 import { registerMachines } from '../../runtime/machines';
+import { apiOverFetch, type StubRuntimeOptions, stubRuntime } from '../../testing/stub-runtime';
 import { AccreditationDetail } from './accreditation-detail';
 import { MyAccreditations } from './my-accreditations';
 import { UserHome } from './user-home';
@@ -69,38 +67,27 @@ function listOf(...credentials: Credential[]): UserCredentials {
   };
 }
 
-/** A runtime whose session, tenant and API the test decides (screens never see src/api). */
-function runtimeWith(api: {
-  get: (path: string, options?: { signal?: AbortSignal }) => Promise<unknown>;
-  put?: (path: string, o: unknown) => Promise<unknown>;
-}) {
-  const session = createActor(
-    createMachine({
-      id: 'session',
-      context: { session: SESSION },
-      initial: 'authenticated',
-      states: { authenticated: { initial: 'active', states: { active: {} } } },
-    }),
-  ).start();
-  const app = createActor(
-    createMachine({
-      id: 'app',
-      context: {
-        locale: 'es',
-        tenant: {
-          tenant: 'gambling',
-          settings: {
-            domain: 'gambling',
-            knowMoreUrl: 'https://example.org/info',
-            credentialTypesWhitelist: [],
-          },
-        },
-      },
-    }),
-  ).start();
-  const pending = () => new Promise<never>(() => {});
-  const client = { get: api.get, put: api.put ?? pending, post: pending, delete: pending, request: pending };
-  return { app, session, apiClient: () => Promise.resolve(client), navigate: vi.fn() } as unknown as Runtime;
+/**
+ * A runtime whose session, tenant and API the test decides (screens never see src/api); `session` null: the session
+ * has not named the account yet.
+ */
+function runtimeWith(
+  api: {
+    get: (path: string, options?: { signal?: AbortSignal }) => Promise<unknown>;
+    put?: (path: string, o: unknown) => Promise<unknown>;
+  },
+  { session = SESSION, client }: { session?: Session | null; client?: StubRuntimeOptions['client'] } = {},
+) {
+  return stubRuntime({
+    locale: 'es',
+    tenant: {
+      tenant: 'gambling',
+      settings: { domain: 'gambling', knowMoreUrl: 'https://example.org/info', credentialTypesWhitelist: [] },
+    },
+    session,
+    api: { get: api.get, put: api.put },
+    client,
+  });
 }
 
 function renderAt(path: string, runtime: Runtime, { strict = false } = {}) {
@@ -183,9 +170,7 @@ describe('before the session names the account', () => {
   it.each(['/home', '/my-accreditations', '/accreditation-detail/sid-1'])(
     '%s says it is loading in words, never a bare ellipsis',
     (path) => {
-      const runtime = runtimeWith({ get: () => new Promise<never>(() => {}) });
-      const noAccount = createActor(createMachine({ id: 'session', context: { session: null } })).start();
-      renderAt(path, { ...runtime, session: noAccount } as unknown as Runtime);
+      renderAt(path, runtimeWith({ get: () => new Promise<never>(() => {}) }, { session: null }));
       expect(screen.getByRole('status')).toHaveTextContent('Cargando…');
     },
   );
@@ -193,24 +178,8 @@ describe('before the session names the account', () => {
 
 /** A runtime over the real API client, whose fetch the test answers: what the client says is what a person reads. */
 function runtimeOverFetch(answer: (url: string) => Response) {
-  const notices: Notice[] = [];
-  const client = createApiClient({
-    baseUrl: '/api',
-    tenantId: 'gambling',
-    getToken: () => 'token',
-    renewOnce: async () => false,
-    onUnauthorized: vi.fn(),
-    notify: (notice) => notices.push(notice),
-    navigate: vi.fn(),
-    loading: { start: () => undefined, end: () => undefined },
-    retryDelay: () => 0,
-    fetch: async (input, init) => answer(new Request(input, init).url),
-  });
-  const runtime = {
-    ...runtimeWith({ get: () => new Promise<never>(() => {}) }),
-    apiClient: async () => client,
-  };
-  return { runtime: runtime as Runtime, notices };
+  const { client, notices } = apiOverFetch(answer);
+  return { runtime: runtimeWith({ get: () => new Promise<never>(() => {}) }, { client }), notices };
 }
 
 const jsonResponse = (status: number, body: unknown) =>

@@ -2,12 +2,12 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { IntlProvider } from 'react-intl';
 import { describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine } from 'xstate';
 import type { StaffAction, StaffActionsPage } from '../../../contract/api/staff-actions';
 import { portalMachines } from '../../app/machines/portal';
 import en from '../../i18n/messages/en.json';
-import { type Runtime, RuntimeProvider } from '../../runtime/context';
+import { RuntimeProvider } from '../../runtime/context';
 import { registerMachines } from '../../runtime/machines';
+import { stubRuntime } from '../../testing/stub-runtime';
 import { StaffActions } from './staff-actions';
 
 // AuditAccesses' Staff actions tab: the rows in words (never an action's code), the person's filter sent to the API,
@@ -39,11 +39,7 @@ const page = (items: StaffAction[]): StaffActionsPage => ({
 function renderTab(
   get: (path: string, options: { searchParams: Record<string, string> }) => Promise<unknown>,
 ) {
-  const tenant = { settings: { timeZone: 'UTC' } };
-  const app = createActor(createMachine({ id: 'app', context: { locale: 'en', tenant } })).start();
-  const pending = () => new Promise<never>(() => {});
-  const client = { get, put: pending, post: pending, delete: pending, request: pending };
-  const runtime = { app, apiClient: () => Promise.resolve(client), navigate: vi.fn() } as unknown as Runtime;
+  const runtime = stubRuntime({ locale: 'en', tenant: { settings: { timeZone: 'UTC' } }, api: { get } });
   render(
     <IntlProvider locale="en" messages={en as Record<string, string>}>
       <RuntimeProvider runtime={runtime}>

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { IntlProvider } from 'react-intl';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine } from 'xstate';
+import { afterEach, describe, expect, it } from 'vitest';
 import { portalMachines } from '../../app/machines/portal';
 import catalogue from '../../i18n/messages/es.json';
-import { type Runtime, RuntimeProvider } from '../../runtime/context';
+import { RuntimeProvider } from '../../runtime/context';
 import { registerMachines } from '../../runtime/machines';
+import { stubRuntime } from '../../testing/stub-runtime';
 import { UploadWatchlist } from './upload-watchlist';
 
 // UploadWatchlist after a sign-out (a 401 on uploading): the page is loaded again, with a new runtime; the legal
@@ -22,18 +22,7 @@ function pageLoad() {
     tenant: 'demo',
     settings: { domain: 'demo', watchlistDomains: ['es-an', 'es-ri'], useWatch: false },
   };
-  const app = createActor(createMachine({ id: 'app', context: { locale: 'es', tenant } })).start();
-  const session = createActor(
-    createMachine({ id: 'session', context: { session: { userId: 'admin-1' } } }),
-  ).start();
-  const pending = () => new Promise<never>(() => {});
-  const client = { get: pending, put: pending, post: pending, delete: pending, request: pending };
-  const runtime = {
-    app,
-    session,
-    apiClient: () => Promise.resolve(client),
-    navigate: vi.fn(),
-  } as unknown as Runtime;
+  const runtime = stubRuntime({ locale: 'es', tenant, session: { userId: 'admin-1' } });
   return render(
     <IntlProvider locale="es" messages={messages}>
       <RuntimeProvider runtime={runtime}>

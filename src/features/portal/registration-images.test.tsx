@@ -3,12 +3,12 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { zipSync } from 'fflate';
 import { IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine } from 'xstate';
 import { ApiError } from '../../api/errors';
 import { portalMachines } from '../../app/machines/portal';
 import catalogue from '../../i18n/messages/es.json';
 import { type Runtime, RuntimeProvider } from '../../runtime/context';
 import { registerMachines } from '../../runtime/machines';
+import { stubRuntime } from '../../testing/stub-runtime';
 import { AddUsersFromPhotos } from './bulk-registration';
 import { SingleRegistration } from './single-registration';
 
@@ -27,27 +27,13 @@ function runtimeWith(api: {
   get: (path: string) => Promise<unknown>;
   post: (path: string, options: unknown) => Promise<unknown>;
 }) {
-  const app = createActor(
-    createMachine({
-      id: 'app',
-      context: {
-        locale: 'es',
-        tenant: { tenant: 'demo', settings: { domain: 'demo', acsIdSchema: 'string64', biometricQR: false } },
-      },
-    }),
-  ).start();
-  // Signed in: the form keeps its draft per person (src/actors/form-draft.ts).
-  const session = createActor(
-    createMachine({ id: 'session', context: { session: { userId: 'staff-1' } } }),
-  ).start();
-  const pending = () => new Promise<never>(() => {});
-  const client = { get: api.get, post: api.post, put: pending, delete: pending, request: pending };
-  return {
-    app,
-    session,
-    apiClient: () => Promise.resolve(client),
-    navigate: vi.fn(),
-  } as unknown as Runtime;
+  return stubRuntime({
+    locale: 'es',
+    tenant: { tenant: 'demo', settings: { domain: 'demo', acsIdSchema: 'string64', biometricQR: false } },
+    // Signed in: the form keeps its draft per person (src/actors/form-draft.ts).
+    session: { userId: 'staff-1' },
+    api: { get: api.get, post: api.post },
+  });
 }
 
 const renderWith = (runtime: Runtime, screenElement: React.ReactElement) =>

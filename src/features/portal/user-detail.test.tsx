@@ -4,13 +4,13 @@ import { IntlProvider } from 'react-intl';
 import { describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { createActor, createMachine } from 'xstate';
 import type { UserCredentials } from '../../../contract/api/credentials';
 import type { UserDetail } from '../../../contract/api/users';
 import { portalMachines } from '../../app/machines/portal';
 import en from '../../i18n/messages/en.json';
-import { type Runtime, RuntimeProvider } from '../../runtime/context';
+import { RuntimeProvider } from '../../runtime/context';
 import { registerMachines } from '../../runtime/machines';
+import { stubRuntime } from '../../testing/stub-runtime';
 import { PortalUserDetail } from './user-detail';
 
 // An evidence image the tenant's retention rule deleted is not "no such image": PortalUserDetail says when and
@@ -76,16 +76,7 @@ function renderDetail(calls: { evidence?: () => Promise<Blob>; put?: () => Promi
               : credentials,
         ),
   );
-  const app = createActor(createMachine({ id: 'app', context: { locale: 'en' } })).start();
-  const pending = () => new Promise<never>(() => {});
-  const client = { get, put: calls.put ?? pending, post: pending, delete: pending, request: pending };
-  const session = createActor(createMachine({ id: 'session', context: { session: { roles: [] } } })).start();
-  const runtime = {
-    app,
-    session,
-    apiClient: () => Promise.resolve(client),
-    navigate: vi.fn(),
-  } as unknown as Runtime;
+  const runtime = stubRuntime({ locale: 'en', session: { roles: [] }, api: { get, put: calls.put } });
   const location = memoryLocation({ path: '/user-detail/user-1' });
   render(
     <IntlProvider locale="en" messages={messages}>

@@ -4,12 +4,12 @@ import { IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { createApiClient } from '../../api/client';
-import { ApiError, type Notice } from '../../api/errors';
+import { ApiError } from '../../api/errors';
 import { visitMachines } from '../../app/machines/visits';
 import catalogue from '../../i18n/messages/es.json';
 import { type Runtime, RuntimeProvider } from '../../runtime/context';
 import { registerMachines } from '../../runtime/machines';
+import { apiOverFetch } from '../../testing/stub-runtime';
 import { type FakeApi, fakeRuntime } from '../onboarding/testing/fake-runtime';
 import { VisitConfirmation } from './confirmation';
 import { VisitDetail } from './detail';
@@ -43,31 +43,19 @@ type Call = (path: string, options?: unknown) => Promise<unknown>;
 const pending = () => new Promise<never>(() => {});
 
 /** A visitor signed in, on a tenant that books visits at any of its places; the API answers as the test says. */
-const runtimeWith = (api: { get?: Call; post?: Call }) =>
+const runtimeWith = (api: { get?: Call; post?: Call }, client?: ReturnType<typeof apiOverFetch>['client']) =>
   fakeRuntime({
     signedIn: true,
     session: { roles: ['get_visits_me', 'post_visits_me'], email: 'visitor@gambling.example', name: 'Vera' },
     settings: { visits: { locations: [], mustAcceptPlan: false } },
     api: api as FakeApi,
+    client,
   });
 
 /** A runtime over the real API client, whose fetch the test answers: what the client says is what a person reads. */
 function runtimeOverFetch(answer: (url: string) => Response) {
-  const notices: Notice[] = [];
-  const client = createApiClient({
-    baseUrl: '/api',
-    tenantId: 'gambling',
-    getToken: () => 'token',
-    renewOnce: async () => false,
-    onUnauthorized: vi.fn(),
-    notify: (notice) => notices.push(notice),
-    navigate: vi.fn(),
-    loading: { start: () => undefined, end: () => undefined },
-    retryDelay: () => 0,
-    fetch: async (input, init) => answer(new Request(input, init).url),
-  });
-  const runtime = { ...runtimeWith({}), apiClient: async () => client };
-  return { runtime: runtime as Runtime, notices };
+  const { client, notices } = apiOverFetch(answer);
+  return { runtime: runtimeWith({}, client), notices };
 }
 
 const jsonResponse = (status: number, body: unknown) =>

@@ -1,19 +1,18 @@
-// Test support for onboarding screens: a runtime whose session, tenant and API the test decides, and an
-// enrolment left in the state the test needs (the real enrolment runtime restores it from storage).
-import { vi } from 'vitest';
-import { createActor, createMachine, type StateValue } from 'xstate';
+// Test support for onboarding screens: a runtime whose session, tenant and API the test decides (on
+// src/testing/stub-runtime.ts), and an enrolment left in the state the test needs (the real enrolment runtime
+// restores it from storage).
+import { createActor, type StateValue } from 'xstate';
 import type { BrowserSettings } from '../../../../contract/api/settings';
 import { type EnrolmentContext, enrolmentMachine } from '../../../../machines/enrolment.machine';
 import { enrolmentMachines } from '../../../app/machines/enrolment';
 import type { Session } from '../../../auth/access';
-import type { Runtime } from '../../../runtime/context';
 import { registerMachines } from '../../../runtime/machines';
+import { type FakeApi, type StubRuntimeOptions, stubRuntime } from '../../../testing/stub-runtime';
+
+export type { FakeApi };
 
 // The onboarding screens get the enrolment flow's handle from the registry, as src/app gives it them.
 registerMachines(enrolmentMachines);
-
-/** The API client as the runtime hands it to src/actors (screens never import src/api). */
-type ApiClient = Awaited<ReturnType<Runtime['apiClient']>>;
 
 export const SESSION: Session = {
   accessToken: 'token',
@@ -47,48 +46,31 @@ export const tenantWith = (browsers: BrowserSettings = {}) => ({
   settings: SETTINGS,
 });
 
-/** API calls the test answers, by method; the others never settle. */
-export type FakeApi = Partial<Record<keyof ApiClient, (...args: never[]) => Promise<unknown>>>;
-
 export function fakeRuntime({
   signedIn,
   api,
+  client,
   browsers,
   session: person,
   settings,
 }: {
   signedIn: boolean;
   api?: FakeApi;
+  /** A whole API client instead of `api` (src/testing/stub-runtime.ts apiOverFetch). */
+  client?: StubRuntimeOptions['client'];
   browsers?: BrowserSettings;
   /** What differs from SESSION for the signed-in person. */
   session?: Partial<Session>;
   /** Tenant settings beside SETTINGS (another area's screens read their own). */
   settings?: Record<string, unknown>;
 }) {
-  const session = createActor(
-    createMachine({
-      id: 'session',
-      context: { session: signedIn ? { ...SESSION, ...person } : null },
-      initial: signedIn ? 'authenticated' : 'anonymous',
-      states: { anonymous: {}, authenticated: { initial: 'active', states: { active: {} } } },
-    }),
-  ).start();
   const tenant = tenantWith(browsers);
-  const app = createActor(
-    createMachine({
-      id: 'app',
-      context: { tenant: { ...tenant, settings: { ...tenant.settings, ...settings } } },
-    }),
-  ).start();
-  const pending = () => new Promise<never>(() => {});
-  const client = { get: pending, post: pending, put: pending, delete: pending, request: pending, ...api };
-  const runtime = {
-    app,
-    session,
-    apiClient: () => Promise.resolve(client as ApiClient),
-    navigate: vi.fn(),
-  };
-  return runtime as unknown as Runtime & { navigate: ReturnType<typeof vi.fn> };
+  return stubRuntime({
+    tenant: { ...tenant, settings: { ...tenant.settings, ...settings } },
+    session: signedIn ? { ...SESSION, ...person } : null,
+    api,
+    client,
+  });
 }
 
 /**
