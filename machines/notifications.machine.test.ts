@@ -49,4 +49,25 @@ describe('notification lifetimes', () => {
     clock.increment(1500);
     expect(levels()).toEqual(['info']);
   });
+
+  it('the same notice twice shows once, for its whole time from the second', () => {
+    const { clock, actor, levels } = start();
+    actor.send({ type: 'notify', level: 'error', messageId: 'common.http.network' });
+    clock.increment(3000);
+    actor.send({ type: 'notify', level: 'error', messageId: 'common.http.network', reference: 'r2' });
+    expect(levels()).toEqual(['error']);
+    clock.increment(4999);
+    expect(levels()).toEqual(['error']);
+    clock.increment(1);
+    expect(levels()).toEqual([]);
+  });
+
+  it('notices with other words or values are each shown', () => {
+    const { actor, levels } = start();
+    actor.send({ type: 'notify', level: 'error', messageId: 'a', values: { n: '1' } });
+    actor.send({ type: 'notify', level: 'error', messageId: 'a', values: { n: '2' } });
+    actor.send({ type: 'notify', level: 'error', text: 'a' });
+    actor.send({ type: 'notify', level: 'warning', text: 'a' });
+    expect(levels()).toEqual(['error', 'error', 'error', 'warning']);
+  });
 });

@@ -21,6 +21,19 @@ export type NotificationsEvent =
 
 const isErrorLevel = (level: NoticeLevel) => level === 'error' || level === 'warning';
 
+/** The same words at the same level (the reference aside: each failed request has its own). */
+const sameNotice = (shown: Notice, event: { level: NoticeLevel } & NoticeContent) =>
+  shown.level === event.level &&
+  ('text' in shown ? shown.text : undefined) === ('text' in event ? event.text : undefined) &&
+  ('messageId' in shown ? shown.messageId : undefined) ===
+    ('messageId' in event ? event.messageId : undefined) &&
+  ('fallback' in shown ? shown.fallback : undefined) === ('fallback' in event ? event.fallback : undefined) &&
+  JSON.stringify('values' in shown ? shown.values : undefined) ===
+    JSON.stringify('values' in event ? event.values : undefined);
+
+const delayOf = (level: NoticeLevel) =>
+  level === 'info' || level === 'success' ? 'notifyShort' : 'notifyLong';
+
 export const notificationsMachine = setup({
   types: {
     context: {} as { notices: Notice[]; nextId: number },
@@ -33,8 +46,16 @@ export const notificationsMachine = setup({
       const { type: _type, ...content } = event;
       const id = `n${context.nextId}`;
       enqueue.assign({ notices: [...context.notices, { id, ...content }], nextId: context.nextId + 1 });
-      const delay = event.level === 'info' || event.level === 'success' ? 'notifyShort' : 'notifyLong';
-      enqueue.raise({ type: 'notice.expired', id }, { id, delay });
+      enqueue.raise({ type: 'notice.expired', id }, { id, delay: delayOf(event.level) });
+    }),
+    // Two calls failing the same way at once (a visit and its QR, with no connection) say it once: the notice shown
+    // stays, and its time starts again.
+    renewNotice: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'notify') return;
+      const shown = context.notices.find((notice) => sameNotice(notice, event));
+      if (!shown) return;
+      enqueue.cancel(shown.id);
+      enqueue.raise({ type: 'notice.expired', id: shown.id }, { id: shown.id, delay: delayOf(event.level) });
     }),
     removeNotice: assign({
       notices: ({ context, event }) =>
@@ -52,6 +73,8 @@ export const notificationsMachine = setup({
     isLastNotice: ({ context, event }) =>
       'id' in event && context.notices.length === 1 && context.notices[0]?.id === event.id,
     onlyErrorsShown: ({ context }) => context.notices.every((notice) => isErrorLevel(notice.level)),
+    sameNoticeShown: ({ context, event }) =>
+      event.type === 'notify' && context.notices.some((notice) => sameNotice(notice, event)),
   },
   delays: {
     notifyShort: 2000,
@@ -74,7 +97,7 @@ export const notificationsMachine = setup({
       description:
         'One or more notifications show, each until it expires (2 s or 5 s) or the person closes it.',
       on: {
-        notify: { actions: 'addNotice' },
+        notify: [{ guard: 'sameNoticeShown', actions: 'renewNotice' }, { actions: 'addNotice' }],
         'notice.expired': [
           { guard: 'isLastNotice', target: 'idle', actions: 'removeNotice' },
           { actions: 'removeNotice' },
