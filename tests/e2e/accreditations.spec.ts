@@ -119,7 +119,7 @@ test.describe('accreditations', () => {
     await page.reload();
     await page.getByTestId('accredit-request').click();
     await expect(page.getByTestId('accredit-result')).toHaveAttribute('data-result', 'alreadyHeld');
-    await expect(page.getByTestId('accredit-result')).toContainText('Ya tenías la acreditación facial');
+    await expect(page.getByTestId('accredit-result')).toContainText('Ya tenía la acreditación facial');
 
     // Renew the selfie: a new selfie portrayal through the capture view, then the face accreditation made again.
     await page.getByTestId('accredit-renew-selfie').click();
