@@ -156,7 +156,7 @@ export async function createSingle(tx: Queryable, s: NewSingle): Promise<SingleC
       [
         tenant,
         email,
-        'Your access QR / Tu QR de acceso',
+        'Your access QR / Su QR de acceso',
         `Your access credential is ready. Sign in to see your QR: ${link}`,
         link,
       ],

@@ -8,7 +8,7 @@ type Lang = 'es' | 'en' | 'eu';
 const TEXTS: Record<Lang, { subject: string; body: string }> = {
   es: {
     subject: 'Solicitud de visita de {visitor}',
-    body: 'Hola, {host}: {visitor} ha pedido visitarte el {when} en {place} ({title}). Abre el enlace para aceptar o rechazar la visita.',
+    body: 'Hola, {host}: {visitor} ha pedido visitarle el {when} en {place} ({title}). Abra el enlace para aceptar o rechazar la visita.',
   },
   en: {
     subject: 'Visit request from {visitor}',
