@@ -9,7 +9,8 @@ import type { PasswordProblem } from './passwords';
 export const PAGE_LANGUAGES = ['es', 'en', 'eu'] as const;
 export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
 
-const TEXTS = {
+/** The pages' and the reset mail's words per language (Spanish in usted: server/spanish-register.test.ts). */
+export const TEXTS = {
   es: {
     signInTitle: 'Iniciar sesión',
     username: 'Usuario o correo electrónico',

@@ -5,7 +5,8 @@ import type { Queryable } from '../db/db';
 
 type Lang = 'es' | 'en' | 'eu';
 
-const TEXTS: Record<Lang, { subject: string; body: string }> = {
+/** The host's mail per language (Spanish in usted: server/spanish-register.test.ts). */
+export const TEXTS: Record<Lang, { subject: string; body: string }> = {
   es: {
     subject: 'Solicitud de visita de {visitor}',
     body: 'Hola, {host}: {visitor} ha pedido visitarle el {when} en {place} ({title}). Abra el enlace para aceptar o rechazar la visita.',
