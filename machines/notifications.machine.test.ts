@@ -50,12 +50,16 @@ describe('notification lifetimes', () => {
     expect(levels()).toEqual(['info']);
   });
 
-  it('the same notice twice shows once, for its whole time from the second', () => {
+  it('the same notice twice shows once, anew, for its whole time from the second', () => {
     const { clock, actor, levels } = start();
     actor.send({ type: 'notify', level: 'error', messageId: 'common.http.network' });
     clock.increment(3000);
     actor.send({ type: 'notify', level: 'error', messageId: 'common.http.network', reference: 'r2' });
     expect(levels()).toEqual(['error']);
+    // A notice of its own (announced again), with the latest request's reference.
+    expect(actor.getSnapshot().context.notices).toEqual([
+      { id: 'n2', level: 'error', messageId: 'common.http.network', reference: 'r2' },
+    ]);
     clock.increment(4999);
     expect(levels()).toEqual(['error']);
     clock.increment(1);

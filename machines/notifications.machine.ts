@@ -48,14 +48,15 @@ export const notificationsMachine = setup({
       enqueue.assign({ notices: [...context.notices, { id, ...content }], nextId: context.nextId + 1 });
       enqueue.raise({ type: 'notice.expired', id }, { id, delay: delayOf(event.level) });
     }),
-    // Two calls failing the same way at once (a visit and its QR, with no connection) say it once: the notice shown
-    // stays, and its time starts again.
-    renewNotice: enqueueActions(({ context, event, enqueue }) => {
+    // Two calls failing the same way at once (a visit and its QR, with no connection) say it once: a notice that
+    // says what one shown already says takes its place, shown anew (announced again, its full time from now), so
+    // that a retry failing as before is seen to have been tried.
+    dropSameNotice: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'notify') return;
-      const shown = context.notices.find((notice) => sameNotice(notice, event));
-      if (!shown) return;
-      enqueue.cancel(shown.id);
-      enqueue.raise({ type: 'notice.expired', id: shown.id }, { id: shown.id, delay: delayOf(event.level) });
+      const same = context.notices.filter((notice) => sameNotice(notice, event));
+      if (same.length === 0) return;
+      for (const notice of same) enqueue.cancel(notice.id);
+      enqueue.assign({ notices: context.notices.filter((notice) => !same.includes(notice)) });
     }),
     removeNotice: assign({
       notices: ({ context, event }) =>
@@ -73,8 +74,6 @@ export const notificationsMachine = setup({
     isLastNotice: ({ context, event }) =>
       'id' in event && context.notices.length === 1 && context.notices[0]?.id === event.id,
     onlyErrorsShown: ({ context }) => context.notices.every((notice) => isErrorLevel(notice.level)),
-    sameNoticeShown: ({ context, event }) =>
-      event.type === 'notify' && context.notices.some((notice) => sameNotice(notice, event)),
   },
   delays: {
     notifyShort: 2000,
@@ -97,7 +96,7 @@ export const notificationsMachine = setup({
       description:
         'One or more notifications show, each until it expires (2 s or 5 s) or the person closes it.',
       on: {
-        notify: [{ guard: 'sameNoticeShown', actions: 'renewNotice' }, { actions: 'addNotice' }],
+        notify: { actions: ['dropSameNotice', 'addNotice'] },
         'notice.expired': [
           { guard: 'isLastNotice', target: 'idle', actions: 'removeNotice' },
           { actions: 'removeNotice' },
