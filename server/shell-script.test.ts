@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { PRELOADS_TEMPLATE_ID, SHELL_SCRIPT } from './shell-script';
 
-type Screen = 'Welcome' | 'Landing';
+type Screen = 'Welcome' | 'Landing' | 'NewVisit';
 
 /** A base64url JWT whose payload is these claims (the script never checks the signature; the server does). */
 function token(claims: Record<string, unknown>): string {
@@ -30,12 +30,16 @@ const newcomer = {
   name: 'Íñigo Núñez',
 };
 
-/** Runs the script on a page painted for `screen` in Spanish; true when the paint is still there after it. */
-function paintStays(screen: Screen, stored: Record<string, string>): boolean {
+/**
+ * Runs the script on a page painted for `screen` in Spanish (not for holders of `notFor`, as the server writes it);
+ * true when the paint is still there after it.
+ */
+function paintStays(screen: Screen, stored: Record<string, string>, notFor?: string): boolean {
   let removed = false;
   const root = { hidden: true };
   const shell = {
-    getAttribute: (name: string) => ({ 'data-paint': screen, 'data-locale': 'es' })[name] ?? null,
+    getAttribute: (name: string) =>
+      ({ 'data-paint': screen, 'data-locale': 'es', 'data-not-for': notFor })[name] ?? null,
     remove: () => {
       removed = true;
     },
@@ -138,6 +142,17 @@ describe("the first paint's inline script", () => {
     expect(paintStays('Landing', storedUser(withoutRoles))).toBe(false);
     const { enrolled: _enrolled, ...withoutEnrolled } = newcomer;
     expect(paintStays('Landing', storedUser(withoutEnrolled))).toBe(false);
+  });
+
+  it("keeps a screen painted for its main audience for them, drops it for a session holding another's right", () => {
+    const visitor = { ...newcomer, enrolled: true, roles: ['post_visits_me', 'get_users_me'] };
+    const reception = { ...visitor, roles: [...visitor.roles, 'post_visits_all'] };
+    expect(paintStays('NewVisit', storedUser(visitor), 'post_visits_all')).toBe(true);
+    expect(paintStays('NewVisit', storedUser(reception), 'post_visits_all')).toBe(false);
+    expect(paintStays('NewVisit', storedUser(reception), 'get_users_all,post_visits_all')).toBe(false);
+    // Without such rights on the page, the same session keeps the paint.
+    expect(paintStays('NewVisit', storedUser(reception))).toBe(true);
+    expect(paintStays('NewVisit', { [USER_KEY]: 'not json' }, 'post_visits_all')).toBe(false);
   });
 
   it('is ES5: no arrow functions, let/const, template strings or classes', () => {

@@ -15,22 +15,28 @@ export const PRELOADS_TEMPLATE_ID = 'portal-preloads';
  * `post_onboardings_auto` and none of the staff rights (`STAFF_PERMISSIONS` of src/auth/access.ts, which bring the
  * assisted texts, the portal entry and the other menu items); an assistant, an enrolled person or any token it
  * cannot read drops the paint. The other screens' paint depends on nobody (the person's parts are the app's to add),
- * so only another stored language drops it. Once the paint is on screen, it links the screen's files for the browser
+ * so only another stored language drops it, or, on a screen painted for its main audience (`data-not-for`: the
+ * rights of those whose first render is another, src/app/shell.tsx PAINT_NOT_FOR), a stored session holding one. Once the paint is on screen, it links the screen's files for the browser
  * to download (the `<template>` after the paint: server/screen-preloads.ts). Allowed by its hash in the CSP (server/security-headers.ts), never by
  * 'unsafe-inline'. ES5: it runs before any polyfill, on any browser that gets the page.
  */
 export const SHELL_SCRIPT =
   '(function(){var s=document.getElementById("shell"),r=document.getElementById("root");if(!s||!r)return;' +
   `var S=${JSON.stringify(STAFF_PERMISSIONS)};` +
-  'function painted(v){var t=JSON.parse(v).access_token.split(".")[1].replace(/-/g,"+").replace(/_/g,"/"),' +
-  'c=JSON.parse(atob(t)),g=c.roles;if(c.enrolled!==false||!g||g.indexOf("post_onboardings_auto")<0)return false;' +
+  'function claims(v){var t=JSON.parse(v).access_token.split(".")[1].replace(/-/g,"+").replace(/_/g,"/");' +
+  'return JSON.parse(atob(t))}' +
+  'function painted(c){var g=c.roles;if(c.enrolled!==false||!g||g.indexOf("post_onboardings_auto")<0)return false;' +
   'for(var j=0;j<S.length;j++)if(g.indexOf(S[j])>=0)return false;return true}' +
-  'var drop=false;try{var l=localStorage.getItem("portal.locale"),u=false,e=false,p=true;' +
+  'var N=(s.getAttribute("data-not-for")||"").split(",");' +
+  'function other(c){var g=c.roles||[];for(var j=0;j<N.length;j++)if(N[j]&&g.indexOf(N[j])>=0)return true;' +
+  'return false}' +
+  'var drop=false;try{var l=localStorage.getItem("portal.locale"),u=false,e=false,p=true,o=false;' +
   'for(var i=0;i<localStorage.length;i++){var k=localStorage.key(i)||"";' +
-  'if(k.indexOf("oidc.user:")===0&&k.slice(-7)!==":broker"){u=true;p=p&&painted(localStorage.getItem(k))}' +
+  'if(k.indexOf("oidc.user:")===0&&k.slice(-7)!==":broker"){u=true;var c=claims(localStorage.getItem(k));' +
+  'p=p&&painted(c);o=o||other(c)}' +
   'if(k.indexOf("portal.enrolment:")===0)e=true}' +
   'var w=s.getAttribute("data-paint");drop=(l!==null&&l!==s.getAttribute("data-locale"))||' +
-  '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))}catch(x){drop=true}' +
+  '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))||o}catch(x){drop=true}' +
   'if(drop){s.remove();r.hidden=false}' +
   // The screen's files, linked once the paint is on screen: before it, they would share the phone's bandwidth and
   // its six connections to the server with what the paint shows (server/screen-preloads.ts).

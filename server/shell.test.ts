@@ -90,6 +90,17 @@ describe('the first paint in the HTML', () => {
     expect(shellScreenAt('/nowhere')).toBeUndefined();
   });
 
+  it("paints NewVisit's form for a visitor, and names reception's right, for whom the page's script drops it", async () => {
+    const page = await (await get('/new-visit', 'localhost:8080')).text();
+    expect(page).toContain(
+      '<div id="shell" inert data-paint="NewVisit" data-locale="es" data-not-for="post_visits_all">',
+    );
+    // The visitor's own name and email, read-only and from their account, with the hint that says so.
+    expect(page).toContain('Su nombre y su correo se toman de su cuenta.');
+    const profile = await (await get('/profile', 'localhost:8080')).text();
+    expect(profile).not.toMatch(/data-not-for="/);
+  });
+
   it("paints a signed-in screen's frame: the tenant's logo and title, the menu, its heading and loading state", async () => {
     const profile = await (await get('/profile', 'localhost:8080')).text();
     expect(profile).toContain('<div id="shell" inert data-paint="UserProfile" data-locale="es">');

@@ -27,6 +27,7 @@ import { resolveLocale } from '../contract/i18n/locale';
 import { PORTAL_BOOT_ID, type PortalBoot } from '../contract/tenant/boot';
 import { tenantFromHost } from '../contract/tenant/resolve';
 import {
+  PAINT_NOT_FOR,
   type Painted,
   paintedAt,
   renderShell,
@@ -71,6 +72,12 @@ export function bootBlock(boot: PortalBoot): string {
   return `<script type="application/json" id="${PORTAL_BOOT_ID}">${json}</script>`;
 }
 
+/** The rights whose holders the paint is not drawn for (src/app/shell.tsx PAINT_NOT_FOR), for the inline script. */
+const notFor = (screen: ShellScreen) => {
+  const rights = PAINT_NOT_FOR[screen];
+  return rights?.length ? ` data-not-for="${escapeAttribute(rights.join(','))}"` : '';
+};
+
 /** index.html with the paint of a screen beside `#root` (hidden until the app takes over). */
 export function composeShellPage(
   indexHtml: string,
@@ -110,7 +117,8 @@ export function composeShellPage(
     .replace(
       root,
       () =>
-        `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}">${withoutIds(page.markup)}</div>` +
+        `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}"${notFor(page.screen)}>` +
+        `${withoutIds(page.markup)}</div>` +
         `<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>` +
         // Linked by the inline script once the paint is on screen (a template's content is never fetched).
         (page.preloads ? `<template id="${PRELOADS_TEMPLATE_ID}">${page.preloads}</template>` : '') +

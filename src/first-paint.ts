@@ -5,6 +5,6 @@
 // import of src/ (biome.json).
 
 export { catalogueModules, screenModules } from './app/screen-modules';
-export { type Painted, paintedAt, renderShell, type ShellScreen } from './app/shell';
+export { PAINT_NOT_FOR, type Painted, paintedAt, renderShell, type ShellScreen } from './app/shell';
 export { STAFF_PERMISSIONS } from './auth/access';
 export { themeFromBrandColour } from './tenant/theme';

@@ -52,6 +52,7 @@ const COMPONENTS: Partial<Record<ScreenName, ComponentType>> = {
   UserProfile,
   DeleteAccount,
   MyVisits: visits.MyVisits,
+  NewVisit: visits.NewVisit,
   VisitList: visits.VisitList,
   ProcessVisit: visits.ProcessVisit,
   PortalManagement: portal.PortalManagement,
@@ -95,6 +96,15 @@ const SOMEONE: Session = { ...NEWCOMER, roles: [], enrolled: true, userId: 'some
 // The rights a screen's own audience always holds, where its first render reads them: reception's list has the
 // visitor's filter.
 const RIGHTS: Partial<Record<ScreenName, readonly string[]>> = { VisitList: ['post_visits_all'] };
+/**
+ * The rights whose holders' first render of a painted screen is another than the paint's, which is drawn for the
+ * screen's main audience: NewVisit's form is a visitor's (their own name and email, read-only, from their account);
+ * reception's (post_visits_all) books for anyone. The page's inline script (server/shell-script.ts) takes the paint
+ * away before it shows when the stored session holds one of them.
+ */
+export const PAINT_NOT_FOR: Partial<Record<ScreenName, readonly string[]>> = {
+  NewVisit: ['post_visits_all'],
+};
 // The screens whose content below the heading is the person's alone (the portal's entries follow from their rights):
 // painted for nobody, their heading alone; the app adds the greeting and the entries below it.
 const NOBODY_YET: readonly ScreenName[] = ['PortalManagement'];

@@ -14,7 +14,17 @@ import sharp from 'sharp';
 import { zonedInstant } from '../../contract/domain/visits';
 import { chromiumWithCamera } from './camera';
 import { expectFocusVisible, openAndEscape, tabThrough, tabTo, typeDateOrTime } from './keyboard';
-import { accessTokenOf, expectAccessible, openAs, port, t } from './support';
+import {
+  accessTokenOf,
+  expectAccessible,
+  expectPaintGaveWay,
+  layoutShiftOf,
+  openAs,
+  port,
+  t,
+  watchLayoutShifts,
+  watchPaint,
+} from './support';
 
 // The visits journeys through the real portal: a visitor requests a visit, the host accepts it from the mailbox
 // link, reception finds it under "today", checks the visitor in by scanning their QR with the fake camera and out
@@ -303,6 +313,32 @@ test.describe('visits', () => {
     await page.getByTestId('confirmation-accept').click();
     await expect(page.getByTestId('visit-refusal')).toHaveAttribute('data-code', 'token_expired');
     await expect(page.getByTestId('visit-refusal')).toContainText(t('es', 'common.errors.token_expired'));
+  });
+
+  test('NewVisit comes painted with the page for a visitor, and nothing painted moves when the app takes over; reception, whose form is another, never sees that paint', async ({
+    page,
+    browser,
+  }) => {
+    await watchLayoutShifts(page);
+    const selectors = ['header img', 'h1', '[name="visitorName"]', '[name="visitorEmail"]'];
+    await watchPaint(page, selectors);
+    await openAs(page, 'visitor', '/new-visit');
+    await page.reload();
+    await expect(page.locator('[name="visitorName"]')).toHaveValue('Vera Visitante');
+    await expectPaintGaveWay(page, { heading: /^Nueva visita$/, selectors, label: 'NewVisit (visitor)' });
+    expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.05);
+
+    const desk = await browser.newPage();
+    await watchPaint(desk, ['h1']);
+    await openAs(desk, 'receptionist', '/new-visit');
+    await desk.reload();
+    await expect(desk.locator('[name="visitorName"]')).toBeEditable();
+    // The inline script took the visitor's paint away before the page was first drawn: none to see.
+    const painted = await desk.evaluate(
+      () => (window as { __painted?: { heading: string | null } }).__painted,
+    );
+    expect(painted?.heading).toBeNull();
+    await desk.close();
   });
 
   for (const [index, lang] of (['es', 'en', 'eu'] as const).entries()) {
