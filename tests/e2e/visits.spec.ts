@@ -325,6 +325,8 @@ test.describe('visits', () => {
     await openAs(page, 'visitor', '/new-visit');
     await page.reload();
     await expect(page.locator('[name="visitorName"]')).toHaveValue('Vera Visitante');
+    // The places in: the list stands where its loading state stood.
+    await expect(page.locator('select[name="location"]')).toBeVisible();
     await expectPaintGaveWay(page, { heading: /^Nueva visita$/, selectors, label: 'NewVisit (visitor)' });
     expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.05);
 

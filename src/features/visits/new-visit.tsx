@@ -250,7 +250,12 @@ export function NewVisit() {
           <label htmlFor="visit-location" className="text-sm font-medium text-slate-800">
             <FormattedMessage id="newVisit.location" />
           </label>
-          {facilitiesLoading && <Spinner label={intl.formatMessage({ id: 'newVisit.loadingLocations' })} />}
+          {facilitiesLoading && (
+            // The list's height while it loads, so that the fields below do not move when it comes.
+            <div className="flex h-11 items-center">
+              <Spinner label={intl.formatMessage({ id: 'newVisit.loadingLocations' })} />
+            </div>
+          )}
           {facilitiesFailed && (
             <Alert
               className="text-sm"
