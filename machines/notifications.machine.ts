@@ -21,15 +21,17 @@ export type NotificationsEvent =
 
 const isErrorLevel = (level: NoticeLevel) => level === 'error' || level === 'warning';
 
-/** The same words at the same level (the reference aside: each failed request has its own). */
+/**
+ * What a notice says, and at what level: two notices alike in these are one (not in the reference: each failed
+ * request has its own).
+ */
+const WORDS = ['level', 'text', 'messageId', 'fallback', 'values'] as const;
 const sameNotice = (shown: Notice, event: { level: NoticeLevel } & NoticeContent) =>
-  shown.level === event.level &&
-  ('text' in shown ? shown.text : undefined) === ('text' in event ? event.text : undefined) &&
-  ('messageId' in shown ? shown.messageId : undefined) ===
-    ('messageId' in event ? event.messageId : undefined) &&
-  ('fallback' in shown ? shown.fallback : undefined) === ('fallback' in event ? event.fallback : undefined) &&
-  JSON.stringify('values' in shown ? shown.values : undefined) ===
-    JSON.stringify('values' in event ? event.values : undefined);
+  WORDS.every(
+    (key) =>
+      JSON.stringify((shown as Record<string, unknown>)[key]) ===
+      JSON.stringify((event as Record<string, unknown>)[key]),
+  );
 
 const delayOf = (level: NoticeLevel) =>
   level === 'info' || level === 'success' ? 'notifyShort' : 'notifyLong';
