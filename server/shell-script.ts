@@ -16,8 +16,9 @@ export const PRELOADS_TEMPLATE_ID = 'portal-preloads';
  * assisted texts, the portal entry and the other menu items); an assistant, an enrolled person or any token it
  * cannot read drops the paint. The other screens' paint depends on nobody (the person's parts are the app's to add),
  * so only another stored language drops it, or, on a screen painted for its main audience (`data-not-for`: the
- * rights of those whose first render is another, src/app/shell.tsx PAINT_NOT_FOR), a stored session holding one. Once the paint is on screen, it links the screen's files for the browser
- * to download (the `<template>` after the paint: server/screen-preloads.ts). Allowed by its hash in the CSP (server/security-headers.ts), never by
+ * rights of those whose first render is another, src/app/shell.tsx PAINT_NOT_FOR), a stored session holding one.
+ * Once the paint is on screen, it links the screen's files for the browser to download (the `<template>` after the
+ * paint: server/screen-preloads.ts). Allowed by its hash in the CSP (server/security-headers.ts), never by
  * 'unsafe-inline'. ES5: it runs before any polyfill, on any browser that gets the page.
  */
 export const SHELL_SCRIPT =
