@@ -1,10 +1,9 @@
 import { createRequire } from 'node:module';
-import { parse as parseMessage } from '@formatjs/icu-messageformat-parser';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './scripts/vite-precompress.ts';
-import { isFirstScreenMessage } from './src/i18n/first-screen.ts';
+import { type CataloguePart, catalogueTrees } from './src/i18n/precompile.ts';
 
 // In development the reference server (API, identity provider, mailbox) runs on API_PORT and Vite
 // proxies to it, so the browser still sees one origin on PORT.
@@ -57,13 +56,8 @@ const precompiledMessages: Plugin = {
     // tests, where this plugin does not run, both are the whole catalogue.
     const match = /\/src\/i18n\/messages\/[a-z]{2}\.json(?:\?(first|rest))?$/.exec(id);
     if (!match) return null;
-    const part = match[1];
-    const messages = JSON.parse(code) as Record<string, string>;
-    const trees = Object.fromEntries(
-      Object.entries(messages)
-        .filter(([key]) => !part || isFirstScreenMessage(key) === (part === 'first'))
-        .map(([key, text]) => [key, parseMessage(text)]),
-    );
+    const part = match[1] as CataloguePart | undefined;
+    const trees = catalogueTrees(JSON.parse(code) as Record<string, string>, part);
     // A part is no `.json` file to the bundler: it gets a module.
     if (part) return { code: `export default ${JSON.stringify(trees)};`, map: null, moduleType: 'js' };
     return { code: JSON.stringify(trees), map: null };
@@ -124,6 +118,16 @@ export default defineConfig({
     messageFormatWithoutLocaleDataCheck,
     precompress(),
   ],
+  resolve: {
+    alias: [
+      // React 19 has useSyncExternalStore: the shims for the Reacts before it that @xstate/react and wouter import
+      // (which would fall back to it anyway) give way to the package's own entries that call React's.
+      {
+        find: /^use-sync-external-store\/shim(?:\/index)?(\/with-selector)?(?:\.js)?$/,
+        replacement: 'use-sync-external-store$1',
+      },
+    ],
+  },
   // The API's answers are checked with arktype in a worker (src/api/answer-check.worker.ts), under the same CSP.
   worker: { plugins: () => [arktypeWithoutEvalProbe] },
   build: {

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogueTrees, isFirstScreenMessage } from '../src/first-paint';
 import type { AppEnv } from './http/env';
+import { ROOT } from './paths';
 import { CONTENT_SECURITY_POLICY } from './security-headers';
 import {
   composeShellPage,
@@ -266,7 +268,7 @@ describe('the first paint in the HTML', () => {
       '/assets/client-4.js',
       '/assets/screens-5.js',
       '/assets/account-6.js',
-      '/assets/es-7.js',
+      // The rest of the catalogue; its first part is in the page (below), not linked.
       '/assets/es-8.js',
     ]);
     // In the template after the paint, which the inline script links once the paint is on screen.
@@ -283,13 +285,19 @@ describe('the first paint in the HTML', () => {
       return JSON.parse(block?.[1] ?? 'null');
     };
     const read = (path: string) => JSON.parse(readFileSync(join(dir, 'public', path), 'utf8'));
+    // The portal's texts the first screens draw, as the build gives the app its catalogue's first part.
+    const firstTexts = (locale: string) =>
+      catalogueTrees(
+        JSON.parse(readFileSync(join(ROOT, 'src/i18n/messages', `${locale}.json`), 'utf8')),
+        'first',
+      );
     for (const path of ['/', '/landing', '/home', '/profile', '/home?saloon=Sala']) {
       const html = await (await get(path, 'demo.localhost')).text();
       expect(bootOf(html), path).toEqual({
         tenant: 'demo',
         settings: read('tenants/demo/settings.json'),
         browsers: read('browsers.json'),
-        texts: { locale: 'es', overrides: read('tenants/demo/locales/es.json') },
+        texts: { locale: 'es', overrides: read('tenants/demo/locales/es.json'), first: firstTexts('es') },
       });
       // After the paint and its script, so the paint's bytes come first; once per page.
       expect(html.indexOf('id="portal-boot"'), path).toBeGreaterThan(html.indexOf(SHELL_SCRIPT));
@@ -299,10 +307,25 @@ describe('the first paint in the HTML', () => {
     const basque = join(dir, 'public', 'tenants', 'basque', 'locales');
     writeFileSync(join(basque, 'en.json'), JSON.stringify({ 'header.logout': 'Sign out' }));
     const en = bootOf(await (await get('/', 'basque.localhost', { 'Accept-Language': 'en' })).text());
-    expect(en.texts).toEqual({ locale: 'en', overrides: { 'header.logout': 'Sign out' } });
+    expect(en.texts).toEqual({
+      locale: 'en',
+      overrides: { 'header.logout': 'Sign out' },
+      first: firstTexts('en'),
+    });
     rmSync(join(basque, 'eu.json'));
     const eu = bootOf(await (await get('/', 'basque.localhost', { 'Accept-Language': 'eu' })).text());
-    expect(eu.texts).toEqual({ locale: 'eu', overrides: {} });
+    expect(eu.texts).toEqual({ locale: 'eu', overrides: {}, first: firstTexts('eu') });
+    // Every text a first screen draws, and no other (the tenant's overrides stay apart, as strings).
+    expect(Object.keys(eu.texts.first).sort()).toEqual(
+      Object.keys(JSON.parse(readFileSync(join(ROOT, 'src/i18n/messages/eu.json'), 'utf8')))
+        .filter(isFirstScreenMessage)
+        .sort(),
+    );
+    expect(eu.texts.first['welcome.title']).toEqual([
+      { type: 0, value: 'Ongi etorri ' },
+      { type: 1, value: 'title' },
+      { type: 0, value: ' webgunera' },
+    ]);
     expect(eu.settings.locales).toEqual(['eu', 'en']);
   });
 

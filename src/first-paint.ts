@@ -1,10 +1,12 @@
 // The one way from server/ into src/: what the server needs to draw a screen's first paint into the HTML (the same
 // components the app renders, so the paint and the app agree), the theme of the tenant's colour, the staff
-// permissions the inline script reads to know whom the paint is for, and the modules a painted screen loads at start
-// (its page links their files). Everything else both sides share is in contract/; Biome refuses any other server
+// permissions the inline script reads to know whom the paint is for, the modules a painted screen loads at start
+// (its page links their files) and the texts of the catalogue's first part (the page carries them). Everything else both sides share is in contract/; Biome refuses any other server
 // import of src/ (biome.json).
 
 export { catalogueModules, screenModules } from './app/screen-modules';
 export { PAINT_NOT_FOR, type Painted, paintedAt, renderShell, type ShellScreen } from './app/shell';
 export { STAFF_PERMISSIONS } from './auth/access';
+export { isFirstScreenMessage } from './i18n/first-screen';
+export { catalogueTrees } from './i18n/precompile';
 export { themeFromBrandColour } from './tenant/theme';

@@ -1,5 +1,6 @@
 // What the server's page hands to the app (server/shell.ts writes it, src/tenant/load.ts reads it): the files the
-// app would otherwise ask for before its first API call, as the server read them to paint the screen.
+// app would otherwise ask for before its first API call or its first render, as the server read them to paint the
+// screen.
 
 /** The id of the page's `<script type="application/json">` that carries the tenant's files. */
 export const PORTAL_BOOT_ID = 'portal-boot';
@@ -11,6 +12,10 @@ export interface PortalBoot {
   settings: unknown;
   /** `browsers.json` as the file has it. */
   browsers: unknown;
-  /** The tenant's text overrides for the page's language (`{}` when it has none). */
-  texts: { locale: string; overrides: unknown };
+  /**
+   * The page's language: the tenant's text overrides in it (`{}` when it has none) and the portal's own texts the
+   * first screens draw (src/i18n/first-screen.ts) as the build's syntax trees, the catalogue's first part, which the
+   * app then does not download.
+   */
+  texts: { locale: string; overrides: unknown; first?: unknown };
 }

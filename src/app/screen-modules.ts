@@ -113,8 +113,10 @@ export function screenModules(screen: ScreenName): {
   };
 }
 
-/** The catalogue's modules for a language (src/i18n/catalogue.ts): the first screens' part and the rest. */
+/**
+ * The catalogue's modules a painted page links for its language (src/i18n/catalogue.ts): the rest, which a
+ * signed-in screen draws; the first screens' part travels in the page itself (server/shell.ts).
+ */
 export const catalogueModules = (locale: string): readonly string[] => [
-  `src/i18n/messages/${locale}.json?first`,
   `src/i18n/messages/${locale}.json?rest`,
 ];

@@ -1,6 +1,6 @@
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { LocaleCode } from '../../contract/api/settings';
-import { loadTenantTexts } from '../tenant/load';
+import { firstTextsOfPage, loadTenantTexts } from '../tenant/load';
 
 /** Message id → its ICU text, or (the portal's own catalogues, precompiled by the build) its syntax tree. */
 export type Messages = Record<string, string | MessageFormatElement[]>;
@@ -8,12 +8,18 @@ export type Messages = Record<string, string | MessageFormatElement[]>;
 type Bundle = () => Promise<{ default: Messages }>;
 
 // Two chunks per language: what the first screens draw (src/i18n/first-screen.ts), and the rest, which loads with
-// the first screen that needs it. Only the chosen language is downloaded.
+// the first screen that needs it. Only the chosen language is downloaded, and its first part not even then when the
+// server's page carries it (the page's language).
 const bundles: Record<LocaleCode, Bundle> = {
   es: () => import('./messages/es.json?first'),
   en: () => import('./messages/en.json?first'),
   eu: () => import('./messages/eu.json?first'),
 };
+/** A language's first part: as the page carries it (server/shell.ts) when it is the page's, else downloaded. */
+function firstPart(locale: LocaleCode): Promise<{ default: Messages }> {
+  const given = firstTextsOfPage(locale);
+  return given ? Promise.resolve({ default: given }) : bundles[locale]();
+}
 const restBundles: Record<LocaleCode, Bundle> = {
   es: () => import('./messages/es.json?rest'),
   en: () => import('./messages/en.json?rest'),
@@ -88,7 +94,7 @@ export function withoutIds(messages: Messages): Messages {
  */
 export function preloadCatalogue(locale: LocaleCode): void {
   preloaded = locale;
-  bundles[locale]().catch(() => undefined);
+  firstPart(locale).catch(() => undefined);
 }
 
 /**
@@ -113,7 +119,7 @@ async function parsed(overrides: Record<string, string>): Promise<Messages> {
 export async function loadCatalogue(locale: LocaleCode, assetsUrl?: string): Promise<Messages> {
   // The rest, when a screen has asked for it, downloads beside the first part and the overrides, not after them.
   const [base, overrides, rest] = await Promise.all([
-    bundles[locale]().then((m) => m.default),
+    firstPart(locale).then((m) => m.default),
     assetsUrl ? loadTenantTexts(assetsUrl, locale).then(parsed) : Promise.resolve({}),
     restWanted ? restBundles[locale]().then((m) => m.default) : undefined,
   ]);

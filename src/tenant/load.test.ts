@@ -287,6 +287,21 @@ describe('the tenant’s files the server’s page carries', () => {
     expect(asked).toEqual(['/tenants/gambling/locales/en.json']);
   });
 
+  it('give the portal’s first texts of their language, trees only: another language or other values give none', async () => {
+    const first = { 'welcome.title': [{ type: 0, value: 'Hola' }], 'menu.home': [] };
+    const texts = (given: unknown) => ({ texts: { locale: 'es', overrides: pageOverrides, first: given } });
+    const load = await onPage(block(texts(first)));
+    expect(load.firstTextsOfPage('es')).toEqual(first);
+    // Asked for again (the first part is asked for when preloaded and when loaded): the same texts.
+    expect(load.firstTextsOfPage('es')).toEqual(first);
+    expect(load.firstTextsOfPage('en')).toBeUndefined();
+    for (const given of [undefined, ['Hola'], { 'welcome.title': 'Hola' }, { 'welcome.title': null }]) {
+      const other = await onPage(block(texts(given)));
+      expect(other.firstTextsOfPage('es'), JSON.stringify(given)).toBeUndefined();
+    }
+    expect((await onPage(undefined)).firstTextsOfPage('es')).toBeUndefined();
+  });
+
   it('leave a page without them as it was: everything is asked for', async () => {
     const load = await onPage(undefined);
     const { asked, fetcher } = counting();

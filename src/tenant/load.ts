@@ -1,3 +1,4 @@
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { BrowserSettings, TenantSettings } from '../../contract/api/settings';
 import { PORTAL_BOOT_ID, type PortalBoot } from '../../contract/tenant/boot';
 import { tenantFromHost } from '../../contract/tenant/resolve';
@@ -62,7 +63,8 @@ export async function loadTenant(hostname: string, fetcher: typeof fetch = fetch
  */
 interface PageBoot {
   tenant?: Omit<PortalBoot, 'texts'>;
-  texts?: PortalBoot['texts'] & { tenant: string };
+  texts?: { tenant: string; locale: string; overrides: unknown };
+  first?: { locale: string; trees: Record<string, MessageFormatElement[]> };
 }
 let pageBoot: PageBoot | undefined;
 
@@ -80,11 +82,25 @@ function bootOfPage(): PageBoot {
   const { tenant, settings, browsers, texts } = raw;
   if ('settings' in raw && 'browsers' in raw) pageBoot.tenant = { tenant, settings, browsers };
   if (typeof texts === 'object' && texts !== null && typeof texts.locale === 'string') {
-    const { overrides } = texts;
-    if (typeof overrides === 'object' && overrides !== null && !Array.isArray(overrides))
-      pageBoot.texts = { tenant, locale: texts.locale, overrides };
+    const { overrides, first } = texts;
+    if (isRecord(overrides)) pageBoot.texts = { tenant, locale: texts.locale, overrides };
+    if (isRecord(first) && Object.values(first).every(Array.isArray))
+      pageBoot.first = { locale: texts.locale, trees: first as Record<string, MessageFormatElement[]> };
   }
   return pageBoot;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The portal's own texts the first screens draw in `locale`, as the page carries them (the build's first part of
+ * that language's catalogue, as syntax trees), or undefined: another language, or no such block in the page.
+ * src/i18n/catalogue.ts takes them instead of downloading that part.
+ */
+export function firstTextsOfPage(locale: string): Record<string, MessageFormatElement[]> | undefined {
+  const { first } = bootOfPage();
+  return first?.locale === locale ? first.trees : undefined;
 }
 
 /** The page's settings of the host's tenant, checked as fetched ones are; undefined when they cannot be used. */
