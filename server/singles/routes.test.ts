@@ -16,7 +16,12 @@ let wiegandApp: App;
 beforeAll(() => {
   writeFileSync(
     join(portal.site.publicDir, 'tenants', 'demo', 'settings.json'),
-    JSON.stringify({ tenant: 'demo', acsIdSchema: 'wiegand', biometricQR: false }),
+    JSON.stringify({
+      tenant: 'demo',
+      acsIdSchema: 'wiegand',
+      biometricQR: false,
+      locales: ['es', 'en', 'eu'],
+    }),
   );
   wiegandApp = portal.another({ origins: 'default', publicDir: 'site' });
 });
@@ -47,10 +52,10 @@ function fieldsBody(n: number, extra: Record<string, unknown> = {}) {
   };
 }
 
-function post(body: unknown, who = manager, target: App = portal.app) {
+function post(body: unknown, who = manager, target: App = portal.app, headers: Record<string, string> = {}) {
   return target.request('/api/public/singles', {
     method: 'POST',
-    headers: { ...headersOf(who), 'content-type': 'application/json' },
+    headers: { ...headersOf(who), 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
 }
@@ -207,11 +212,45 @@ describe('POST /public/singles', () => {
     const sent = await post(fieldsBody(n, { send_qr_by_email: true, acs_id: '77' }), demoManager, wiegandApp);
     expect(sent.status).toBe(201);
     expect(((await sent.json()) as { result: { qr_emailed: boolean } }).result.qr_emailed).toBe(true);
-    const { rows } = await portal.db.query<{ link: string }>(
-      "select link from outbox where tenant = 'demo' and recipient = $1",
+    const { rows } = await portal.db.query<{ subject: string; body: string; link: string }>(
+      "select subject, body, link from outbox where tenant = 'demo' and recipient = $1",
       [`single-${n}@example.test`],
     );
     expect(rows).toHaveLength(1);
+    // In the tenant's first language when the request names none of its languages, in one language only.
+    expect(rows[0]?.subject).toBe('Su QR de acceso');
+    expect(rows[0]?.body).toBe(
+      `Su credencial de acceso está lista. Inicie sesión para ver su QR: ${rows[0]?.link}`,
+    );
+    expect(rows[0]?.link).toMatch(/^https?:\/\/[^/]+\/accreditations$/);
+  });
+
+  it('mails the QR in the language the portal asks in, among the tenant’s', async () => {
+    const sentIn = async (acceptLanguage: string) => {
+      const n = next();
+      const res = await post(
+        fieldsBody(n, { send_qr_by_email: true, acs_id: String(200 + n) }),
+        demoManager,
+        wiegandApp,
+        {
+          'accept-language': acceptLanguage,
+        },
+      );
+      expect(res.status).toBe(201);
+      const { rows } = await portal.db.query<{ subject: string; body: string }>(
+        "select subject, body from outbox where tenant = 'demo' and recipient = $1",
+        [`single-${n}@example.test`],
+      );
+      return rows[0];
+    };
+    expect(await sentIn('eu')).toMatchObject({
+      subject: 'Zure sarbide-QRa',
+      body: expect.stringMatching(
+        /^Zure sarbide-kredentziala prest dago\. Hasi saioa zure QRa ikusteko: http/,
+      ),
+    });
+    expect((await sentIn('en-GB,en;q=0.9'))?.subject).toBe('Your access QR');
+    expect((await sentIn('fr, de'))?.subject).toBe('Su QR de acceso');
   });
 
   it('checks acs_id against a Wiegand schema: 1–65535 only', async () => {

@@ -21,6 +21,7 @@ import { checkBytes } from '../onboarding/images';
 import { portalOriginOf } from '../origins';
 import { qrPng } from '../qr';
 import { noteStaffAction, recordsStaffAction, recordsWithin } from '../staff-actions/routes';
+import { qrMailLanguage } from './mail';
 import { fieldErrors, normalAcsId, Rejection, SINGLES_MAX_BODY_BYTES } from './rules';
 import { settingsOf } from './settings';
 import { createSingle, type SingleCreated } from './store';
@@ -119,6 +120,7 @@ export function singlesRoutes(deps: AppDeps, auth: ApiAuth, options: SinglesOpti
               legalDomains: tenantSettings.legalDomains,
               image: image && imageType ? { bytes: image, type: imageType } : null,
               origin,
+              mailLanguage: qrMailLanguage(c.req.header('accept-language'), tenantSettings.locales),
               makeQr,
             });
             noteStaffAction(c, { subject: created.userId });

@@ -9,6 +9,8 @@ export interface SinglesSettings {
   biometricQR: boolean;
   /** The tenant's legal domains: the regions a person registers in (onboarding/store/region.ts). */
   legalDomains: string[];
+  /** The tenant's languages, its default first (the QR mail's language when the request names none of them). */
+  locales: string[];
 }
 
 export function settingsOf(publicDir: string) {
@@ -18,17 +20,21 @@ export function settingsOf(publicDir: string) {
     if (!entry) {
       entry = readFile(join(publicDir, 'tenants', tenant, 'settings.json'), 'utf8')
         .then((raw) => {
-          const s = JSON.parse(raw) as { acsIdSchema?: unknown; biometricQR?: unknown };
+          const s = JSON.parse(raw) as { acsIdSchema?: unknown; biometricQR?: unknown; locales?: unknown };
           return {
             acsIdSchema: acsIdSchemaOf(typeof s.acsIdSchema === 'string' ? s.acsIdSchema : null),
             biometricQR: s.biometricQR === true,
             legalDomains: parseOnboardingSettings(tenant, s).legalDomains,
+            locales: Array.isArray(s.locales)
+              ? s.locales.filter((l): l is string => typeof l === 'string')
+              : [],
           };
         })
         .catch(() => ({
           acsIdSchema: 'string64' as const,
           biometricQR: false,
           legalDomains: parseOnboardingSettings(tenant, {}).legalDomains,
+          locales: [],
         }));
       cache.set(tenant, entry);
     }

@@ -10,6 +10,7 @@ import { HttpProblem } from '../http/problem';
 import { DetailedProblem } from '../http/validation';
 import { regionOf } from '../onboarding/store/region';
 import { acsIdInUse } from '../onboarding/store/registration';
+import { type QrMailLanguage, qrMail } from './mail';
 import { Rejection } from './rules';
 
 const emailTaken = () =>
@@ -62,6 +63,8 @@ export interface NewSingle {
   legalDomains: readonly string[];
   image: { bytes: Buffer; type: 'image/jpeg' | 'image/png' } | null;
   origin: string | undefined;
+  /** The QR mail's language (server/singles/mail.ts); none where no mail is asked for (a bulk row). */
+  mailLanguage?: QrMailLanguage;
   makeQr: (payload: string) => Promise<Uint8Array>;
 }
 
@@ -151,15 +154,10 @@ export async function createSingle(tx: Queryable, s: NewSingle): Promise<SingleC
   let emailed = false;
   if (body.send_qr_by_email) {
     const link = `${s.origin ?? ''}/accreditations`;
+    const mail = qrMail(s.mailLanguage ?? 'es', link);
     await tx.query(
       'insert into outbox (tenant, recipient, subject, body, link) values ($1, $2, $3, $4, $5)',
-      [
-        tenant,
-        email,
-        'Your access QR / Su QR de acceso',
-        `Your access credential is ready. Sign in to see your QR: ${link}`,
-        link,
-      ],
+      [tenant, email, mail.subject, mail.body, link],
     );
     emailed = true;
   }

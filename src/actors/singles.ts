@@ -11,7 +11,7 @@ import { fromPromise } from './promise';
 
 const { acsIdTaken, emailTaken, registerSingle } = lazyCalls(() => import('../api/singles'));
 
-type SinglesRuntime = Pick<Runtime, 'apiClient'>;
+type SinglesRuntime = Pick<Runtime, 'apiClient' | 'app'>;
 
 const shownByTheForm = () => {};
 const FORM_SHOWS = { 409: shownByTheForm, 422: shownByTheForm, 429: shownByTheForm };
@@ -56,7 +56,11 @@ export function singleRegistrationLogic(runtime: SinglesRuntime) {
       // said by the API client's notice (no answer, too slow, a server fault) under the form's "could not be sent".
       register: fromPromise<SingleRegistrationResult, { body: SingleRegistrationBody }>(async ({ input }) =>
         orProblem(async () =>
-          registerSingle(await runtime.apiClient(), input.body, { handlers: FORM_SHOWS }),
+          registerSingle(await runtime.apiClient(), input.body, {
+            handlers: FORM_SHOWS,
+            // The QR mail, when asked for, is in the portal's language (the person is with the staff member).
+            headers: { 'accept-language': runtime.app.getSnapshot().context.locale },
+          }),
         ),
       ),
     },

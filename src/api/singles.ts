@@ -3,7 +3,7 @@ import { singleRegistrationResult } from './answers.ts';
 import type { ApiClient, RequestOptions } from './client.ts';
 import { isApiError } from './errors.ts';
 
-type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers'>;
+type CallOptions = Pick<RequestOptions, 'signal' | 'silent' | 'handlers' | 'headers'>;
 
 /** 200 is taken, 404 is free (spec §5 existence checks); any other failure is thrown. */
 async function taken(call: () => Promise<unknown>): Promise<boolean> {

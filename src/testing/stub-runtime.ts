@@ -66,10 +66,10 @@ export function stubRuntime({
 }
 
 /**
- * The real API client over a fetch the test answers (`answer` throws for a network failure), and the notices it
- * raises: what the client says is what a person reads.
+ * The real API client over a fetch the test answers (`answer` throws for a network failure; it is given the request
+ * too), and the notices it raises: what the client says is what a person reads.
  */
-export function apiOverFetch(answer: (url: string) => Response) {
+export function apiOverFetch(answer: (url: string, request: Request) => Response) {
   const notices: Notice[] = [];
   const client = createApiClient({
     baseUrl: '/api',
@@ -81,7 +81,10 @@ export function apiOverFetch(answer: (url: string) => Response) {
     navigate: vi.fn(),
     loading: { start: () => undefined, end: () => undefined },
     retryDelay: () => 0,
-    fetch: async (input, init) => answer(new Request(input, init).url),
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      return answer(request.url, request);
+    },
   });
   return { client, notices };
 }
