@@ -81,7 +81,7 @@ export const NARROWEST = 360;
 
 /**
  * The screen fits a 360-px-wide phone: the document is no wider than the viewport (a table may scroll inside its
- * own box, the page may not). The journeys' phone is wider (Pixel 7, 412 px), so the page is narrowed for the
+ * own box, the page may not), and nothing reaches past the edge of the card it is in. The journeys' phone is wider (Pixel 7, 412 px), so the page is narrowed for the
  * measure and given back its size after. Each check is written down (screen, language, width) for the
  * coverage report of scripts/screen-checks.ts.
  */
@@ -114,6 +114,28 @@ async function expectNoOverflowAt360(page: Page) {
         }
         return worst;
       })(),
+      // What reaches past the right edge of the card it is drawn in (beyond the page's edge or not): a button pushed
+      // out of its form's card. What scrolls inside its own box (a table) is that box's, not the card's.
+      outOfCard: (() => {
+        const out: string[] = [];
+        for (const card of document.querySelectorAll('[data-slot="card"]')) {
+          const edge = card.getBoundingClientRect().right;
+          for (const element of card.querySelectorAll('*')) {
+            let scrolls = false;
+            for (let box = element.parentElement; box && box !== card; box = box.parentElement) {
+              if (getComputedStyle(box).overflowX !== 'visible') scrolls = true;
+            }
+            const { right, width } = element.getBoundingClientRect();
+            if (scrolls || width === 0 || right <= edge + 0.5) continue;
+            const classes =
+              typeof element.className === 'string' ? element.className.split(' ').slice(0, 3) : [];
+            out.push(
+              `${[element.tagName.toLowerCase(), ...classes].join('.')} by ${Math.round(right - edge)} px`,
+            );
+          }
+        }
+        return out;
+      })(),
     }));
     recordScreenCheck({ route: seen.route, lang: seen.lang, overflow: seen.scrollWidth - seen.width });
     const culprit = seen.culprit ? `; ${seen.culprit.selector} reaches ${seen.culprit.right} px` : '';
@@ -121,6 +143,10 @@ async function expectNoOverflowAt360(page: Page) {
       seen.scrollWidth - seen.width,
       `the ${seen.route ?? 'page'} screen (${seen.lang}) is wider than a ${NARROWEST}-px phone${culprit}`,
     ).toBe(0);
+    expect(
+      seen.outOfCard,
+      `on the ${seen.route ?? 'page'} screen (${seen.lang}) at ${NARROWEST} px, past the edge of its card`,
+    ).toEqual([]);
   } finally {
     if (size && size.width !== NARROWEST) await page.setViewportSize(size);
   }

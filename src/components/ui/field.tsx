@@ -1,7 +1,11 @@
 import { type ComponentProps, useId } from 'react';
 import { cn } from './cn';
 
-/** A labelled input with its error announced and tied to it (aria-describedby). */
+/**
+ * A labelled input with its error announced and tied to it (aria-describedby). The input takes its field's width and
+ * no more (`w-full min-w-0`): beside a button in a row, an input's own width (~20 characters) would push the row
+ * past a 360-px phone's card.
+ */
 export function Field({
   label,
   error,
@@ -23,7 +27,7 @@ export function Field({
         id={inputId}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        className="h-11 rounded-lg border border-slate-300 bg-white px-3 text-base outline-none focus:border-brand focus:ring-2 focus:ring-brand/30 read-only:bg-slate-100 aria-[invalid=true]:border-red-600"
+        className="h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 text-base outline-none focus:border-brand focus:ring-2 focus:ring-brand/30 read-only:bg-slate-100 aria-[invalid=true]:border-red-600"
         {...props}
       />
       {hint && (
