@@ -36,6 +36,8 @@ describe('the Spanish register', () => {
     expect(tuFormsIn('No tienes ninguna acreditación. Inténtalo de nuevo.')).toEqual(['tienes', 'Inténtalo']);
     expect(tuFormsIn('Tu credencial QR ha caducado: vuelve a pedirla.')).toEqual(['Tu', 'vuelve a']);
     expect(tuFormsIn('Elige un lugar')).toEqual(['Elige']);
+    expect(tuFormsIn('Para confirmar, escribe su documento.')).toEqual(['escribe']);
+    expect(tuFormsIn('Regístrate y acércate a la cámara.')).toEqual(['Regístrate', 'acércate']);
     expect(tuTexts('es.json', { 'home.qr.heading': 'Tu credencial QR' })).toEqual([
       'es.json key home.qr.heading uses tú: «Tu» in «Tu credencial QR»',
     ]);
@@ -48,6 +50,9 @@ describe('the Spanish register', () => {
       'Borra sus datos. No se puede deshacer.',
       'Activa',
       'Actualizar el estado de la tutela',
+      'Para confirmar, escriba su documento.',
+      'Regístrese y acérquese a la cámara; se verifica automáticamente con un intérprete.',
+      'El siguiente paso es diferente; después, el sistema revisa la foto.',
     ]) {
       expect(tuFormsIn(usted)).toEqual([]);
     }

@@ -62,9 +62,22 @@ const COMMANDS = [
   'vuelve a',
 ];
 
+/**
+ * A tú command with its pronoun joined to it (Regístrate, Acércate: usted says Regístrese, Acérquese): a word with a
+ * written accent ending in -te. Adverbs in -mente (rápidamente) and intérprete are not commands; usted's
+ * Inténtelo ends in -telo, as tú's Inténtalo does, which is why only the pronoun te counts.
+ */
+const JOINED_COMMAND = new RegExp(
+  `(?<!${letter})(?!\\p{L}*mente(?!${letter}))(?!intérprete)(\\p{L}*[áéíóú]\\p{L}*te)(?!${letter})`,
+  'giu',
+);
+
 const PATTERNS = [
   ...ANYWHERE.map((w) => new RegExp(word(w), 'giu')),
-  ...COMMANDS.map((w) => new RegExp(`(?:^|[.:;!]\\s+)(${w})(?!${letter})`, 'giu')),
+  // At a sentence's start, after a colon, or after a comma ("Para confirmar, escribe…"); a description that puts one
+  // of these verbs right after a comma ("el sistema, a su vez, revisa…") reads as a command here: word it otherwise.
+  ...COMMANDS.map((w) => new RegExp(`(?:^|[.:;!,]\\s+)(${w})(?!${letter})`, 'giu')),
+  JOINED_COMMAND,
 ];
 
 /** The tú forms a Spanish text holds, in the order of the patterns (empty for a text in usted). */
