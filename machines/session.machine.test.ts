@@ -88,7 +88,7 @@ describe('session machine', () => {
     expect(actor.getSnapshot().matches({ authenticated: 'active' })).toBe(true);
   });
 
-  it('a failed renewal on a guarded route clears the credentials and asks for the password again, to come back, with no notice to flash before the login page', async () => {
+  it('a failed renewal on a guarded route clears the credentials and asks for the password again, to come back, with no notice to flash before the login page (which says the session ended)', async () => {
     const { actor, spies } = start({
       stored: { session, expired: true },
       renew: async () => {
@@ -98,7 +98,7 @@ describe('session machine', () => {
     await waitFor(actor, (s) => s.matches('signingIn'));
     expect(spies.clearSession).toHaveBeenCalledOnce();
     expect(spies.notifySessionExpired).not.toHaveBeenCalled();
-    expect(spies.signIn).toHaveBeenCalledWith({ returnTo: '/accounts', forceLogin: true });
+    expect(spies.signIn).toHaveBeenCalledWith({ returnTo: '/accounts', reason: 'expired' });
     expect(actor.getSnapshot().context.session).toBeNull();
   });
 
@@ -145,8 +145,8 @@ describe('session machine', () => {
   it('a guarded screen the account may not see asks the provider for its login page', async () => {
     const { actor, spies } = start({ stored: { session, expired: false } });
     await waitFor(actor, (s) => s.matches('authenticated'));
-    actor.send({ type: 'session.login', returnTo: '/users', forceLogin: true });
+    actor.send({ type: 'session.login', returnTo: '/users', reason: 'rights' });
     await waitFor(actor, (s) => s.matches('signingIn'));
-    expect(spies.signIn).toHaveBeenCalledWith({ returnTo: '/users', forceLogin: true });
+    expect(spies.signIn).toHaveBeenCalledWith({ returnTo: '/users', reason: 'rights' });
   });
 });

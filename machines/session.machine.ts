@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { SignInReason } from '../contract/api/sign-in-reason';
 import type { Session } from '../src/domain/session';
 import { outputOf } from './actor-events';
 
@@ -16,8 +17,11 @@ export interface StoredSession {
 export interface SignInRequest {
   /** Where to go after signing in (a path of this portal); home routing decides when absent. */
   returnTo: string | null;
-  /** Ask the provider for the login page even when its own session is alive (to switch account). */
-  forceLogin: boolean;
+  /**
+   * Why the password is asked for even when the provider's own session is alive, which its sign-in page says: the
+   * page needs other rights (to switch account), or the session ended. null: an ordinary sign-in.
+   */
+  reason: SignInReason | null;
 }
 
 export interface SignInResult {
@@ -32,12 +36,13 @@ export interface SessionContext {
   /** The path the person is on, where a forced re-login brings them back to. */
   path: string;
   returnTo: string | null;
-  /** The next sign-in asks for the password even when the provider's session is alive. */
-  forceLogin: boolean;
+  /** Why the next sign-in asks for the password even when the provider's session is alive; null: it does not. */
+  signInReason: SignInReason | null;
 }
 
 export type SessionEvent =
-  | { type: 'session.login'; returnTo?: string | null; forceLogin?: boolean }
+  /** `reason` 'rights': the person is signed in without the right the page needs (spec §2: sent to login). */
+  | { type: 'session.login'; returnTo?: string | null; reason?: 'rights' }
   | { type: 'session.logout' }
   /** Renew now (the API client's one renewal after a 403, or the token is about to expire). */
   | { type: 'session.renew' }
@@ -86,7 +91,7 @@ export const sessionMachine = setup({
     ),
     storeSignInRequest: assign(({ context, event }) =>
       event.type === 'session.login'
-        ? { returnTo: event.returnTo ?? null, forceLogin: event.forceLogin === true }
+        ? { returnTo: event.returnTo ?? null, signInReason: event.reason ?? null }
         : context,
     ),
     storeStoredSession: assign({
@@ -95,7 +100,7 @@ export const sessionMachine = setup({
     // returnTo stays for goAfterSignIn, which runs right after; the next sign-in request replaces it.
     storeSignedInSession: assign(({ event }) => {
       const { session, returnTo } = outputOf<SignInResult>(event);
-      return { session, returnTo, forceLogin: false };
+      return { session, returnTo, signInReason: null };
     }),
     storeRenewedSession: assign({ session: ({ event }) => outputOf<Session>(event) }),
     storeUpdatedSession: assign(({ context, event }) =>
@@ -103,7 +108,11 @@ export const sessionMachine = setup({
     ),
     forgetSession: assign({ session: null }),
     // After an expiry the person signs in again with the password and comes back to where they were.
-    prepareSignInAgain: assign({ session: null, returnTo: ({ context }) => context.path, forceLogin: true }),
+    prepareSignInAgain: assign({
+      session: null,
+      returnTo: ({ context }) => context.path,
+      signInReason: 'expired' as const,
+    }),
     // Effects, provided by src/app/runtime.ts.
     /** Navigate after signing in: to context.returnTo when the person may go there, else their home screen. */
     goAfterSignIn: () => {},
@@ -146,7 +155,7 @@ export const sessionMachine = setup({
     onPublicRoute: input.onPublicRoute,
     path: input.path,
     returnTo: null,
-    forceLogin: false,
+    signInReason: null,
   }),
   initial: 'checking',
   on: {
@@ -182,7 +191,7 @@ export const sessionMachine = setup({
       invoke: {
         id: 'signIn',
         src: 'signIn',
-        input: ({ context }) => ({ returnTo: context.returnTo, forceLogin: context.forceLogin }),
+        input: ({ context }) => ({ returnTo: context.returnTo, reason: context.signInReason }),
         onError: { target: 'anonymous', actions: 'notifySignInFailed' },
       },
     },
@@ -238,7 +247,7 @@ export const sessionMachine = setup({
     // again, and brings the person back to where they were.
     expired: {
       description:
-        'The renewal failed: the stored credentials are cleared and the login page follows; on a public route the person stays, and a warning notification (session.expired) says why. The login page is told by itself: a notice before it would only flash.',
+        'The renewal failed: the stored credentials are cleared and the login page follows; on a public route the person stays, and a warning notification (session.expired) says why. The login page says why itself (signInReason expired): a notice before it would only flash.',
       entry: ['clearSession', 'prepareSignInAgain'],
       always: [
         { guard: 'onPublicRoute', target: 'anonymous', actions: 'notifySessionExpired' },

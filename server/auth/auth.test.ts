@@ -170,6 +170,36 @@ describe('identity provider', () => {
     expect(unknown).toContain('Erabiltzailea edo pasahitza okerra da.');
   });
 
+  it('says above the form why the portal asks for the password, in the page language; an unknown reason says nothing', async () => {
+    const pageFor = async (extra: string) => {
+      const browser = new Browser();
+      const login = await openLogin(browser, 'gambling', randomBytes(32).toString('base64url'), extra);
+      return { browser, login, html: await (await browser.fetch(login)).text() };
+    };
+    const rights = await pageFor('&ui_locales=eu&prompt=login&portal_reason=rights');
+    expect(rights.html).toContain(
+      '<p class="note" role="status">Ireki duzun orriak beste baimen batzuk behar ditu. Hasi saioa baimen horiek dituen kontu batekin.</p>',
+    );
+    // Its other languages keep it (the same interaction).
+    const spanish = await (await rights.browser.fetch(`${rights.login}?lang=es`)).text();
+    expect(spanish).toContain('La página que ha abierto necesita otros permisos.');
+    // A wrong password says that instead.
+    const wrong = await (
+      await rights.browser.post(`${rights.login}/login`, { username: 'receptionist', password: 'nope' })
+    ).text();
+    expect(wrong).toContain('Erabiltzailea edo pasahitza okerra da.');
+    expect(wrong).not.toContain('class="note"');
+    const expired = await pageFor('&ui_locales=en&prompt=login&portal_reason=expired');
+    expect(expired.html).toContain('Your session has ended. Sign in again to continue where you were.');
+    for (const extra of [
+      '&ui_locales=en',
+      '&ui_locales=en&portal_reason=%3Cscript%3E',
+      '&portal_reason=toString',
+    ]) {
+      expect((await pageFor(extra)).html, extra).not.toContain('class="note"');
+    }
+  });
+
   it('rotates refresh tokens and refuses a spent one, which ends the grant', async () => {
     const tokens = await signIn('gambling', 'visitor');
     const first = await refresh('gambling', tokens.refresh_token);

@@ -3,6 +3,7 @@
 // this origin (CSP script-src 'self').
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SignInReason } from '../../contract/api/sign-in-reason';
 import { esc } from '../http/html';
 import type { PasswordProblem } from './passwords';
 
@@ -48,6 +49,9 @@ export const TEXTS = {
     mailBody:
       'Hola {name}: para elegir una nueva contraseña abra este enlace (caduca en 30 minutos). Si no lo ha pedido usted, ignore este mensaje.',
     language: 'Idioma',
+    reasonRights:
+      'La página que ha abierto necesita otros permisos. Inicie sesión con una cuenta que los tenga.',
+    reasonExpired: 'Su sesión ha terminado. Inicie sesión de nuevo para seguir donde estaba.',
   },
   en: {
     signInTitle: 'Sign in',
@@ -86,6 +90,8 @@ export const TEXTS = {
     mailBody:
       'Hello {name}: to choose a new password open this link (it expires in 30 minutes). If you did not ask for it, ignore this message.',
     language: 'Language',
+    reasonRights: 'The page you opened needs other rights. Sign in with an account that has them.',
+    reasonExpired: 'Your session has ended. Sign in again to continue where you were.',
   },
   eu: {
     signInTitle: 'Hasi saioa',
@@ -125,6 +131,9 @@ export const TEXTS = {
     mailBody:
       'Kaixo {name}: pasahitz berri bat aukeratzeko, ireki esteka hau (30 minututan iraungitzen da). Zuk eskatu ez baduzu, ez egin kasurik mezu honi.',
     language: 'Hizkuntza',
+    reasonRights:
+      'Ireki duzun orriak beste baimen batzuk behar ditu. Hasi saioa baimen horiek dituen kontu batekin.',
+    reasonExpired: 'Zure saioa amaitu da. Hasi saioa berriro zeunden tokian jarraitzeko.',
   },
 } as const satisfies Record<PageLanguage, Record<string, string>>;
 
@@ -246,6 +255,7 @@ button,.button{display:block;width:100%;margin-top:20px;padding:12px;border:0;bo
 a{color:#1e3a8a}
 .alert{margin:0 0 16px;padding:12px;border-radius:8px;background:#fef2f2;color:#991b1b;border:1px solid #fecaca}
 .ok{margin:0 0 16px;padding:12px;border-radius:8px;background:#f0fdf4;color:#166534;border:1px solid #bbf7d0}
+.note{margin:0 0 16px;padding:12px;border-radius:8px;background:#eff6ff;color:#1e3a8a;border:1px solid #bfdbfe}
 .rules{margin:8px 0 0;padding-left:20px;font-size:14px;color:#334155}
 .rules .unmet{color:#991b1b;font-weight:600}
 p.links{margin:16px 0 0;text-align:center}
@@ -266,16 +276,32 @@ export function alert(message: string): string {
   return `<p class="alert" role="alert">${esc(message)}</p>`;
 }
 
+/** The words of each reason the portal gives for asking the password (contract/api/sign-in-reason.ts). */
+const REASON_TEXT = { rights: 'reasonRights', expired: 'reasonExpired' } as const satisfies Record<
+  SignInReason,
+  TextKey
+>;
+
 export function loginBody(
   lang: PageLanguage,
   {
     action,
     username,
     error,
+    reason,
     forgotHref,
-  }: { action: string; username: string; error?: 'incorrect' | 'unknown'; forgotHref: string },
+  }: {
+    action: string;
+    username: string;
+    error?: 'incorrect' | 'unknown';
+    /** Said above the form when there is no error to say. */
+    reason?: SignInReason;
+    forgotHref: string;
+  },
 ): string {
-  return `${error ? alert(text(lang, error)) : ''}
+  const note =
+    !error && reason ? `<p class="note" role="status">${esc(text(lang, REASON_TEXT[reason]))}</p>` : '';
+  return `${error ? alert(text(lang, error)) : note}
 <form method="post" action="${esc(action)}" novalidate>
 <label for="username">${esc(text(lang, 'username'))}</label>
 <input id="username" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" required value="${esc(username)}"${error || !username ? ' autofocus' : ''}>

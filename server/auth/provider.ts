@@ -1,7 +1,9 @@
 // One oidc-provider per tenant at /auth/realms/{tenant} (Keycloak's layout), per known origin (origins.ts)
 // (localhost:8080 and demo.localhost:8080 are different issuers). Code flow with PKCE S256, a public client,
 // refresh tokens that rotate, access tokens as JWTs carrying the permission strings of spec §6.
+
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import { SIGN_IN_REASON_PARAM } from '../../contract/api/sign-in-reason';
 import type { Db } from '../db/db';
 import { getOrCreate, getOrCreatePromise } from '../get-or-create';
 import { esc } from '../http/html';
@@ -213,6 +215,8 @@ function providerConfiguration(setting: ProviderSetting): Configuration {
     // Code flow only (spec §1): the discovery document then lists no implicit or hybrid response type.
     responseTypes: ['code'],
     pkce: { required: () => true },
+    // Why the portal asks for the password (contract/api/sign-in-reason.ts), said on the sign-in page.
+    extraParams: [SIGN_IN_REASON_PARAM],
     scopes: ['openid', 'offline_access', 'profile', 'email', 'roles'],
     claims: Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]])),
     conformIdTokenClaims: false,

@@ -59,7 +59,11 @@ function Guarded({ screen, children }: { screen: ScreenName; children: ReactNode
   });
   useEffect(() => {
     if (gate === 'login' || gate === 'switch') {
-      session.send({ type: 'session.login', returnTo: location, forceLogin: gate === 'switch' });
+      session.send({
+        type: 'session.login',
+        returnTo: location,
+        ...(gate === 'switch' ? { reason: 'rights' as const } : {}),
+      });
     }
   }, [gate, location, session]);
   return gate === 'open' ? children : <ScreenFallback />;

@@ -2,6 +2,7 @@
 // renewal). Loaded only when a sign-in, a callback, a renewal or a sign-out happens, never for the first
 // screen of someone who is not signed in.
 import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import { SIGN_IN_REASON_PARAM, type SignInReason } from '../../contract/api/sign-in-reason';
 import type { Session } from './access';
 import { brokerClaims } from './broker';
 import { authorityOf, brokerClaimsKey, type OidcConfig, SCOPE, userStorageKey } from './oidc-config';
@@ -40,17 +41,18 @@ export function createOidc(config: OidcConfig) {
   return {
     async signIn({
       returnTo,
-      forceLogin,
+      reason,
       locale,
     }: {
       returnTo: string | null;
-      forceLogin: boolean;
+      /** Asks for the password even when the provider's session is alive, and its sign-in page says why. */
+      reason: SignInReason | null;
       locale: string;
     }) {
       await manager.signinRedirect({
         state: { returnTo } satisfies ReturnState,
         ui_locales: locale,
-        ...(forceLogin ? { prompt: 'login' } : {}),
+        ...(reason ? { prompt: 'login', extraQueryParams: { [SIGN_IN_REASON_PARAM]: reason } } : {}),
       });
     },
 

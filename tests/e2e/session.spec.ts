@@ -90,12 +90,17 @@ test.describe('sign-in', () => {
     await expect(page).toHaveURL(/\/home$/);
   });
 
-  test('a guarded screen typed by hand as the wrong account goes to login', async ({ page }) => {
+  test('a guarded screen typed by hand as the wrong account goes to login, which says why', async ({
+    page,
+  }) => {
     await startLogin(page);
     await logIn(page, 'user');
     await expect(page).toHaveURL(/\/home$/);
     await page.goto('/users');
     await expect(page).toHaveURL(/\/auth\/realms\/gambling\//);
+    await expect(page.getByRole('status')).toHaveText(
+      'La página que ha abierto necesita otros permisos. Inicie sesión con una cuenta que los tenga.',
+    );
     // Signing in there as someone who may see it continues to the screen that was asked for.
     await logIn(page, 'usermanager');
     await expect(page).toHaveURL(/\/users$/);
@@ -103,6 +108,9 @@ test.describe('sign-in', () => {
 
   test('a guarded screen typed by hand while signed out goes to login, then on to it', async ({ page }) => {
     await page.goto('/audit-accesses');
+    // An ordinary sign-in: nothing to explain.
+    await expect(page.getByLabel(/^contraseña/i)).toBeVisible();
+    await expect(page.getByRole('status')).toHaveCount(0);
     await logIn(page, 'auditor');
     await expect(page).toHaveURL(/\/audit-accesses$/);
   });
@@ -308,9 +316,12 @@ test.describe('renewal (20-second access tokens)', () => {
       form: { token: refreshToken ?? '', token_type_hint: 'refresh_token', client_id: 'portal' },
     });
     expect(revoked.ok()).toBe(true);
-    // The login page asks for the password again, even though the provider's own session is alive…
+    // The login page asks for the password again, even though the provider's own session is alive, and says why…
     await expect(page).toHaveURL(/\/auth\/realms\/gambling\//, { timeout: 30_000 });
     await expect(page.getByLabel(/^contraseña/i)).toBeVisible();
+    await expect(page.getByRole('status')).toHaveText(
+      'Su sesión ha terminado. Inicie sesión de nuevo para seguir donde estaba.',
+    );
     // …and signing in brings the person back to where they were.
     await logIn(page, 'accountmanager');
     await expect(page).toHaveURL(/\/accounts$/);

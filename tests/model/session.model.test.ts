@@ -39,7 +39,7 @@ const spec = (input: { onPublicRoute: boolean; path: string }): ModelSpec<typeof
     { type: 'xstate.error.actor.signOut', error: new Error('offline') },
     { type: 'xstate.after.renewalDue.session.authenticated.active' },
     { type: 'session.login', returnTo: '/users' } satisfies SessionEvent,
-    { type: 'session.login', returnTo: '/users', forceLogin: true } satisfies SessionEvent,
+    { type: 'session.login', returnTo: '/users', reason: 'rights' } satisfies SessionEvent,
     { type: 'session.logout' } satisfies SessionEvent,
     { type: 'session.renew' } satisfies SessionEvent,
     { type: 'session.unauthorized' } satisfies SessionEvent,

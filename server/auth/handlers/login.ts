@@ -1,6 +1,8 @@
 // The sign-in page: the provider's login interaction (GET shows the form, POST checks the password).
+
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
+import { SIGN_IN_REASON_PARAM, signInReasonOf } from '../../../contract/api/sign-in-reason';
 import { findAccountByLogin } from '../accounts';
 import { loginBody, messageBody, type PageLanguage, text } from '../pages';
 import { verifyPassword } from '../passwords';
@@ -67,7 +69,14 @@ export async function loginPage(
   }
   if (req.method === 'GET' && !submitted) {
     const username = (details.params.login_hint as string | undefined) ?? '';
-    r.html(200, lang, text(lang, 'signInTitle'), loginBody(lang, { ...form, username }), form.languageHref);
+    const reason = signInReasonOf(details.params[SIGN_IN_REASON_PARAM]);
+    r.html(
+      200,
+      lang,
+      text(lang, 'signInTitle'),
+      loginBody(lang, { ...form, username, reason }),
+      form.languageHref,
+    );
     return;
   }
   if (req.method !== 'POST' || !submitted) {
