@@ -1026,6 +1026,11 @@ export const CONTRACT_NOT_CODE_LISTS: Record<string, string> = {
     'the shape of the credential-already-exists answer (its code: CREDENTIAL_ALREADY_EXISTS)',
   fieldError: 'the shape of one field error { field, code }, not a list',
   FieldError: 'the type of fieldError',
+  SIGN_IN_REASONS:
+    'why the portal asks for the password again, which the sign-in page says (server/auth/pages.ts): no answer of the API',
+  SignInReason: 'the type of SIGN_IN_REASONS',
+  SIGN_IN_REASON_PARAM: 'the authorization parameter that carries a SignInReason',
+  signInReasonOf: 'reads a SignInReason',
 };
 
 const CODE_LIST_NAME = /error|reason|refus|exists/i;
