@@ -169,6 +169,9 @@ function Choose({ actor, filesNotKept }: { actor: Actor; filesNotKept: boolean }
   const metadataRef = useRef<HTMLInputElement>(null);
   const mediaRef = useRef<HTMLInputElement>(null);
   const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  // While the choice is read, the pickers stay usable (the machine starts over on a new choice): disabled under the
+  // focus of the one just used, they would drop the keyboard's focus onto the page.
+  const reading = useSelector(actor, (s) => s.matches('checking'));
   const ready = useSelector(actor, (s) => s.matches('ready'));
   const invalid = useSelector(actor, (s) => (s.matches('invalid') ? errorCodeOf(s) : undefined));
   const rowCount = useSelector(actor, (s) => s.context.rowCount);
@@ -246,7 +249,7 @@ function Choose({ actor, filesNotKept }: { actor: Actor; filesNotKept: boolean }
             id="bulk-metadata"
             name="metadata"
             accept=".csv,.json,text/csv,application/json"
-            disabled={busy}
+            disabled={busy && !reading}
             onChange={chosen}
           />
         </div>
@@ -259,7 +262,7 @@ function Choose({ actor, filesNotKept }: { actor: Actor; filesNotKept: boolean }
             id="bulk-media"
             name="media"
             accept=".zip,application/zip"
-            disabled={busy}
+            disabled={busy && !reading}
             onChange={chosen}
           />
         </div>

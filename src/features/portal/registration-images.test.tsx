@@ -209,6 +209,24 @@ describe('AddUsersFromPhotos, after a sign-out', () => {
 });
 
 describe('AddUsersFromPhotos', () => {
+  it('keeps the picker just used, and the keyboard’s focus on it, while the choice is read', async () => {
+    const never = () => new Promise<never>(() => {});
+    renderWith(runtimeWith({ get: never, post: never }), <AddUsersFromPhotos />);
+    const metadata = screen.getByLabelText(messages['bulk.metadata'] as string);
+    const media = screen.getByLabelText(messages['bulk.media'] as string);
+    fireEvent.change(metadata, {
+      target: { files: [new File(['email,first_name,last_name,acs_id,image\r\n'], 'people.csv')] },
+    });
+    media.focus();
+    fireEvent.change(media, { target: { files: [new File(['not a zip'], 'photos.zip')] } });
+    // Read in the background (the spinner says so); a new choice would start over, so nothing is disabled.
+    expect(screen.getByText(messages['bulk.checking'] as string)).toBeInTheDocument();
+    expect(media).toBeEnabled();
+    expect(metadata).toBeEnabled();
+    expect(media).toHaveFocus();
+    await screen.findByTestId('bulk-invalid', {}, { timeout: 10_000 });
+  });
+
   it('names the reason of each refused picture in the catalogue’s words', async () => {
     const picture = new Uint8Array(10_000).fill(1);
     picture.set([0xff, 0xd8, 0xff, 0xe0]);
