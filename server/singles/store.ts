@@ -1,6 +1,8 @@
 // The SQL of a single registration: account, user, evidence, QR credential and mail, written in the caller's
 // transaction (the bulk import calls it once per row). Every statement names the tenant.
+
 import { randomUUID } from 'node:crypto';
+import type { LocaleCode } from '../../contract/api/settings';
 import type { SingleRegistrationBody } from '../../contract/api/singles';
 import type { AcsIdSchema } from '../../contract/domain/singles';
 import { isLoginTaken, loginsTaken, loginsTakenProblem } from '../auth/logins';
@@ -10,7 +12,7 @@ import { HttpProblem } from '../http/problem';
 import { DetailedProblem } from '../http/validation';
 import { regionOf } from '../onboarding/store/region';
 import { acsIdInUse } from '../onboarding/store/registration';
-import { type QrMailLanguage, qrMail } from './mail';
+import { qrMail } from './mail';
 import { Rejection } from './rules';
 
 const emailTaken = () =>
@@ -64,7 +66,7 @@ export interface NewSingle {
   image: { bytes: Buffer; type: 'image/jpeg' | 'image/png' } | null;
   origin: string | undefined;
   /** The QR mail's language (server/singles/mail.ts); none where no mail is asked for (a bulk row). */
-  mailLanguage?: QrMailLanguage;
+  mailLanguage?: LocaleCode;
   makeQr: (payload: string) => Promise<Uint8Array>;
 }
 

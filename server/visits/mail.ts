@@ -1,12 +1,11 @@
 // The mail a host gets for a visitor's request (spec §2 VisitConfirmation): through the outbox (/dev/mailbox in
 // development), in the host's language, with the link to accept or reject. The link's origin is a known origin of
 // the tenant (server/origins.ts), never the request's Host header.
+import type { LocaleCode } from '../../contract/api/settings';
 import type { Queryable } from '../db/db';
 
-type Lang = 'es' | 'en' | 'eu';
-
 /** The host's mail per language (Spanish in usted: server/spanish-register.test.ts). */
-export const TEXTS: Record<Lang, { subject: string; body: string }> = {
+export const TEXTS: Record<LocaleCode, { subject: string; body: string }> = {
   es: {
     subject: 'Solicitud de visita de {visitor}',
     body: 'Hola, {host}: {visitor} ha pedido visitarle el {when} en {place} ({title}). Abra el enlace para aceptar o rechazar la visita.',
@@ -21,7 +20,7 @@ export const TEXTS: Record<Lang, { subject: string; body: string }> = {
   },
 };
 
-const langOf = (locale: string | null | undefined): Lang =>
+const langOf = (locale: string | null | undefined): LocaleCode =>
   locale === 'en' || locale === 'eu' ? locale : 'es';
 
 export async function mailHost(
