@@ -52,7 +52,12 @@ export function createApp(given: AppDeps): App {
       staticFiles({
         distDir,
         publicDir,
-        shell: shellPages({ distDir, publicDir, knownTenants: deps.tenants }),
+        shell: shellPages({
+          distDir,
+          publicDir,
+          knownTenants: deps.tenants,
+          api: (request, env) => app.fetch(request, env),
+        }),
       }),
     );
   }

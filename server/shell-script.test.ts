@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { PRELOADS_TEMPLATE_ID, SHELL_SCRIPT } from './shell-script';
 
-type Screen = 'Welcome' | 'Landing' | 'NewVisit';
+type Screen = 'Welcome' | 'Landing' | 'NewVisit' | 'UserHome';
 
 /** A base64url JWT whose payload is these claims (the script never checks the signature; the server does). */
 function token(claims: Record<string, unknown>): string {
@@ -34,10 +34,19 @@ const newcomer = {
  * Runs the script on a page painted for `screen` in Spanish (not for holders of `notFor`, as the server writes it);
  * true when the paint is still there after it.
  */
-function paintStays(screen: Screen, stored: Record<string, string>, notFor?: string): boolean {
+/** What the last run of paintStays wrote to document.cookie, if anything. */
+let cookieWritten: string | undefined;
+
+function paintStays(
+  screen: Screen,
+  stored: Record<string, string>,
+  notFor?: string,
+  page: { withData?: boolean; cookie?: string } = {},
+): boolean {
   let removed = false;
   const root = { hidden: true };
   const shell = {
+    hasAttribute: (name: string) => name === 'data-with-data' && page.withData === true,
     getAttribute: (name: string) =>
       ({ 'data-paint': screen, 'data-locale': 'es', 'data-not-for': notFor })[name] ?? null,
     remove: () => {
@@ -52,7 +61,17 @@ function paintStays(screen: Screen, stored: Record<string, string>, notFor?: str
     key: (i: number) => keys[i] ?? null,
     getItem: (key: string) => stored[key] ?? null,
   };
-  const document = { getElementById: (id: string) => ({ shell, root })[id] ?? null };
+  const document = {
+    getElementById: (id: string) => ({ shell, root })[id] ?? null,
+    cookie: page.cookie ?? '',
+  };
+  cookieWritten = undefined;
+  Object.defineProperty(document, 'cookie', {
+    get: () => page.cookie ?? '',
+    set: (value: string) => {
+      cookieWritten = value;
+    },
+  });
   runInNewContext(SHELL_SCRIPT, {
     document,
     localStorage,
@@ -157,5 +176,23 @@ describe("the first paint's inline script", () => {
 
   it('is ES5: no arrow functions, let/const, template strings or classes', () => {
     expect(SHELL_SCRIPT).not.toMatch(/=>|\blet\b|\bconst\b|`|\bclass\b/);
+  });
+
+  it("keeps a paint with someone's data only for the session it was drawn for, and forgets a cookie left behind", () => {
+    const stored = storedUser({ ...newcomer, enrolled: true });
+    const held = JSON.parse(stored[USER_KEY] ?? '{}').access_token as string;
+    const withData = (cookie: string, user = stored) =>
+      paintStays('UserHome', user, undefined, { withData: true, cookie });
+    expect(withData(`other=1; portal_paint=${held}`)).toBe(true);
+    expect(cookieWritten).toBeUndefined();
+    // Another token (another person signed in since, a renewal the cookie missed), none, or no session stored.
+    expect(withData(`portal_paint=${token({ ...newcomer, sub: 'u-2' })}`)).toBe(false);
+    expect(cookieWritten).toMatch(/^portal_paint=; Path=\/; Max-Age=0/);
+    expect(withData('')).toBe(false);
+    expect(withData(`portal_paint=${held}`, {})).toBe(false);
+    expect(cookieWritten).toMatch(/Max-Age=0/);
+    // The generic paint of the same screen has nothing of anyone's: the cookie does not matter to it.
+    expect(paintStays('UserHome', stored, undefined, { cookie: '' })).toBe(true);
+    expect(cookieWritten).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PAINT_TOKEN_COOKIE } from '../contract/tenant/boot';
 import { STAFF_PERMISSIONS } from '../src/first-paint';
 
 /** The `<template>` holding the `<link rel="modulepreload">` tags of the screen's files (server/shell.ts). */
@@ -17,6 +18,9 @@ export const PRELOADS_TEMPLATE_ID = 'portal-preloads';
  * cannot read drops the paint. The other screens' paint depends on nobody (the person's parts are the app's to add),
  * so only another stored language drops it, or, on a screen painted for its main audience (`data-not-for`: the
  * rights of those whose first render is another, src/app/shell.tsx PAINT_NOT_FOR), a stored session holding one.
+ * A paint with someone's data (`data-with-data`, src/app/shell-data.tsx) is dropped, and the cookie it was drawn
+ * by removed, unless this browser's stored session holds the very token of that cookie: a cookie left behind by a
+ * session that ended another way never shows its data to whoever opens the page next.
  * Once the paint is on screen, it links the screen's files for the browser to download (the `<template>` after the
  * paint: server/screen-preloads.ts). Allowed by its hash in the CSP (server/security-headers.ts), never by
  * 'unsafe-inline'. ES5: it runs before any polyfill, on any browser that gets the page.
@@ -31,13 +35,17 @@ export const SHELL_SCRIPT =
   'var N=(s.getAttribute("data-not-for")||"").split(",");' +
   'function other(c){var g=c.roles||[];for(var j=0;j<N.length;j++)if(N[j]&&g.indexOf(N[j])>=0)return true;' +
   'return false}' +
-  'var drop=false;try{var l=localStorage.getItem("portal.locale"),u=false,e=false,p=true,o=false;' +
+  'var drop=false;try{var l=localStorage.getItem("portal.locale"),u=false,e=false,p=true,o=false,T=[];' +
   'for(var i=0;i<localStorage.length;i++){var k=localStorage.key(i)||"";' +
-  'if(k.indexOf("oidc.user:")===0&&k.slice(-7)!==":broker"){u=true;var c=claims(localStorage.getItem(k));' +
-  'p=p&&painted(c);o=o||other(c)}' +
+  'if(k.indexOf("oidc.user:")===0&&k.slice(-7)!==":broker"){u=true;var v=localStorage.getItem(k),c=claims(v);' +
+  'T.push(JSON.parse(v).access_token);p=p&&painted(c);o=o||other(c)}' +
   'if(k.indexOf("portal.enrolment:")===0)e=true}' +
+  // A paint with someone's data: this browser's session must be the one it was drawn for (the cookie's token).
+  `var D=s.hasAttribute("data-with-data"),m=document.cookie.match(/(?:^|; )${PAINT_TOKEN_COOKIE}=([^;]*)/),` +
+  'f=D&&(!m||T.indexOf(m[1])<0);' +
+  `if(f)document.cookie="${PAINT_TOKEN_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict";` +
   'var w=s.getAttribute("data-paint");drop=(l!==null&&l!==s.getAttribute("data-locale"))||' +
-  '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))||o}catch(x){drop=true}' +
+  '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))||o||f}catch(x){drop=true}' +
   'if(drop){s.remove();r.hidden=false}' +
   // The screen's files, linked once the paint is on screen: before it, they would share the phone's bandwidth and
   // its six connections to the server with what the paint shows (server/screen-preloads.ts).

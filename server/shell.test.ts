@@ -62,7 +62,10 @@ beforeAll(() => {
     knownTenants: ['gambling', 'demo', 'basque'],
   });
   app = new Hono<AppEnv>();
-  app.get('*', (c) => shell.respond(c, new URL(c.req.url).pathname) ?? c.text('plain index', 200));
+  app.get(
+    '*',
+    async (c) => (await shell.respond(c, new URL(c.req.url).pathname)) ?? c.text('plain index', 200),
+  );
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,15 +79,33 @@ const get = (path: string, host: string, headers: Record<string, string> = {}) =
 
 describe('the first paint in the HTML', () => {
   it('paints Welcome, Landing and every signed-in screen; the frame alone where the address says more', () => {
-    expect(shellScreenAt('/')).toEqual({ screen: 'Welcome', frameOnly: false });
-    expect(shellScreenAt('/landing')).toEqual({ screen: 'Landing', frameOnly: false });
-    expect(shellScreenAt('/profile')).toEqual({ screen: 'UserProfile', frameOnly: false });
-    expect(shellScreenAt('/users/')).toEqual({ screen: 'PortalUsers', frameOnly: false });
+    expect(shellScreenAt('/')).toEqual({ screen: 'Welcome', frameOnly: false, plain: true });
+    expect(shellScreenAt('/landing')).toEqual({ screen: 'Landing', frameOnly: false, plain: true });
+    expect(shellScreenAt('/profile')).toEqual({ screen: 'UserProfile', frameOnly: false, plain: true });
+    expect(shellScreenAt('/users/')).toEqual({ screen: 'PortalUsers', frameOnly: false, plain: true });
     // A query or a parameter may change the screen's first render (UserHome's saloon, a detail's id).
-    expect(shellScreenAt('/home', '?saloon=Sala%201')).toEqual({ screen: 'UserHome', frameOnly: true });
-    expect(shellScreenAt('/user-detail/42')).toEqual({ screen: 'PortalUserDetail', frameOnly: true });
+    expect(shellScreenAt('/home', '?saloon=Sala%201')).toEqual({
+      screen: 'UserHome',
+      frameOnly: true,
+      plain: false,
+    });
+    expect(shellScreenAt('/user-detail/42')).toEqual({
+      screen: 'PortalUserDetail',
+      frameOnly: true,
+      plain: false,
+    });
     // The onboarding steps follow the person's enrolment, which the server does not know: their frame.
-    expect(shellScreenAt('/privacy-onboarding')).toEqual({ screen: 'PrivacyOnboarding', frameOnly: true });
+    expect(shellScreenAt('/privacy-onboarding')).toEqual({
+      screen: 'PrivacyOnboarding',
+      frameOnly: true,
+      plain: true,
+    });
+    // The access audit depends on who opens it all through: its frame, unless painted with their data.
+    expect(shellScreenAt('/audit-accesses')).toEqual({
+      screen: 'AuditAccesses',
+      frameOnly: true,
+      plain: true,
+    });
     // The sign-in return, the public screens and unknown paths: the plain index.html.
     expect(shellScreenAt('/callback')).toBeUndefined();
     expect(shellScreenAt('/reset-credentials')).toBeUndefined();

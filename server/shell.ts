@@ -26,18 +26,25 @@ import type { Context } from 'hono';
 import { type LocaleCode, tenantSettings } from '../contract/api/settings';
 import { tenantTitle } from '../contract/domain/tenant-title';
 import { resolveLocale } from '../contract/i18n/locale';
-import { PORTAL_BOOT_ID, type PortalBoot } from '../contract/tenant/boot';
+import {
+  PAINT_TOKEN_COOKIE,
+  type PaintedAnswer,
+  PORTAL_BOOT_ID,
+  type PortalBoot,
+} from '../contract/tenant/boot';
 import { tenantFromHost } from '../contract/tenant/resolve';
 import {
   catalogueTrees,
+  DATA_SCREENS,
   PAINT_NOT_FOR,
   type Painted,
   paintedAt,
   renderShell,
+  renderShellWithData,
   type ShellScreen,
   themeFromBrandColour,
 } from '../src/first-paint';
-import { CODINGS, type Coding, chooseCoding, encodeSync } from './compression';
+import { CODINGS, type Coding, chooseCoding, type Effort, encodeSync } from './compression';
 import type { AppEnv } from './http/env';
 import { ROOT } from './paths';
 import { type Manifest, preloadLinks } from './screen-preloads';
@@ -94,6 +101,8 @@ export function composeShellPage(
     preloads?: string;
     /** The app's files, after the paint's markup so that the paint's bytes come first. */
     boot?: PortalBoot;
+    /** Drawn with the person's data (src/app/shell-data.tsx): the app takes its place once its screen has it. */
+    withData?: boolean;
   },
   /** The build's stylesheet, by its path in index.html: inlined, one round trip fewer before the first paint. */
   stylesheets: ReadonlyMap<string, string> = new Map(),
@@ -120,7 +129,9 @@ export function composeShellPage(
     .replace(
       root,
       () =>
-        `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}"${notFor(page.screen)}>` +
+        `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}"` +
+        (page.withData ? ' data-with-data' : notFor(page.screen)) +
+        '>' +
         `${withoutIds(page.markup)}</div>` +
         `<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>` +
         // Linked by the inline script once the paint is on screen (a template's content is never fetched).
@@ -185,111 +196,269 @@ interface Page {
   bodies: Map<Coding | 'identity', Uint8Array>;
 }
 
+function pageOf(html: string, version: string, effort: Effort = 'static'): Page {
+  const identity = new TextEncoder().encode(html);
+  const bodies = new Map<Coding | 'identity', Uint8Array>([['identity', identity]]);
+  for (const coding of CODINGS) bodies.set(coding, encodeSync(identity, coding, effort));
+  return {
+    version,
+    etag: `W/"shell-${createHash('sha256').update(html).digest('base64url').slice(0, 16)}"`,
+    bodies,
+  };
+}
+
+/** A cookie's value in a Cookie header, if it is there once with a value. */
+export function cookieOf(header: string | undefined, name: string): string | undefined {
+  const values = (header ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part.startsWith(`${name}=`))
+    .map((part) => part.slice(name.length + 1));
+  return values.length === 1 && values[0] ? values[0] : undefined;
+}
+
+/**
+ * The page as the request accepts it. A page with the person's data is theirs alone: never stored, by the browser
+ * or on the way; the generic page of a data screen varies with the cookie that brings the other.
+ */
+function send(
+  c: Context<AppEnv>,
+  page: Page,
+  { personal, varyCookie = personal }: { personal: boolean; varyCookie?: boolean },
+): Response {
+  const coding = chooseCoding(c.req.header('accept-encoding'));
+  const body = page.bodies.get(coding) ?? page.bodies.get('identity');
+  const etag = coding === 'identity' ? page.etag : page.etag.replace(/"$/, `-${coding}"`);
+  const headers = new Headers({
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': personal ? 'no-store' : 'no-cache',
+    Vary: `Accept-Encoding, Accept-Language${varyCookie ? ', Cookie' : ''}`,
+  });
+  if (!personal) {
+    headers.set('ETag', etag);
+    if (
+      c.req
+        .header('if-none-match')
+        ?.split(',')
+        .some((tag) => tag.trim() === etag)
+    ) {
+      return new Response(null, { status: 304, headers });
+    }
+  }
+  if (coding !== 'identity') headers.set('Content-Encoding', coding);
+  headers.set('Content-Length', String(body?.length ?? 0));
+  return new Response(c.req.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), {
+    status: 200,
+    headers,
+  });
+}
+
+/** What a page of `tenant` in the request's language is made of, read from the files (undefined: bad settings). */
+function inputsOf(
+  { distDir, publicDir }: { distDir: string; publicDir: string },
+  tenant: string,
+  acceptLanguage: string | undefined,
+) {
+  const tenantDir = join(publicDir, 'tenants', tenant);
+  const settingsPath = join(tenantDir, 'settings.json');
+  const indexPath = join(distDir, 'index.html');
+  const manifestPath = join(distDir, '.vite', 'manifest.json');
+  const browsersPath = join(publicDir, 'browsers.json');
+  const rawSettings = readJson(settingsPath);
+  const settings = tenantSettings(rawSettings);
+  if (settings instanceof type.errors) return undefined;
+  const browser = (acceptLanguage ?? '')
+    .split(',')
+    .map((part) => part.split(';')[0]?.trim() ?? '')
+    .filter(Boolean);
+  const locale = resolveLocale({ stored: null, browser, available: settings.locales });
+  const overridesPath = join(tenantDir, 'locales', `${locale}.json`);
+  const logoPath = join(tenantDir, settings.theme.logo);
+  const messagesPath = join(MESSAGES_DIR, `${locale}.json`);
+  const indexHtml = readFileSync(indexPath, 'utf8');
+  const stylesheetPaths = [
+    ...indexHtml.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[\w.-]+\.css)"/g),
+  ].map((m) => m[1] ?? '');
+  const version = versionOf([
+    indexPath,
+    manifestPath,
+    settingsPath,
+    overridesPath,
+    messagesPath,
+    browsersPath,
+    logoPath,
+    ...stylesheetPaths.map((path) => join(distDir, path)),
+  ]);
+  return {
+    tenant,
+    rawSettings,
+    settings,
+    locale,
+    version,
+    indexHtml,
+    logoPath,
+    /** The rest, read only for a page not kept already. */
+    files() {
+      // No overrides for this language: none. browsers.json missing or not JSON: the app would check nothing
+      // (src/tenant/settings-check.ts parseBrowsers). No manifest (a build without one): the page links nothing
+      // more.
+      const overrides = readJsonOr<Record<string, string>>(overridesPath, {});
+      const portalTexts = readJson(messagesPath) as Record<string, string>;
+      return {
+        overrides,
+        browsers: readJsonOr<unknown>(browsersPath, {}),
+        portalTexts,
+        messages: { ...portalTexts, ...overrides },
+        stylesheets: new Map(
+          stylesheetPaths.map((path) => [`/${path}`, readFileSync(join(distDir, path), 'utf8')] as const),
+        ),
+        manifest: readJsonOr<Manifest>(manifestPath, {}),
+      };
+    },
+  };
+}
+type Inputs = NonNullable<ReturnType<typeof inputsOf>>;
+type Files = ReturnType<Inputs['files']>;
+
+/** The page: `markup` drawn by the caller; `painted`, what it was drawn from when it holds the person's data. */
+function compose(
+  inputs: Inputs,
+  files: Files,
+  screen: ShellScreen,
+  markup: string,
+  painted?: { answers: PaintedAnswer[]; openedAt: Date },
+): string | undefined {
+  const { tenant, settings, locale } = inputs;
+  return composeShellPage(
+    inputs.indexHtml,
+    {
+      markup: withInlineLogo(
+        markup,
+        `${settings.assetsUrl}/${settings.theme.logo}`,
+        settings.assetsUrl === `/tenants/${tenant}` ? inputs.logoPath : undefined,
+      ),
+      locale,
+      screen,
+      title: tenantTitle(settings, locale),
+      brandColor: settings.theme.brandColor,
+      preloads: preloadLinks(files.manifest, { screen, locale, indexHtml: inputs.indexHtml }),
+      boot: {
+        tenant,
+        settings: inputs.rawSettings,
+        browsers: files.browsers,
+        texts: { locale, overrides: files.overrides, first: catalogueTrees(files.portalTexts, 'first') },
+        ...(painted ? { answers: painted.answers, openedAt: painted.openedAt.toISOString() } : {}),
+      },
+      withData: painted !== undefined,
+    },
+    files.stylesheets,
+  );
+}
+
 export interface ShellPages {
   /** The page with the first paint for this request, or undefined when there is none to make (plain index.html). */
-  respond(c: Context<AppEnv>, pathname: string): Response | undefined;
+  respond(c: Context<AppEnv>, pathname: string): Promise<Response | undefined>;
 }
 
 export function shellPages({
   distDir,
   publicDir,
   knownTenants,
+  api,
 }: {
   distDir: string;
   publicDir: string;
   knownTenants: readonly string[];
+  /** The server's own API, for the paint of a data screen with the person's data (none: never painted so). */
+  api?: (request: Request, env: unknown) => Response | Promise<Response>;
 }): ShellPages {
   const pages = new Map<string, Page | null>();
 
   function make(
     tenant: string,
-    { screen, frameOnly }: Painted,
+    { screen, frameOnly }: Pick<Painted, 'screen' | 'frameOnly'>,
     acceptLanguage: string | undefined,
   ): Page | null {
-    const tenantDir = join(publicDir, 'tenants', tenant);
-    const settingsPath = join(tenantDir, 'settings.json');
-    const indexPath = join(distDir, 'index.html');
-    const manifestPath = join(distDir, '.vite', 'manifest.json');
-    const browsersPath = join(publicDir, 'browsers.json');
-    const rawSettings = readJson(settingsPath);
-    const settings = tenantSettings(rawSettings);
-    if (settings instanceof type.errors) return null;
-    const browser = (acceptLanguage ?? '')
-      .split(',')
-      .map((part) => part.split(';')[0]?.trim() ?? '')
-      .filter(Boolean);
-    const locale = resolveLocale({ stored: null, browser, available: settings.locales });
-    const overridesPath = join(tenantDir, 'locales', `${locale}.json`);
-    const logoPath = join(tenantDir, settings.theme.logo);
-    const messagesPath = join(MESSAGES_DIR, `${locale}.json`);
+    const inputs = inputsOf({ distDir, publicDir }, tenant, acceptLanguage);
+    if (!inputs) return null;
+    const { settings, locale, version } = inputs;
     const key = `${tenant}\0${screen}\0${locale}\0${frameOnly ? 'frame' : 'screen'}`;
-    const indexHtml = readFileSync(indexPath, 'utf8');
-    const stylesheetPaths = [
-      ...indexHtml.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[\w.-]+\.css)"/g),
-    ].map((m) => m[1] ?? '');
-    const version = versionOf([
-      indexPath,
-      manifestPath,
-      settingsPath,
-      overridesPath,
-      messagesPath,
-      browsersPath,
-      logoPath,
-      ...stylesheetPaths.map((path) => join(distDir, path)),
-    ]);
     const kept = pages.get(key);
     if (kept && kept.version === version) return kept;
-    // No overrides for this language: none. browsers.json missing or not JSON: the app would check nothing
-    // (src/tenant/settings-check.ts parseBrowsers). No manifest (a build without one): the page links nothing more.
-    const overrides = readJsonOr<Record<string, string>>(overridesPath, {});
-    const browsers = readJsonOr<unknown>(browsersPath, {});
-    const portalTexts = readJson(messagesPath) as Record<string, string>;
-    const messages = { ...portalTexts, ...overrides };
-    const stylesheets = new Map(
-      stylesheetPaths.map((path) => [`/${path}`, readFileSync(join(distDir, path), 'utf8')] as const),
-    );
-    const manifest = readJsonOr<Manifest>(manifestPath, {});
-    const html = composeShellPage(
-      indexHtml,
-      {
-        markup: withInlineLogo(
-          renderShell({ tenant, settings, locale, messages, screen, frameOnly }),
-          `${settings.assetsUrl}/${settings.theme.logo}`,
-          settings.assetsUrl === `/tenants/${tenant}` ? logoPath : undefined,
-        ),
-        locale,
-        screen,
-        title: tenantTitle(settings, locale),
-        brandColor: settings.theme.brandColor,
-        preloads: preloadLinks(manifest, { screen, locale, indexHtml }),
-        boot: {
-          tenant,
-          settings: rawSettings,
-          browsers,
-          texts: { locale, overrides, first: catalogueTrees(portalTexts, 'first') },
-        },
-      },
-      stylesheets,
+    const files = inputs.files();
+    const html = compose(
+      inputs,
+      files,
+      screen,
+      renderShell({ tenant, settings, locale, messages: files.messages, screen, frameOnly }),
     );
     if (!html) return null;
-    const identity = new TextEncoder().encode(html);
-    const bodies = new Map<Coding | 'identity', Uint8Array>([['identity', identity]]);
-    for (const coding of CODINGS) bodies.set(coding, encodeSync(identity, coding, 'static'));
-    const page: Page = {
-      version,
-      etag: `W/"shell-${createHash('sha256').update(html).digest('base64url').slice(0, 16)}"`,
-      bodies,
-    };
+    const page = pageOf(html, version);
     pages.set(key, page);
     return page;
   }
 
+  /**
+   * The page of a data screen with the person's data (src/app/shell-data.tsx), never kept: null when it cannot be
+   * drawn for this token (the generic page follows).
+   */
+  async function makeWithData(
+    c: Context<AppEnv>,
+    tenant: string,
+    screen: ShellScreen,
+    accessToken: string,
+  ): Promise<Page | null> {
+    if (!api) return null;
+    const inputs = inputsOf({ distDir, publicDir }, tenant, c.req.header('accept-language'));
+    if (!inputs) return null;
+    const files = inputs.files();
+    const url = new URL(c.req.url);
+    const host = c.req.header('host') ?? url.host;
+    const headers = new Headers({ authorization: `Bearer ${accessToken}`, host, accept: 'application/json' });
+    for (const name of ['accept-language', 'x-forwarded-for', 'x-real-ip']) {
+      const value = c.req.header(name);
+      if (value) headers.set(name, value);
+    }
+    const painted = await renderShellWithData({
+      tenant,
+      settings: inputs.settings,
+      locale: inputs.locale,
+      messages: files.messages,
+      screen,
+      accessToken,
+      origin: url.origin,
+      fetch: (request) => {
+        const inner = new Headers(headers);
+        request.headers.forEach((value, name) => {
+          if (name !== 'host' && name !== 'cookie') inner.set(name, value);
+        });
+        return Promise.resolve(
+          api(new Request(request.url, { method: request.method, headers: inner }), c.env),
+        );
+      },
+    });
+    if (!painted) return null;
+    const html = compose(inputs, files, screen, painted.markup, painted);
+    return html ? pageOf(html, inputs.version, 'dynamic') : null;
+  }
+
   return {
-    respond(c, pathname) {
+    async respond(c, pathname) {
       const painted = shellScreenAt(pathname, new URL(c.req.url).search);
       if (!painted) return undefined;
       const host = tenantFromHost((c.req.header('host') ?? '').replace(/:\d+$/, ''));
       if (host.kind !== 'tenant' || !knownTenants.includes(host.tenant)) return undefined;
+      const withData = painted.plain && DATA_SCREENS.includes(painted.screen);
+      const token = withData ? cookieOf(c.req.header('cookie'), PAINT_TOKEN_COOKIE) : undefined;
+      if (token) {
+        let page: Page | null = null;
+        try {
+          page = await makeWithData(c, host.tenant, painted.screen, token);
+        } catch {
+          // Whatever stops the paint with data: the generic one follows.
+        }
+        if (page) return send(c, page, { personal: true });
+      }
       let page: Page | null;
       try {
         page = make(host.tenant, painted, c.req.header('accept-language'));
@@ -298,29 +467,7 @@ export function shellPages({
         return undefined;
       }
       if (!page) return undefined;
-      const coding = chooseCoding(c.req.header('accept-encoding'));
-      const body = page.bodies.get(coding) ?? page.bodies.get('identity');
-      const etag = coding === 'identity' ? page.etag : page.etag.replace(/"$/, `-${coding}"`);
-      const headers = new Headers({
-        'Content-Type': 'text/html; charset=utf-8',
-        'Cache-Control': 'no-cache',
-        Vary: 'Accept-Encoding, Accept-Language',
-        ETag: etag,
-      });
-      if (
-        c.req
-          .header('if-none-match')
-          ?.split(',')
-          .some((tag) => tag.trim() === etag)
-      ) {
-        return new Response(null, { status: 304, headers });
-      }
-      if (coding !== 'identity') headers.set('Content-Encoding', coding);
-      headers.set('Content-Length', String(body?.length ?? 0));
-      return new Response(c.req.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), {
-        status: 200,
-        headers,
-      });
+      return send(c, page, { personal: false, varyCookie: withData });
     },
   };
 }

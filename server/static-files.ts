@@ -221,7 +221,7 @@ export function staticFiles(options: StaticOptions): MiddlewareHandler<AppEnv> {
     if (first === 'assets') throw new HttpProblem(404, 'No such file.', 'not_found');
 
     if (!wantsPage(c, segments)) return next();
-    return options.shell?.respond(c, pathname) ?? sendIndex(c, distDir);
+    return (await options.shell?.respond(c, pathname)) ?? sendIndex(c, distDir);
   };
 }
 

@@ -18,4 +18,27 @@ export interface PortalBoot {
    * app then does not download.
    */
   texts: { locale: string; overrides: unknown; first?: unknown };
+  /** A data screen painted with the person's data: the answers it was drawn from, for the app's first calls. */
+  answers?: PaintedAnswer[];
+  /** The instant the painted screen opened at (ISO 8601), for a first call that asks up to it (AuditAccesses). */
+  openedAt?: string;
 }
+
+/**
+ * An answer of the API the server's paint of a data screen was drawn from (src/app/shell-data.tsx), as the app's
+ * own first call would have received it: by the call's path and query.
+ */
+export interface PaintedAnswer {
+  url: string;
+  status: number;
+  contentType: string;
+  /** The body as text; base64 when `encoding` says so (an image). */
+  body: string;
+  encoding?: 'base64';
+}
+
+/**
+ * The cookie the app keeps in step with its access token (src/auth/paint-cookie.ts) so that the server can paint a
+ * data screen with the person's data. The API never reads it: it takes the bearer only.
+ */
+export const PAINT_TOKEN_COOKIE = 'portal_paint';

@@ -5,6 +5,7 @@
 import type { Session } from '../auth/access';
 import type { Runtime } from '../runtime/context';
 import { markOpened } from '../runtime/opened-at';
+import { takePaintedOpenedAt } from '../tenant/load';
 
 /**
  * A screen's first calls, as its actor makes them: `signal` marks them as the preload's; `openedAt` is the instant
@@ -163,7 +164,9 @@ export function preloadable<F extends Call>(name: string, call: F): F {
 export function runPreload(calls: (signal: AbortSignal, openedAt: Date) => Promise<unknown>): Promise<void> {
   const controller = new AbortController();
   const sent = deferred();
-  const at = new Date();
+  // On a page painted with the person's data, the paint's instant: its calls are then the paint's, answered from
+  // the page (src/api/painted-fetch.ts).
+  const at = takePaintedOpenedAt() ?? new Date();
   preloadSignals.set(controller.signal, { sent: sent.resolve, at });
   markOpened(at, () => kept.some((entry) => entry.at === at && entry.path === currentPath()));
   running = calls(controller.signal, at)

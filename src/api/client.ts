@@ -1,7 +1,9 @@
 import type { Options as KyOptions, KyResponse, RetryOptions, StandardSchemaV1 } from 'ky';
 import ky, { isHTTPError, isTimeoutError } from 'ky';
+import type { PaintedAnswer } from '../../contract/tenant/boot';
 import { toSafeSameOriginPath } from '../domain/safe-link.ts';
 import { ApiError, generalNotice, type Notice, problemFromBody } from './errors.ts';
+import { paintedFetch } from './painted-fetch';
 
 // Everything the client needs from the app is injected, so src/api imports no React, router or
 // machine (ARCHITECTURE.md "Sign-in and the API client").
@@ -15,6 +17,8 @@ export interface ApiClientDeps {
   navigate: (path: string) => void;
   loading: { start(): void; end(): void };
   fetch?: typeof fetch;
+  /** The answers of the server's paint of a data screen: its first calls take them (src/api/painted-fetch.ts). */
+  painted?: readonly PaintedAnswer[];
   retryDelay?: (attempt: number) => number;
 }
 
@@ -173,7 +177,16 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   const http = ky.create({
     // Requests are built from relative paths; resolve them like the browser would.
     ...(globalThis.document ? { baseUrl: globalThis.document.baseURI } : {}),
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.painted?.length
+      ? {
+          fetch: paintedFetch(
+            deps.painted,
+            deps.fetch ?? ((resource, init) => globalThis.fetch(resource, init)),
+          ),
+        }
+      : deps.fetch
+        ? { fetch: deps.fetch }
+        : {}),
     throwHttpErrors: true,
   });
 

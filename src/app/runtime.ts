@@ -11,6 +11,7 @@ import { loadCallModules } from '../api/lazy';
 import { homeScreen, passesGuard, type Session } from '../auth/access';
 import type { Oidc } from '../auth/oidc';
 import { brokerClaimsKey, type OidcConfig, userStorageKey } from '../auth/oidc-config';
+import { paintCookieKeeper } from '../auth/paint-cookie';
 import { renewAt } from '../auth/renewal';
 import { readStoredUser } from '../auth/token';
 import { toSafeSameOriginPath } from '../domain/safe-link';
@@ -18,7 +19,7 @@ import { pathFor, screenAt, screens } from '../domain/screens';
 import { loadCatalogue } from '../i18n/catalogue';
 import { readStoredLocale, storeLocale } from '../i18n/locale';
 import type { Inspect, Navigate, Runtime } from '../runtime/context';
-import { loadTenant, takePreloadedTenant } from '../tenant/load';
+import { loadTenant, takePaintedAnswers, takePreloadedTenant } from '../tenant/load';
 import { applyTheme, themeFromBrandColour } from '../tenant/theme';
 
 const browserNavigate: Navigate = (path, options) =>
@@ -255,6 +256,7 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
       createApiClient({
         baseUrl: '/api',
         tenantId: tenant.tenant,
+        painted: takePaintedAnswers(),
         getToken: currentToken,
         renewOnce,
         onUnauthorized: () => session.send({ type: 'session.unauthorized' }),
@@ -280,6 +282,18 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
       notifications.start();
       app.start();
       session.start();
+      // The cookie by which the server paints a data screen with the person's data, in step with the usable session:
+      // removed when the session ends, left as it is while it is read or renewed.
+      const keepPaintCookie = paintCookieKeeper(document);
+      session.subscribe((s) => {
+        const tenant = app.getSnapshot().context.tenant;
+        if (s.matches({ authenticated: 'active' }) && tenant) {
+          const key = userStorageKey(oidcConfigOf(tenant));
+          keepPaintCookie(s.context.session, window.localStorage.getItem(brokerClaimsKey(key)) !== null);
+        } else if (!s.matches('checking') && !s.matches({ authenticated: 'renewing' })) {
+          keepPaintCookie(null, false);
+        }
+      });
       // Another tab renewed or ended the session (spec: the user is kept in localStorage).
       window.addEventListener('storage', (event) => {
         const tenant = app.getSnapshot().context.tenant;

@@ -5,7 +5,7 @@
 // draws it, the header and the screen in its machine's first state (loading), for someone signed in whom the server
 // does not know. The app renders into `#root` beside it and takes its place when its own screen is drawn
 // (src/app/shell-release.ts). Server-side only: no part of the browser's bundle imports this module.
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { IntlProvider } from 'react-intl';
 import { Router } from 'wouter';
@@ -16,6 +16,7 @@ import { pathFor, type ScreenName, screenAt, screenNames, screens } from '../dom
 import { DeleteAccount, UserProfile } from '../features/account/screens';
 import { AccreditFace } from '../features/accreditations/accredit';
 import { MyAccreditations, UserHome } from '../features/accreditations/screens';
+import { AuditAccesses } from '../features/audit/audit-accesses';
 import { Landing } from '../features/onboarding/landing';
 import * as portal from '../features/portal/screens';
 import { Welcome } from '../features/public/screens';
@@ -67,6 +68,13 @@ const COMPONENTS: Partial<Record<ScreenName, ComponentType>> = {
   AssistantAccountCancellation: portal.AssistantAccountCancellation,
   UploadWatchlist: portal.UploadWatchlist,
 };
+
+/**
+ * The screens whose first state depends on who is signed in all through (AuditAccesses: the person's scope, its
+ * tabs, the range up to the instant it opens): never drawn for nobody, only with the person's data
+ * (src/app/shell-data.tsx); their generic paint is the frame.
+ */
+const WITH_DATA_ONLY: Partial<Record<ScreenName, ComponentType>> = { AuditAccesses };
 
 registerMachines(shellMachines);
 
@@ -169,6 +177,8 @@ export function renderShell(input: ShellInput): string {
 export interface Painted {
   screen: ShellScreen;
   frameOnly: boolean;
+  /** The screen's own address, without parameters or a query: what a paint with the person's data may be for. */
+  plain: boolean;
 }
 
 /**
@@ -178,15 +188,30 @@ export interface Painted {
  * gets the frame alone.
  */
 export function paintedAt(pathname: string, search: string): Painted | undefined {
-  if (pathname === '/') return { screen: 'Welcome', frameOnly: false };
-  if (pathname === '/landing' || pathname === '/landing/') return { screen: 'Landing', frameOnly: false };
+  if (pathname === '/') return { screen: 'Welcome', frameOnly: false, plain: true };
+  if (pathname === '/landing' || pathname === '/landing/')
+    return { screen: 'Landing', frameOnly: false, plain: true };
   const screen = screenAt(pathname);
   if (!screen || screen === 'Landing' || !SHELL_SCREENS.includes(screen)) return undefined;
   const plain = search === '' && pathFor(screen) === pathname.replace(/(.)\/$/, '$1');
-  return { screen, frameOnly: !plain || COMPONENTS[screen] === undefined };
+  return { screen, frameOnly: !plain || COMPONENTS[screen] === undefined, plain };
 }
 
-function renderScreen(input: ShellInput, Screen: ComponentType): string {
+/**
+ * The screen drawn with a runtime of the caller's (the paint with the person's data, src/app/shell-data.tsx: their
+ * session, the API); whatever the screen throws is the caller's to handle.
+ */
+export function renderShellWith(
+  input: ShellInput,
+  adapt: (runtime: Runtime) => Runtime,
+  wrap: (screen: ReactNode) => ReactNode = (screen) => screen,
+): string {
+  const Screen = COMPONENTS[input.screen] ?? WITH_DATA_ONLY[input.screen];
+  if (!Screen) throw new Error(`${input.screen} has no first state to draw`);
+  return renderScreen(input, () => wrap(<Screen />), adapt(stubRuntime(input)));
+}
+
+function renderScreen(input: ShellInput, Screen: ComponentType, runtime = stubRuntime(input)): string {
   const path = pathFor(input.screen) ?? '/';
   return renderToStaticMarkup(
     <IntlProvider
@@ -195,7 +220,7 @@ function renderScreen(input: ShellInput, Screen: ComponentType): string {
       messages={input.messages}
       onError={() => undefined}
     >
-      <RuntimeProvider runtime={stubRuntime(input)}>
+      <RuntimeProvider runtime={runtime}>
         <Router ssrPath={path}>
           <ScreenFrame
             screen={input.screen}

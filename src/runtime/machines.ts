@@ -162,6 +162,23 @@ const registry: Partial<MachineImplementations> = {};
 const loaders = new Map<MachineId, () => Promise<Partial<MachineImplementations>>>();
 const loading = new Map<MachineId, Promise<void>>();
 
+/**
+ * Implementations that stand in for the registered ones during one synchronous render (the server's paint of a
+ * screen with the person's data, src/app/shell.tsx), so that two renders at once never share them.
+ */
+let standIns: Partial<MachineImplementations> | undefined;
+
+/** Renders with `implementations` in place of the registered ones; the render must be synchronous. */
+export function renderWithMachines<T>(implementations: Partial<MachineImplementations>, render: () => T): T {
+  const before = standIns;
+  standIns = implementations;
+  try {
+    return render();
+  } finally {
+    standIns = before;
+  }
+}
+
 /** src/app calls it as an area's screens load, with the implementations of the machines they start. */
 export function registerMachines(implementations: Partial<MachineImplementations>): void {
   Object.assign(registry, implementations);
@@ -206,10 +223,11 @@ export function useScreenMachine<K extends MachineId>(
   ...rest: Rest<MachineImplementations[K]>
 ): ReturnType<MachineImplementations[K]> {
   const runtime = useRuntime();
-  const pending = registry[id] ? undefined : loadingOf(id);
+  const given = standIns?.[id] ?? registry[id];
+  const pending = given ? undefined : loadingOf(id);
   if (pending) use(pending);
   const [logic] = useState(() => {
-    const implement = registry[id] as
+    const implement = (standIns?.[id] ?? registry[id]) as
       | ((runtime: Runtime, ...rest: unknown[]) => ReturnType<MachineImplementations[K]>)
       | undefined;
     if (!implement)

@@ -20,3 +20,17 @@ export function markOpened(at: Date, holds: () => boolean): void {
 export function screenOpenedAt(): Date {
   return mark?.holds() ? mark.at : new Date();
 }
+
+/**
+ * Runs `render` with `at` as the instant the screen opened (the server's paint of a screen with the person's data,
+ * src/app/shell-data.tsx, whose page then tells the app that instant); the render must be synchronous.
+ */
+export function renderOpenedAt<T>(at: Date, render: () => T): T {
+  const before = mark;
+  mark = { at, holds: () => true };
+  try {
+    return render();
+  } finally {
+    mark = before;
+  }
+}

@@ -1,6 +1,6 @@
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { BrowserSettings, TenantSettings } from '../../contract/api/settings';
-import { PORTAL_BOOT_ID, type PortalBoot } from '../../contract/tenant/boot';
+import { type PaintedAnswer, PORTAL_BOOT_ID, type PortalBoot } from '../../contract/tenant/boot';
 import { tenantFromHost } from '../../contract/tenant/resolve';
 import { parseBrowsers, parseOverrides, parseSettings } from './settings-check';
 import { TenantLoadError } from './tenant-error';
@@ -65,6 +65,8 @@ interface PageBoot {
   tenant?: Omit<PortalBoot, 'texts'>;
   texts?: { tenant: string; locale: string; overrides: unknown };
   first?: { locale: string; trees: Record<string, MessageFormatElement[]> };
+  answers?: PaintedAnswer[];
+  openedAt?: Date;
 }
 let pageBoot: PageBoot | undefined;
 
@@ -79,7 +81,10 @@ function bootOfPage(): PageBoot {
     return pageBoot;
   }
   if (typeof raw !== 'object' || raw === null || typeof raw.tenant !== 'string') return pageBoot;
-  const { tenant, settings, browsers, texts } = raw;
+  const { tenant, settings, browsers, texts, answers, openedAt } = raw;
+  if (Array.isArray(answers)) pageBoot.answers = answers.filter(isPaintedAnswer);
+  const at = typeof openedAt === 'string' ? new Date(openedAt) : undefined;
+  if (at && !Number.isNaN(at.getTime())) pageBoot.openedAt = at;
   if ('settings' in raw && 'browsers' in raw) pageBoot.tenant = { tenant, settings, browsers };
   if (typeof texts === 'object' && texts !== null && typeof texts.locale === 'string') {
     const { overrides, first } = texts;
@@ -92,6 +97,41 @@ function bootOfPage(): PageBoot {
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isPaintedAnswer = (value: unknown): value is PaintedAnswer =>
+  isRecord(value) &&
+  typeof value.url === 'string' &&
+  value.url.startsWith('/api/') &&
+  typeof value.status === 'number' &&
+  typeof value.contentType === 'string' &&
+  typeof value.body === 'string' &&
+  (value.encoding === undefined || value.encoding === 'base64');
+
+/**
+ * The API's answers the server's paint of a data screen was drawn from (src/app/shell-data.tsx), taken once, and
+ * only while that paint is on the page: the page's inline script takes it away when this browser's session is not
+ * the one it was drawn for (server/shell-script.ts).
+ */
+export function takePaintedAnswers(): PaintedAnswer[] {
+  const boot = bootOfPage();
+  const answers = boot.answers ?? [];
+  delete boot.answers;
+  return paintWithData() ? answers : [];
+}
+
+const paintWithData = () =>
+  globalThis.document?.getElementById('shell')?.hasAttribute('data-with-data') === true;
+
+/**
+ * The instant the paint with the person's data drew its screen as opening at, taken once: the app's first calls
+ * are built with it, so that they are the paint's (src/actors/preloaded-calls.ts).
+ */
+export function takePaintedOpenedAt(): Date | undefined {
+  const boot = bootOfPage();
+  const at = boot.openedAt;
+  delete boot.openedAt;
+  return paintWithData() ? at : undefined;
+}
 
 /**
  * The portal's own texts the first screens draw in `locale`, as the page carries them (the build's first part of

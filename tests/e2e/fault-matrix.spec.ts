@@ -341,6 +341,9 @@ async function runCell(
     await driver.failure?.(page, lang).evaluateAll((shown) => {
       for (const element of shown) element.setAttribute('data-fault-stale', '');
     });
+    // The cells are about the screen's own calls: a page painted with the person's data (src/app/shell-data.tsx)
+    // carries its first calls' answers, so a reload goes without the cookie that brings that paint.
+    await page.context().clearCookies({ name: 'portal_paint' });
     await driver.trigger(page, lang);
     const done = driver.done?.[fault];
     if (done) return await doneCell(page, lang, done, () => answered);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Browser, type BrowserContext, devices, expect, type Page, test } from '@playwright/test';
-import { demoUrl, logIn, port, t } from './support';
+import { demoUrl, logIn, port, signInFromWelcome, t } from './support';
 
 // Welcome and Landing paint from the HTML (server/shell.ts draws them with the app's own components); the app
 // renders beside them, hidden, and takes their place without moving anything (src/app/shell-release.ts). To look at
@@ -105,13 +105,16 @@ async function expectLargestPaintFromTheHtml(page: Page) {
 
 /**
  * Signs a demo account in (its password is its name), waits for its home, and opens a page in a new context with
- * the same storage: the session, and an empty HTTP cache.
+ * the same storage: the session, and an empty HTTP cache. `paintCookie: false`: without the cookie by which the
+ * server paints a data screen with the person's data (src/auth/paint-cookie.ts), as right after signing in, so the
+ * app asks for the screen's data itself.
  */
 async function signedInColdPage(
   page: Page,
   browser: Browser,
   account: string,
   atHome: () => Promise<void>,
+  { paintCookie = true }: { paintCookie?: boolean } = {},
 ): Promise<{ context: BrowserContext; cold: Page }> {
   await page.goto('/');
   await page.getByTestId('login').click();
@@ -119,9 +122,12 @@ async function signedInColdPage(
   await page.getByLabel(/^contraseña/i).fill(account);
   await page.getByRole('button', { name: 'Entrar' }).click();
   await atHome();
+  const state = await page.context().storageState();
   const context = await browser.newContext({
     ...devices['Pixel 7'],
-    storageState: await page.context().storageState(),
+    storageState: paintCookie
+      ? state
+      : { ...state, cookies: state.cookies.filter((cookie) => cookie.name !== 'portal_paint') },
   });
   return { context, cold: await context.newPage() };
 }
@@ -262,8 +268,12 @@ test.describe('the first paint comes with the HTML', () => {
     page,
     browser,
   }) => {
-    const { context, cold } = await signedInColdPage(page, browser, 'user', async () =>
-      expect(page.locator('[data-screen="UserHome"]')).toBeVisible(),
+    const { context, cold } = await signedInColdPage(
+      page,
+      browser,
+      'user',
+      async () => expect(page.locator('[data-screen="UserHome"]')).toBeVisible(),
+      { paintCookie: false },
     );
     const accountLocale = await storedLocale(page);
     const requested: string[] = [];
@@ -313,8 +323,12 @@ test.describe('the first paint comes with the HTML', () => {
     page,
     browser,
   }) => {
-    const { context, cold } = await signedInColdPage(page, browser, 'user', async () =>
-      expect(page.locator('[data-screen="UserHome"]')).toBeVisible(),
+    const { context, cold } = await signedInColdPage(
+      page,
+      browser,
+      'user',
+      async () => expect(page.locator('[data-screen="UserHome"]')).toBeVisible(),
+      { paintCookie: false },
     );
     const api: string[] = [];
     cold.on('request', (request) => {
@@ -335,6 +349,75 @@ test.describe('the first paint comes with the HTML', () => {
     await expect(cold.getByTestId('accreditation-qr')).toBeVisible();
     await expect(cold.getByTestId('home-accreditations')).toBeVisible();
     expect(api).toHaveLength(2);
+    await context.close();
+  });
+
+  test("an enrolled person's home comes painted with their QR, and the app takes its place with the page's answers, asking nothing again", async ({
+    page,
+    browser,
+  }) => {
+    const { context, cold } = await signedInColdPage(page, browser, 'user', async () =>
+      expect(page.locator('[data-screen="UserHome"]')).toBeVisible(),
+    );
+    const api: string[] = [];
+    cold.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/')) api.push(pathname);
+    });
+    const release = await holdTheApp(cold);
+    await cold.goto(`http://localhost:${port}/home`, { waitUntil: 'commit' });
+    // Before any of the app's code has run: the person's name, their QR and its validity, from the HTML.
+    const paint = cold.locator('#shell[data-with-data]');
+    await expect(paint.locator('h1')).toHaveText(/^Hola, \S+/);
+    await expect(paint.locator('img[alt^="Código QR"][src^="data:image/png"]')).toBeVisible();
+    await expect(paint.getByText(t('es', 'home.qr.show'))).toBeVisible();
+    await expect(cold.locator('#root')).toBeHidden();
+    const parts = ['h1', 'img[alt^="Código QR"]', 'a[href="/my-accreditations"]'];
+    const before = await boxesOf(cold, '#shell main', parts);
+
+    release();
+    await expect(cold.locator('#shell')).toHaveCount(0);
+    await expect(cold.getByTestId('accreditation-qr')).toBeVisible();
+    await expect(cold.getByTestId('home-accreditations')).toBeVisible();
+    expect(round(await boxesOf(cold, '#root main', parts))).toEqual(round(before));
+    expect(await layoutShift(cold)).toBeLessThan(0.01);
+    await expectLargestPaintFromTheHtml(cold);
+    // The app drew its QR from the answers in the page: it asked the API nothing.
+    expect(api).toEqual([]);
+    await context.close();
+  });
+
+  test("a page painted with someone's data never shows it to a browser whose session is not that one", async ({
+    page,
+    browser,
+  }) => {
+    await signInFromWelcome(page, 'user');
+    await expect(page.locator('[data-screen="UserHome"]')).toBeVisible();
+    // Another browser holding that cookie and nothing else: no stored session, no sign-in at the provider (a
+    // cookie left behind by a session that ended in a way the app did not see).
+    const left = (await page.context().cookies()).filter((cookie) => cookie.name === 'portal_paint');
+    expect(left).toHaveLength(1);
+    const context = await browser.newContext({ ...devices['Pixel 7'] });
+    await context.addCookies(left);
+    const cold = await context.newPage();
+    const shown: boolean[] = [];
+    await cold.exposeFunction('__paintShown', (value: boolean) => shown.push(value));
+    await cold.addInitScript(() => {
+      document.addEventListener('readystatechange', () => {
+        if (document.readyState === 'interactive')
+          (window as unknown as { __paintShown: (v: boolean) => void }).__paintShown(
+            document.getElementById('shell') !== null,
+          );
+      });
+    });
+    const html = cold.waitForResponse((response) => new URL(response.url()).pathname === '/home');
+    await cold.goto(`http://localhost:${port}/home`);
+    expect(await (await html).text()).toMatch(/<div id="shell"[^>]* data-with-data/);
+    await expect(cold).toHaveURL(/\/auth\/realms\/gambling\//);
+    // The portal's page (the first one this browser loaded; the provider's sign-in page came after it).
+    expect(shown[0]).toBe(false);
+    // And the cookie is gone: the next page is the generic one.
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('portal_paint');
     await context.close();
   });
 
@@ -375,8 +458,12 @@ test.describe('the first paint comes with the HTML', () => {
     page,
     browser,
   }) => {
-    const { context, cold } = await signedInColdPage(page, browser, 'auditor', async () =>
-      expect(page.locator('main h1').first()).toBeVisible(),
+    const { context, cold } = await signedInColdPage(
+      page,
+      browser,
+      'auditor',
+      async () => expect(page.locator('main h1').first()).toBeVisible(),
+      { paintCookie: false },
     );
     const api: { path: string; url: URL; body: string | null }[] = [];
     cold.on('request', (request) => {
@@ -398,6 +485,49 @@ test.describe('the first paint comes with the HTML', () => {
     // The export of what the list shows asks for the same range: up to the instant the screen opened.
     const to = pages()[0]?.url.searchParams.get('to');
     expect(to).toBeTruthy();
+    await cold.getByTestId('audit-export').click();
+    await expect(cold.getByTestId('audit-export-done')).toBeVisible({ timeout: 30_000 });
+    const exported = api.find((call) => call.path === '/api/public/audit_accesses' && call.body !== null);
+    expect(JSON.parse(exported?.body ?? '{}')).toMatchObject({ to });
+    await context.close();
+  });
+
+  test("the access audit comes painted with the auditor's accesses; the app opens at the paint's instant, asks nothing again, and its export asks for the same range", async ({
+    page,
+    browser,
+  }) => {
+    const { context, cold } = await signedInColdPage(page, browser, 'auditor', async () =>
+      expect(page.locator('main h1').first()).toBeVisible(),
+    );
+    const api: { path: string; body: string | null }[] = [];
+    cold.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/')) api.push({ path: pathname, body: request.postData() });
+    });
+    const release = await holdTheApp(cold);
+    const html = cold.waitForResponse((response) => new URL(response.url()).pathname === '/audit-accesses');
+    await cold.goto(`http://localhost:${port}/audit-accesses`, { waitUntil: 'commit' });
+    const boot = /<script type="application\/json" id="portal-boot">(.*?)<\/script>/s.exec(
+      await (await html).text(),
+    );
+    const { answers = [] } = JSON.parse(boot?.[1] ?? '{}') as { answers?: { url: string }[] };
+    const first = answers
+      .map((a) => new URL(a.url, cold.url()))
+      .find((u) => u.pathname === '/api/public/audit_accesses');
+    const to = first?.searchParams.get('to');
+    expect(to).toBeTruthy();
+    const paint = cold.locator('#shell[data-with-data]');
+    await expect(paint.locator('li').first()).toBeVisible();
+    const rows = await paint.locator('ul.divide-y > li').count();
+    expect(rows).toBeGreaterThan(0);
+    await expect(cold.locator('#root')).toBeHidden();
+
+    release();
+    await expect(cold.locator('#shell')).toHaveCount(0);
+    await expect(cold.getByTestId('audit-row')).toHaveCount(rows);
+    expect(await layoutShift(cold)).toBeLessThan(0.01);
+    expect(api).toEqual([]);
+    // The export of what the list shows asks for the paint's range: up to the instant the screen opened.
     await cold.getByTestId('audit-export').click();
     await expect(cold.getByTestId('audit-export-done')).toBeVisible({ timeout: 30_000 });
     const exported = api.find((call) => call.path === '/api/public/audit_accesses' && call.body !== null);

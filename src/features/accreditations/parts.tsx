@@ -11,6 +11,7 @@ import { Spinner } from '../../components/ui/spinner';
 import type { AccreditationKind, AccreditationStatus } from '../../domain/accreditations';
 import { useRuntime } from '../../runtime/context';
 import { useScreenMachine } from '../../runtime/machines';
+import { usePaintedPicture } from '../../runtime/painted-pictures';
 
 export type AccreditationActor = ActorRefFrom<typeof accreditationMachine>;
 export type AccreditationSnapshot = SnapshotFrom<typeof accreditationMachine>;
@@ -79,7 +80,7 @@ export function errorCodeOf(snapshot: AccreditationSnapshot): string | undefined
 
 /** An object URL for a picture while it is shown, freed when it is not. */
 export function useObjectUrl(blob: Blob | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
+  const [url, setUrl] = useState<string | null>(usePaintedPicture(blob));
   useEffect(() => {
     if (!blob) return;
     const next = URL.createObjectURL(blob);

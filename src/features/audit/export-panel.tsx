@@ -26,7 +26,7 @@ export function ExportPanel({
   const exporting = useSelector(actor, (s) => s.hasTag('busy'));
   const failed = useSelector(actor, (s) => s.matches('failed'));
   const result = useSelector(actor, (s) => (s.matches('done') ? s.context.result : null));
-  const read = useSyncExternalStore(progress.subscribe, progress.get);
+  const read = useSyncExternalStore(progress.subscribe, progress.get, progress.get);
   const rows = Math.max(0, read.lines - 1);
   const start = () => actor.send({ type: 'export.start', filter, expected });
 
