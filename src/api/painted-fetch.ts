@@ -1,7 +1,8 @@
 // The app's first calls on a data screen the server painted with the person's data: the page carries the answers
 // the paint was drawn from (src/app/shell-data.tsx), so the same request (GET, same path and query) takes its answer
-// from the page, once, instead of asking again; the app's screen then draws the same data as the paint. Anything
-// else goes out as usual.
+// from the page instead of asking again, and the app's screen draws the same data as the paint. They answer while
+// the paint is on the page: the screen's first calls, whichever of its parts makes them first (the preload of
+// src/actors/preload.ts or the screen's machine); once the paint has given way, every call goes out.
 import type { PaintedAnswer } from '../../contract/tenant/boot';
 
 function bodyOf(answer: PaintedAnswer): BodyInit {
@@ -10,10 +11,17 @@ function bodyOf(answer: PaintedAnswer): BodyInit {
   return new Blob([bytes], { type: answer.contentType });
 }
 
-/** A fetch that answers each of `answers` once, by path and query, and sends everything else with `send`. */
-export function paintedFetch(answers: readonly PaintedAnswer[], send: typeof fetch): typeof fetch {
+/**
+ * A fetch that answers `answers` by path and query while `painted()` holds, and sends everything else with `send`.
+ */
+export function paintedFetch(
+  answers: readonly PaintedAnswer[],
+  send: typeof fetch,
+  painted: () => boolean = () => true,
+): typeof fetch {
   const left = [...answers];
   return (resource, init) => {
+    if (left.length > 0 && !painted()) left.length = 0;
     // Read, not rebuilt: a Request made from another takes its body.
     const given = resource instanceof Request ? resource : undefined;
     const method = (init?.method ?? given?.method ?? 'GET').toUpperCase();
@@ -22,7 +30,7 @@ export function paintedFetch(answers: readonly PaintedAnswer[], send: typeof fet
       method === 'GET' && left.length > 0
         ? left.findIndex((answer) => answer.url === `${url.pathname}${url.search}`)
         : -1;
-    const answer = index >= 0 ? left.splice(index, 1)[0] : undefined;
+    const answer = index >= 0 ? left[index] : undefined;
     if (!answer) return send(resource, init);
     const headers = answer.contentType ? { 'content-type': answer.contentType } : undefined;
     return Promise.resolve(new Response(bodyOf(answer), { status: answer.status, headers }));
