@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { tenantFromHost } from '../contract/tenant/resolve';
 import { readTheme } from './auth/pages';
+import { notModified } from './http/conditional';
 import type { AppEnv } from './http/env';
 
 /** A day: the icon follows a change of brand colour within that, and costs no request before. */
@@ -70,14 +71,7 @@ export function faviconRoutes(publicDir: string, knownTenants: readonly string[]
   const send = (c: Context<AppEnv>, body: string | Buffer, type: string): Response => {
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`;
     const headers = { 'Content-Type': type, 'Cache-Control': FAVICON_CACHE, ETag: etag };
-    if (
-      c.req
-        .header('if-none-match')
-        ?.split(',')
-        .some((tag) => tag.trim() === etag)
-    ) {
-      return new Response(null, { status: 304, headers });
-    }
+    if (notModified(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(bytes), {
       status: 200,

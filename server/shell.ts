@@ -45,6 +45,7 @@ import {
   themeFromBrandColour,
 } from '../src/first-paint';
 import { CODINGS, type Coding, chooseCoding, type Effort, encodeSync } from './compression';
+import { notModified } from './http/conditional';
 import type { AppEnv } from './http/env';
 import { ROOT } from './paths';
 import { type Manifest, preloadLinks } from './screen-preloads';
@@ -236,14 +237,7 @@ function send(
   });
   if (!personal) {
     headers.set('ETag', etag);
-    if (
-      c.req
-        .header('if-none-match')
-        ?.split(',')
-        .some((tag) => tag.trim() === etag)
-    ) {
-      return new Response(null, { status: 304, headers });
-    }
+    if (notModified(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   }
   if (coding !== 'identity') headers.set('Content-Encoding', coding);
   headers.set('Content-Length', String(body?.length ?? 0));

@@ -12,6 +12,7 @@ import {
   isCompressible,
 } from './compression';
 import { contentTypeFor } from './content-types';
+import { notModified } from './http/conditional';
 import type { AppEnv } from './http/env';
 import { HttpProblem } from './http/problem';
 import type { ShellPages } from './shell';
@@ -159,10 +160,7 @@ async function sendFile(c: Context<AppEnv>, file: FoundFile, cacheControl: strin
     'Last-Modified': new Date(file.mtimeMs).toUTCString(),
   });
   if (isCompressible(type)) headers.set('Vary', 'Accept-Encoding');
-  const ifNoneMatch = c.req.header('if-none-match');
-  if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
-    return new Response(null, { status: 304, headers });
-  }
+  if (notModified(c.req.header('if-none-match'), etag)) return new Response(null, { status: 304, headers });
   if (chosen.coding !== 'identity') headers.set('Content-Encoding', chosen.coding);
   headers.set('Content-Length', String(chosen.size));
   // HEAD gets the headers only: opening a stream nobody reads would leak the file handle.
