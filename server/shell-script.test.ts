@@ -46,6 +46,7 @@ function paintStays(
   let removed = false;
   const root = { hidden: true };
   const shell = {
+    hidden: page.withData === true,
     hasAttribute: (name: string) => name === 'data-with-data' && page.withData === true,
     getAttribute: (name: string) =>
       ({ 'data-paint': screen, 'data-locale': 'es', 'data-not-for': notFor })[name] ?? null,
@@ -78,6 +79,8 @@ function paintStays(
     atob: (text: string) => Buffer.from(text, 'base64').toString('latin1'),
   });
   expect(root.hidden).toBe(!removed);
+  // What stays is shown (a paint with someone's data comes hidden until the script has looked).
+  if (!removed) expect(shell.hidden).toBe(false);
   return !removed;
 }
 

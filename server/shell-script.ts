@@ -18,9 +18,10 @@ export const PRELOADS_TEMPLATE_ID = 'portal-preloads';
  * cannot read drops the paint. The other screens' paint depends on nobody (the person's parts are the app's to add),
  * so only another stored language drops it, or, on a screen painted for its main audience (`data-not-for`: the
  * rights of those whose first render is another, src/app/shell.tsx PAINT_NOT_FOR), a stored session holding one.
- * A paint with someone's data (`data-with-data`, src/app/shell-data.tsx) is dropped, and the cookie it was drawn
- * by removed, unless this browser's stored session holds the very token of that cookie: a cookie left behind by a
- * session that ended another way never shows its data to whoever opens the page next.
+ * A paint with someone's data (`data-with-data`, src/app/shell-data.tsx) comes hidden; it shows only when this
+ * browser's stored session holds the very token of the cookie it was drawn by, else it is dropped and the cookie
+ * removed: a cookie left behind by a session that ended another way never shows its data to whoever opens the page
+ * next.
  * Once the paint is on screen, it links the screen's files for the browser to download (the `<template>` after the
  * paint: server/screen-preloads.ts). Allowed by its hash in the CSP (server/security-headers.ts), never by
  * 'unsafe-inline'. ES5: it runs before any polyfill, on any browser that gets the page.
@@ -46,7 +47,7 @@ export const SHELL_SCRIPT =
   `if(f)document.cookie="${PAINT_TOKEN_COOKIE}=; Path=/; Max-Age=0; SameSite=Strict";` +
   'var w=s.getAttribute("data-paint");drop=(l!==null&&l!==s.getAttribute("data-locale"))||' +
   '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))||o||f}catch(x){drop=true}' +
-  'if(drop){s.remove();r.hidden=false}' +
+  'if(drop){s.remove();r.hidden=false}else s.hidden=false;' +
   // The screen's files, linked once the paint is on screen: before it, they would share the phone's bandwidth and
   // its six connections to the server with what the paint shows (server/screen-preloads.ts).
   `if(typeof requestAnimationFrame=="function")requestAnimationFrame(function(){setTimeout(function(){` +

@@ -131,7 +131,8 @@ export function composeShellPage(
       root,
       () =>
         `<div id="shell" inert data-paint="${page.screen}" data-locale="${page.locale}"` +
-        (page.withData ? ' data-with-data' : notFor(page.screen)) +
+        // Someone's data shows only once the inline script has found this browser's session to be theirs.
+        (page.withData ? ' data-with-data hidden' : notFor(page.screen)) +
         '>' +
         `${withoutIds(page.markup)}</div>` +
         `<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>` +
@@ -197,10 +198,19 @@ interface Page {
   bodies: Map<Coding | 'identity', Uint8Array>;
 }
 
-function pageOf(html: string, version: string, effort: Effort = 'static'): Page {
+/** A page's bodies: as it is, and in `codings` (a page made for one request: the coding it accepts only). */
+function pageOf(
+  html: string,
+  version: string,
+  {
+    effort = 'static',
+    codings = CODINGS,
+  }: { effort?: Effort; codings?: readonly (Coding | 'identity')[] } = {},
+): Page {
   const identity = new TextEncoder().encode(html);
   const bodies = new Map<Coding | 'identity', Uint8Array>([['identity', identity]]);
-  for (const coding of CODINGS) bodies.set(coding, encodeSync(identity, coding, effort));
+  for (const coding of codings)
+    if (coding !== 'identity') bodies.set(coding, encodeSync(identity, coding, effort));
   return {
     version,
     etag: `W/"shell-${createHash('sha256').update(html).digest('base64url').slice(0, 16)}"`,
@@ -433,7 +443,12 @@ export function shellPages({
     });
     if (!painted) return null;
     const html = compose(inputs, files, screen, painted.markup, painted);
-    return html ? pageOf(html, inputs.version, 'dynamic') : null;
+    return html
+      ? pageOf(html, inputs.version, {
+          effort: 'dynamic',
+          codings: [chooseCoding(c.req.header('accept-encoding'))],
+        })
+      : null;
   }
 
   return {

@@ -812,4 +812,19 @@ describe('cancellation and timeouts', () => {
     expect(error.kind).toBe('timeout');
     expect(deps.notify).toHaveBeenCalledExactlyOnceWith({ level: 'error', messageId: 'common.http.timeout' });
   });
+
+  it("answers the painted screen's first calls from the page while its paint is there, and asks the server after", async () => {
+    document.body.innerHTML = '<div id="shell" data-with-data></div>';
+    const painted = [
+      { url: '/api/things', status: 200, contentType: 'application/json', body: '{"from":"page"}' },
+    ];
+    const { api, requests } = setup(() => Response.json({ from: 'server' }), { painted });
+    expect(await api.get('/things')).toEqual({ from: 'page' });
+    expect(await api.get('/things')).toEqual({ from: 'page' });
+    expect(requests).toHaveLength(0);
+    document.getElementById('shell')?.remove();
+    // A visit created since, a credential extended: what comes next is the server's.
+    expect(await api.get('/things')).toEqual({ from: 'server' });
+    expect(requests).toHaveLength(1);
+  });
 });

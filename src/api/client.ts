@@ -182,6 +182,8 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
           fetch: paintedFetch(
             deps.painted,
             deps.fetch ?? ((resource, init) => globalThis.fetch(resource, init)),
+            // While the paint is on the page: its screen's first calls; after it, everything goes out.
+            () => Boolean(globalThis.document?.getElementById('shell')),
           ),
         }
       : deps.fetch

@@ -160,8 +160,9 @@ export async function renderShellWithData(input: DataPaintInput): Promise<DataPa
   const inProcess: typeof fetch = async (resource, init) => {
     const request = new Request(resource, init);
     const response = await input.fetch(request);
-    // Refused (the token, the rights) or the server's fault: not a page to paint with data.
-    if (response.status === 401 || response.status === 403 || response.status >= 500) refused = true;
+    // Refused (the token, the rights), the server's fault, anything but an answer or the 404 a screen draws (no
+    // QR yet): not a page to paint with data.
+    if (!response.ok && response.status !== 404) refused = true;
     if (request.method === 'GET') answers.push(await answerOf(new URL(request.url), response.clone()));
     return response;
   };
@@ -204,7 +205,9 @@ export async function renderShellWithData(input: DataPaintInput): Promise<DataPa
   for (const actor of actors) actor.start();
   try {
     const settled = await settle(actors, Date.now() + SETTLE_MS);
-    if (!settled || refused) return undefined;
+    // A machine that failed (its own error, not a state of the screen) is not drawn.
+    if (!settled || refused || actors.some((actor) => actor.getSnapshot().status === 'error'))
+      return undefined;
     const snapshots = new Map(
       recorded.map(({ key }, i) => [key, actors[i]?.getSnapshot() as Snapshot<unknown>] as const),
     );
@@ -215,5 +218,6 @@ export async function renderShellWithData(input: DataPaintInput): Promise<DataPa
     return { markup, answers, openedAt };
   } finally {
     for (const actor of actors) actor.stop();
+    sessionActor.stop();
   }
 }

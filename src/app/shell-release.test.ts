@@ -62,4 +62,13 @@ describe("the server's paint giving way to the app", () => {
     expect(document.getElementById('shell')).toBeNull();
     expect(root.hidden).toBe(false);
   });
+
+  it('gives way at once when the app drew another screen than the paint (the person was sent elsewhere)', () => {
+    const root = page('<img src="data:image/png;base64,AA==" alt="QR">', true);
+    document.getElementById('shell')?.setAttribute('data-paint', 'UserHome');
+    root.innerHTML =
+      '<main><section data-screen="PortalManagement"><div aria-busy="true"></div></section></main>';
+    releaseWhenShown();
+    expect(document.getElementById('shell')).toBeNull();
+  });
 });

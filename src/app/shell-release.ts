@@ -42,7 +42,15 @@ export function showsThePaintsData(root: Element, shell: Element): boolean {
 export function releaseWhenShown(doc: Document = document): () => void {
   const shell = doc.getElementById(SHELL_ID);
   const root = doc.getElementById('root');
-  if (!shell || !root || !shell.hasAttribute('data-with-data') || showsThePaintsData(root, shell)) {
+  const drawn = root?.querySelector('[data-screen]')?.getAttribute('data-screen');
+  if (
+    !shell ||
+    !root ||
+    !shell.hasAttribute('data-with-data') ||
+    // The app drew another screen (the person was sent elsewhere): nothing to wait for.
+    (drawn && drawn !== shell.getAttribute('data-paint')) ||
+    showsThePaintsData(root, shell)
+  ) {
     releaseShell(doc);
     return () => undefined;
   }
