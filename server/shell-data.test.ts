@@ -89,6 +89,13 @@ describe('a data screen painted with the person’s data', () => {
       expect(withData(html), path).toBe(false);
     }
     expect(withData(await (await page('/home', access_token)).text())).toBe(true);
+    // A HEAD gets the generic page's headers, and makes no calls.
+    const head = await fetch(`${started.base}/home`, {
+      method: 'HEAD',
+      headers: { accept: 'text/html', cookie: `${PAINT_TOKEN_COOKIE}=${access_token}` },
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('cache-control')).toBe('no-cache');
   });
 
   it('draws the access audit as opening at the instant the page tells the app, its first page asked up to it', async () => {

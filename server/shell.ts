@@ -458,7 +458,9 @@ export function shellPages({
       const host = tenantFromHost((c.req.header('host') ?? '').replace(/:\d+$/, ''));
       if (host.kind !== 'tenant' || !knownTenants.includes(host.tenant)) return undefined;
       const withData = painted.plain && DATA_SCREENS.includes(painted.screen);
-      const token = withData ? cookieOf(c.req.header('cookie'), PAINT_TOKEN_COOKIE) : undefined;
+      // A HEAD asks for no body: no calls made for one.
+      const token =
+        withData && c.req.method === 'GET' ? cookieOf(c.req.header('cookie'), PAINT_TOKEN_COOKIE) : undefined;
       if (token) {
         let page: Page | null = null;
         try {
