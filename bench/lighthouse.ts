@@ -234,6 +234,11 @@ async function measure(
       mkdirSync(keep, { recursive: true });
       const name = `${screen.replace(/\W+/g, '-').toLowerCase()}-${runs.length}.json`;
       writeFileSync(join(keep, name), JSON.stringify(result.lhr));
+      // And its trace (open it in DevTools' Performance panel; its tasks are the unthrottled ones Lantern scales).
+      writeFileSync(
+        join(keep, name.replace(/\.json$/, '-trace.json')),
+        JSON.stringify(result.artifacts.Trace),
+      );
     }
     lcpElements.push(lcpElementOf(result.lhr));
     for (const audit of failedAuditsOf(result.lhr)) failed.add(audit);

@@ -48,6 +48,14 @@ describe("a painted screen's page links the files the screen loads at start", ()
       '/assets/machines-M.js',
       '/assets/en-2.js',
     ]);
+    // A page painted with the person's data does not carry the first part: it links it too.
+    const withData = preloadLinks(manifest, {
+      screen: 'UserHome',
+      locale: 'en',
+      indexHtml,
+      firstTexts: true,
+    });
+    expect(hrefs(withData).slice(-2)).toEqual(['/assets/en-1.js', '/assets/en-2.js']);
   });
 
   it('never links the entry nor a file index.html names already', () => {

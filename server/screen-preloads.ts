@@ -47,12 +47,23 @@ export function filesOf(
 /** The `<link rel="modulepreload">` tags of a screen's page in `locale`; '' when there is nothing to link. */
 export function preloadLinks(
   manifest: Manifest,
-  { screen, locale, indexHtml }: { screen: ShellScreen; locale: string; indexHtml: string },
+  {
+    screen,
+    locale,
+    indexHtml,
+    firstTexts = false,
+  }: {
+    screen: ShellScreen;
+    locale: string;
+    indexHtml: string;
+    /** The first screens' texts too (a page that does not carry them). */
+    firstTexts?: boolean;
+  },
 ): string {
   const { modules, withCalls } = screenModules(screen);
   if (modules.length === 0) return '';
   const onPage = new Set([...indexHtml.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]));
-  return filesOf(manifest, [...modules, ...catalogueModules(locale)], withCalls)
+  return filesOf(manifest, [...modules, ...catalogueModules(locale, { firstTexts })], withCalls)
     .filter((file) => file.endsWith('.js') && !onPage.has(file))
     .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
     .join('');

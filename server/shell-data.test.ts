@@ -19,10 +19,15 @@ const page = (path: string, token?: string) =>
 /** Whether the page's paint is drawn with someone's data (the inline script names the attribute too). */
 const withData = (html: string) => /<div id="shell"[^>]* data-with-data[ >]/.test(html);
 
-const answersOf = (html: string): { url: string; status: number }[] => {
-  const block = /<script type="application\/json" id="portal-boot">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}';
-  return (JSON.parse(block) as { answers?: { url: string; status: number }[] }).answers ?? [];
-};
+const bootOf = (html: string) =>
+  JSON.parse(
+    /<script type="application\/json" id="portal-boot">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}',
+  ) as {
+    answers?: { url: string; status: number }[];
+    texts?: { locale: string; first?: unknown };
+  };
+
+const answersOf = (html: string) => bootOf(html).answers ?? [];
 
 describe('a data screen painted with the person’s data', () => {
   it('draws the profile of the token’s person, with the answers it came from, for them alone', async () => {
@@ -48,6 +53,12 @@ describe('a data screen painted with the person’s data', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('vary')).toContain('Cookie');
     expect(res.headers.get('etag')).toBeNull();
+    // The first screens' texts are left to their file (the data fills the first round trip); the generic page of
+    // the same screen carries them.
+    const textsOf = (page: string) => bootOf(page).texts;
+    expect(textsOf(html)).toMatchObject({ locale: 'es' });
+    expect(textsOf(html)?.first).toBeUndefined();
+    expect(textsOf(await (await page('/profile')).text())?.first).toBeDefined();
   });
 
   it('paints the generic screen for a token the API does not take: made up, another tenant’s, a signed-out one', async () => {

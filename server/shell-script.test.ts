@@ -3,7 +3,8 @@
 // Landing. The paint stays only where the app would draw the same screen.
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { PRELOADS_TEMPLATE_ID, SHELL_SCRIPT } from './shell-script';
+import { PRELOADS_TEMPLATE_ID } from '../contract/tenant/boot';
+import { SHELL_SCRIPT } from './shell-script';
 
 type Screen = 'Welcome' | 'Landing' | 'NewVisit' | 'UserHome';
 

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
-import { PAINT_TOKEN_COOKIE } from '../contract/tenant/boot';
+import { PAINT_TOKEN_COOKIE, PRELOADS_TEMPLATE_ID } from '../contract/tenant/boot';
 import { STAFF_PERMISSIONS } from '../src/first-paint';
-
-/** The `<template>` holding the `<link rel="modulepreload">` tags of the screen's files (server/shell.ts). */
-export const PRELOADS_TEMPLATE_ID = 'portal-preloads';
 
 /**
  * The one inline script of the portal, right after the server's first paint of a screen (server/shell.ts):
@@ -48,8 +45,8 @@ export const SHELL_SCRIPT =
   'var w=s.getAttribute("data-paint");drop=(l!==null&&l!==s.getAttribute("data-locale"))||' +
   '(w==="Welcome"&&u)||(w==="Landing"&&(!u||e||!p))||o||f}catch(x){drop=true}' +
   'if(drop){s.remove();r.hidden=false}else s.hidden=false;' +
-  // The screen's files, linked once the paint is on screen: before it, they would share the phone's bandwidth and
-  // its six connections to the server with what the paint shows (server/screen-preloads.ts).
+  // The whole stylesheet and the screen's files, linked once the paint is on screen: before it, they would share the
+  // phone's bandwidth and its six connections to the server with what the paint shows (server/screen-preloads.ts).
   `if(typeof requestAnimationFrame=="function")requestAnimationFrame(function(){setTimeout(function(){` +
   `var t=document.getElementById("${PRELOADS_TEMPLATE_ID}");if(t&&t.content)document.head.appendChild(t.content)},0)})` +
   '})();';

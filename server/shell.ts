@@ -27,10 +27,12 @@ import { type LocaleCode, tenantSettings } from '../contract/api/settings';
 import { tenantTitle } from '../contract/domain/tenant-title';
 import { resolveLocale } from '../contract/i18n/locale';
 import {
+  FULL_SHEET_ATTRIBUTE,
   PAINT_TOKEN_COOKIE,
   type PaintedAnswer,
   PORTAL_BOOT_ID,
   type PortalBoot,
+  PRELOADS_TEMPLATE_ID,
 } from '../contract/tenant/boot';
 import { tenantFromHost } from '../contract/tenant/resolve';
 import {
@@ -45,11 +47,12 @@ import {
   themeFromBrandColour,
 } from '../src/first-paint';
 import { CODINGS, type Coding, chooseCoding, type Effort, encodeSync } from './compression';
+import { criticalCss } from './critical-css';
 import { notModified } from './http/conditional';
 import type { AppEnv } from './http/env';
 import { ROOT } from './paths';
 import { type Manifest, preloadLinks } from './screen-preloads';
-import { PRELOADS_TEMPLATE_ID, SHELL_SCRIPT } from './shell-script';
+import { SHELL_SCRIPT } from './shell-script';
 
 const MESSAGES_DIR = join(ROOT, 'src/i18n/messages');
 
@@ -114,15 +117,20 @@ export function composeShellPage(
   // The brand colour as the app sets it (src/tenant/theme.ts applyTheme), so the paint has the tenant's colours.
   const style = `--brand:${theme.brand};--brand-fg:${theme.brandFg};--brand-soft:${theme.brandSoft};--brand-strong:${theme.brandStrong}`;
   let html = indexHtml;
+  const wholeSheets: string[] = [];
   for (const [href, css] of stylesheets) {
     const link = new RegExp(
       `<link rel="stylesheet"[^>]*href="${href.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>`,
     );
     // A relative url() would resolve against the page instead of /assets/: such a sheet stays a link.
     const relativeUrl = /url\(\s*(?!['"]?(?:data:|\/|https?:))/.test(css);
-    if (!css.includes('</style') && !relativeUrl && link.test(html))
-      html = html.replace(link, () => `<style>${css}</style>`);
+    if (!css.includes('</style') && !relativeUrl && link.test(html)) {
+      // What the paint uses only; the whole sheet is linked after the paint (server/critical-css.ts).
+      html = html.replace(link, () => `<style>${criticalCss(css, page.markup)}</style>`);
+      wholeSheets.push(`<link rel="stylesheet" href="${escapeAttribute(href)}" ${FULL_SHEET_ATTRIBUTE}>`);
+    }
   }
+  const linkedLater = wholeSheets.join('') + (page.preloads ?? '');
   return html
     .replace(/<html lang="[a-z]+"/, `<html lang="${page.locale}" style="${style}"`)
     .replace(/<meta name="theme-color" content="[^"]*"/, `<meta name="theme-color" content="${theme.brand}"`)
@@ -137,7 +145,7 @@ export function composeShellPage(
         `${withoutIds(page.markup)}</div>` +
         `<div id="root" hidden></div><script>${SHELL_SCRIPT}</script>` +
         // Linked by the inline script once the paint is on screen (a template's content is never fetched).
-        (page.preloads ? `<template id="${PRELOADS_TEMPLATE_ID}">${page.preloads}</template>` : '') +
+        (linkedLater ? `<template id="${PRELOADS_TEMPLATE_ID}">${linkedLater}</template>` : '') +
         (page.boot ? bootBlock(page.boot) : ''),
     );
 }
@@ -345,12 +353,23 @@ function compose(
       screen,
       title: tenantTitle(settings, locale),
       brandColor: settings.theme.brandColor,
-      preloads: preloadLinks(files.manifest, { screen, locale, indexHtml: inputs.indexHtml }),
+      // A page with the person's data leaves the first screens' texts to their file (linked after the paint): the
+      // data fills the page's first round trip already (docs/performance.md, eleventh pass).
+      preloads: preloadLinks(files.manifest, {
+        screen,
+        locale,
+        indexHtml: inputs.indexHtml,
+        firstTexts: painted !== undefined,
+      }),
       boot: {
         tenant,
         settings: inputs.rawSettings,
         browsers: files.browsers,
-        texts: { locale, overrides: files.overrides, first: catalogueTrees(files.portalTexts, 'first') },
+        texts: {
+          locale,
+          overrides: files.overrides,
+          ...(painted ? {} : { first: catalogueTrees(files.portalTexts, 'first') }),
+        },
         ...(painted ? { answers: painted.answers, openedAt: painted.openedAt.toISOString() } : {}),
       },
       withData: painted !== undefined,
@@ -445,7 +464,7 @@ export function shellPages({
     const html = compose(inputs, files, screen, painted.markup, painted);
     return html
       ? pageOf(html, inputs.version, {
-          effort: 'dynamic',
+          effort: 'page',
           codings: [chooseCoding(c.req.header('accept-encoding'))],
         })
       : null;

@@ -5,6 +5,18 @@
 /** The id of the page's `<script type="application/json">` that carries the tenant's files. */
 export const PORTAL_BOOT_ID = 'portal-boot';
 
+/**
+ * The `<template>` after a server-painted screen (server/shell.ts): the whole stylesheet's link and the screen's
+ * files' `<link rel="modulepreload">`, which the page's inline script adds once the paint is on screen.
+ */
+export const PRELOADS_TEMPLATE_ID = 'portal-preloads';
+
+/**
+ * The link of the whole stylesheet on a page whose inline `<style>` holds only what the paint uses
+ * (server/critical-css.ts); the app draws once it has loaded (src/app/full-sheet.ts).
+ */
+export const FULL_SHEET_ATTRIBUTE = 'data-full-sheet';
+
 export interface PortalBoot {
   /** The tenant the page was made for (the host's). */
   tenant: string;

@@ -8,6 +8,7 @@ import { preloadCatalogue } from '../i18n/catalogue';
 import { type Inspect, RuntimeProvider } from '../runtime/context';
 import { preloadTenant, preloadTenantTexts } from '../tenant/load';
 import { App } from './app';
+import { wholeStylesheetLoaded } from './full-sheet';
 import { screenComponents } from './routes';
 import { createRuntime, initialLocale } from './runtime';
 
@@ -65,7 +66,11 @@ function startPortal(inspect?: Inspect) {
       // slices would otherwise come between every step that leads to them (the session read, the call modules'
       // evaluation) and the data would come later. It waits a second at most, whatever holds the calls up.
       const timeUp = new Promise<void>((resolve) => setTimeout(resolve, RENDER_WAITS_FOR_CALLS_MS));
-      void Promise.race([callsSent.catch(() => undefined), timeUp]).then(() =>
+      // And for the whole stylesheet, on a page whose inline sheet is the paint's only (src/app/full-sheet.ts).
+      void Promise.all([
+        Promise.race([callsSent.catch(() => undefined), timeUp]),
+        wholeStylesheetLoaded(),
+      ]).then(() =>
         nextTask(() => {
           const container = document.getElementById('root');
           if (!container) throw new Error('index.html has no #root');

@@ -115,8 +115,13 @@ export function screenModules(screen: ScreenName): {
 
 /**
  * The catalogue's modules a painted page links for its language (src/i18n/catalogue.ts): the rest, which a
- * signed-in screen draws; the first screens' part travels in the page itself (server/shell.ts).
+ * signed-in screen draws; the first screens' part travels in the page itself (server/shell.ts), but for a page that
+ * does not carry it (`firstTexts`: one painted with the person's data).
  */
-export const catalogueModules = (locale: string): readonly string[] => [
+export const catalogueModules = (
+  locale: string,
+  { firstTexts = false }: { firstTexts?: boolean } = {},
+): readonly string[] => [
+  ...(firstTexts ? [`src/i18n/messages/${locale}.json?first`] : []),
   `src/i18n/messages/${locale}.json?rest`,
 ];

@@ -535,6 +535,97 @@ test.describe('the first paint comes with the HTML', () => {
     await context.close();
   });
 
+  test('the rules a page inlines style its paint as the whole stylesheet does, on a generic paint and on one with data', async ({
+    page,
+  }) => {
+    // Each page as the server sends it, without its scripts and its template: the paint with the page's own rules
+    // only (server/critical-css.ts), shown. Then the whole sheet is linked, and every element of the paint must
+    // compute every property the same (custom properties aside: the whole sheet sets ones nothing reads).
+    let wholeSheet = '';
+    const painted = /^[^?]*\/(|home|profile|my-accreditations)$/;
+    const bare = () =>
+      page.route(painted, async (route) => {
+        if (route.request().resourceType() !== 'document') return route.continue();
+        const response = await route.fetch();
+        const html = await response.text();
+        wholeSheet = /<link rel="stylesheet" href="([^"]+)" data-full-sheet>/.exec(html)?.[1] ?? '';
+        await route.fulfill({
+          response,
+          body: html
+            .replace(/<script\b[\s\S]*?<\/script>/g, '')
+            .replace(/<template\b[\s\S]*?<\/template>/g, '')
+            .replace(' data-with-data hidden', ' data-with-data'),
+        });
+      });
+    const computed = () =>
+      page.evaluate(() => {
+        // A spinner's turn at this instant is not the sheet's doing.
+        for (const animation of document.getAnimations()) {
+          animation.pause();
+          animation.currentTime = 0;
+        }
+        return [...document.querySelectorAll('#shell, #shell *')].map((element) => {
+          const style = getComputedStyle(element);
+          const properties = [...style].filter((name) => !name.startsWith('--')).sort();
+          return `${element.tagName.toLowerCase()}.${element.getAttribute('class') ?? ''} ${properties
+            .map((name) => `${name}:${style.getPropertyValue(name)}`)
+            .join(';')}`;
+        });
+      });
+    const expectTheSameWithTheWholeSheet = async (path: string) => {
+      await page.goto(path);
+      await expect(page.locator('#shell main')).toBeAttached();
+      expect(wholeSheet, path).toMatch(/^\/assets\/index-[\w-]+\.css$/);
+      const inlined = await page.locator('head style').first().textContent();
+      const alone = await computed();
+      await page.evaluate(
+        (href) =>
+          new Promise<void>((resolve, reject) => {
+            const link = document.createElement('link');
+            link.rel = 'stylesheet';
+            link.href = href;
+            link.onload = () => resolve();
+            link.onerror = () => reject(new Error(`${href} did not load`));
+            document.head.append(link);
+          }),
+        wholeSheet,
+      );
+      const whole = await computed();
+      expect(whole.length, path).toBe(alone.length);
+      const differing = alone.flatMap((line, i) => {
+        if (line === whole[i]) return [];
+        const a = line.split(';');
+        const b = (whole[i] ?? '').split(';');
+        return [
+          `${line.split(' ')[0]}: ${a
+            .filter((d, j) => d !== b[j])
+            .slice(0, 3)
+            .join('; ')} → ${b
+            .filter((d, j) => d !== a[j])
+            .slice(0, 3)
+            .join('; ')}`,
+        ];
+      });
+      expect(differing, path).toEqual([]);
+      return inlined?.length ?? 0;
+    };
+
+    await bare();
+    const welcome = await expectTheSameWithTheWholeSheet('/');
+    await page.unroute(painted);
+    await signInFromWelcome(page, 'user');
+    await expect(page.locator('[data-screen="UserHome"]')).toBeVisible();
+    await bare();
+    for (const path of ['/home', '/profile', '/my-accreditations']) {
+      await expectTheSameWithTheWholeSheet(path);
+      // Painted with the person's data: the QR's picture, their profile, their accreditations.
+      await expect(page.locator('#shell[data-with-data]')).toBeAttached();
+    }
+    // The page inlines a part of the sheet, not all of it.
+    const sheet = await (await page.request.get(wholeSheet)).text();
+    expect(welcome).toBeLessThan(sheet.length / 2);
+  });
+
   test("a signed-in screen opened cold asks for none of the tenant's files, and the app speaks the tenant's words", async ({
     page,
     browser,
