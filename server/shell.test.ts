@@ -198,6 +198,20 @@ describe('the first paint in the HTML', () => {
     }
   });
 
+  it('paints in the language this browser chose, by its cookie, when the tenant offers it', async () => {
+    const english = await (await get('/', 'localhost:8080', { Cookie: 'a=1; portal_locale=en' })).text();
+    expect(english).toContain('<html lang="en"');
+    expect(english).toContain('data-paint="Welcome" data-locale="en"');
+    expect(english).toContain('Welcome to Identity portal');
+    const basque = await (await get('/home', 'localhost:8080', { Cookie: 'portal_locale=eu' })).text();
+    expect(basque).toContain('data-locale="eu"');
+    // A language the tenant does not offer, or no such language at all: the tenant's first choice.
+    for (const cookie of ['portal_locale=fr', 'portal_locale=<x>', 'portal_locale=en; portal_locale=eu']) {
+      const page = await (await get('/', 'localhost:8080', { Cookie: cookie })).text();
+      expect(page, cookie).toContain('data-locale="es"');
+    }
+  });
+
   it("answers / with the host tenant's Welcome in Spanish, its title, colour and text overrides", async () => {
     const gambling = await (await get('/', 'localhost:8080')).text();
     expect(gambling).toContain('<html lang="es" style="--brand:#0d55ff;');
@@ -251,7 +265,7 @@ describe('the first paint in the HTML', () => {
   it('sends Brotli or gzip with Vary and an ETag per coding, and 304 to a matching If-None-Match', async () => {
     const br = await get('/', 'localhost', { 'Accept-Encoding': 'br, gzip' });
     expect(br.headers.get('content-encoding')).toBe('br');
-    expect(br.headers.get('vary')).toBe('Accept-Encoding, Accept-Language');
+    expect(br.headers.get('vary')).toBe('Accept-Encoding, Accept-Language, Cookie');
     expect(br.headers.get('cache-control')).toBe('no-cache');
     const etag = br.headers.get('etag') ?? '';
     expect(etag).toMatch(/-br"$/);

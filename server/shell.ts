@@ -25,7 +25,7 @@ import { type } from 'arktype';
 import type { Context } from 'hono';
 import { type LocaleCode, tenantSettings } from '../contract/api/settings';
 import { tenantTitle } from '../contract/domain/tenant-title';
-import { resolveLocale } from '../contract/i18n/locale';
+import { LOCALE_COOKIE, resolveLocale } from '../contract/i18n/locale';
 import {
   FULL_SHEET_ATTRIBUTE,
   PAINT_TOKEN_COOKIE,
@@ -236,22 +236,25 @@ export function cookieOf(header: string | undefined, name: string): string | und
   return values.length === 1 && values[0] ? values[0] : undefined;
 }
 
+/** What of a request chooses its page's language. */
+const requestOf = (c: Context<AppEnv>) => ({
+  acceptLanguage: c.req.header('accept-language'),
+  cookie: c.req.header('cookie'),
+});
+
 /**
  * The page as the request accepts it. A page with the person's data is theirs alone: never stored, by the browser
- * or on the way; the generic page of a data screen varies with the cookie that brings the other.
+ * or on the way. Every page varies with the cookies: the language's, and on a data screen the one that brings the
+ * person's data.
  */
-function send(
-  c: Context<AppEnv>,
-  page: Page,
-  { personal, varyCookie = personal }: { personal: boolean; varyCookie?: boolean },
-): Response {
+function send(c: Context<AppEnv>, page: Page, { personal }: { personal: boolean }): Response {
   const coding = chooseCoding(c.req.header('accept-encoding'));
   const body = page.bodies.get(coding) ?? page.bodies.get('identity');
   const etag = coding === 'identity' ? page.etag : page.etag.replace(/"$/, `-${coding}"`);
   const headers = new Headers({
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': personal ? 'no-store' : 'no-cache',
-    Vary: `Accept-Encoding, Accept-Language${varyCookie ? ', Cookie' : ''}`,
+    Vary: 'Accept-Encoding, Accept-Language, Cookie',
   });
   if (!personal) {
     headers.set('ETag', etag);
@@ -269,7 +272,7 @@ function send(
 function inputsOf(
   { distDir, publicDir }: { distDir: string; publicDir: string },
   tenant: string,
-  acceptLanguage: string | undefined,
+  { acceptLanguage, cookie }: { acceptLanguage: string | undefined; cookie: string | undefined },
 ) {
   const tenantDir = join(publicDir, 'tenants', tenant);
   const settingsPath = join(tenantDir, 'settings.json');
@@ -283,7 +286,12 @@ function inputsOf(
     .split(',')
     .map((part) => part.split(';')[0]?.trim() ?? '')
     .filter(Boolean);
-  const locale = resolveLocale({ stored: null, browser, available: settings.locales });
+  // The language this browser chose, as its cookie tells (src/i18n/locale.ts), else as the app would choose.
+  const locale = resolveLocale({
+    stored: cookieOf(cookie, LOCALE_COOKIE),
+    browser,
+    available: settings.locales,
+  });
   const overridesPath = join(tenantDir, 'locales', `${locale}.json`);
   const logoPath = join(tenantDir, settings.theme.logo);
   const messagesPath = join(MESSAGES_DIR, `${locale}.json`);
@@ -400,9 +408,9 @@ export function shellPages({
   function make(
     tenant: string,
     { screen, frameOnly }: Pick<Painted, 'screen' | 'frameOnly'>,
-    acceptLanguage: string | undefined,
+    request: { acceptLanguage: string | undefined; cookie: string | undefined },
   ): Page | null {
-    const inputs = inputsOf({ distDir, publicDir }, tenant, acceptLanguage);
+    const inputs = inputsOf({ distDir, publicDir }, tenant, request);
     if (!inputs) return null;
     const { settings, locale, version } = inputs;
     const key = `${tenant}\0${screen}\0${locale}\0${frameOnly ? 'frame' : 'screen'}`;
@@ -432,7 +440,7 @@ export function shellPages({
     accessToken: string,
   ): Promise<Page | null> {
     if (!api) return null;
-    const inputs = inputsOf({ distDir, publicDir }, tenant, c.req.header('accept-language'));
+    const inputs = inputsOf({ distDir, publicDir }, tenant, requestOf(c));
     if (!inputs) return null;
     const files = inputs.files();
     const url = new URL(c.req.url);
@@ -491,13 +499,13 @@ export function shellPages({
       }
       let page: Page | null;
       try {
-        page = make(host.tenant, painted, c.req.header('accept-language'));
+        page = make(host.tenant, painted, requestOf(c));
       } catch {
         // index.html missing or unreadable settings: the plain answer (or its own error) follows.
         return undefined;
       }
       if (!page) return undefined;
-      return send(c, page, { personal: false, varyCookie: withData });
+      return send(c, page, { personal: false });
     },
   };
 }

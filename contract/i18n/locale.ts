@@ -3,6 +3,13 @@ import type { LocaleCode } from '../api/settings';
 export const LOCALES: readonly LocaleCode[] = ['es', 'en', 'eu'];
 export const DEFAULT_LOCALE: LocaleCode = 'es';
 
+/**
+ * The cookie that tells the page server the language this browser chose (src/i18n/locale.ts writes it beside the
+ * stored one), so that a screen comes painted in it (server/shell.ts) rather than in the tenant's first language,
+ * which the page's inline script would drop.
+ */
+export const LOCALE_COOKIE = 'portal_locale';
+
 function asLocale(value: string | null | undefined): LocaleCode | undefined {
   const code = value?.toLowerCase().split(/[-_]/)[0];
   return LOCALES.find((l) => l === code);

@@ -17,7 +17,7 @@ import { readStoredUser } from '../auth/token';
 import { toSafeSameOriginPath } from '../domain/safe-link';
 import { pathFor, screenAt, screens } from '../domain/screens';
 import { loadCatalogue } from '../i18n/catalogue';
-import { readStoredLocale, storeLocale } from '../i18n/locale';
+import { keepLocaleCookie, readStoredLocale, storeLocale } from '../i18n/locale';
 import type { Inspect, Navigate, Runtime } from '../runtime/context';
 import { loadTenant, takePaintedAnswers, takePreloadedTenant } from '../tenant/load';
 import { applyTheme, themeFromBrandColour } from '../tenant/theme';
@@ -282,6 +282,8 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
       notifications.start();
       app.start();
       session.start();
+      // The server paints the page in the language this browser chose (a choice stored before it had its cookie).
+      keepLocaleCookie();
       // The cookie by which the server paints a data screen with the person's data, in step with the usable session:
       // removed when the session ends, left as it is while it is read or renewed.
       const keepPaintCookie = paintCookieKeeper(document);

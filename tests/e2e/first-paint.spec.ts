@@ -204,6 +204,31 @@ test.describe('the first paint comes with the HTML', () => {
     await expect(page).toHaveTitle('Identity portal');
   });
 
+  test('a language chosen in the app comes back painted in it: the server reads it from its cookie, and the paint stays', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.getByTestId('language-menu').selectOption('eu');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'eu');
+    await expect(page.getByTestId('welcome-title')).toHaveText(/^Ongi etorri .+ webgunera$/);
+    const welcome = (await page.getByTestId('welcome-title').textContent()) ?? '';
+    expect((await page.context().cookies()).find((c) => c.name === 'portal_locale')?.value).toBe('eu');
+
+    const cold = await page.context().newPage();
+    const release = await holdTheApp(cold);
+    await cold.goto('/', { waitUntil: 'commit' });
+    // Before any of the app's code has run: the paint, in Basque, kept by the inline script.
+    await expect(cold.locator('#shell h1')).toHaveText(welcome);
+    await expect(cold.locator('html')).toHaveAttribute('lang', 'eu');
+    const before = await boxesOf(cold, '#shell main', ['h1']);
+    release();
+    await expect(cold.locator('#shell')).toHaveCount(0);
+    await expect(cold.getByTestId('welcome-title')).toHaveText(welcome);
+    expect(round(await boxesOf(cold, '#root main', ['h1']))).toEqual(round(before));
+    expect(await layoutShift(cold)).toBeLessThan(0.01);
+    await cold.close();
+  });
+
   test("Landing paints for a newcomer, and the app's Landing takes its place without a shift", async ({
     page,
     browser,
