@@ -58,6 +58,42 @@ describe('the rules a painted page inlines', () => {
     expect(criticalCss(css, page('animate-spin'))).not.toContain('pulse');
   });
 
+  it('keeps the place of a layer it empties, so the whole sheet coming later orders the layers as before', () => {
+    const css =
+      '@layer properties{@supports (x:y){*{--tw-a:0}}}@layer utilities{.a{color:red}.b{color:var(--tw-a)}}';
+    expect(criticalCss(css, page('a'))).toBe('@layer properties;@layer utilities{.a{color:red}}');
+  });
+
+  it('needs no class named in an attribute value, a string or one branch of :is()/:where(), and reads any entity', () => {
+    const css =
+      'a[href$=".pdf"]{color:red}.x[data-k=".y"]{color:blue}.icon::after{content:".z"}:is(.m,.n) .o{margin:0}' +
+      ':where(.p) .q{padding:0}';
+    expect(criticalCss(css, page('x icon n o q'))).toBe(
+      'a[href$=".pdf"]{color:red}.x[data-k=".y"]{color:blue}.icon::after{content:".z"}:is(.m,.n) .o{margin:0}',
+    );
+    // Brackets and quotes escaped in a class name are the name's (Tailwind's arbitrary variants and values).
+    const arbitrary = ".\\[\\&_svg\\]\\:size-5 svg{width:20px}.content-\\[\\'x\\'\\]{content:'x'}";
+    expect(criticalCss(arbitrary, page("[&amp;_svg]:size-5 content-['x']"))).toBe(arbitrary);
+    expect(criticalCss(arbitrary, page('size-5'))).toBe('');
+    expect(classesOf('<p class="it&#x27;s a&#39;b &lt;c&gt; &nbsp;"></p>')).toEqual(
+      new Set(["it's", "a'b", '<c>', '&nbsp;']),
+    );
+  });
+
+  it('keeps keyframes named by a theme property only when something kept reads that property', () => {
+    const css =
+      ':root{--animate-spin:spin 1s linear infinite}.animate-spin{animation:var(--animate-spin)}' +
+      '.blink{animation:blink!important}@keyframes spin{to{rotate:1turn}}@keyframes blink{50%{opacity:0}}';
+    expect(criticalCss(css, page('x'))).toBe('');
+    expect(criticalCss(css, page('animate-spin'))).toBe(
+      ':root{--animate-spin:spin 1s linear infinite}.animate-spin{animation:var(--animate-spin)}' +
+        '@keyframes spin{to{rotate:1turn}}',
+    );
+    expect(criticalCss(css, page('blink'))).toBe(
+      '.blink{animation:blink!important}@keyframes blink{50%{opacity:0}}',
+    );
+  });
+
   it('prints the sheet it parsed as it was, strings and escapes included (comments aside)', () => {
     const css =
       '/*! banner */@layer a;.q::after{content:"}{;"}.r\\{{color:red}@supports (x:y){@media print{.s{margin:0}}}';

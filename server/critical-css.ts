@@ -8,7 +8,7 @@
 // rules without classes (the base layer, element and attribute selectors), at-rules' statements (`@layer a,b;`) and
 // blocks whose rules are kept stay as they are. Custom properties are kept when something kept reads them
 // (`var(--x)`, through other properties too), and so are their `@property` rules and the keyframes named in what is
-// kept. Nothing is rewritten: the kept text is the sheet's own, in its order.
+// kept. What is kept is the sheet's own text in its order, less the selectors, declarations and rules left out.
 
 /** A statement (`@layer a,b;`), a rule with declarations, or a block of rules (`@layer x{…}`, `@media …{…}`). */
 type Node =
@@ -102,24 +102,44 @@ const unescapeIdent = (ident: string) =>
     hex ? String.fromCodePoint(Number.parseInt(hex, 16)) : (char ?? ''),
   );
 
-/** The classes a selector needs on the page: those outside `:not(…)`. */
-function classesNeeded(selector: string): string[] {
-  let outside = selector;
+/** `selector` with the arguments of the pseudo-classes `names` finds emptied where `drop` holds. */
+function withoutArguments(selector: string, names: RegExp, drop: (argument: string) => boolean): string {
+  let out = '';
+  let rest = selector;
   for (;;) {
-    const at = outside.indexOf(':not(');
-    if (at < 0) break;
-    let depth = 0;
-    let end = at + 4;
-    for (; end < outside.length; end++) {
-      if (outside[end] === '(') depth++;
-      else if (outside[end] === ')' && --depth === 0) break;
+    const match = names.exec(rest);
+    if (!match) break;
+    const open = match.index + match[0].length;
+    let depth = 1;
+    let end = open;
+    for (; end < rest.length && depth > 0; end++) {
+      if (rest[end] === '\\') end++;
+      else if (rest[end] === '(') depth++;
+      else if (rest[end] === ')') depth--;
     }
-    outside = outside.slice(0, at) + outside.slice(end + 1);
+    const argument = rest.slice(open, end - 1);
+    out += `${rest.slice(0, open)}${drop(argument) ? '' : argument})`;
+    rest = rest.slice(end);
   }
-  return [...outside.matchAll(/\.((?:\\[0-9a-fA-F]{1,6} ?|\\.|[\w-])+)/g)].map((m) =>
-    unescapeIdent(m[1] ?? ''),
-  );
+  return out + rest;
 }
+
+/**
+ * The classes a selector needs on the page: not those inside `:not(…)` (a missing class matches there), nor in a
+ * list of `:is(…)` or `:where(…)` (one of them would do), nor in attribute values and strings (`[href$=".pdf"]`).
+ */
+function classesNeeded(selector: string): string[] {
+  // Not a bracket or quote escaped in a class name (`.\[\&_svg\]\:size-5`, `.content-\[\'x\'\]`).
+  const quoted = /(?<!\\)"(?:\\.|[^"\\])*"|(?<!\\)'(?:\\.|[^'\\])*'/g;
+  const bare = withoutArguments(
+    withoutArguments(selector.replace(quoted, '""'), /:not\(/, () => true),
+    /:(?:is|where)\(/,
+    (argument) => splitTop(argument, ',').length > 1,
+  ).replace(/(?<!\\)\[(?:\\.|[^\]\\])*\]/g, '[]');
+  return [...bare.matchAll(/\.((?:\\[0-9a-fA-F]{1,6} ?|\\.|[\w-])+)/g)].map((m) => unescapeIdent(m[1] ?? ''));
+}
+
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 /** Every class the markup's `class` attributes hold. */
 export function classesOf(markup: string): Set<string> {
@@ -128,12 +148,21 @@ export function classesOf(markup: string): Set<string> {
     for (const name of (match[1] ?? '').split(/\s+/))
       if (name)
         classes.add(
-          name.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) =>
-            e === 'amp' ? '&' : e === 'lt' ? '<' : e === 'gt' ? '>' : e === 'quot' ? '"' : "'",
+          name.replace(/&(?:(\w+)|#(\d+)|#x([0-9a-fA-F]+));/g, (entity, named, decimal, hex) =>
+            named
+              ? (ENTITIES[named as string] ?? entity)
+              : String.fromCodePoint(decimal ? Number(decimal) : Number.parseInt(hex as string, 16)),
           ),
         );
   return classes;
 }
+
+/**
+ * What is left of a block emptied of its rules: nothing, but for a named layer, which stays as a statement
+ * (`@layer x;`) so that the layers keep the order the whole sheet gives them when it comes.
+ */
+const emptied = (node: Extract<Node, { kind: 'block' }>): Node[] =>
+  /^@layer\s+[\w-]+$/.test(node.prelude) ? [{ kind: 'statement', text: `${node.prelude};` }] : [];
 
 /** The rules of `nodes` the classes can match, blocks left empty dropped. */
 function matching(nodes: readonly Node[], classes: ReadonlySet<string>): Node[] {
@@ -141,7 +170,7 @@ function matching(nodes: readonly Node[], classes: ReadonlySet<string>): Node[] 
   for (const node of nodes) {
     if (node.kind === 'block') {
       const children = matching(node.children, classes);
-      if (children.length > 0) kept.push({ ...node, children });
+      kept.push(...(children.length > 0 ? [{ ...node, children }] : emptied(node)));
     } else if (node.kind === 'statement' || node.prelude.startsWith('@')) kept.push(node);
     else {
       const selectors = splitTop(node.prelude, ',').filter((selector) =>
@@ -198,20 +227,25 @@ function propertiesRead(nodes: readonly Node[], alsoReading: string): Set<string
   return read;
 }
 
-/** `nodes` with the custom properties nothing reads taken out of the rules that only set such properties. */
-function withoutUnread(nodes: readonly Node[], read: ReadonlySet<string>, kept: string): Node[] {
+/**
+ * `nodes` with the custom properties nothing reads taken out of the rules that set them, and their `@property`
+ * rules; keyframes are kept when `uses` names them (null: all kept, to be decided on the pruned text).
+ */
+function withoutUnread(nodes: readonly Node[], read: ReadonlySet<string>, uses: string | null): Node[] {
   const out: Node[] = [];
   for (const node of nodes) {
     if (node.kind === 'block') {
-      const children = withoutUnread(node.children, read, kept);
-      if (children.length > 0) out.push({ ...node, children });
+      const children = withoutUnread(node.children, read, uses);
+      out.push(...(children.length > 0 ? [{ ...node, children }] : emptied(node)));
     } else if (node.kind === 'statement') out.push(node);
     else if (node.prelude.startsWith('@property')) {
       if (read.has(node.prelude.slice('@property'.length).trim())) out.push(node);
     } else if (node.prelude.startsWith('@keyframes')) {
-      const name = node.prelude.slice('@keyframes'.length).trim();
-      if (new RegExp(`(?:^|[\\s:,])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[\\s;,}])`).test(kept))
-        out.push(node);
+      const name = node.prelude
+        .slice('@keyframes'.length)
+        .trim()
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (uses === null || new RegExp(`(?:^|[\\s:,(])${name}(?:$|[\\s;,})!])`).test(uses)) out.push(node);
     } else if (setsCustomProperties(node.body)) {
       const declarations = splitTop(node.body, ';').filter((declaration) => {
         const custom = CUSTOM_DECLARATION.exec(declaration);
@@ -251,7 +285,8 @@ export function criticalCss(css: string, markup: string): string {
   // The markup's own style attributes may read the theme's properties too.
   const styles = [...markup.matchAll(/\sstyle="([^"]*)"/g)].map((m) => m[1]).join(';');
   const read = propertiesRead(kept, styles);
-  // Keyframes are named in what uses them: the kept text without the keyframes themselves.
-  const uses = printSheet(kept.filter((n) => !(n.kind === 'rule' && n.prelude.startsWith('@keyframes'))));
-  return printSheet(withoutUnread(kept, read, uses));
+  const pruned = withoutUnread(kept, read, null);
+  // Keyframes are named by what uses them (a rule's animation, a theme property kept): the pruned text without them.
+  const isKeyframes = (node: Node) => node.kind === 'rule' && node.prelude.startsWith('@keyframes');
+  return printSheet(withoutUnread(pruned, read, printSheet(pruned.filter((node) => !isKeyframes(node)))));
 }

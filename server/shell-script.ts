@@ -19,7 +19,7 @@ import { STAFF_PERMISSIONS } from '../src/first-paint';
  * browser's stored session holds the very token of the cookie it was drawn by, else it is dropped and the cookie
  * removed: a cookie left behind by a session that ended another way never shows its data to whoever opens the page
  * next.
- * Once the paint is on screen, it links the screen's files for the browser to download (the `<template>` after the
+ * Once the paint is on screen, it links the whole stylesheet and the screen's files (the `<template>` after the
  * paint: server/screen-preloads.ts). Allowed by its hash in the CSP (server/security-headers.ts), never by
  * 'unsafe-inline'. ES5: it runs before any polyfill, on any browser that gets the page.
  */

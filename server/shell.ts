@@ -108,7 +108,10 @@ export function composeShellPage(
     /** Drawn with the person's data (src/app/shell-data.tsx): the app takes its place once its screen has it. */
     withData?: boolean;
   },
-  /** The build's stylesheet, by its path in index.html: inlined, one round trip fewer before the first paint. */
+  /**
+   * The build's stylesheet, by its path in index.html: the rules the paint uses inlined (one round trip fewer before
+   * the first paint), the whole sheet linked after it.
+   */
   stylesheets: ReadonlyMap<string, string> = new Map(),
 ): string | undefined {
   const root = '<div id="root"></div>';

@@ -46,6 +46,12 @@ describe('the first render waits for the whole stylesheet', () => {
     expect(await settled(loaded)).toBe(true);
   });
 
+  it('waits for nothing when the sheet has loaded already', async () => {
+    document.head.innerHTML = '<link rel="stylesheet" href="/assets/index.css" data-full-sheet>';
+    Object.defineProperty(document.head.querySelector('link'), 'sheet', { value: {} });
+    expect(await settled(wholeStylesheetLoaded())).toBe(true);
+  });
+
   it('draws after WHOLE_SHEET_WAIT_MS whatever holds the sheet up', async () => {
     vi.useFakeTimers();
     document.head.innerHTML = '<link rel="stylesheet" href="/assets/index.css" data-full-sheet>';

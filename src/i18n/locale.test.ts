@@ -21,10 +21,22 @@ function jar(protocol = 'http:') {
 }
 
 describe('stored locale', () => {
+  it("falls back to the cookie's language when the storage holds none, as the server painted the page in it", () => {
+    localStorage.removeItem('portal.locale');
+    const cookies = jar();
+    cookies.cookie = 'other=1';
+    cookies.cookie = 'portal_locale=eu';
+    expect(readStoredLocale(localStorage, cookies)).toBe('eu');
+    localStorage.setItem('portal.locale', 'en');
+    expect(readStoredLocale(localStorage, cookies)).toBe('en');
+    localStorage.removeItem('portal.locale');
+    expect(readStoredLocale(localStorage, jar())).toBeNull();
+  });
+
   it('survives between reads, and goes to the server in its cookie', () => {
     const cookies = jar();
     storeLocale('eu', localStorage, cookies);
-    expect(readStoredLocale()).toBe('eu');
+    expect(readStoredLocale(localStorage, cookies)).toBe('eu');
     expect(cookies.cookie).toBe('portal_locale=eu');
     expect(cookies.written).toEqual(['portal_locale=eu; Path=/; Max-Age=31536000; SameSite=Lax']);
     expect(localeCookie('en', { secure: true })).toBe(
