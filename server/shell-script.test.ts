@@ -4,7 +4,7 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { PRELOADS_TEMPLATE_ID } from '../contract/tenant/boot';
-import { SHELL_SCRIPT } from './shell-script';
+import { LINKS_TASK_MS, SHELL_SCRIPT } from './shell-script';
 
 type Screen = 'Welcome' | 'Landing' | 'NewVisit' | 'UserHome';
 
@@ -86,32 +86,97 @@ function paintStays(
 }
 
 describe("the first paint's inline script", () => {
-  it("links the screen's files once the paint is on screen, not before", () => {
+  it("links the screen's files once the paint is on screen, not before, a few milliseconds' worth per task", () => {
     const frames: (() => void)[] = [];
     const timers: (() => void)[] = [];
-    const appended: unknown[] = [];
-    const links = { links: ['<link rel="modulepreload">'] };
+    const appended: string[] = [];
+    // The template's content as the browser has it: appending a node moves it out.
+    const links = ['sheet', 'entry', 'screen', 'texts', 'call', 'answers', 'parts', 'dates', 'client'];
+    const content = {
+      get firstChild() {
+        return links[0] ?? null;
+      },
+    };
     const nodes: Record<string, unknown> = {
       shell: { getAttribute: () => null, remove: () => undefined },
       root: { hidden: true },
-      [PRELOADS_TEMPLATE_ID]: { content: links },
+      [PRELOADS_TEMPLATE_ID]: { content },
+    };
+    // Each request the browser sends costs the page's main thread 3 ms here.
+    let now = 0;
+    const move = (node: string) => {
+      links.splice(links.indexOf(node), 1);
+      appended.push(node);
+      now += 3;
     };
     runInNewContext(SHELL_SCRIPT, {
-      document: {
-        getElementById: (id: string) => nodes[id] ?? null,
-        head: { appendChild: (n: unknown) => appended.push(n) },
-      },
+      document: { getElementById: (id: string) => nodes[id] ?? null, head: { appendChild: move } },
       localStorage: { length: 0, key: () => null, getItem: () => null },
       atob: (text: string) => Buffer.from(text, 'base64').toString('latin1'),
       requestAnimationFrame: (f: () => void) => frames.push(f),
       setTimeout: (f: () => void) => timers.push(f),
+      Date: { now: () => now },
     });
-    // Nothing during the parse, nor in the frame that paints: in the task after it.
+    // Nothing during the parse, nor in the frame that paints: in the tasks after it, in the template's order.
     expect(appended).toEqual([]);
     for (const frame of frames) frame();
     expect(appended).toEqual([]);
-    for (const timer of timers) timer();
-    expect(appended).toEqual([links]);
+    const perTask: number[] = [];
+    while (timers.length > 0) {
+      const before = appended.length;
+      timers.shift()?.();
+      perTask.push(appended.length - before);
+    }
+    expect(appended).toEqual([
+      'sheet',
+      'entry',
+      'screen',
+      'texts',
+      'call',
+      'answers',
+      'parts',
+      'dates',
+      'client',
+    ]);
+    // As many as fit in the task's time (the one that passes it included), then the next task.
+    const perFullTask = Math.ceil(LINKS_TASK_MS / 3);
+    expect(perTask.slice(0, -1).every((n) => n === perFullTask)).toBe(true);
+    expect(perTask.length).toBe(Math.ceil(9 / perFullTask));
+  });
+
+  it('goes on with what is left when the app took the sheet out of the template first', () => {
+    const timers: (() => void)[] = [];
+    const appended: string[] = [];
+    const links = ['sheet', 'entry', 'screen'];
+    const content = {
+      get firstChild() {
+        return links[0] ?? null;
+      },
+    };
+    runInNewContext(SHELL_SCRIPT, {
+      document: {
+        getElementById: (id: string) =>
+          ({
+            shell: { getAttribute: () => null, remove: () => undefined },
+            root: {},
+            [PRELOADS_TEMPLATE_ID]: { content },
+          })[id] ?? null,
+        head: {
+          appendChild: (node: string) => {
+            links.splice(links.indexOf(node), 1);
+            appended.push(node);
+          },
+        },
+      },
+      localStorage: { length: 0, key: () => null, getItem: () => null },
+      atob: (text: string) => Buffer.from(text, 'base64').toString('latin1'),
+      requestAnimationFrame: (f: () => void) => f(),
+      setTimeout: (f: () => void) => timers.push(f),
+    });
+    // The app's first render linked the sheet itself (src/app/full-sheet.ts) before the script's task came.
+    links.shift();
+    while (timers.length > 0) timers.shift()?.();
+    expect(appended).toEqual(['entry', 'screen']);
   });
 
   it('keeps Welcome for a visitor with nothing stored, drops it for anyone signed in', () => {

@@ -3,9 +3,9 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { tenantFromHost } from '../../contract/tenant/resolve';
 import { passesGuard } from '../auth/access';
-import { screenAt, screens } from '../domain/screens';
+import { type ScreenName, screenAt, screens } from '../domain/screens';
 import { preloadCatalogue } from '../i18n/catalogue';
-import { type Inspect, RuntimeProvider } from '../runtime/context';
+import { type Inspect, type Runtime, RuntimeProvider } from '../runtime/context';
 import { preloadTenant, preloadTenantTexts } from '../tenant/load';
 import { App } from './app';
 import { wholeStylesheetLoaded } from './full-sheet';
@@ -29,12 +29,12 @@ const RENDER_WAITS_FOR_CALLS_MS = 1000;
 const nextTask = (work: () => void) => setTimeout(work);
 
 // On a slow phone every task after the first paint that runs past 50 ms blocks the person (Lighthouse's TBT). The
-// server has painted the first screen already (server/shell.ts), so the app starts in five tasks, each short: the
+// server has painted the first screen already (server/shell.ts), so the app starts in six tasks, each short: the
 // scripts' evaluation; the requests for what the first screen needs (the tenant's settings, its texts: none when the
 // server's page carries them), then for the screen's chunk (on a page that links its files already, nothing new), so
-// that they travel while the rest runs; the actors (their first snapshots); the first render, once the screen's first
-// API calls have gone out, as a transition, which React renders in slices that give the main thread back every few
-// milliseconds.
+// that they travel while the rest runs; the actors (their first snapshots); their start; the first render, once the
+// screen's first API calls have gone out, as a transition, which React renders in slices that give the main thread
+// back every few milliseconds.
 function startPortal(inspect?: Inspect) {
   nextTask(() => {
     const host = tenantFromHost(window.location.hostname);
@@ -48,46 +48,50 @@ function startPortal(inspect?: Inspect) {
     // the server's page has it already (server/screen-preloads.ts).
     if (first) nextTask(() => void screenComponents[first].preload().catch(() => undefined));
     nextTask(() => {
+      // The actors in one task, their start in the next: together they were one of the longest tasks of the start.
       const runtime = createRuntime(undefined, inspect);
-      runtime.start();
-      // The screen's first API calls, once the session is restored (they wait on the settings: the stored token's
-      // key and the API's tenant come from them), not after its chunk, the first render and the API client.
-      // Welcome and Landing make no call at start: the preload's code is not theirs to download.
-      const callsSent =
-        first !== undefined && first !== 'Welcome' && first !== 'Landing'
-          ? import('../actors/preload').then(({ preloadFirstCalls }) =>
-              preloadFirstCalls(runtime, first, (session) => {
-                const settings = runtime.app.getSnapshot().context.tenant?.settings;
-                return settings !== undefined && passesGuard(screens[first].guard, session, settings);
-              }),
-            )
-          : Promise.resolve();
-      // The first render waits for those calls to have gone out (the server's paint is on screen meanwhile): its
-      // slices would otherwise come between every step that leads to them (the session read, the call modules'
-      // evaluation) and the data would come later. It waits a second at most, whatever holds the calls up.
-      const timeUp = new Promise<void>((resolve) => setTimeout(resolve, RENDER_WAITS_FOR_CALLS_MS));
-      // And for the whole stylesheet, on a page whose inline sheet is the paint's only (src/app/full-sheet.ts).
-      void Promise.all([
-        Promise.race([callsSent.catch(() => undefined), timeUp]),
-        wholeStylesheetLoaded(),
-      ]).then(() =>
-        nextTask(() => {
-          const container = document.getElementById('root');
-          if (!container) throw new Error('index.html has no #root');
-          const root = createRoot(container);
-          startTransition(() =>
-            root.render(
-              <StrictMode>
-                <RuntimeProvider runtime={runtime}>
-                  <App />
-                </RuntimeProvider>
-              </StrictMode>,
-            ),
-          );
-        }),
-      );
+      nextTask(() => startRuntime(runtime, first));
     });
   });
+}
+
+/** Starts the actors, sends the first screen's calls and renders once they have gone out. */
+function startRuntime(runtime: Runtime, first: ScreenName | undefined) {
+  runtime.start();
+  // The screen's first API calls, once the session is restored (they wait on the settings: the stored token's
+  // key and the API's tenant come from them), not after its chunk, the first render and the API client.
+  // Welcome and Landing make no call at start: the preload's code is not theirs to download.
+  const callsSent =
+    first !== undefined && first !== 'Welcome' && first !== 'Landing'
+      ? import('../actors/preload').then(({ preloadFirstCalls }) =>
+          preloadFirstCalls(runtime, first, (session) => {
+            const settings = runtime.app.getSnapshot().context.tenant?.settings;
+            return settings !== undefined && passesGuard(screens[first].guard, session, settings);
+          }),
+        )
+      : Promise.resolve();
+  // The first render waits for those calls to have gone out (the server's paint is on screen meanwhile): its
+  // slices would otherwise come between every step that leads to them (the session read, the call modules'
+  // evaluation) and the data would come later. It waits a second at most, whatever holds the calls up.
+  const timeUp = new Promise<void>((resolve) => setTimeout(resolve, RENDER_WAITS_FOR_CALLS_MS));
+  // And for the whole stylesheet, on a page whose inline sheet is the paint's only (src/app/full-sheet.ts).
+  void Promise.all([Promise.race([callsSent.catch(() => undefined), timeUp]), wholeStylesheetLoaded()]).then(
+    () =>
+      nextTask(() => {
+        const container = document.getElementById('root');
+        if (!container) throw new Error('index.html has no #root');
+        const root = createRoot(container);
+        startTransition(() =>
+          root.render(
+            <StrictMode>
+              <RuntimeProvider runtime={runtime}>
+                <App />
+              </RuntimeProvider>
+            </StrictMode>,
+          ),
+        );
+      }),
+  );
 }
 
 // `npm run dev` with ?inspect in the URL: every actor shows in Stately's hosted inspector (it opens a window on
