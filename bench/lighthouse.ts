@@ -34,6 +34,11 @@ export interface LighthouseFigures {
   totalBytes: number;
   jsBytes: number;
   jsFiles: number;
+  /**
+   * Lighthouse's benchmark of this machine during the run (`environment.benchmarkIndex`). Its 4× slowdown is made
+   * for a host of 1,500-2,000 (a high-end desktop): on a slower or busier host the same 4× is a slower phone.
+   */
+  hostIndex: number;
 }
 
 export interface LighthouseScreen {
@@ -184,6 +189,7 @@ function figuresOf(lhr: Result): LighthouseFigures {
     totalBytes: numeric('total-byte-weight'),
     jsBytes: scripts.reduce((n, r) => n + (r.transferSize ?? 0), 0),
     jsFiles: scripts.length,
+    hostIndex: lhr.environment.benchmarkIndex,
   };
 }
 
@@ -261,6 +267,7 @@ async function measure(
       totalBytes: pick('totalBytes'),
       jsBytes: pick('jsBytes'),
       jsFiles: pick('jsFiles'),
+      hostIndex: pick('hostIndex'),
     },
   };
 }
@@ -383,7 +390,7 @@ export function lighthouseRows(result: { screens: LighthouseScreen[]; budgets: L
   headers: string[];
   rows: string[][];
 } {
-  const headers = ['screen', 'role', 'perf.', 'LCP', 'TBT', 'CLS', 'JS', 'a11y', 'b.p.', 'result'];
+  const headers = ['screen', 'role', 'perf.', 'LCP', 'TBT', 'CLS', 'JS', 'a11y', 'b.p.', 'host', 'result'];
   const rows = result.screens.map((s) => {
     const f = s.median;
     const over = result.budgets.filter((b) => b.screen === label(s) && !b.ok).map((b) => b.measure);
@@ -397,6 +404,7 @@ export function lighthouseRows(result: { screens: LighthouseScreen[]; budgets: L
       `${(f.jsBytes / KB).toFixed(1)} KB`,
       `${f.accessibility}`,
       `${f.bestPractices}`,
+      `${Math.round(f.hostIndex)}`,
       over.length === 0 ? 'ok' : `over: ${over.join(', ')}`,
     ];
   });
