@@ -10,7 +10,7 @@ import { preloadTenant, preloadTenantTexts } from '../tenant/load';
 import { App } from './app';
 import { wholeStylesheetLoaded } from './full-sheet';
 import { screenComponents } from './routes';
-import { createRuntime, initialLocale } from './runtime';
+import { createRuntimeInSteps, initialLocale } from './runtime';
 
 // The Silent route runs inside the hidden renewal iframe: it hands the provider's answer to the page
 // that opened it and renders nothing (spec §2: Silent, the token renewal return).
@@ -29,12 +29,12 @@ const RENDER_WAITS_FOR_CALLS_MS = 1000;
 const nextTask = (work: () => void) => setTimeout(work);
 
 // On a slow phone every task after the first paint that runs past 50 ms blocks the person (Lighthouse's TBT). The
-// server has painted the first screen already (server/shell.ts), so the app starts in six tasks, each short: the
+// server has painted the first screen already (server/shell.ts), so the app starts in eight tasks, each short: the
 // scripts' evaluation; the requests for what the first screen needs (the tenant's settings, its texts: none when the
 // server's page carries them), then for the screen's chunk (on a page that links its files already, nothing new), so
-// that they travel while the rest runs; the actors (their first snapshots); their start; the first render, once the
-// screen's first API calls have gone out, as a transition, which React renders in slices that give the main thread
-// back every few milliseconds.
+// that they travel while the rest runs; the three actors (their first snapshots); their start; the first render, once
+// the screen's first API calls have gone out, as a transition, which React renders in slices that give the main
+// thread back every few milliseconds.
 function startPortal(inspect?: Inspect) {
   nextTask(() => {
     const host = tenantFromHost(window.location.hostname);
@@ -47,11 +47,14 @@ function startPortal(inspect?: Inspect) {
     // The screen's chunk in a task of its own: each of its files is a <link rel=modulepreload> the page adds, unless
     // the server's page has it already (server/screen-preloads.ts).
     if (first) nextTask(() => void screenComponents[first].preload().catch(() => undefined));
-    nextTask(() => {
-      // The actors in one task, their start in the next: together they were one of the longest tasks of the start.
-      const runtime = createRuntime(undefined, inspect);
-      nextTask(() => startRuntime(runtime, first));
-    });
+    // The actors, one per task (each computes its first snapshot), then their start: together they were one of the
+    // longest tasks of the start.
+    const steps = createRuntimeInSteps(undefined, inspect);
+    const step = () => {
+      const next = steps.next();
+      nextTask(next.done ? () => startRuntime(next.value, first) : step);
+    };
+    nextTask(step);
   });
 }
 

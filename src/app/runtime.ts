@@ -41,7 +41,6 @@ export function afterSignInPath(session: Session, returnTo: string | null, domai
   return pathFor(homeScreen(session)) ?? '/';
 }
 
-/** The long-lived actors of the application, wired to their real effects. */
 /**
  * A notice for the next page this tab shows (sessionStorage): a sign-out the provider ends on the root replaces the
  * page, and a notice shown before it would only flash.
@@ -79,8 +78,17 @@ export const keptNotice = {
 export const initialLocale = (available: readonly LocaleCode[] = LOCALES): LocaleCode =>
   resolveLocale({ stored: readStoredLocale(), browser: navigator.languages, available });
 
-export function createRuntime(navigate: Navigate = browserNavigate, inspect?: Inspect): Runtime {
+/**
+ * The long-lived actors of the application, wired to their real effects, one actor per step: the page runs each step
+ * in a task of its own (src/app/main.tsx). An actor's creation computes its first snapshot, and on a slow phone the
+ * three together were one task of 150-200 ms, the first one paying for compiling XState's code.
+ */
+export function* createRuntimeInSteps(
+  navigate: Navigate = browserNavigate,
+  inspect?: Inspect,
+): Generator<void, Runtime, void> {
   const notifications = createActor(notificationsMachine, { inspect });
+  yield;
   /** Whether the page has had its first route (the first route.changed). */
   let landed = false;
 
@@ -124,6 +132,7 @@ export function createRuntime(navigate: Navigate = browserNavigate, inspect?: In
     }),
     { inspect, input: { locale: initialLocale() } },
   );
+  yield;
 
   // The tenant's identity provider is known once its settings have loaded: the stored session is read then, beside
   // the texts (not after them), so that the screen's first calls (src/actors/preload.ts) can go out with its token.
