@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { PAINT_TOKEN_COOKIE, PRELOADS_TEMPLATE_ID } from '../contract/tenant/boot';
 import { STAFF_PERMISSIONS } from '../src/first-paint';
 
+/** How long one task of the inline script adds the template's links before it gives the main thread back. */
+export const LINKS_TASK_MS = 8;
+
 /**
  * The one inline script of the portal, right after the server's first paint of a screen (server/shell.ts):
  * when this browser holds what the server could not know, it takes the paint away before it shows, and the app
@@ -23,9 +26,6 @@ import { STAFF_PERMISSIONS } from '../src/first-paint';
  * paint: server/screen-preloads.ts), a few in each task. Allowed by its hash in the CSP (server/security-headers.ts), never by
  * 'unsafe-inline'. ES5: it runs before any polyfill, on any browser that gets the page.
  */
-/** How long one task of the inline script adds the template's links before it gives the main thread back. */
-export const LINKS_TASK_MS = 8;
-
 export const SHELL_SCRIPT =
   '(function(){var s=document.getElementById("shell"),r=document.getElementById("root");if(!s||!r)return;' +
   `var S=${JSON.stringify(STAFF_PERMISSIONS)};` +

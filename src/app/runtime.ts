@@ -79,9 +79,10 @@ export const initialLocale = (available: readonly LocaleCode[] = LOCALES): Local
   resolveLocale({ stored: readStoredLocale(), browser: navigator.languages, available });
 
 /**
- * The long-lived actors of the application, wired to their real effects, one actor per step: the page runs each step
- * in a task of its own (src/app/main.tsx). An actor's creation computes its first snapshot, and on a slow phone the
- * three together were one task of 150-200 ms, the first one paying for compiling XState's code.
+ * The long-lived actors of the application, wired to their real effects, in three steps (the notifications', the
+ * app's, then the session's with the wiring): the page runs each step in a task of its own (src/app/main.tsx). An
+ * actor's creation computes its first snapshot, and on a slow phone the three together were one task of 150-390 ms,
+ * the first one paying for compiling XState's code.
  */
 export function* createRuntimeInSteps(
   navigate: Navigate = browserNavigate,
