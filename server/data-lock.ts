@@ -1,6 +1,7 @@
 // Two servers on one PGlite data folder would each believe they own it, and one's acknowledged writes are
 // lost (PGlite is a single-process database). The folder is claimed with a lock file beside it holding the
-// owner's PID; a lock whose process is gone (a crash, a SIGKILL) is taken over.
+// owner's PID; a lock whose process is gone (a crash, a SIGKILL) is taken over, and so is one whose PID now names
+// another process (the system reuses the ids of ended processes: on Linux the lock keeps when its owner started).
 import { randomUUID } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -22,6 +23,8 @@ export class DataDirInUseError extends Error {
 interface LockContent {
   pid: number;
   token: string;
+  /** When the owner started, where the system says it (`startOf`); absent in a lock written before it was kept. */
+  started?: string;
 }
 
 export interface DataDirLock {
@@ -43,6 +46,27 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * When process `pid` started, as Linux counts it (clock ticks since boot: field 22 of /proc/<pid>/stat); undefined
+ * where there is no /proc or no such process. Two processes with one PID never share it.
+ */
+export function startOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command's name (field 2) is in parentheses and may hold spaces and parentheses: fields 3 on follow the last.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the lock's owner still runs: its PID is alive and, when both are known, started when the lock says. */
+function ownerRuns(held: LockContent): boolean {
+  if (!isAlive(held.pid)) return false;
+  const started = held.started === undefined ? undefined : startOf(held.pid);
+  return started === undefined || started === held.started;
+}
+
 function readLock(file: string): LockContent | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockContent>;
@@ -58,7 +82,7 @@ function readLock(file: string): LockContent | undefined {
 export function lockDataDir(dataDir: string): DataDirLock {
   const file = lockFileOf(dataDir);
   mkdirSync(dirname(file), { recursive: true });
-  const mine: LockContent = { pid: process.pid, token: randomUUID() };
+  const mine: LockContent = { pid: process.pid, token: randomUUID(), started: startOf(process.pid) };
   for (let attempt = 0; attempt < 3; attempt++) {
     // Written aside, then linked into place: link() fails if the lock exists, so two servers starting
     // together cannot both win, and nobody ever reads a half-written lock.
@@ -78,8 +102,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
       rmSync(pending, { force: true });
     }
     const held = readLock(file);
-    if (held && isAlive(held.pid)) throw new DataDirInUseError(dataDir, held.pid, file);
-    // A dead owner's lock (or an unreadable one): remove it and claim the folder again. Two servers taking
+    if (held && ownerRuns(held)) throw new DataDirInUseError(dataDir, held.pid, file);
+    // A dead owner's lock (or an unreadable one, or one whose PID another process has now): remove it and claim the
+    // folder again. Two servers taking
     // over the same stale lock at the same instant is not guarded against (a restart race after a crash).
     rmSync(file, { force: true });
   }

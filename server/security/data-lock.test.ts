@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataDirInUseError, lockFileOf } from '../data-lock';
+import { DataDirInUseError, lockFileOf, startOf } from '../data-lock';
 import { type StartServerOptions, startServer } from '../main';
 import { createSiteFixture, type SiteFixture, testServerOptions } from '../testing/fixtures';
 
@@ -97,6 +97,36 @@ describe('the data folder lock', { timeout: 120_000 }, () => {
       await server.close();
     }
   });
+
+  // The system gives an ended process's id to a new one: a lock left by a crash may name a process that runs, but
+  // is not the server that wrote it (a stale e2e lock once blocked the server that way).
+  it.runIf(existsSync('/proc/self/stat'))(
+    'takes over the lock of a server whose process id another process has now',
+    async () => {
+      const dataDir = join(scratch, 'reused');
+      const other = startOf(process.ppid);
+      expect(other).toMatch(/^\d+$/);
+      writeFileSync(
+        lockFileOf(dataDir),
+        JSON.stringify({ pid: process.ppid, token: 'left-behind', started: `${Number(other) + 1}` }),
+      );
+      const server = await startServer(options(dataDir));
+      try {
+        const lock = JSON.parse(readFileSync(lockFileOf(dataDir), 'utf8'));
+        expect(lock.pid).toBe(process.pid);
+        expect(lock.started).toBe(startOf(process.pid));
+      } finally {
+        await server.close();
+      }
+      // The same process id and start as a live process: that is its owner, and the folder stays its.
+      writeFileSync(
+        lockFileOf(dataDir),
+        JSON.stringify({ pid: process.ppid, token: 'held', started: other }),
+      );
+      await expect(startServer(options(dataDir))).rejects.toBeInstanceOf(DataDirInUseError);
+      rmSync(lockFileOf(dataDir), { force: true });
+    },
+  );
 
   it('an in-memory database or a PostgreSQL server needs no lock', async () => {
     const server = await startServer(options('memory://'));
