@@ -95,10 +95,19 @@ function standIns(
   return out as Partial<MachineImplementations>;
 }
 
-const isSettled = (actor: AnyActorRef): boolean => {
-  const snapshot = actor.getSnapshot() as Snapshot<unknown> & { children?: Record<string, AnyActorRef> };
+/**
+ * Whether an actor has nothing under way: a machine waiting for an event with no child at work, or any actor that
+ * has ended. A promise (a screen's own call, started beside its machine) is at work while it is active: only a
+ * machine waits while active.
+ */
+export const isSettled = (actor: AnyActorRef): boolean => {
+  const snapshot = actor.getSnapshot() as Snapshot<unknown> & {
+    value?: unknown;
+    children?: Record<string, AnyActorRef>;
+  };
   if (snapshot.status !== 'active') return true;
-  return Object.values(snapshot.children ?? {}).every((child) => child.getSnapshot().status !== 'active');
+  if (!('value' in snapshot)) return false;
+  return Object.values(snapshot.children ?? {}).every(isSettled);
 };
 
 async function settle(actors: readonly AnyActorRef[], deadline: number): Promise<boolean> {
