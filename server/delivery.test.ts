@@ -2,6 +2,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { KEEP_ALIVE_TIMEOUT_MS } from './main';
 import { Browser, openLogin, signIn } from './testing/oidc';
 import { startedServerForFile } from './testing/signed-in-app';
 
@@ -74,6 +75,21 @@ describe('compressed delivery on a real server', () => {
     expect(gz.headers.vary).toMatch(/Accept-Encoding/i);
     expect(gz.headers['cache-control']).toBe('no-store');
     expect(JSON.parse(gunzipSync(gz.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+  });
+
+  it('keeps an idle connection open longer than a client does: reused after 6 s, it still answers', async () => {
+    // A server that closed it at 5 s (Node's default) raced the client's next request on it: ECONNRESET.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect((await get('/health', {}, agent)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const again = await get('/health', {}, agent);
+      expect(again.status).toBe(200);
+      expect(again.reusedSocket).toBe(true);
+      expect(again.headers['keep-alive']).toBe(`timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('keeps HTTP/1.1 connections alive: two requests share one socket', async () => {

@@ -49,6 +49,14 @@ export { lanBanner } from './start-lan';
 /** SHUTDOWN_TIMEOUT's default (server/config.ts), for servers started without the environment (tests). */
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
 
+/**
+ * How long an idle keep-alive connection stays open. The side that closes an idle connection races the other side
+ * reusing it (the request meets a closed socket: ECONNRESET), so the server must keep it longer than its clients
+ * do: Node's agents keep idle sockets 5 s or until the server closes them, browsers and proxies up to 60 s (nginx's
+ * upstream keepalive, cloud load balancers). Node's own default is 5 s.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export interface StartServerOptions extends Partial<ServerConfig> {
   logger?: Logger;
   /** Options of the onboarding API (the biometric engine…); from the environment when omitted. */
@@ -380,6 +388,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const server: Server = options.lan
     ? createHttpsServer({ key: options.lan.key, cert: options.lan.cert }, listener)
     : createServer(listener);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Node's advice: longer than keepAliveTimeout, or a request whose headers come late on a reused socket is cut.
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   try {
     await listen(server, options.port ?? 8080, options.listenHost ?? host);
   } catch (error) {

@@ -206,8 +206,7 @@ test('a busy server: the registration goes again by itself, with the form as it 
     await expect(page.getByText(t(lang, 'singles.free'))).toHaveCount(2);
     // The development switch answers the admin's next upload 429 busy with a Retry-After of 2 s: the real
     // server, and no load to make.
-    // A context of its own each time: the previous language's connection, idle for about the server's keep-alive
-    // timeout (5 s), could be closed by the server just as it is reused (ECONNRESET, seen once on a CI run).
+    // A context of its own each time: nothing of the previous language's requests goes with it.
     const api = await requests.newContext();
     const switched = await api.post(`${base}/api/dev/faults/busy`, {
       headers: { 'tenant-id': 'gambling', authorization: `Bearer ${admin}` },
