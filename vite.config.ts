@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { compileHints } from './scripts/vite-compile-hints.ts';
 import { precompress } from './scripts/vite-precompress.ts';
 import { type CataloguePart, catalogueTrees } from './src/i18n/precompile.ts';
 
@@ -116,6 +117,7 @@ export default defineConfig({
     precompiledMessages,
     intlWithoutLocaleDataCheck,
     messageFormatWithoutLocaleDataCheck,
+    compileHints(),
     precompress(),
   ],
   resolve: {

@@ -191,6 +191,20 @@ test.describe('server', () => {
     expect(response.headers()['referrer-policy']).toBeTruthy();
   });
 
+  test("the page's scripts each ask to be compiled as they arrive: the compile hint is their first line", async ({
+    request,
+  }) => {
+    const html = await (await request.get('/')).text();
+    const scripts = [
+      ...html.matchAll(/<(?:script type="module"|link rel="modulepreload")[^>]* (?:src|href)="([^"]+)"/g),
+    ].map((match) => match[1] ?? '');
+    expect(scripts.length).toBeGreaterThan(1);
+    for (const src of scripts) {
+      const code = await (await request.get(src)).text();
+      expect(code.split('\n')[0], src).toBe('//# allFunctionsCalledOnLoad');
+    }
+  });
+
   test('the page runs under that policy without violations', async ({ page }) => {
     const violations: string[] = [];
     page.on('console', (message) => {
