@@ -100,6 +100,16 @@ test.describe('the enrolled person’s account', () => {
     await expect(page.getByTestId('profile-personal-data')).toContainText(dniOf(1));
     await expect(page.getByTestId('profile-download-data')).toBeEnabled();
     expect(await layoutShiftOf(page)).toBeLessThanOrEqual(0.05);
+
+    // From the keyboard: the button keeps the focus while the file is prepared (unavailable, not disabled), and
+    // after it, where the person left it.
+    const button = page.getByTestId('profile-download-data');
+    await button.focus();
+    const [again] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    expect(again.suggestedFilename()).toMatch(/^my-data-\d{4}-\d\d-\d\d\.zip$/);
+    await expect(page.getByTestId('profile-data-status')).toHaveText('Archivo descargado.');
+    await expect(button).toBeFocused();
+    await expect(button).toBeEnabled();
   });
 
   test('on a phone, home, the profile and the face accreditation come painted with the page, and nothing moves when the app takes over', async ({

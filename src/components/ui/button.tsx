@@ -1,9 +1,9 @@
 import { cva, type VariantProps } from 'class-variance-authority';
-import type { ComponentProps } from 'react';
+import { type ComponentProps, useState } from 'react';
 import { cn } from './cn';
 
 export const buttonVariants = cva(
-  'inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand focus-visible:ring-offset-2 disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-5 [&_svg]:shrink-0',
+  'inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand focus-visible:ring-offset-2 disabled:pointer-events-none disabled:opacity-50 aria-disabled:pointer-events-none aria-disabled:opacity-50 [&_svg]:size-5 [&_svg]:shrink-0',
   {
     variants: {
       variant: {
@@ -26,9 +26,14 @@ export const buttonVariants = cva(
  * A button. A link that looks like one is an `<a>` (or wouter's Link) with `buttonVariants()`: no `asChild`,
  * whose Radix Slot would weigh on every first screen for no caller.
  *
- * `loading`: the work the button started is under way. The button is disabled and `aria-busy`, and shows a
+ * `loading`: the work the button started is under way. The button is unavailable and `aria-busy`, and shows a
  * spinner that is only a picture: the button keeps its own text as its name, so a screen reader hears the same
  * button, busy, instead of a nameless status inside it.
+ *
+ * Unavailable (`disabled` or `loading`), a button is `disabled`, out of the tab order, unless it has the focus: the
+ * one just pressed, whose work makes it unavailable. A disabled element loses the focus to the page, and a keyboard
+ * user would start again from the top; that one stays focused instead, `aria-disabled` (heard as unavailable, looks
+ * the same) and ignoring presses, Enter in its form included, until the focus leaves it.
  */
 export function Button({
   className,
@@ -36,17 +41,37 @@ export function Button({
   size,
   type = 'button',
   loading = false,
-  disabled,
+  disabled = false,
   children,
+  onClick,
+  onFocus,
+  onBlur,
   ...props
 }: ComponentProps<'button'> & VariantProps<typeof buttonVariants> & { loading?: boolean }) {
+  const [focused, setFocused] = useState(false);
+  const unavailable = disabled || loading;
   return (
     <button
       data-slot="button"
       type={type}
       className={cn(buttonVariants({ variant, size }), className)}
-      disabled={disabled || loading}
+      disabled={unavailable && !focused}
+      aria-disabled={(unavailable && focused) || undefined}
       aria-busy={loading || undefined}
+      onFocus={(event) => {
+        setFocused(true);
+        onFocus?.(event);
+      }}
+      onBlur={(event) => {
+        setFocused(false);
+        onBlur?.(event);
+      }}
+      onClick={(event) => {
+        // A click while unavailable (the keyboard's, or the one Enter in a field sends to its form's button) does
+        // nothing, and submits nothing.
+        if (unavailable) event.preventDefault();
+        else onClick?.(event);
+      }}
       {...props}
     >
       {loading && (

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import axe from 'axe-core';
 import type { ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
@@ -59,6 +59,39 @@ describe('Button', () => {
   it('stays disabled when asked, loading or not', () => {
     inSpanish(<Button disabled>Guardar</Button>);
     expect(screen.getByRole('button', { name: 'Guardar' })).toBeDisabled();
+  });
+
+  it('pressed from the keyboard, keeps the focus while its work runs, ignores presses and submits nothing', async () => {
+    const onClick = vi.fn();
+    const onSubmit = vi.fn((event: { preventDefault: () => void }) => event.preventDefault());
+    const form = (loading: boolean) => (
+      <IntlProvider locale="es" messages={messages}>
+        <form onSubmit={onSubmit}>
+          <Button type="submit" loading={loading} onClick={onClick}>
+            Enviar
+          </Button>
+        </form>
+      </IntlProvider>
+    );
+    const { rerender } = render(form(false));
+    const button = screen.getByRole('button', { name: 'Enviar' });
+    act(() => button.focus());
+    rerender(form(true));
+    expect(button).toHaveFocus();
+    expect(button).not.toHaveAttribute('disabled');
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    expect(button).toHaveAttribute('aria-busy', 'true');
+    fireEvent.click(button);
+    expect(onClick).not.toHaveBeenCalled();
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(await violations()).toEqual([]);
+    // Once the focus has gone elsewhere, it is disabled as any other; available again, it works.
+    act(() => button.blur());
+    expect(button).toBeDisabled();
+    rerender(form(false));
+    fireEvent.click(button);
+    expect(onClick).toHaveBeenCalledOnce();
+    expect(onSubmit).toHaveBeenCalledOnce();
   });
 });
 
