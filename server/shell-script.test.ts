@@ -4,20 +4,15 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { PRELOADS_TEMPLATE_ID } from '../contract/tenant/boot';
+import { unsignedJwt } from '../tests/support/unsigned-jwt';
 import { LINKS_TASK_MS, SHELL_SCRIPT } from './shell-script';
 
 type Screen = 'Welcome' | 'Landing' | 'NewVisit' | 'UserHome';
 
-/** A base64url JWT whose payload is these claims (the script never checks the signature; the server does). */
-function token(claims: Record<string, unknown>): string {
-  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  return `${part({ alg: 'ES256', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJl`;
-}
-
 const USER_KEY = 'oidc.user:http://localhost:8080/auth/realms/gambling:portal';
 
 function storedUser(claims: Record<string, unknown>): Record<string, string> {
-  return { [USER_KEY]: JSON.stringify({ access_token: token(claims), token_type: 'Bearer' }) };
+  return { [USER_KEY]: JSON.stringify({ access_token: unsignedJwt(claims), token_type: 'Bearer' }) };
 }
 
 const newcomer = {
@@ -255,7 +250,7 @@ describe("the first paint's inline script", () => {
     expect(withData(`other=1; portal_paint=${held}`)).toBe(true);
     expect(cookieWritten).toBeUndefined();
     // Another token (another person signed in since, a renewal the cookie missed), none, or no session stored.
-    expect(withData(`portal_paint=${token({ ...newcomer, sub: 'u-2' })}`)).toBe(false);
+    expect(withData(`portal_paint=${unsignedJwt({ ...newcomer, sub: 'u-2' })}`)).toBe(false);
     expect(cookieWritten).toMatch(/^portal_paint=; Path=\/; Max-Age=0/);
     expect(withData('')).toBe(false);
     expect(withData(`portal_paint=${held}`, {})).toBe(false);

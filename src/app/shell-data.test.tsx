@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise } from 'xstate';
 import { type TenantSettings, tenantSettings } from '../../contract/api/settings';
+import { unsignedJwt } from '../../tests/support/unsigned-jwt';
 import { isSettled, renderShellWithData } from './shell-data';
 
 // The paint with data is drawn once the screen's machines have settled over the API's answers, and the page carries
@@ -12,13 +13,7 @@ const settings = tenantSettings(
 ) as TenantSettings;
 const messages = JSON.parse(readFileSync('src/i18n/messages/es.json', 'utf8')) as Record<string, string>;
 
-/** A base64url JWT of these claims (the paint reads them; the API, not reached here, would check the signature). */
-function token(claims: Record<string, unknown>): string {
-  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  return `${part({ alg: 'RS256', typ: 'at+jwt' })}.${part(claims)}.c2lnbmF0dXJl`;
-}
-
-const auditor = token({
+const auditor = unsignedJwt({
   iss: 'http://localhost:8080/auth/realms/gambling',
   sub: 'a-1',
   aud: 'urn:identity-portal:api',

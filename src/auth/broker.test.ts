@@ -1,8 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { unsignedJwt } from '../../tests/support/unsigned-jwt';
 import { brokerClaims } from './broker';
-
-const jwt = (claims: Record<string, unknown>) =>
-  `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')}.sig`;
 
 function setup(answers: (Response | Error)[]) {
   const fetch = vi.fn(async () => {
@@ -25,7 +23,7 @@ function setup(answers: (Response | Error)[]) {
 describe('broker token', () => {
   it('reads the external identity claims from the id_token, with the bearer, at the broker endpoint', async () => {
     const { fetch, request, sleeps } = setup([
-      new Response(JSON.stringify({ id_token: jwt({ given_name: 'Ana', birthdate: '1990-04-01' }) })),
+      new Response(JSON.stringify({ id_token: unsignedJwt({ given_name: 'Ana', birthdate: '1990-04-01' }) })),
     ]);
     expect(await brokerClaims(request)).toEqual({ given_name: 'Ana', birthdate: '1990-04-01' });
     expect(fetch).toHaveBeenCalledWith(
@@ -49,7 +47,7 @@ describe('broker token', () => {
   it('stops at the first success', async () => {
     const { fetch, request, sleeps } = setup([
       new Response('', { status: 502 }),
-      new Response(JSON.stringify({ access_token: jwt({ nationality: 'ESP' }) })),
+      new Response(JSON.stringify({ access_token: unsignedJwt({ nationality: 'ESP' }) })),
     ]);
     expect(await brokerClaims(request)).toEqual({ nationality: 'ESP' });
     expect(fetch).toHaveBeenCalledTimes(2);

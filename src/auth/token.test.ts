@@ -3,11 +3,9 @@ import { type } from 'arktype';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { accessTokenClaims } from '../../contract/api/access-token';
+import { unsignedJwt } from '../../tests/support/unsigned-jwt';
 import { readClaims, readStoredUser, renewAt, sessionFromAccessToken } from './token';
 
-const b64 = (value: unknown) =>
-  btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-const jwt = (claims: Record<string, unknown>) => `${b64({ alg: 'RS256' })}.${b64(claims)}.signature`;
 const now = () => Math.floor(Date.now() / 1000);
 const claims = {
   iss: 'http://localhost/auth/realms/gambling',
@@ -26,7 +24,7 @@ const claims = {
 
 describe('sessionFromAccessToken', () => {
   it('reads the session values of spec §3 from the claims', () => {
-    const session = sessionFromAccessToken(jwt(claims));
+    const session = sessionFromAccessToken(unsignedJwt(claims));
     expect(session).toMatchObject({
       userId: 'u-1',
       userName: 'visitor',
@@ -42,7 +40,7 @@ describe('sessionFromAccessToken', () => {
 
   it('refuses a token that is not a JWT or whose claims break the contract', () => {
     expect(() => sessionFromAccessToken('opaque')).toThrow(/not a JWT/);
-    expect(() => sessionFromAccessToken(jwt({ ...claims, roles: 'admin' }))).toThrow(/roles/);
+    expect(() => sessionFromAccessToken(unsignedJwt({ ...claims, roles: 'admin' }))).toThrow(/roles/);
   });
 });
 
@@ -91,9 +89,9 @@ describe('renewAt', () => {
 describe('readStoredUser', () => {
   const key = 'oidc.user:x';
   it('reads a stored user, telling whether its token must be renewed first', () => {
-    localStorage.setItem(key, JSON.stringify({ access_token: jwt(claims), expires_at: now() + 300 }));
+    localStorage.setItem(key, JSON.stringify({ access_token: unsignedJwt(claims), expires_at: now() + 300 }));
     expect(readStoredUser(localStorage, key)).toMatchObject({ expired: false, session: { userId: 'u-1' } });
-    const dueSoon = jwt({ ...claims, iat: now() - 290, exp: now() + 10 });
+    const dueSoon = unsignedJwt({ ...claims, iat: now() - 290, exp: now() + 10 });
     localStorage.setItem(key, JSON.stringify({ access_token: dueSoon, expires_at: now() + 10 }));
     expect(readStoredUser(localStorage, key).expired).toBe(true);
   });
@@ -111,7 +109,7 @@ describe('brokered identity claims', () => {
   it('come with the stored user, so home routing and enrolment data see them after a reload', () => {
     const storage = window.localStorage;
     const key = 'oidc.user:http://localhost/auth/realms/gambling:portal';
-    storage.setItem(key, JSON.stringify({ access_token: jwt(claims) }));
+    storage.setItem(key, JSON.stringify({ access_token: unsignedJwt(claims) }));
     expect(readStoredUser(storage, key).session?.claims).toBeNull();
     storage.setItem(`${key}:broker`, JSON.stringify({ given_name: 'Ane', birthdate: '1990-04-01' }));
     expect(readStoredUser(storage, key).session?.claims).toEqual({
