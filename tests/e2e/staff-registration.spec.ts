@@ -1,4 +1,4 @@
-import { expect, type Page, request as requests, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { tabThrough, tabTo, typeDateOrTime, typeInto } from './keyboard';
 import { accessTokenOf, expectAccessible, jwtPayload, type Lang, openAs, port, t } from './support';
@@ -206,14 +206,11 @@ test('a busy server: the registration goes again by itself, with the form as it 
     await expect(page.getByText(t(lang, 'singles.free'))).toHaveCount(2);
     // The development switch answers the admin's next upload 429 busy with a Retry-After of 2 s: the real
     // server, and no load to make.
-    // A context of its own each time: nothing of the previous language's requests goes with it.
-    const api = await requests.newContext();
-    const switched = await api.post(`${base}/api/dev/faults/busy`, {
+    const switched = await page.request.post(`${base}/api/dev/faults/busy`, {
       headers: { 'tenant-id': 'gambling', authorization: `Bearer ${admin}` },
       data: { account: jwtPayload(admin).sub, retry_after: 2 },
     });
     expect(switched.ok()).toBe(true);
-    await api.dispose();
 
     await page.getByRole('button', { name: t(lang, 'singles.submit') }).click();
     const busy = page.getByTestId('single-busy');
